@@ -1,0 +1,2 @@
+export { providerInfo } from "./info.js";
+export type { ProviderInfo } from "./info.js";

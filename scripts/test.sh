@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The one test command (README: `npm test`): toolchain, dependencies, build, then every suite
+# (unit, contract against the emulator over HTTP, end-to-end under the real Pulumi engine).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/toolchain.sh
+source scripts/toolchain.sh
+cdc_toolchain
+cdc_build
+
+results="$(mktemp -t pulumi-cdc-vitest.XXXXXX.json)"
+trap 'rm -f "$results"' EXIT
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json="$results" "$@" || status=$?
+
+# The closing line CI reads: the counts of every test that ran.
+node -e '
+  const fs = require("node:fs");
+  let r = {};
+  try { r = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); } catch {}
+  const passed = r.numPassedTests ?? 0;
+  const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  // A suite that failed to load has no test results but is a failure all the same.
+  const broken = (r.testResults ?? []).filter((s) => s.status === "failed" && (s.assertionResults ?? []).length === 0).length;
+  // No results at all (vitest crashed) is a failure too, never a silent "0 failed".
+  const failed = (r.numFailedTests ?? 0) + broken + (r.testResults ? 0 : 1);
+  console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
+' "$results"
+exit "$status"

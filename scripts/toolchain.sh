@@ -1,0 +1,165 @@
+# shellcheck shell=bash
+# Source this file: it makes sure Node.js >= 22 and the Pulumi CLI are available, installing
+# them into a cache outside the repository when the machine lacks them, and sets up an
+# offline Pulumi environment (file backend, passphrase, no update checks, no plugin downloads).
+#
+#   source scripts/toolchain.sh
+#
+# Idempotent: once the cache is filled a second run only checks versions (seconds).
+# Override the cache with PULUMI_CDC_CACHE.
+
+CDC_NODE_VERSION=24.21.0
+CDC_PULUMI_VERSION=3.259.0
+# The commit of the v3.259.0 tag, for the record: a05d88f24d05.
+CDC_MIN_NODE_MAJOR=22
+CDC_MIN_PULUMI=3.200.0
+
+CDC_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CDC_CACHE="${PULUMI_CDC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-cdc}"
+
+cdc_say() { printf '[toolchain] %s\n' "$*" >&2; }
+cdc_die() { printf '[toolchain] error: %s\n' "$*" >&2; return 1; }
+
+# version_ge A B: true when dotted version A >= B.
+cdc_version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]; }
+
+cdc_ensure_node() {
+  if command -v node >/dev/null 2>&1; then
+    local major
+    major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
+    if [ "$major" -ge "$CDC_MIN_NODE_MAJOR" ]; then
+      return 0
+    fi
+  fi
+  local arch
+  case "$(uname -m)" in
+    x86_64 | amd64) arch=x64 ;;
+    aarch64 | arm64) arch=arm64 ;;
+    *) cdc_die "no Node.js >= $CDC_MIN_NODE_MAJOR on PATH and no prebuilt package for $(uname -m); install Node.js $CDC_MIN_NODE_MAJOR or newer" || return 1 ;;
+  esac
+  local dir="$CDC_CACHE/node-$CDC_NODE_VERSION"
+  local bin="$dir/node_modules/node-linux-$arch/bin"
+  if [ ! -x "$bin/node" ]; then
+    command -v npm >/dev/null 2>&1 || { cdc_die "Node.js >= $CDC_MIN_NODE_MAJOR is needed and there is no npm to install it: install Node.js $CDC_MIN_NODE_MAJOR or newer"; return 1; }
+    cdc_say "installing Node.js $CDC_NODE_VERSION into $dir (npm package node-linux-$arch)"
+    mkdir -p "$dir"
+    npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error "node-linux-$arch@$CDC_NODE_VERSION" >&2 \
+      || { cdc_die "could not install node-linux-$arch@$CDC_NODE_VERSION"; return 1; }
+  fi
+  case ":$PATH:" in *":$bin:"*) ;; *) export PATH="$bin:$PATH" ;; esac
+  cdc_say "using Node.js $(node --version) from $bin"
+}
+
+# Builds the Pulumi CLI from Pulumi's Go modules at the pinned release.
+cdc_build_pulumi() {
+  local out="$1" build="$CDC_CACHE/build-pulumi-v$CDC_PULUMI_VERSION"
+  command -v go >/dev/null 2>&1 || {
+    cdc_die "no Pulumi CLI (>= $CDC_MIN_PULUMI) on PATH and no Go toolchain to build one: install the Pulumi CLI, or Go >= 1.25 and run again"
+    return 1
+  }
+  mkdir -p "$build" "$out"
+  cat >"$build/go.mod" <<EOF
+module pulumicdc.local/toolchain
+
+go 1.25.11
+
+require (
+	github.com/pulumi/pulumi/pkg/v3 v$CDC_PULUMI_VERSION
+	github.com/pulumi/pulumi/sdk/v3 v$CDC_PULUMI_VERSION
+)
+
+// pkg/v3 carries this replace in its own go.mod; replaces do not travel with a dependency.
+replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
+EOF
+  cat >"$build/tools.go" <<'EOF'
+//go:build tools
+
+package tools
+
+import _ "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"
+EOF
+  cdc_say "building the Pulumi CLI v$CDC_PULUMI_VERSION from Go modules (first run only: about 10-20 minutes on 2 cores)"
+  cdc_say "  resolving modules..."
+  (cd "$build" && go mod tidy) >&2 || { cdc_die "go mod tidy failed for the Pulumi CLI build in $build"; return 1; }
+  cdc_say "  compiling (progress: go build -v prints packages as they finish)..."
+  local started=$SECONDS
+  (
+    cd "$build" &&
+      CGO_ENABLED=0 go build -trimpath -tags osusergo,grpcnotrace \
+        -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$CDC_PULUMI_VERSION" \
+        -o "$out/pulumi.tmp" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+  ) >&2 &
+  local pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 30
+    kill -0 "$pid" 2>/dev/null && cdc_say "  still compiling the Pulumi CLI ($((SECONDS - started)) s)"
+  done
+  wait "$pid" || { cdc_die "building the Pulumi CLI failed (see the Go output above)"; return 1; }
+  mv "$out/pulumi.tmp" "$out/pulumi"
+  cdc_say "built the Pulumi CLI in $((SECONDS - started)) s"
+}
+
+cdc_ensure_pulumi() {
+  local have="" shims
+  if command -v pulumi >/dev/null 2>&1; then
+    have="$(pulumi version 2>/dev/null | sed 's/^v//')"
+  fi
+  if [ -n "$have" ] && cdc_version_ge "$have" "$CDC_MIN_PULUMI"; then
+    # The machine's own CLI; our shims go on PATH only where it lacks its own.
+    shims="$CDC_CACHE/shims-$(printf '%s' "$CDC_REPO_ROOT" | cksum | cut -d' ' -f1)"
+  else
+    shims="$CDC_CACHE/pulumi-v$CDC_PULUMI_VERSION/bin"
+    if [ ! -x "$shims/pulumi" ]; then
+      cdc_build_pulumi "$shims" || return 1
+    fi
+  fi
+  mkdir -p "$shims"
+
+  # The engine prefers plugins that sit next to the CLI (and warns about ones found elsewhere
+  # on PATH), so our language host and the dynamic-provider shim go there.
+  if [ -x "$shims/pulumi" ] || ! command -v pulumi-language-nodejs >/dev/null 2>&1; then
+    printf '#!/bin/sh\nexec node "%s/scripts/toolchain/pulumi-language-nodejs.js" "$@"\n' "$CDC_REPO_ROOT" >"$shims/pulumi-language-nodejs"
+    chmod +x "$shims/pulumi-language-nodejs"
+  fi
+  if [ -x "$shims/pulumi" ] || ! command -v pulumi-resource-pulumi-nodejs >/dev/null 2>&1; then
+    local shim="$CDC_REPO_ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+    [ -f "$shim" ] || { cdc_die "$shim is missing: run npm ci first"; return 1; }
+    cp "$shim" "$shims/pulumi-resource-pulumi-nodejs"
+    chmod +x "$shims/pulumi-resource-pulumi-nodejs"
+  fi
+  case ":$PATH:" in *":$shims:"*) ;; *) export PATH="$shims:$PATH" ;; esac
+  cdc_say "using Pulumi CLI $(pulumi version) from $(dirname "$(command -v pulumi)")"
+}
+
+# Offline engine settings; a user's own values win.
+cdc_pulumi_env() {
+  mkdir -p "$CDC_REPO_ROOT/.pulumi-state"
+  export PULUMI_BACKEND_URL="${PULUMI_BACKEND_URL:-file://$CDC_REPO_ROOT/.pulumi-state}"
+  if [ -z "${PULUMI_CONFIG_PASSPHRASE:-}" ] && [ -z "${PULUMI_CONFIG_PASSPHRASE_FILE:-}" ]; then
+    export PULUMI_CONFIG_PASSPHRASE="pulumi-cdc-local-sandbox"
+  fi
+  export PULUMI_SKIP_UPDATE_CHECK=true
+  export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+}
+
+# npm ci when node_modules is missing or older than the lockfile.
+cdc_ensure_deps() {
+  local stamp="$CDC_REPO_ROOT/node_modules/.package-lock.json"
+  if [ ! -f "$stamp" ] || [ "$CDC_REPO_ROOT/package-lock.json" -nt "$stamp" ]; then
+    cdc_say "installing npm dependencies (npm ci)"
+    (cd "$CDC_REPO_ROOT" && npm ci --no-audit --no-fund --loglevel=error) >&2 || { cdc_die "npm ci failed"; return 1; }
+  fi
+  # Dynamic providers load their code with require("pulumi-cdc/provider") from the program's
+  # directory, evaluated without a file name, so Node's self-reference does not apply: the
+  # root program and the test fixtures find the package through this link.
+  [ -e "$CDC_REPO_ROOT/node_modules/pulumi-cdc" ] || ln -s .. "$CDC_REPO_ROOT/node_modules/pulumi-cdc"
+}
+
+cdc_build() {
+  cdc_say "compiling TypeScript (npm run build)"
+  (cd "$CDC_REPO_ROOT" && npm run --silent build) >&2 || { cdc_die "TypeScript build failed"; return 1; }
+}
+
+cdc_toolchain() {
+  cdc_ensure_node && cdc_ensure_deps && cdc_ensure_pulumi && cdc_pulumi_env
+}

@@ -1,0 +1,148 @@
+#!/usr/bin/env node
+// A Node.js language host for the Pulumi engine, used only when the machine has no
+// `pulumi-language-nodejs` of its own and the Go module proxy cannot serve Pulumi's
+// (its module is published only as a pseudo-version, which restricted proxies refuse).
+//
+// It speaks the same LanguageRuntime gRPC protocol as Pulumi's Go host and runs the
+// program the same way: `node @pulumi/pulumi/cmd/run ...` resolved from the program's
+// own directory, config in PULUMI_CONFIG, exit code 32 meaning "already reported".
+// The engine, the state, the diff and the dynamic-provider host are Pulumi's own.
+"use strict";
+
+const path = require("node:path");
+const { spawn } = require("node:child_process");
+
+// Resolve gRPC and the generated stubs through @pulumi/pulumi so that both come from
+// the same installation (protobuf message classes are not interchangeable across copies).
+const sdkRoot = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [process.cwd(), __dirname] }));
+const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdkRoot] }));
+const langrpc = require(path.join(sdkRoot, "proto", "language_grpc_pb.js"));
+const langproto = require(path.join(sdkRoot, "proto", "language_pb.js"));
+const pluginproto = require(path.join(sdkRoot, "proto", "plugin_pb.js"));
+const sdkVersion = require(path.join(sdkRoot, "package.json")).version;
+
+const BAIL_EXIT_CODE = 32;
+
+let engineAddress = process.argv.slice(2).filter((a) => !a.startsWith("-")).pop() ?? "";
+
+function programOptions(info) {
+    const raw = info && info.getOptions() ? info.getOptions().toJavaScript() : {};
+    return {
+        typescript: raw.typescript === undefined ? true : Boolean(raw.typescript),
+        tsconfigpath: typeof raw.tsconfig === "string" ? raw.tsconfig : "",
+        nodeargs: typeof raw.nodeargs === "string" ? raw.nodeargs.split(/\s+/).filter(Boolean) : [],
+    };
+}
+
+// The SDK still reads config keys in the old `<namespace>:config:<name>` form.
+function configJSON(req) {
+    const out = {};
+    for (const [key, value] of req.getConfigMap().entries()) {
+        const i = key.indexOf(":");
+        out[i < 0 ? key : `${key.slice(0, i)}:config:${key.slice(i + 1)}`] = value;
+    }
+    return JSON.stringify(out);
+}
+
+function runArguments(req, runPath) {
+    const info = req.getInfo();
+    const args = [runPath, "--monitor", req.getMonitorAddress()];
+    const add = (flag, value) => {
+        if (value) args.push(`--${flag}`, String(value));
+    };
+    add("engine", engineAddress);
+    add("organization", req.getOrganization());
+    add("project", req.getProject());
+    add("stack", req.getStack());
+    add("pwd", info.getProgramDirectory());
+    add("root-directory", info.getRootDirectory());
+    if (req.getDryrun()) args.push("--dry-run");
+    add("query-mode", String(req.getQuerymode()));
+    add("parallel", String(req.getParallel()));
+    args.push(info.getEntryPoint() || ".", ...req.getArgsList());
+    return args;
+}
+
+function run(call, callback) {
+    const req = call.request;
+    const resp = new langproto.RunResponse();
+    const info = req.getInfo();
+    let runPath;
+    try {
+        runPath = require.resolve("@pulumi/pulumi/cmd/run", { paths: [info.getProgramDirectory()] });
+    } catch {
+        resp.setError(`@pulumi/pulumi is not installed for the program in ${info.getProgramDirectory()}: run npm install there`);
+        return callback(null, resp);
+    }
+    const opts = programOptions(info);
+    const env = {
+        ...process.env,
+        PULUMI_CONFIG: configJSON(req),
+        PULUMI_CONFIG_SECRET_KEYS: JSON.stringify(req.getConfigsecretkeysList()),
+    };
+    if (opts.typescript) env.PULUMI_NODEJS_TYPESCRIPT = "true";
+    if (opts.tsconfigpath) env.PULUMI_NODEJS_TSCONFIG_PATH = opts.tsconfigpath;
+
+    const child = spawn(process.execPath, [...opts.nodeargs, ...runArguments(req, runPath)], {
+        cwd: info.getProgramDirectory(),
+        env,
+        stdio: ["ignore", "inherit", "inherit"],
+    });
+    child.on("error", (err) => {
+        resp.setError(`could not start node: ${err.message}`);
+        callback(null, resp);
+    });
+    child.on("exit", (code, signal) => {
+        if (code === BAIL_EXIT_CODE) resp.setBail(true);
+        else if (signal) resp.setError(`Program was terminated by signal ${signal}`);
+        else if (code !== 0) resp.setError(`Program exited with non-zero exit code: ${code}`);
+        callback(null, resp);
+    });
+}
+
+const unimplemented = (name) => (_call, callback) =>
+    callback({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not supported by this language host` });
+
+const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+const handlers = {
+    handshake(call, callback) {
+        engineAddress = call.request.getEngineAddress() || engineAddress;
+        callback(null, new langproto.LanguageHandshakeResponse());
+    },
+    getRequiredPlugins(_call, callback) {
+        callback(null, new langproto.GetRequiredPluginsResponse().setPluginsList([]));
+    },
+    getRequiredPackages(_call, callback) {
+        callback(null, new langproto.GetRequiredPackagesResponse().setPackagesList([]));
+    },
+    run,
+    getPluginInfo(_call, callback) {
+        callback(null, new pluginproto.PluginInfo().setVersion(sdkVersion));
+    },
+    installDependencies(call) {
+        // Dependencies are installed by the project's own scripts (npm ci); nothing to do here.
+        call.end();
+    },
+    runtimeOptionsPrompts(_call, callback) {
+        callback(null, new langproto.RuntimeOptionsResponse().setPromptsList([]));
+    },
+    about(_call, callback) {
+        callback(null, new langproto.AboutResponse().setExecutable(process.execPath).setVersion(process.version));
+    },
+    getProgramDependencies(_call, callback) {
+        callback(null, new langproto.GetProgramDependenciesResponse().setDependenciesList([]));
+    },
+};
+const service = {};
+for (const name of Object.keys(langrpc.LanguageRuntimeService)) {
+    service[name] = handlers[name] ?? unimplemented(name);
+}
+server.addService(langrpc.LanguageRuntimeService, service);
+server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => {
+    if (err) {
+        console.error(`language host: ${err.message}`);
+        process.exit(1);
+    }
+    // The engine reads the port from the first line of stdout.
+    process.stdout.write(`${port}\n`);
+});

@@ -1,0 +1,1 @@
+export { providerInfo } from "../provider/info.js";

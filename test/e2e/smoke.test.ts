@@ -1,0 +1,37 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pulumiVersion, TestStack } from "../support/pulumi.js";
+
+// The engine path every real resource depends on: the Pulumi CLI runs a TypeScript program whose
+// dynamic provider loads its implementation by package name in the provider process.
+describe("Pulumi engine smoke test", () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await TestStack.create(join(__dirname, "fixtures", "smoke"));
+  });
+  afterAll(async () => {
+    await stack?.dispose();
+  });
+
+  it("runs up, preview, refresh and destroy with a dynamic provider", async () => {
+    const version = await pulumiVersion();
+    console.log(`Pulumi engine ${version}`);
+    expect(version).toMatch(/^v3\.\d+\.\d+/);
+
+    const up = await stack.up();
+    console.log(up.stdout);
+    expect(up.stdout).toMatch(/\+\s+pulumi-nodejs:dynamic\/cdc:Smoke\s+smoke\s+created/);
+    expect(await stack.outputs()).toEqual({ label: "hello", loadedProvider: "pulumi-cdc" });
+
+    const preview = await stack.preview(["--expect-no-changes"]);
+    expect(preview.stdout).toMatch(/2 unchanged/);
+
+    const refresh = await stack.refresh();
+    expect(refresh.stdout).toMatch(/2 unchanged/);
+
+    const destroy = await stack.destroy();
+    console.log(destroy.stdout);
+    expect(destroy.stdout).toMatch(/-\s+pulumi-nodejs:dynamic\/cdc:Smoke\s+smoke\s+deleted/);
+  });
+});

@@ -1,0 +1,110 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout and stderr together, for assertions and for failure messages. */
+  output: string;
+}
+
+export interface StackOptions {
+  /** Extra environment for every command (CDC_* settings, for example). */
+  env?: Record<string, string>;
+  stackName?: string;
+}
+
+/**
+ * A Pulumi stack of a program directory, on a private file backend and PULUMI_HOME, driven
+ * through the real `pulumi` CLI found on PATH (scripts/toolchain.sh puts it there).
+ */
+export class TestStack {
+  private constructor(
+    readonly programDir: string,
+    readonly stackName: string,
+    private readonly home: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  static async create(programDir: string, options: StackOptions = {}): Promise<TestStack> {
+    const home = await mkdtemp(join(tmpdir(), "pulumi-cdc-e2e-"));
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PULUMI_HOME: join(home, "home"),
+      PULUMI_BACKEND_URL: `file://${home}`,
+      PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_SKIP_CONFIRMATIONS: "true",
+      NO_COLOR: "1",
+      ...options.env,
+    };
+    const stack = new TestStack(programDir, options.stackName ?? "e2e", home, env);
+    await stack.run(["stack", "init", stack.stackName]);
+    return stack;
+  }
+
+  /** Runs `pulumi <args>` in the program directory; rejects on a non-zero exit unless allowed. */
+  async run(args: string[], opts: { allowFailure?: boolean; env?: Record<string, string> } = {}): Promise<CommandResult> {
+    const result = await new Promise<CommandResult>((resolve) => {
+      execFile(
+        "pulumi",
+        [...args, "--non-interactive", "--color", "never"],
+        { cwd: this.programDir, env: { ...this.env, ...opts.env }, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 },
+        (error, stdout, stderr) => {
+          const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+          resolve({ code, stdout, stderr, output: `${stdout}\n${stderr}` });
+        },
+      );
+    });
+    if (result.code !== 0 && !opts.allowFailure) {
+      throw new Error(`pulumi ${args.join(" ")} exited with ${result.code}:\n${result.output}`);
+    }
+    return result;
+  }
+
+  up(extra: string[] = []) {
+    return this.run(["up", "--yes", "--skip-preview", "--stack", this.stackName, ...extra]);
+  }
+
+  preview(extra: string[] = [], opts: { allowFailure?: boolean } = {}) {
+    return this.run(["preview", "--diff", "--stack", this.stackName, ...extra], opts);
+  }
+
+  refresh(extra: string[] = []) {
+    return this.run(["refresh", "--yes", "--skip-preview", "--stack", this.stackName, ...extra]);
+  }
+
+  destroy(extra: string[] = []) {
+    return this.run(["destroy", "--yes", "--skip-preview", "--stack", this.stackName, ...extra]);
+  }
+
+  async setConfig(key: string, value: string, secret = false) {
+    await this.run(["config", "set", "--stack", this.stackName, ...(secret ? ["--secret"] : []), key, value]);
+  }
+
+  async outputs(): Promise<Record<string, unknown>> {
+    const { stdout } = await this.run(["stack", "output", "--json", "--show-secrets", "--stack", this.stackName]);
+    return JSON.parse(stdout) as Record<string, unknown>;
+  }
+
+  /** The stack's checkpoint as the engine stores it (secrets stay encrypted). */
+  async exportState(): Promise<string> {
+    return (await this.run(["stack", "export", "--stack", this.stackName])).stdout;
+  }
+
+  /** Removes the stack (even with resources left) and the private backend. */
+  async dispose(): Promise<void> {
+    await this.run(["stack", "rm", "--yes", "--force", "--stack", this.stackName], { allowFailure: true });
+    await rm(this.home, { recursive: true, force: true });
+  }
+}
+
+export async function pulumiVersion(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile("pulumi", ["version"], (error, stdout) => (error ? reject(error) : resolve(stdout.trim())));
+  });
+}
