@@ -1,1 +1,8 @@
-export { providerInfo } from "../provider/info.js";
+/** pulumi-cdc: CDC sources, destinations, client credentials and tags as Pulumi resources. */
+export { Source, type SourceArgs } from "./source.js";
+export { Destination, type DestinationArgs } from "./destination.js";
+export { Tag, type TagArgs } from "./tag.js";
+export { ClientCredential, type ClientCredentialArgs } from "./clientCredential.js";
+export * from "./connectors.js";
+export type { ConfigInput, ConfigValue } from "./secrets.js";
+export type { DriftReport } from "../provider/drift.js";

@@ -1,0 +1,306 @@
+import { z } from "zod";
+import { secretKeySet, type ConnectorKind } from "../catalogue.js";
+import { checkConnectorConfig, configScalar, failuresFromZod, knowable, nameSchema, type CheckFailure } from "../check.js";
+import {
+  destinationConnectorSchema,
+  isNotFound,
+  sourceConnectorSchema,
+  type CdcClient,
+  type DestinationConnector,
+} from "../client/index.js";
+import { client } from "../context.js";
+import { compareToOriginal, destinationDrift, NO_DRIFT, sourceDrift, type DriftReport } from "../drift.js";
+import { alignLiveConfig, changedConfigKeys, containsUnknown, isUnknown, toApiString, type ConfigMap } from "../normalize.js";
+import { PartialFailure, withProviderKey } from "./failure.js";
+import { resolveName } from "./naming.js";
+
+export type DesiredState = "active" | "paused" | "stopped";
+
+/** Inputs after check(): what the program set, with the name resolved. */
+export interface ConnectorInputs {
+  __name?: string;
+  __autonamed?: boolean;
+  name: string;
+  connector: string;
+  config: ConfigMap;
+  desiredState: DesiredState;
+  adoptId?: string;
+}
+
+export interface ConnectorOutputs extends ConnectorInputs {
+  status: string;
+  displayName: string;
+  createdTimestamp: string;
+  tenantId: string;
+  topics: string[];
+  topicIds: string[];
+  topicMap: Record<string, unknown>;
+  drift: DriftReport;
+}
+
+interface KindSpec {
+  kind: ConnectorKind;
+  /** Path segment and label: `sources`, `destinations`. */
+  collection: "sources" | "destinations";
+  label: string;
+  states: readonly DesiredState[];
+  schema: typeof sourceConnectorSchema | typeof destinationConnectorSchema;
+}
+
+export const SOURCE: KindSpec = {
+  kind: "source",
+  collection: "sources",
+  label: "source",
+  states: ["active", "paused"],
+  schema: sourceConnectorSchema,
+};
+
+export const DESTINATION: KindSpec = {
+  kind: "destination",
+  collection: "destinations",
+  label: "destination",
+  states: ["active", "paused", "stopped"],
+  schema: destinationConnectorSchema,
+};
+
+const STATUS_TO_STATE: Record<string, DesiredState> = { active: "active", paused: "paused", stopped: "stopped" };
+
+function inputSchema(spec: KindSpec) {
+  return z.object({
+    __name: z.string().optional(),
+    name: knowable(nameSchema).optional(),
+    connector: knowable(
+      z
+        .string({ error: `is required: the ${spec.label} connector kind, e.g. "postgresql"` })
+        .min(1, { error: `must not be empty: set the ${spec.label} connector kind` }),
+    ),
+    config: z.record(z.string(), configScalar, {
+      error: `is required: an object of connector settings (string, number or boolean values)`,
+    }),
+    desiredState: z
+      .enum(spec.states as [DesiredState, ...DesiredState[]], {
+        error: `must be one of ${spec.states.join(", ")}`,
+      })
+      .optional(),
+    adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing object to adopt" })).optional(),
+  });
+}
+
+function liveState(status: string | null | undefined): DesiredState | undefined {
+  return status ? STATUS_TO_STATE[status.toLowerCase()] : undefined;
+}
+
+/** The API calls that move a connector from its live status to the desired state. */
+function transitions(spec: KindSpec, status: string | null | undefined, desired: DesiredState): Array<"pause" | "resume" | "stop"> {
+  const current = liveState(status);
+  if (current === desired) return [];
+  switch (desired) {
+    case "active":
+      return current === "paused" || current === "stopped" ? ["resume"] : [];
+    case "paused":
+      return current === "stopped" ? ["resume", "pause"] : ["pause"];
+    case "stopped":
+      return spec.kind === "destination" ? ["stop"] : [];
+  }
+}
+
+/**
+ * Source and destination providers: one implementation, parameterised by kind. Each method is
+ * called by the dynamic-provider shim in sdk/, which serializes nothing but the kind.
+ */
+export class ConnectorProvider {
+  constructor(readonly spec: KindSpec) {}
+
+  private path(id?: string) {
+    return id === undefined ? `/${this.spec.collection}` : `/${this.spec.collection}/{id}`;
+  }
+
+  async check(olds: Partial<ConnectorInputs>, news: Record<string, unknown>) {
+    const parsed = inputSchema(this.spec).safeParse(news);
+    if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
+    const input = parsed.data;
+    const failures: CheckFailure[] = checkConnectorConfig(this.spec.kind, input.connector, input.config);
+    // A connector change replaces the object, so an autoname is renewed with it.
+    const replacing = olds.connector !== undefined && olds.connector !== input.connector;
+    const naming = isUnknown(input.name) ? { name: input.name as string, __autonamed: false } : resolveName(olds, input, replacing);
+    const inputs: ConnectorInputs = {
+      ...(input.__name !== undefined ? { __name: input.__name } : {}),
+      ...naming,
+      connector: input.connector,
+      config: input.config,
+      desiredState: input.desiredState ?? "active",
+      ...(input.adoptId !== undefined ? { adoptId: input.adoptId } : {}),
+    };
+    return { inputs, failures };
+  }
+
+  async diff(id: string, olds: ConnectorOutputs, news: ConnectorInputs) {
+    const replaces = olds.connector !== news.connector ? ["connector"] : [];
+    const changed = [
+      ...(olds.name !== news.name ? ["name"] : []),
+      ...(changedConfigKeys(olds.config, news.config).length > 0 ? ["config"] : []),
+      ...((olds.desiredState ?? "active") !== news.desiredState ? ["desiredState"] : []),
+    ];
+    let drifted = false;
+    if (replaces.length === 0 && !containsUnknown(news)) {
+      // A plain `pulumi preview` must show changes made outside Pulumi, so diff asks the API.
+      drifted = (await this.detectDrift(client(), id, olds)).detected;
+    }
+    return {
+      changes: replaces.length > 0 || changed.length > 0 || drifted,
+      replaces,
+      // Names are unique per tenant: a named replacement must delete the original first.
+      deleteBeforeReplace: replaces.length > 0 && !news.__autonamed,
+    };
+  }
+
+  async create(inputs: ConnectorInputs & { __provider?: string }) {
+    const api = client();
+    let live: DestinationConnector;
+    if (inputs.adoptId) {
+      live = await this.adopt(api, inputs);
+    } else {
+      live = await api.post(this.path(), {
+        body: { name: inputs.name, connector: inputs.connector, config: inputs.config, created_from: api.createdFrom },
+        schema: this.spec.schema,
+      });
+    }
+    const id = live.id;
+    if (!id) throw new Error(`the API created the ${this.spec.label} "${inputs.name}" but returned no id`);
+    try {
+      live = await this.settleState(api, id, live, inputs.desiredState);
+      const baselineTimestamp = await this.baseline(api, id);
+      return { id, outs: this.outputs(live, inputs, { ...NO_DRIFT, baselineTimestamp }) };
+    } catch (err) {
+      throw new PartialFailure(`${this.spec.label} "${inputs.name}"`, id, withProviderKey(this.outputs(live, inputs, NO_DRIFT), inputs), err);
+    }
+  }
+
+  async read(id: string, props: ConnectorOutputs) {
+    const api = client();
+    const live = await api.findOne(this.path(id), this.spec.schema, { params: { id } });
+    if (!live) return { id: "", props: {} };
+    const planned = props.config ?? {};
+    const aligned = alignLiveConfig(planned, live.config, secretKeySet(this.spec.kind, live.connector ?? props.connector, planned));
+    const drift = await this.detectDrift(api, id, props, live.config);
+    const realigned: ConnectorInputs = {
+      ...this.inputsOf(props),
+      name: live.name ?? props.name,
+      connector: live.connector ?? props.connector,
+      config: aligned,
+      desiredState: liveState(live.connector_status) ?? props.desiredState ?? "active",
+    };
+    return { id, props: this.outputs(live, realigned, drift), inputs: realigned };
+  }
+
+  async update(id: string, olds: ConnectorOutputs, news: ConnectorInputs) {
+    const api = client();
+    // One PUT of the whole desired config also reconciles drift the program did not change.
+    let live = await this.put(api, id, news);
+    try {
+      live = await this.settleState(api, id, live, news.desiredState);
+      const baselineTimestamp = await this.baseline(api, id);
+      return { outs: this.outputs(live, news, { ...NO_DRIFT, baselineTimestamp }) };
+    } catch (err) {
+      throw new PartialFailure(`${this.spec.label} "${news.name}"`, id, withProviderKey(this.outputs(live, news, olds.drift ?? NO_DRIFT), news), err);
+    }
+  }
+
+  async delete(id: string) {
+    try {
+      await client().delete(this.path(id), { params: { id } });
+    } catch (err) {
+      // Already gone is what delete wants.
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
+  private async put(api: CdcClient, id: string, inputs: ConnectorInputs) {
+    try {
+      return await api.put(this.path(id), {
+        params: { id },
+        body: { name: inputs.name, connector: inputs.connector, config: inputs.config },
+        schema: this.spec.schema,
+      });
+    } catch (err) {
+      if (isNotFound(err)) {
+        throw new Error(
+          `${this.spec.label} "${inputs.name}" (${id}) no longer exists: it was deleted outside Pulumi. ` +
+            "Run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again.",
+        );
+      }
+      throw err;
+    }
+  }
+
+  /** Takes over an existing object: it must exist and be of the same connector; then it is made to match. */
+  private async adopt(api: CdcClient, inputs: ConnectorInputs) {
+    const id = inputs.adoptId!;
+    const existing = await api.findOne(this.path(id), this.spec.schema, { params: { id } });
+    if (!existing) {
+      throw new Error(`adoptId: there is no ${this.spec.label} with id "${id}" to adopt; check the id, or remove adoptId to create a new one`);
+    }
+    if (existing.connector && existing.connector !== inputs.connector) {
+      throw new Error(
+        `adoptId: ${this.spec.label} "${id}" is a ${existing.connector} connector, not ${inputs.connector}; set connector to "${existing.connector}" to adopt it`,
+      );
+    }
+    return this.put(api, id, inputs);
+  }
+
+  private async settleState(api: CdcClient, id: string, live: DestinationConnector, desired: DesiredState) {
+    const steps = transitions(this.spec, live.connector_status, desired);
+    for (const step of steps) await api.put(`${this.path(id)}/${step}`, { params: { id } });
+    return steps.length === 0 ? live : ((await api.findOne(this.path(id), this.spec.schema, { params: { id } })) ?? live);
+  }
+
+  /** Destinations: the comparison's latest timestamp right after Pulumi's own write. */
+  private async baseline(api: CdcClient, id: string): Promise<string | undefined> {
+    if (this.spec.kind !== "destination") return undefined;
+    const latest = (await compareToOriginal(api, id)).latest_timestamp;
+    return latest === null || latest === undefined ? undefined : String(latest);
+  }
+
+  private async detectDrift(api: CdcClient, id: string, olds: ConnectorOutputs, liveConfig?: Record<string, unknown> | null): Promise<DriftReport> {
+    try {
+      if (this.spec.kind === "destination") {
+        return destinationDrift(await compareToOriginal(api, id), olds.drift?.baselineTimestamp);
+      }
+      const planned = olds.config ?? {};
+      const secrets = secretKeySet(this.spec.kind, olds.connector, planned);
+      let config = liveConfig;
+      if (config === undefined) {
+        const live = await api.findOne(this.path(id), this.spec.schema, { params: { id } });
+        if (!live) return { ...NO_DRIFT, detected: true, maskedDiff: `${this.spec.label} ${id} was deleted outside Pulumi` };
+        config = live.config;
+      }
+      return sourceDrift(planned, alignLiveConfig(planned, config, secrets), secrets, `${this.spec.label} ${olds.name}`);
+    } catch (err) {
+      if (isNotFound(err)) return { ...NO_DRIFT, detected: true, maskedDiff: `${this.spec.label} ${id} was deleted outside Pulumi` };
+      throw err;
+    }
+  }
+
+  private inputsOf(props: Partial<ConnectorInputs>): Partial<ConnectorInputs> {
+    const { __name, __autonamed, adoptId } = props;
+    return {
+      ...(__name !== undefined ? { __name } : {}),
+      ...(__autonamed !== undefined ? { __autonamed } : {}),
+      ...(adoptId !== undefined ? { adoptId } : {}),
+    };
+  }
+
+  private outputs(live: DestinationConnector, inputs: ConnectorInputs, drift: DriftReport): ConnectorOutputs {
+    return {
+      ...inputs,
+      status: live.connector_status ?? "Unknown",
+      displayName: live.connector_display_name ?? inputs.connector,
+      createdTimestamp: live.created_timestamp === null || live.created_timestamp === undefined ? "" : toApiString(live.created_timestamp),
+      tenantId: live.tenant_id ?? "",
+      topics: live.topics ?? [],
+      topicIds: live.topic_ids ?? [],
+      topicMap: live.topic_map ?? {},
+      drift,
+    };
+  }
+}

@@ -1,0 +1,53 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { DriftReport } from "../provider/drift.js";
+import { dynamicProvider } from "./dynamic.js";
+import { protectConfig, type ConfigInput } from "./secrets.js";
+
+export interface DestinationArgs {
+  /** Unique per tenant. Unset: `<resource name>-<random suffix>`. */
+  name?: pulumi.Input<string>;
+  /** Connector kind, e.g. `snowflake`, `clickhouse`, `postgresql`, `s3`. Changing it replaces the destination. */
+  connector: pulumi.Input<string>;
+  /** Connector settings; secret keys (passwords, keys) are stored as Pulumi secrets. */
+  config: ConfigInput;
+  /** `active` (default), `paused` or `stopped`. */
+  desiredState?: pulumi.Input<"active" | "paused" | "stopped">;
+  /** Take over an existing destination with this id instead of creating one. */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** A CDC destination connector, with drift detection through the API's config history. */
+export class Destination extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly connector: pulumi.Output<string>;
+  declare readonly config: pulumi.Output<Record<string, string | number | boolean>>;
+  declare readonly desiredState: pulumi.Output<"active" | "paused" | "stopped">;
+  /** The API's connector_status: Active, Paused, Stopped, Broken, ... */
+  declare readonly status: pulumi.Output<string>;
+  declare readonly displayName: pulumi.Output<string>;
+  declare readonly createdTimestamp: pulumi.Output<string>;
+  /** Changes made outside Pulumi, as of the last refresh, with the API's masked diff. */
+  declare readonly drift: pulumi.Output<DriftReport>;
+
+  constructor(name: string, args: DestinationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      dynamicProvider("Destination"),
+      name,
+      {
+        __name: name,
+        name: args.name,
+        connector: args.connector,
+        config: protectConfig("destination", args.config),
+        desiredState: args.desiredState,
+        adoptId: args.adoptId,
+        status: undefined,
+        displayName: undefined,
+        createdTimestamp: undefined,
+        drift: undefined,
+      },
+      opts,
+      "cdc",
+      "Destination",
+    );
+  }
+}

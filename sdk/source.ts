@@ -1,0 +1,59 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { DriftReport } from "../provider/drift.js";
+import { dynamicProvider } from "./dynamic.js";
+import { protectConfig, type ConfigInput } from "./secrets.js";
+
+export interface SourceArgs {
+  /** Unique per tenant. Unset: `<resource name>-<random suffix>`. */
+  name?: pulumi.Input<string>;
+  /** Connector kind, e.g. `postgresql`, `mysql`, `mongodb`. Changing it replaces the source. */
+  connector: pulumi.Input<string>;
+  /** Connector settings; secret keys (passwords, keys) are stored as Pulumi secrets. */
+  config: ConfigInput;
+  /** `active` (default) or `paused`. */
+  desiredState?: pulumi.Input<"active" | "paused">;
+  /** Take over an existing source with this id instead of creating one. */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** A CDC source connector. */
+export class Source extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly connector: pulumi.Output<string>;
+  declare readonly config: pulumi.Output<Record<string, string | number | boolean>>;
+  declare readonly desiredState: pulumi.Output<"active" | "paused">;
+  /** The API's connector_status: Active, Paused, Broken, ... */
+  declare readonly status: pulumi.Output<string>;
+  declare readonly displayName: pulumi.Output<string>;
+  declare readonly createdTimestamp: pulumi.Output<string>;
+  declare readonly topics: pulumi.Output<string[]>;
+  declare readonly topicIds: pulumi.Output<string[]>;
+  declare readonly topicMap: pulumi.Output<Record<string, unknown>>;
+  /** Changes made outside Pulumi, as of the last refresh. */
+  declare readonly drift: pulumi.Output<DriftReport>;
+
+  constructor(name: string, args: SourceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      dynamicProvider("Source"),
+      name,
+      {
+        __name: name,
+        name: args.name,
+        connector: args.connector,
+        config: protectConfig("source", args.config),
+        desiredState: args.desiredState,
+        adoptId: args.adoptId,
+        status: undefined,
+        displayName: undefined,
+        createdTimestamp: undefined,
+        topics: undefined,
+        topicIds: undefined,
+        topicMap: undefined,
+        drift: undefined,
+      },
+      opts,
+      "cdc",
+      "Source",
+    );
+  }
+}

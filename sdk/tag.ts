@@ -1,0 +1,32 @@
+import * as pulumi from "@pulumi/pulumi";
+import { dynamicProvider } from "./dynamic.js";
+
+export interface TagArgs {
+  /** Unique per tenant. Unset: `<resource name>-<random suffix>`. */
+  name?: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+  /** What the tag applies to, e.g. `["source", "destination"]`. */
+  type?: pulumi.Input<pulumi.Input<string>[]>;
+  /** Take over an existing tag with this id instead of creating one. */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** A tag for organising pipelines. */
+export class Tag extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<string[]>;
+  declare readonly system: pulumi.Output<boolean>;
+  declare readonly custom: pulumi.Output<boolean>;
+
+  constructor(name: string, args: TagArgs = {}, opts?: pulumi.CustomResourceOptions) {
+    super(
+      dynamicProvider("Tag"),
+      name,
+      { __name: name, name: args.name, description: args.description, type: args.type, adoptId: args.adoptId, system: undefined, custom: undefined },
+      opts,
+      "cdc",
+      "Tag",
+    );
+  }
+}
