@@ -3,7 +3,9 @@ import { secretKeySet, type ConnectorKind } from "../catalogue.js";
 import { checkConnectorConfig, configScalar, failuresFromZod, knowable, nameSchema, type CheckFailure } from "../check.js";
 import {
   destinationConnectorSchema,
+  ConnectionError,
   isNotFound,
+  ServerError,
   sourceConnectorSchema,
   type CdcClient,
   type DestinationConnector,
@@ -160,10 +162,7 @@ export class ConnectorProvider {
     if (inputs.adoptId) {
       live = await this.adopt(api, inputs);
     } else {
-      live = await api.post(this.path(), {
-        body: { name: inputs.name, connector: inputs.connector, config: inputs.config, created_from: api.createdFrom },
-        schema: this.spec.schema,
-      });
+      live = await this.post(api, inputs);
     }
     const id = live.id;
     if (!id) throw new Error(`the API created the ${this.spec.label} "${inputs.name}" but returned no id`);
@@ -213,6 +212,29 @@ export class ConnectorProvider {
       // Already gone is what delete wants.
       if (!isNotFound(err)) throw err;
     }
+  }
+
+  private async post(api: CdcClient, inputs: ConnectorInputs & { __provider?: string }) {
+    try {
+      return await api.post(this.path(), {
+        body: { name: inputs.name, connector: inputs.connector, config: inputs.config, created_from: api.createdFrom },
+        schema: this.spec.schema,
+      });
+    } catch (err) {
+      // The answer was lost (dropped connection, 5xx): the object may exist all the same. Names
+      // are unique, so look it up and keep it in state rather than leave an orphan behind.
+      if (!(err instanceof ConnectionError || err instanceof ServerError)) throw err;
+      const found = await this.findByName(api, inputs.name).catch(() => undefined);
+      if (found?.id) throw new PartialFailure(`${this.spec.label} "${inputs.name}"`, found.id, withProviderKey(this.outputs(found, inputs, NO_DRIFT), inputs), err);
+      throw err;
+    }
+  }
+
+  private async findByName(api: CdcClient, name: string) {
+    for await (const item of api.paginate(this.path(), { partial_name: name }, this.spec.schema)) {
+      if (item.name === name) return item;
+    }
+    return undefined;
   }
 
   private async put(api: CdcClient, id: string, inputs: ConnectorInputs) {

@@ -11,7 +11,7 @@ export class PartialFailure extends Error {
 
   constructor(what: string, id: string, properties: Record<string, unknown>, cause: unknown) {
     const reason = redact(cause instanceof Error ? cause.message : String(cause));
-    super(`${what} ${id} was created but could not be completed: ${reason}. It is kept in the stack; run \`pulumi up\` again to finish.`);
+    super(`${what} (${id}) was written but could not be completed: ${reason}. It is kept in the stack; run \`pulumi up\` again to finish.`);
     this.name = "PartialFailure";
     this.id = id;
     this.properties = properties;

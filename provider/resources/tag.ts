@@ -1,8 +1,12 @@
 import { z } from "zod";
 import { failuresFromZod, knowable, nameSchema } from "../check.js";
-import { isNotFound, tagSchema, type CdcClient, type Tag } from "../client/index.js";
+import { ConnectionError, isNotFound, ServerError, tagSchema, type CdcClient, type Tag } from "../client/index.js";
+import { PartialFailure, withProviderKey } from "./failure.js";
 import { client } from "../context.js";
 import { resolveName } from "./naming.js";
+
+/** What a tag can apply to. */
+export const TAG_TYPES = ["source", "destination", "pipeline", "transform", "topic"] as const;
 
 export interface TagInputs {
   __name?: string;
@@ -22,22 +26,33 @@ const inputSchema = z.object({
   __name: z.string().optional(),
   name: knowable(nameSchema).optional(),
   description: z.string({ error: "must be a string" }).max(1024, { error: "must be at most 1024 characters" }).optional(),
-  type: z.array(z.string().min(1, { error: "must not be empty" }), { error: "must be a list of strings, e.g. [\"source\", \"destination\"]" }).optional(),
+  type: z
+    .array(z.enum(TAG_TYPES, { error: `must be one of ${TAG_TYPES.join(", ")}` }), {
+      error: `is required: a list of what the tag applies to, e.g. ["source", "destination"]`,
+    })
+    .min(1, { error: `needs at least one of ${TAG_TYPES.join(", ")}` }),
   adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing tag to adopt" })).optional(),
 });
 
 const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
   JSON.stringify([...(a ?? [])].sort()) === JSON.stringify([...(b ?? [])].sort());
 
-async function findTag(api: CdcClient, id: string): Promise<Tag | undefined> {
+async function listTags(api: CdcClient, query: Record<string, string>): Promise<Tag[]> {
   // GET /tags answers a plain list or the paginated envelope; both are accepted.
-  const body = await api.get("/tags", { query: { tag_ids: id } });
+  const body = await api.get("/tags", { query: { ...query, page_size: 100 } });
   const items = Array.isArray(body) ? body : ((body as { result?: unknown[] } | null)?.result ?? []);
-  for (const item of items) {
+  return items.flatMap((item) => {
     const tag = tagSchema.safeParse(item);
-    if (tag.success && tag.data.id === id) return tag.data;
-  }
-  return undefined;
+    return tag.success ? [tag.data] : [];
+  });
+}
+
+async function findTag(api: CdcClient, id: string): Promise<Tag | undefined> {
+  return (await listTags(api, { tag_ids: id })).find((t) => t.id === id);
+}
+
+async function findTagByName(api: CdcClient, name: string): Promise<Tag | undefined> {
+  return (await listTags(api, { tag_name: name })).find((t) => t.name === name);
 }
 
 function outputs(tag: Tag, inputs: TagInputs): TagOutputs {
@@ -53,7 +68,7 @@ export class TagProvider {
       ...(input.__name !== undefined ? { __name: input.__name } : {}),
       ...resolveName(olds, input, false),
       description: input.description ?? "",
-      type: input.type ?? [],
+      type: input.type,
       ...(input.adoptId !== undefined ? { adoptId: input.adoptId } : {}),
     };
     return { inputs, failures: [] };
@@ -73,7 +88,16 @@ export class TagProvider {
       const tag = await api.put("/tags/{id}", { params: { id: existing.id }, body, schema: tagSchema });
       return { id: existing.id, outs: outputs(tag, inputs) };
     }
-    const tag = await api.post("/tags", { body: { ...body, created_from: api.createdFrom }, schema: tagSchema });
+    let tag: Tag;
+    try {
+      tag = await api.post("/tags", { body: { ...body, created_from: api.createdFrom }, schema: tagSchema });
+    } catch (err) {
+      // A lost answer may hide a created tag: names are unique, so find it and keep it in state.
+      if (!(err instanceof ConnectionError || err instanceof ServerError)) throw err;
+      const found = await findTagByName(api, inputs.name).catch(() => undefined);
+      if (found) throw new PartialFailure(`tag "${inputs.name}"`, found.id, withProviderKey(outputs(found, inputs), inputs), err);
+      throw err;
+    }
     return { id: tag.id, outs: outputs(tag, inputs) };
   }
 

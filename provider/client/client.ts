@@ -1,0 +1,187 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type { Dispatcher } from "undici";
+import type { z } from "zod";
+import type { DebugLogger } from "./debug.js";
+import { isNotFound } from "./errors.js";
+import { HttpCore, type Query } from "./http.js";
+import { Semaphore, DEFAULT_MAX_CONCURRENCY } from "./limiter.js";
+import { paginatePages, type PaginateOptions } from "./paginate.js";
+import { retryPolicy, type RetryPolicy } from "./retry.js";
+import { paginatedSchema, type Paginated } from "./schemas.js";
+import type { CdcSettings } from "./settings.js";
+import { TokenManager } from "./token.js";
+import { createAgent, DEFAULT_TIMEOUTS, type Timeouts } from "./transport.js";
+
+export interface RequestOptions<S extends z.ZodType = z.ZodUnknown> {
+  query?: Query;
+  /** Validates and types the response; without it the parsed JSON is returned as `unknown`. */
+  schema?: S;
+  /**
+   * Values for `{name}` placeholders in the path, URL-encoded here. Using them keeps the
+   * request counters and logs keyed by template (`GET /sources/{id}`) instead of by id.
+   */
+  params?: Record<string, string | number>;
+  headers?: Record<string, string>;
+  /** Override the method's retry rule: true only when repeating the call is harmless. */
+  idempotent?: boolean;
+}
+
+export interface BodyRequestOptions<S extends z.ZodType = z.ZodUnknown> extends RequestOptions<S> {
+  /** JSON body. Never appears in errors or logs, only its key names. */
+  body?: unknown;
+}
+
+export interface CdcClientOptions {
+  settings: CdcSettings;
+  /** Defaults to a new keep-alive agent owned (and closed) by this client. */
+  dispatcher?: Dispatcher;
+  /** Defaults to a new limiter of `maxConcurrency` slots. */
+  limiter?: Semaphore;
+  maxConcurrency?: number;
+  retry?: Partial<RetryPolicy>;
+  timeouts?: Partial<Timeouts>;
+  /** Injectable for tests: backoff waits go through it. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Injectable for tests: backoff jitter, in [0, 1). */
+  random?: () => number;
+  /** Injectable for tests: the clock that decides token expiry. */
+  now?: () => number;
+  debug?: DebugLogger;
+}
+
+const USER_AGENT = `pulumi-cdc (node ${process.version})`;
+
+/** The REST client resource providers go through. Obtain the shared one with `getClient()`. */
+export class CdcClient {
+  readonly apiUrl: string;
+  readonly clientId: string | undefined;
+  /** The value to stamp as `created_from` on creates. */
+  readonly createdFrom: string;
+  readonly tokens: TokenManager;
+  readonly #core: HttpCore;
+  readonly #ownedAgent: Dispatcher | undefined;
+
+  constructor(options: CdcClientOptions) {
+    const { settings } = options;
+    this.apiUrl = settings.apiUrl;
+    this.clientId = settings.clientId;
+    this.createdFrom = settings.createdFrom;
+    const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.#ownedAgent = options.dispatcher ? undefined : createAgent(timeouts);
+    const now = options.now ?? Date.now;
+    this.#core = new HttpCore({
+      baseUrl: settings.apiUrl,
+      dispatcher: options.dispatcher ?? (this.#ownedAgent as Dispatcher),
+      limiter: options.limiter ?? new Semaphore(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY),
+      policy: retryPolicy(options.retry),
+      timeouts,
+      sleep: options.sleep ?? ((ms) => delay(ms)),
+      random: options.random ?? Math.random,
+      now,
+      debug: options.debug,
+      userAgent: USER_AGENT,
+    });
+    this.tokens = new TokenManager({
+      core: this.#core,
+      clientId: settings.clientId,
+      clientSecret: settings.clientSecret,
+      accessToken: settings.accessToken,
+      now,
+      debug: options.debug,
+    });
+  }
+
+  get<S extends z.ZodType = z.ZodUnknown>(path: string, options: RequestOptions<S> = {}): Promise<z.output<S>> {
+    return this.request("GET", path, options);
+  }
+
+  post<S extends z.ZodType = z.ZodUnknown>(path: string, options: BodyRequestOptions<S> = {}): Promise<z.output<S>> {
+    return this.request("POST", path, options);
+  }
+
+  put<S extends z.ZodType = z.ZodUnknown>(path: string, options: BodyRequestOptions<S> = {}): Promise<z.output<S>> {
+    return this.request("PUT", path, options);
+  }
+
+  patch<S extends z.ZodType = z.ZodUnknown>(path: string, options: BodyRequestOptions<S> = {}): Promise<z.output<S>> {
+    return this.request("PATCH", path, options);
+  }
+
+  delete<S extends z.ZodType = z.ZodUnknown>(path: string, options: RequestOptions<S> = {}): Promise<z.output<S>> {
+    return this.request("DELETE", path, options);
+  }
+
+  request<S extends z.ZodType = z.ZodUnknown>(method: string, path: string, options: BodyRequestOptions<S> = {}): Promise<z.output<S>> {
+    return this.#core.execute({
+      method,
+      path: expandPath(path, options.params),
+      template: path,
+      query: options.query,
+      body: options.body,
+      schema: options.schema,
+      headers: options.headers,
+      idempotent: options.idempotent,
+      auth: this.tokens,
+    });
+  }
+
+  /**
+   * Every item of a paginated list (`{result, page, page_size, total, has_next}`), fetched
+   * page by page (`page`, `page_size` = 100) as the caller iterates.
+   */
+  paginate<S extends z.ZodType>(
+    path: string,
+    query: Query | undefined,
+    itemSchema: S,
+    options: PaginateOptions & Pick<RequestOptions, "params"> = {},
+  ): AsyncGenerator<z.output<S>, void, undefined> {
+    const envelope = paginatedSchema(itemSchema);
+    return paginatePages<z.output<S>>(
+      (page, pageSize) =>
+        this.get(path, { query: { ...query, page, page_size: pageSize }, schema: envelope, params: options.params }) as Promise<
+          Paginated<z.output<S>>
+        >,
+      options,
+    );
+  }
+
+  /** `paginate` collected into an array. */
+  async listAll<S extends z.ZodType>(
+    path: string,
+    query: Query | undefined,
+    itemSchema: S,
+    options: PaginateOptions & Pick<RequestOptions, "params"> = {},
+  ): Promise<Array<z.output<S>>> {
+    const items: Array<z.output<S>> = [];
+    for await (const item of this.paginate(path, query, itemSchema, options)) items.push(item);
+    return items;
+  }
+
+  /**
+   * The single item of an envelope response (`GET /sources/{id}`), or undefined when the
+   * object is gone: a 404 or an empty `result` both mean "deleted".
+   */
+  async findOne<S extends z.ZodType>(path: string, itemSchema: S, options: RequestOptions = {}): Promise<z.output<S> | undefined> {
+    try {
+      const envelope = (await this.get(path, { ...options, schema: paginatedSchema(itemSchema) })) as Paginated<z.output<S>>;
+      return envelope.result[0];
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** Close the connection pool if this client created it (shared pools stay open). */
+  async close(): Promise<void> {
+    await this.#ownedAgent?.close();
+  }
+}
+
+/** Fill `{name}` placeholders with URL-encoded values. */
+export function expandPath(path: string, params: Record<string, string | number> | undefined): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, (_m, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === "") throw new Error(`missing value for path parameter {${name}} in ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}

@@ -1,0 +1,195 @@
+import { STATUS_CODES } from "node:http";
+import { redact, redactValue } from "./redact.js";
+
+/** One entry of a 422 body, without `input`: the API echoes the offending value there, which may be a secret. */
+export interface ValidationIssue {
+  loc: Array<string | number>;
+  msg: string;
+  type?: string;
+  ctx?: unknown;
+}
+
+export interface ApiErrorInit {
+  method: string;
+  path: string;
+  /** HTTP status; undefined when no response was received. */
+  status?: number;
+  /** The API's `detail` (already redacted by the constructor). */
+  detail?: unknown;
+  requestId?: string;
+  /** HTTP attempts made, retries included. */
+  attempts?: number;
+  /** Extra sentence appended to the message (how to fix it). */
+  hint?: string;
+  cause?: unknown;
+}
+
+/** Base of every error the client throws for an API call. Fields are safe to log: secrets are masked. */
+export class CdcApiError extends Error {
+  readonly status: number | undefined;
+  readonly detail: unknown;
+  readonly requestId: string | undefined;
+  readonly method: string;
+  readonly path: string;
+  readonly attempts: number;
+
+  constructor(init: ApiErrorInit, summary?: string) {
+    super(redact(formatMessage(init, summary)), init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = new.target.name;
+    this.status = init.status;
+    this.detail = redactValue(init.detail);
+    this.requestId = init.requestId;
+    this.method = init.method;
+    this.path = init.path;
+    this.attempts = init.attempts ?? 1;
+  }
+}
+
+/** 422: the message lists every `loc: msg`, e.g. `body.config.password: Field required`. */
+export class ValidationError extends CdcApiError {
+  readonly issues: ValidationIssue[];
+  constructor(init: ApiErrorInit, issues: ValidationIssue[]) {
+    super({ ...init, detail: issues }, issues.length > 0 ? issues.map(formatIssue).join("; ") : undefined);
+    this.issues = redactValue(issues);
+  }
+}
+
+/** 401 or 403. */
+export class AuthError extends CdcApiError {}
+
+export class NotFoundError extends CdcApiError {}
+
+export class ConflictError extends CdcApiError {}
+
+/** 429 after the retries ran out. */
+export class RateLimitError extends CdcApiError {
+  /** The server's `Retry-After`, in seconds, uncapped; undefined when absent or unparseable. */
+  readonly retryAfter: number | undefined;
+  constructor(init: ApiErrorInit, retryAfter: number | undefined) {
+    super(init);
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** 5xx after the retries ran out (or at once, for a POST). */
+export class ServerError extends CdcApiError {}
+
+/** No HTTP response: refused, reset, dropped, timed out. `status` is undefined. */
+export class ConnectionError extends CdcApiError {
+  /** The cause's code: ECONNREFUSED, ECONNRESET, UND_ERR_SOCKET, UND_ERR_HEADERS_TIMEOUT, ... */
+  readonly code: string;
+  constructor(init: ApiErrorInit & { code: string; reason: string }) {
+    super(init, `${init.code}: ${init.reason}`);
+    this.code = init.code;
+  }
+}
+
+/** A 2xx response whose body does not match the expected schema (the API changed under us). */
+export class ResponseShapeError extends CdcApiError {
+  readonly issues: string[];
+  constructor(init: ApiErrorInit, issues: string[]) {
+    super(init, `unexpected response body: ${issues.join("; ")}`);
+    this.issues = issues.map(redact);
+  }
+}
+
+export function isCdcApiError(e: unknown): e is CdcApiError {
+  return e instanceof CdcApiError;
+}
+
+/** True for a 404, which resource reads and deletes treat as "gone". */
+export function isNotFound(e: unknown): boolean {
+  return e instanceof NotFoundError || (e instanceof CdcApiError && e.status === 404);
+}
+
+export function formatIssue(issue: ValidationIssue): string {
+  const loc = issue.loc.length > 0 ? issue.loc.map(String).join(".") : "(request)";
+  return `${loc}: ${issue.msg}`;
+}
+
+const MAX_DETAIL_CHARS = 500;
+
+function formatMessage(init: ApiErrorInit, summary: string | undefined): string {
+  let what: string;
+  if (init.status === undefined) {
+    what = `connection error${summary ? ` ${summary}` : ""}`;
+  } else {
+    const text = STATUS_CODES[init.status];
+    const head = text ? `${init.status} ${text}` : String(init.status);
+    const detail = summary ?? detailText(init.detail);
+    what = detail ? `${head}: ${detail}` : head;
+  }
+  const tail = [init.requestId ? `request id ${init.requestId}` : undefined, (init.attempts ?? 1) > 1 ? `after ${init.attempts} attempts` : undefined]
+    .filter(Boolean)
+    .join(", ");
+  const hint = init.hint ? ` ${init.hint}` : "";
+  return `${init.method} ${init.path} failed: ${what}${tail ? ` (${tail})` : ""}${hint}`;
+}
+
+function detailText(detail: unknown): string | undefined {
+  if (detail === undefined || detail === null || detail === "") return undefined;
+  let text: string;
+  if (typeof detail === "string") text = detail;
+  else if (typeof detail === "object" && typeof (detail as { message?: unknown }).message === "string") {
+    text = (detail as { message: string }).message;
+  } else {
+    try {
+      text = JSON.stringify(redactValue(detail));
+    } catch {
+      text = String(detail);
+    }
+  }
+  text = text.trim();
+  return text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS)}…` : text;
+}
+
+export interface ResponseInfo {
+  status: number;
+  /** Raw response body text. */
+  body: string;
+  /** `Retry-After` in seconds, when the server sent one. */
+  retryAfterSeconds?: number;
+}
+
+/** Build the typed error for a non-2xx response. */
+export function errorFromResponse(ctx: Omit<ApiErrorInit, "status" | "detail">, res: ResponseInfo): CdcApiError {
+  const parsed = parseErrorBody(res.body);
+  const init: ApiErrorInit = { ...ctx, status: res.status, detail: parsed.detail };
+  const s = res.status;
+  if (s === 422 || (parsed.issues && s >= 400 && s < 500)) return new ValidationError(init, parsed.issues ?? []);
+  if (s === 401 || s === 403) return new AuthError(init);
+  if (s === 404) return new NotFoundError(init);
+  if (s === 409) return new ConflictError(init);
+  if (s === 429) return new RateLimitError(init, res.retryAfterSeconds);
+  if (s >= 500) return new ServerError(init);
+  return new CdcApiError(init);
+}
+
+function parseErrorBody(body: string): { detail: unknown; issues?: ValidationIssue[] } {
+  const trimmed = body.trim();
+  if (trimmed === "") return { detail: undefined };
+  let json: unknown;
+  try {
+    json = JSON.parse(trimmed);
+  } catch {
+    return { detail: trimmed.length > MAX_DETAIL_CHARS ? `${trimmed.slice(0, MAX_DETAIL_CHARS)}…` : trimmed };
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) return { detail: json };
+  const detail = (json as { detail?: unknown }).detail ?? json;
+  if (Array.isArray(detail)) {
+    const issues = detail.map(toIssue).filter((i): i is ValidationIssue => i !== undefined);
+    if (issues.length > 0) return { detail: issues, issues };
+  }
+  return { detail };
+}
+
+function toIssue(raw: unknown): ValidationIssue | undefined {
+  if (raw === null || typeof raw !== "object") return undefined;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.msg !== "string") return undefined;
+  const loc = Array.isArray(r.loc) ? r.loc.filter((x): x is string | number => typeof x === "string" || typeof x === "number") : [];
+  const issue: ValidationIssue = { loc, msg: r.msg };
+  if (typeof r.type === "string") issue.type = r.type;
+  if (r.ctx !== undefined) issue.ctx = r.ctx;
+  return issue;
+}

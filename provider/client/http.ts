@@ -1,0 +1,215 @@
+import { randomUUID } from "node:crypto";
+import type { Dispatcher } from "undici";
+import type { z } from "zod";
+import { emitDebug, type DebugLogger } from "./debug.js";
+import { ConnectionError, errorFromResponse, ResponseShapeError } from "./errors.js";
+import { Semaphore } from "./limiter.js";
+import { describeBodyKeys, redact, registerSecretsIn } from "./redact.js";
+import { decideRetry, errorCode, parseRetryAfter, type Outcome, type RetryPolicy } from "./retry.js";
+import { recordRequest } from "./stats.js";
+import { sendOnce, type RawResponse, type Timeouts } from "./transport.js";
+
+export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number | boolean>;
+export type Query = Record<string, QueryValue>;
+
+/** Supplies bearer tokens; implemented by the token manager. */
+export interface AuthProvider {
+  getToken(): Promise<string>;
+  /** The server rejected `token`: forget it (unless a newer one already replaced it). */
+  invalidate(token: string): void;
+  /** False for a ready token from settings: nothing better can be fetched after a 401. */
+  readonly renewable: boolean;
+}
+
+export interface CoreRequest<S extends z.ZodType = z.ZodType> {
+  method: string;
+  /** Concrete path, e.g. `/destinations/abc`. */
+  path: string;
+  /** Path template for counters and logs, e.g. `/destinations/{id}`. */
+  template?: string;
+  query?: Query;
+  body?: unknown;
+  schema?: S;
+  auth?: AuthProvider;
+  /** Override the method rule: true when repeating the call is known to be harmless. */
+  idempotent?: boolean;
+  headers?: Record<string, string>;
+}
+
+export interface HttpCoreOptions {
+  baseUrl: string;
+  dispatcher: Dispatcher;
+  limiter: Semaphore;
+  policy: RetryPolicy;
+  timeouts: Timeouts;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  now: () => number;
+  debug?: DebugLogger;
+  userAgent: string;
+}
+
+/**
+ * The request core: one call = up to `maxAttempts` HTTP attempts (plus one replay after a
+ * 401), each holding a limiter slot only while on the wire, so retries waiting out a
+ * backoff never starve other requests.
+ */
+export class HttpCore {
+  constructor(readonly opts: HttpCoreOptions) {}
+
+  async execute<S extends z.ZodType>(req: CoreRequest<S>): Promise<z.output<S>> {
+    const method = req.method.toUpperCase();
+    const template = req.template ?? req.path;
+    const url = this.opts.baseUrl + req.path + queryString(req.query);
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+    registerSecretsIn(req.body);
+    const logTarget = `${method} ${req.path}${queryString(req.query)}`;
+    const bodyNote = req.body === undefined ? "" : ` body ${describeBodyKeys(req.body)}`;
+    const log = (line: () => string) => emitDebug(line, this.opts.debug);
+
+    let attempt = 0; // counts against maxAttempts
+    let sent = 0; // every HTTP request, the 401 replay included
+    let replayedAfter401 = false;
+    for (;;) {
+      attempt++;
+      const requestId: string = randomUUID();
+      // The token is fetched outside the limiter slot: token requests need a slot of their own.
+      const token = req.auth ? await req.auth.getToken() : undefined;
+      const headers: Record<string, string> = {
+        accept: "application/json",
+        "user-agent": this.opts.userAgent,
+        ...req.headers,
+        "x-request-id": requestId,
+      };
+      if (body !== undefined) headers["content-type"] = "application/json";
+      if (token) headers.authorization = `Bearer ${token}`;
+
+      sent++;
+      recordRequest(method, template, sent > 1);
+      log(() => `→ ${logTarget} attempt ${attempt}/${this.opts.policy.maxAttempts} request id ${requestId}${bodyNote}`);
+
+      let res: RawResponse | undefined;
+      let failure: unknown;
+      const release = await this.opts.limiter.acquire();
+      const started = this.opts.now();
+      try {
+        res = await sendOnce(this.opts.dispatcher, {
+          method,
+          url,
+          headers,
+          body,
+          headersTimeoutMs: this.opts.timeouts.headersMs,
+          bodyTimeoutMs: this.opts.timeouts.bodyMs,
+        });
+      } catch (err) {
+        failure = err;
+      } finally {
+        release();
+      }
+      const elapsed = this.opts.now() - started;
+      const ctx = { method, path: req.path, requestId, attempts: sent };
+
+      let outcome: Outcome;
+      if (res) {
+        const response = res;
+        const echoed = headerValue(res.headers["x-request-id"]);
+        if (echoed) ctx.requestId = echoed;
+        log(() => `← ${response.status} ${logTarget} in ${elapsed} ms request id ${ctx.requestId}`);
+        if (res.status >= 200 && res.status < 300) return this.parse(res, req.schema, ctx);
+
+        if (res.status === 401 && token && req.auth?.renewable && !replayedAfter401) {
+          // The token was revoked or expired early: a fresh one, and one replay. Safe even for
+          // POST, the server rejected the request before doing anything.
+          replayedAfter401 = true;
+          req.auth.invalidate(token);
+          attempt--;
+          log(() => `401 on ${logTarget}: renewing the token and replaying once`);
+          continue;
+        }
+        const retryAfterMs = parseRetryAfter(res.headers["retry-after"], this.opts.now());
+        outcome = { kind: "status", status: res.status, retryAfterMs };
+        const decision = decideRetry(outcome, attempt, { method, idempotent: req.idempotent, policy: this.opts.policy, random: this.opts.random });
+        if (!decision.retry) {
+          throw errorFromResponse(ctx, {
+            status: res.status,
+            body: res.body,
+            retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.round(retryAfterMs / 1000),
+          });
+        }
+        log(() => `retrying ${logTarget} after ${response.status} in ${decision.delayMs} ms`);
+        await this.opts.sleep(decision.delayMs);
+      } else {
+        const code = errorCode(failure) ?? "UNKNOWN";
+        const reason = failure instanceof Error ? failure.message : String(failure);
+        log(() => `✕ ${logTarget} ${code}: ${reason} request id ${requestId}`);
+        outcome = { kind: "network", code };
+        const decision = decideRetry(outcome, attempt, { method, idempotent: req.idempotent, policy: this.opts.policy, random: this.opts.random });
+        if (!decision.retry) {
+          throw new ConnectionError({
+            ...ctx,
+            code,
+            reason: redact(reason),
+            hint: connectionHint(code, this.opts.baseUrl),
+            cause: sanitizedCause(failure, code),
+          });
+        }
+        log(() => `retrying ${logTarget} after ${code} in ${decision.delayMs} ms`);
+        await this.opts.sleep(decision.delayMs);
+      }
+    }
+  }
+
+  private parse<S extends z.ZodType>(res: RawResponse, schema: S | undefined, ctx: { method: string; path: string; requestId: string; attempts: number }): z.output<S> {
+    let data: unknown;
+    const text = res.body.trim();
+    if (text !== "") {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        if (schema) throw new ResponseShapeError({ ...ctx, status: res.status }, ["body is not JSON"]);
+        data = text;
+      }
+    }
+    // A created credential's secret, say, must be masked if anything quotes it later.
+    registerSecretsIn(data);
+    if (!schema) return data as z.output<S>;
+    const parsed = schema.safeParse(data);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => `${i.path.length > 0 ? i.path.join(".") : "(root)"}: ${i.message}`);
+      throw new ResponseShapeError({ ...ctx, status: res.status }, issues.slice(0, 10));
+    }
+    return parsed.data as z.output<S>;
+  }
+}
+
+export function queryString(query: Query | undefined): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    // Repeated keys for arrays, the way the API's framework reads list parameters (tag_ids).
+    if (Array.isArray(value)) for (const v of value) params.append(key, String(v));
+    else params.append(key, String(value));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : "";
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  const s = Array.isArray(v) ? v[0] : v;
+  return s && s.trim() !== "" ? s.trim() : undefined;
+}
+
+function connectionHint(code: string, baseUrl: string): string | undefined {
+  if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "UND_ERR_CONNECT_TIMEOUT") {
+    return `Is the API reachable at ${baseUrl}? Set the address with \`pulumi config set cdc:apiUrl <url>\` or CDC_API_URL.`;
+  }
+  return undefined;
+}
+
+// The original error may carry undici internals; keep only what explains the failure.
+function sanitizedCause(err: unknown, code: string): Error {
+  const e = new Error(redact(err instanceof Error ? err.message : String(err)));
+  (e as Error & { code?: string }).code = code;
+  return e;
+}

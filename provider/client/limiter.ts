@@ -1,0 +1,48 @@
+// Bounds in-flight requests for the whole provider process: a `pulumi up` with hundreds of
+// resources would otherwise open hundreds of sockets and trip the API's rate limit at once.
+
+export const DEFAULT_MAX_CONCURRENCY = 8;
+
+export class Semaphore {
+  private active = 0;
+  private readonly waiters: Array<() => void> = [];
+
+  constructor(readonly max: number = DEFAULT_MAX_CONCURRENCY) {
+    if (!Number.isInteger(max) || max < 1) throw new RangeError(`concurrency limit must be a positive integer, got ${max}`);
+  }
+
+  get inFlight(): number {
+    return this.active;
+  }
+
+  get queued(): number {
+    return this.waiters.length;
+  }
+
+  /** Resolves with a release function once a slot is free; waiters are served in arrival order. */
+  async acquire(): Promise<() => void> {
+    if (this.active < this.max) {
+      this.active++;
+    } else {
+      // The slot is handed over by release(), so `active` never dips and lets a newcomer jump the queue.
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.waiters.shift();
+      if (next) next();
+      else this.active--;
+    };
+  }
+
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  }
+}

@@ -1,0 +1,136 @@
+import { z } from "zod";
+
+// Response schemas. Every object is loose: the API adds fields over time and an unknown
+// field must never fail a deployment. Fields the reference marks "or null" are nullish, and
+// scalars the API is known to send as strings ("true", "10") are accepted in both forms.
+
+const looseBoolean = z.preprocess((v) => (v === "true" ? true : v === "false" ? false : v), z.boolean());
+
+const looseInt = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v),
+  z.number().int(),
+);
+
+const nullishString = z.string().nullish();
+// Timestamp format is "not shown" in the reference: accept ISO strings and epoch numbers.
+const timestamp = z.union([z.string(), z.number()]).nullish();
+
+export const accessTokenSchema = z.looseObject({
+  accessToken: z.string().min(1),
+  refreshToken: nullishString,
+  expires: nullishString,
+  /** Seconds. */
+  expiresIn: looseInt.nullish(),
+});
+export type AccessTokenResult = z.output<typeof accessTokenSchema>;
+
+const connectorFields = {
+  id: nullishString,
+  name: nullishString,
+  connector: nullishString,
+  connector_display_name: nullishString,
+  created_timestamp: timestamp,
+  sub_id: nullishString,
+  tenant_id: nullishString,
+  config: z.record(z.string(), z.unknown()).nullish(),
+  topic_ids: z.array(z.string()).nullish(),
+  topic_map: z.record(z.string(), z.unknown()).nullish(),
+  topics: z.array(z.string()).nullish(),
+  tasks: z.array(z.number()).nullish(),
+  connector_status: nullishString,
+  task_statuses: z.record(z.string(), z.unknown()).nullish(),
+};
+
+export const sourceConnectorSchema = z.looseObject({ ...connectorFields, service_id: nullishString });
+export type SourceConnector = z.output<typeof sourceConnectorSchema>;
+
+export const destinationConnectorSchema = z.looseObject(connectorFields);
+export type DestinationConnector = z.output<typeof destinationConnectorSchema>;
+
+/** The paginated envelope `{result, page, page_size, total, has_next}` around any item schema. */
+export function paginatedSchema<S extends z.ZodType>(item: S) {
+  return z.looseObject({
+    // A missing or null result is an empty page (e.g. GET /sources/{id} of a deleted source).
+    result: z
+      .array(item)
+      .nullish()
+      .transform((r) => r ?? []),
+    page: looseInt.nullish(),
+    page_size: looseInt.nullish(),
+    total: looseInt.nullish(),
+    has_next: looseBoolean.nullish(),
+  });
+}
+export type Paginated<T> = {
+  result: T[];
+  page?: number | null;
+  page_size?: number | null;
+  total?: number | null;
+  has_next?: boolean | null;
+  [key: string]: unknown;
+};
+
+export const sourceEnvelopeSchema = paginatedSchema(sourceConnectorSchema);
+export const destinationEnvelopeSchema = paginatedSchema(destinationConnectorSchema);
+
+export const userSchema = z.looseObject({
+  id: nullishString,
+  email: nullishString,
+  name: nullishString,
+  tenant_id: nullishString,
+  profile_picture_url: nullishString,
+  phone_number: nullishString,
+  created_at: timestamp,
+  last_login: timestamp,
+});
+export type User = z.output<typeof userSchema>;
+
+export const roleSchema = z.looseObject({
+  id: z.string(),
+  key: nullishString,
+  name: nullishString,
+  description: nullishString,
+  created_at: timestamp,
+  updated_at: timestamp,
+  permissions: z.array(z.string()).nullish(),
+});
+export type Role = z.output<typeof roleSchema>;
+
+export const clientCredentialSchema = z.looseObject({
+  client_id: z.string(),
+  created_by_user: userSchema.nullish(),
+  roles: z
+    .array(roleSchema)
+    .nullish()
+    .transform((r) => r ?? []),
+  service_id: nullishString,
+  // Only the create response carries the real secret; lists may omit or mask it.
+  secret: nullishString,
+  description: nullishString,
+  created_at: timestamp,
+});
+export type ClientCredential = z.output<typeof clientCredentialSchema>;
+
+export const tagSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  description: nullishString,
+  type: z
+    .array(z.string())
+    .nullish()
+    .transform((t) => t ?? []),
+  system: looseBoolean.nullish(),
+  custom: looseBoolean.nullish(),
+});
+export type Tag = z.output<typeof tagSchema>;
+
+export const configComparisonSchema = z.looseObject({
+  has_changes: looseBoolean,
+  oldest_timestamp: timestamp,
+  latest_timestamp: timestamp,
+  masked_diff: nullishString,
+});
+export type ConfigComparison = z.output<typeof configComparisonSchema>;
+
+/** For endpoints documented as "200 with any JSON" (pause, resume, stop, delete). */
+export const anyJsonSchema = z.unknown();

@@ -1,0 +1,129 @@
+import { registerSecret } from "./redact.js";
+
+export const DEFAULT_API_URL = "http://127.0.0.1:8787";
+export const DEFAULT_CREATED_FROM = "terraform";
+
+/** Resolved connection settings. Either `accessToken`, or both `clientId` and `clientSecret`, is set. */
+export interface CdcSettings {
+  /** Normalised: no trailing slash, no query. */
+  apiUrl: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** A ready token: used as-is, never refreshed. */
+  accessToken?: string;
+  /** Stamped as `created_from` on every create. */
+  createdFrom: string;
+}
+
+/**
+ * Where stack config comes from: the dynamic provider's `configure(req)` hands over
+ * `req.config` (an object with `get("cdc:apiUrl")`); tests and scripts may pass a plain record
+ * keyed `cdc:apiUrl` or `apiUrl`.
+ */
+export type ConfigSource = { get(key: string): string | undefined } | Record<string, unknown> | undefined | null;
+
+/** A setting is missing or invalid; thrown before any API call. */
+export class SettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SettingsError";
+  }
+}
+
+interface SettingSpec {
+  key: keyof CdcSettings;
+  config: string;
+  env: string;
+  secret: boolean;
+}
+
+const SPECS: Record<keyof CdcSettings, SettingSpec> = {
+  apiUrl: { key: "apiUrl", config: "cdc:apiUrl", env: "CDC_API_URL", secret: false },
+  clientId: { key: "clientId", config: "cdc:clientId", env: "CDC_CLIENT_ID", secret: false },
+  clientSecret: { key: "clientSecret", config: "cdc:clientSecret", env: "CDC_CLIENT_SECRET", secret: true },
+  accessToken: { key: "accessToken", config: "cdc:accessToken", env: "CDC_ACCESS_TOKEN", secret: true },
+  createdFrom: { key: "createdFrom", config: "cdc:createdFrom", env: "CDC_CREATED_FROM", secret: false },
+};
+
+function howToSet(spec: SettingSpec, placeholder: string): string {
+  return `\`pulumi config set${spec.secret ? " --secret" : ""} ${spec.config} ${placeholder}\` or the environment variable ${spec.env}`;
+}
+
+function fromConfig(config: ConfigSource, spec: SettingSpec): string | undefined {
+  if (!config) return undefined;
+  let raw: unknown;
+  if (typeof (config as { get?: unknown }).get === "function") {
+    raw = (config as { get(key: string): string | undefined }).get(spec.config);
+  } else {
+    const rec = config as Record<string, unknown>;
+    raw = rec[spec.config] ?? rec[spec.key];
+  }
+  return clean(raw);
+}
+
+function clean(raw: unknown): string | undefined {
+  if (typeof raw !== "string") return undefined;
+  const v = raw.trim();
+  return v === "" ? undefined : v;
+}
+
+/**
+ * Resolve settings: stack config first, then environment, then defaults. Throws a
+ * SettingsError naming the missing setting and how to set it when there are neither client
+ * credentials nor an access token, or when the URL is not a usable http(s) URL.
+ */
+export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): CdcSettings {
+  const get = (spec: SettingSpec) => fromConfig(config, spec) ?? clean(env[spec.env]);
+
+  const clientSecret = get(SPECS.clientSecret);
+  const accessToken = get(SPECS.accessToken);
+  // Register before anything can fail, so even a settings error cannot echo them.
+  registerSecret(clientSecret);
+  registerSecret(accessToken);
+
+  const apiUrl = normaliseApiUrl(get(SPECS.apiUrl) ?? DEFAULT_API_URL);
+  const clientId = get(SPECS.clientId);
+  const createdFrom = get(SPECS.createdFrom) ?? DEFAULT_CREATED_FROM;
+
+  if (!accessToken && (!clientId || !clientSecret)) {
+    const missing = [!clientId ? SPECS.clientId : undefined, !clientSecret ? SPECS.clientSecret : undefined].filter(
+      (s): s is SettingSpec => s !== undefined,
+    );
+    const lines = missing.map((s) => `  - ${s.config} is not set: use ${howToSet(s, s.key === "clientId" ? "<client-id>" : "<secret>")}`);
+    throw new SettingsError(
+      [
+        `CDC API credentials are missing (API ${apiUrl}):`,
+        ...lines,
+        `  or provide a ready access token: ${howToSet(SPECS.accessToken, "<token>")}.`,
+      ].join("\n"),
+    );
+  }
+
+  const settings: CdcSettings = { apiUrl, createdFrom };
+  if (clientId) settings.clientId = clientId;
+  if (clientSecret) settings.clientSecret = clientSecret;
+  if (accessToken) settings.accessToken = accessToken;
+  return settings;
+}
+
+export function normaliseApiUrl(value: string): string {
+  const fix = howToSet(SPECS.apiUrl, "<url>");
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new SettingsError(`cdc:apiUrl "${value}" is not a valid URL (expected e.g. ${DEFAULT_API_URL} or https://api.example.com); set it with ${fix}.`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new SettingsError(`cdc:apiUrl must use http or https, got "${url.protocol}"; set it with ${fix}.`);
+  }
+  if (url.username || url.password) {
+    throw new SettingsError(
+      `cdc:apiUrl must not contain credentials; use cdc:clientId and cdc:clientSecret instead (${url.protocol}//${url.host}${url.pathname}).`,
+    );
+  }
+  if (url.search || url.hash) {
+    throw new SettingsError(`cdc:apiUrl must not have a query or fragment, got "${value}"; set it with ${fix}.`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}

@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
+import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
+import { pgSourceConfig, snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
+
+const sources = new ConnectorProvider(SOURCE);
+const destinations = new ConnectorProvider(DESTINATION);
+
+async function checked(p: ConnectorProvider, news: Record<string, unknown>, olds: Partial<ConnectorInputs> = {}) {
+  const { inputs, failures } = await p.check(olds, news);
+  expect(failures).toEqual([]);
+  return inputs as ConnectorInputs;
+}
+
+describe("Source provider against the emulator", () => {
+  let h: ProviderHarness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it("creates with created_from stamped, reads, updates, pauses and deletes", async () => {
+    const inputs = await checked(sources, { __name: "orders", connector: "postgresql", config: pgSourceConfig });
+    const { id, outs } = await sources.create(inputs);
+    expect(outs).toMatchObject({ name: inputs.name, status: "Active", desiredState: "active", config: pgSourceConfig });
+    expect(outs.topics.length).toBe(2);
+    const live = await h.console.findOne("/sources/{id}", sourceConnectorSchema, { params: { id } });
+    expect(live).toMatchObject({ created_from: "terraform", name: inputs.name });
+    expect(live!.config!["database.password"]).toBe("********");
+
+    // No diff against itself, nor after a refresh that reads the API's string echo and defaults.
+    expect(await sources.diff(id, outs, inputs)).toMatchObject({ changes: false });
+    const read = await sources.read(id, outs);
+    expect(read.id).toBe(id);
+    expect(read.props).toMatchObject({ config: { ...pgSourceConfig, "database.port": "5432" }, drift: { detected: false } });
+    expect(await sources.diff(id, read.props as ConnectorOutputs, inputs)).toMatchObject({ changes: false });
+
+    const news = await checked(sources, { __name: "orders", connector: "postgresql", config: { ...pgSourceConfig, "table.include.list": "public.orders" }, desiredState: "paused" }, inputs);
+    expect(news.name).toBe(inputs.name);
+    expect(await sources.diff(id, outs, news)).toMatchObject({ changes: true, replaces: [] });
+    const updated = await sources.update(id, outs, news);
+    expect(updated.outs).toMatchObject({ status: "Paused", topics: [expect.stringContaining("orders")] });
+    expect(await sources.diff(id, updated.outs, news)).toMatchObject({ changes: false });
+
+    await sources.delete(id);
+    expect((await sources.read(id, updated.outs)).id).toBe("");
+    await expect(sources.delete(id)).resolves.toBeUndefined(); // a 404 on delete is success
+  });
+
+  it("replaces on a connector change, deleting first when the name is explicit", async () => {
+    const inputs = await checked(sources, { __name: "x", name: "named-source", connector: "postgresql", config: pgSourceConfig });
+    const { id, outs } = await sources.create(inputs);
+    const mysql = { "database.hostname": "m", "database.user": "u", "database.password": "p", "table.include.list": "shop.orders" };
+    const news = await checked(sources, { __name: "x", name: "named-source", connector: "mysql", config: mysql }, inputs);
+    expect(await sources.diff(id, outs, news)).toEqual({ changes: true, replaces: ["connector"], deleteBeforeReplace: true });
+    await sources.delete(id);
+  });
+
+  it("detects a source changed outside Pulumi and reconciles it", async () => {
+    const inputs = await checked(sources, { __name: "drifty", connector: "postgresql", config: pgSourceConfig });
+    const { id, outs } = await sources.create(inputs);
+    await h.console.put("/sources/{id}", {
+      params: { id },
+      body: { name: inputs.name, connector: "postgresql", config: { ...pgSourceConfig, "database.password": "********", "database.hostname": "db-replica" } },
+    });
+    expect(await sources.diff(id, outs, inputs)).toMatchObject({ changes: true });
+    const read = await sources.read(id, outs);
+    const drift = (read.props as ConnectorOutputs).drift;
+    expect(drift).toMatchObject({ detected: true, changedKeys: ["database.hostname"] });
+    expect(drift.maskedDiff).toContain("+database.hostname: db-replica");
+    expect(drift.maskedDiff).not.toContain("pg-very-secret");
+    const reconciled = await sources.update(id, read.props as ConnectorOutputs, inputs);
+    expect(await sources.diff(id, reconciled.outs, inputs)).toMatchObject({ changes: false });
+    await sources.delete(id);
+  });
+
+  it("adopts an existing source instead of creating one", async () => {
+    const made = await h.console.post("/sources", {
+      body: { name: "legacy-orders", connector: "postgresql", config: pgSourceConfig, created_from: "web" },
+      schema: sourceConnectorSchema,
+    });
+    const inputs = await checked(sources, { __name: "adopted", name: "legacy-orders", connector: "postgresql", config: { ...pgSourceConfig, "database.dbname": "shop2" }, adoptId: made.id });
+    const { id, outs } = await sources.create(inputs);
+    expect(id).toBe(made.id);
+    expect(outs.config["database.dbname"]).toBe("shop2");
+    const live = await h.console.findOne("/sources/{id}", sourceConnectorSchema, { params: { id } });
+    expect(live!.config!["database.dbname"]).toBe("shop2");
+    await expect(sources.create({ ...inputs, adoptId: "no-such-id" })).rejects.toThrow(/adoptId: there is no source with id "no-such-id"/);
+    await sources.delete(id);
+  });
+
+  it("surfaces a duplicate name as a conflict naming the object", async () => {
+    const inputs = await checked(sources, { __name: "dup", name: "dup-source", connector: "postgresql", config: pgSourceConfig });
+    const { id } = await sources.create(inputs);
+    await expect(sources.create(inputs)).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/409/) });
+    await sources.delete(id);
+  });
+
+  it("explains an update of an object deleted outside Pulumi", async () => {
+    const inputs = await checked(sources, { __name: "gone", connector: "postgresql", config: pgSourceConfig });
+    const { id, outs } = await sources.create(inputs);
+    await h.console.delete("/sources/{id}", { params: { id } });
+    await expect(sources.update(id, outs, inputs)).rejects.toThrow(/deleted outside Pulumi.*pulumi refresh/);
+  });
+});
+
+describe("Destination provider against the emulator", () => {
+  let h: ProviderHarness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it("reports drift only for changes made outside Pulumi, never after its own updates", async () => {
+    const inputs = await checked(destinations, { __name: "wh", connector: "snowflake", config: snowflakeConfig });
+    const created = await destinations.create(inputs);
+    const id = created.id;
+    expect(created.outs.drift.baselineTimestamp).toEqual(expect.any(String));
+    expect(await destinations.diff(id, created.outs, inputs)).toMatchObject({ changes: false });
+
+    // Pulumi's own update: original != current now, and still no drift.
+    const news = await checked(destinations, { __name: "wh", connector: "snowflake", config: { ...snowflakeConfig, "snowflake.schema.name": "STAGING" } }, inputs);
+    const updated = await destinations.update(id, created.outs, news);
+    expect(await destinations.diff(id, updated.outs, news)).toMatchObject({ changes: false });
+    const clean = await destinations.read(id, updated.outs);
+    expect((clean.props as ConnectorOutputs).drift.detected).toBe(false);
+
+    // A person changes it in the console.
+    await h.console.put("/destinations/{id}", {
+      params: { id },
+      body: { name: news.name, connector: "snowflake", config: { ...snowflakeConfig, "snowflake.private.key": "********", "snowflake.schema.name": "MANUAL" } },
+    });
+    expect(await destinations.diff(id, updated.outs, news)).toMatchObject({ changes: true });
+    const drifted = await destinations.read(id, updated.outs);
+    const props = drifted.props as ConnectorOutputs;
+    expect(props.drift).toMatchObject({ detected: true, baselineTimestamp: updated.outs.drift.baselineTimestamp });
+    expect(props.drift.maskedDiff).toContain("MANUAL");
+    expect(props.drift.maskedDiff).not.toContain("MIIEvQ");
+    expect(props.config["snowflake.schema.name"]).toBe("MANUAL");
+    expect(props.config["snowflake.private.key"]).toBe(snowflakeConfig["snowflake.private.key"]);
+
+    // `pulumi up` puts the program's config back and takes a new baseline.
+    const reconciled = await destinations.update(id, props, news);
+    expect(await destinations.diff(id, reconciled.outs, news)).toMatchObject({ changes: false });
+    const live = await h.console.findOne("/destinations/{id}", destinationConnectorSchema, { params: { id } });
+    expect(live!.config!["snowflake.schema.name"]).toBe("STAGING");
+    await destinations.delete(id);
+  });
+
+  it("follows desiredState through stop, resume and pause", async () => {
+    const inputs = await checked(destinations, { __name: "life", connector: "snowflake", config: snowflakeConfig, desiredState: "stopped" });
+    const { id, outs } = await destinations.create(inputs);
+    expect(outs.status).toBe("Stopped");
+    const paused = await destinations.update(id, outs, { ...inputs, desiredState: "paused" });
+    expect(paused.outs.status).toBe("Paused");
+    const active = await destinations.update(id, paused.outs, { ...inputs, desiredState: "active" });
+    expect(active.outs.status).toBe("Active");
+    await destinations.delete(id);
+  });
+
+  it("keeps a half-done destination in state: the partial failure carries its id", async () => {
+    const inputs = await checked(destinations, { __name: "half", connector: "snowflake", config: snowflakeConfig });
+    const { id, outs } = await destinations.create(inputs);
+    // The config update goes through; pausing the destination then fails.
+    h.emulator.setFaults({ failRate: 1, routes: [`/destinations/${id}/pause`] });
+    let error: unknown;
+    try {
+      await destinations.update(id, outs, { ...inputs, desiredState: "paused", __provider: "serialized-provider" } as ConnectorInputs);
+    } catch (err) {
+      error = err;
+    } finally {
+      h.emulator.setFaults({ failRate: 0, routes: ["/"] });
+    }
+    expect(error).toMatchObject({
+      name: "PartialFailure",
+      id,
+      properties: { name: inputs.name, __provider: "serialized-provider" },
+      message: expect.stringMatching(/could not be completed.*503/),
+    });
+    await destinations.delete(id);
+  });
+});

@@ -1,0 +1,46 @@
+import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
+import { CdcClient, configure, resetClients } from "../../../provider/client/index.js";
+
+/**
+ * An emulator on a free port with the provider configured against it, plus an independent
+ * client that plays "a person in the web console" for out-of-band changes.
+ */
+export interface ProviderHarness {
+  emulator: RunningEmulator;
+  console: CdcClient;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: Parameters<typeof startEmulator>[0] = {}): Promise<ProviderHarness> {
+  const emulator = await startEmulator({ port: 0, ...options });
+  configure({ "cdc:apiUrl": emulator.url, "cdc:clientId": emulator.clientId, "cdc:clientSecret": emulator.clientSecret }, {});
+  const console = new CdcClient({
+    settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" },
+  });
+  return {
+    emulator,
+    console,
+    async close() {
+      await console.close();
+      await resetClients();
+      await emulator.stop();
+    },
+  };
+}
+
+export const pgSourceConfig = {
+  "database.hostname": "db.internal",
+  "database.port": 5432,
+  "database.user": "cdc",
+  "database.password": "pg-very-secret",
+  "database.dbname": "shop",
+  "table.include.list": "public.orders,public.customers",
+};
+
+export const snowflakeConfig = {
+  "snowflake.url.name": "acme.snowflakecomputing.com",
+  "snowflake.user.name": "LOADER",
+  "snowflake.private.key": "MIIEvQ-snowflake-private-key",
+  "snowflake.database.name": "ANALYTICS",
+  "snowflake.schema.name": "RAW",
+};

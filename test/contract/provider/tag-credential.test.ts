@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientCredentialSchema, CdcClient } from "../../../provider/client/index.js";
+import { ClientCredentialProvider, type ClientCredentialInputs } from "../../../provider/resources/clientCredential.js";
+import { TagProvider, type TagInputs, type TagOutputs } from "../../../provider/resources/tag.js";
+import { startHarness, type ProviderHarness } from "./harness.js";
+
+const tags = new TagProvider();
+const credentials = new ClientCredentialProvider();
+
+describe("Tag provider against the emulator", () => {
+  let h: ProviderHarness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it("creates, reads, updates, adopts and deletes", async () => {
+    const { inputs, failures } = await tags.check({}, { __name: "pii", description: "personal data", type: ["source", "destination"] });
+    expect(failures).toEqual([]);
+    const { id, outs } = await tags.create(inputs as TagInputs);
+    expect(outs).toMatchObject({ name: expect.stringMatching(/^pii-/), description: "personal data", custom: true, system: false });
+    expect(await tags.diff(id, outs, inputs as TagInputs)).toEqual({ changes: false, replaces: [] });
+    const read = await tags.read(id, outs);
+    expect(await tags.diff(id, read.props as TagOutputs, inputs as TagInputs)).toMatchObject({ changes: false });
+
+    const news = { ...(inputs as TagInputs), type: ["destination", "source"], description: "PII" };
+    expect(await tags.diff(id, outs, news)).toMatchObject({ changes: true });
+    const updated = await tags.update(id, outs, news);
+    expect(updated.outs.description).toBe("PII");
+
+    const adopted = await tags.create({ ...news, name: "pii-adopted", adoptId: id });
+    expect(adopted.id).toBe(id);
+    expect(adopted.outs.name).toBe("pii-adopted");
+
+    await tags.delete(id);
+    expect((await tags.read(id, outs)).id).toBe("");
+    await tags.delete(id);
+  });
+});
+
+describe("ClientCredential provider against the emulator", () => {
+  let h: ProviderHarness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it("creates a working credential, keeps its secret across refresh, replaces on any change", async () => {
+    const { inputs, failures } = await credentials.check({}, { roleIds: ["role_viewer"], description: "downstream dbt" });
+    expect(failures).toEqual([]);
+    const { id, outs } = await credentials.create(inputs as ClientCredentialInputs);
+    expect(outs).toMatchObject({ clientId: id, secret: expect.any(String), roleKeys: ["viewer"] });
+
+    // The secret really authenticates.
+    const downstream = new CdcClient({ settings: { apiUrl: h.emulator.url, clientId: outs.clientId, clientSecret: outs.secret, createdFrom: "api" } });
+    await expect(downstream.get("/tags")).resolves.toBeDefined();
+    await downstream.close();
+
+    const read = await credentials.read(id, outs);
+    expect(read.props).toMatchObject({ secret: outs.secret, roleIds: ["role_viewer"], description: "downstream dbt" });
+    const listed = await h.console.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) });
+    expect(listed.find((c) => c.client_id === id)?.secret ?? "").not.toBe(outs.secret);
+
+    expect(await credentials.diff(id, outs, inputs as ClientCredentialInputs)).toEqual({ changes: false, replaces: [] });
+    expect(await credentials.diff(id, outs, { roleIds: ["role_editor"], description: "downstream dbt" })).toEqual({
+      changes: true,
+      replaces: ["roleIds"],
+    });
+
+    await credentials.delete(id);
+    expect((await credentials.read(id, outs)).id).toBe("");
+    await credentials.delete(id);
+  });
+
+  it("names the field when the API rejects an unknown role", async () => {
+    await expect(credentials.create({ roleIds: ["role_nope"] })).rejects.toThrow(/role/);
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { destinationDrift, sourceDrift } from "../../../provider/drift.js";
+
+const comparison = (latest: string) => ({
+  has_changes: true,
+  oldest_timestamp: "2026-01-01T00:00:00.000Z",
+  latest_timestamp: latest,
+  masked_diff: "--- original\n+++ current\n-a: 1\n+a: 2\n",
+});
+
+describe("destinationDrift", () => {
+  it("is not drift when the latest config is the one Pulumi wrote (original != current after an update)", () => {
+    const report = destinationDrift(comparison("2026-01-02T00:00:00.000Z"), "2026-01-02T00:00:00.000Z");
+    expect(report.detected).toBe(false);
+    expect(report.maskedDiff).toBe("");
+  });
+  it("is drift when a config was recorded after Pulumi's baseline, with the API's masked diff", () => {
+    const report = destinationDrift(comparison("2026-01-02T00:00:00.001Z"), "2026-01-02T00:00:00.000Z");
+    expect(report).toMatchObject({ detected: true, maskedDiff: expect.stringContaining("+a: 2"), baselineTimestamp: "2026-01-02T00:00:00.000Z" });
+  });
+});
+
+describe("sourceDrift", () => {
+  it("reports changed plain keys in a unified diff and never a secret", () => {
+    const report = sourceDrift({ host: "a", password: "p1" }, { host: "b", password: "p2" }, new Set(["password"]), "source s");
+    expect(report.detected).toBe(true);
+    expect(report.changedKeys).toEqual(["host"]);
+    expect(report.maskedDiff).toContain("-host: a");
+    expect(report.maskedDiff).toContain("+host: b");
+    expect(report.maskedDiff).not.toMatch(/p1|p2/);
+  });
+  it("is clean when only the representation differs", () => {
+    expect(sourceDrift({ port: 5432 }, { port: "5432" }, new Set(), "s").detected).toBe(false);
+  });
+});
