@@ -76,3 +76,16 @@ export function renderConfig(config: ConfigMap, secretKeys: ReadonlySet<string>)
       .join("\n") + "\n"
   );
 }
+
+/** A copy without undefined values, which the engine's wire format (protobuf Struct) cannot carry. */
+export function withoutUndefined<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutUndefined) as T;
+  if (value && typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, withoutUndefined(v)]),
+    ) as T;
+  }
+  return value;
+}

@@ -34,7 +34,7 @@ export class Destination extends pulumi.dynamic.Resource {
       dynamicProvider("Destination"),
       name,
       {
-        __name: name,
+        logicalName: name,
         name: args.name,
         connector: args.connector,
         config: protectConfig("destination", args.config),

@@ -37,7 +37,7 @@ export class Source extends pulumi.dynamic.Resource {
       dynamicProvider("Source"),
       name,
       {
-        __name: name,
+        logicalName: name,
         name: args.name,
         connector: args.connector,
         config: protectConfig("source", args.config),

@@ -23,7 +23,7 @@ export class Tag extends pulumi.dynamic.Resource {
     super(
       dynamicProvider("Tag"),
       name,
-      { __name: name, name: args.name, description: args.description, type: args.type, adoptId: args.adoptId, system: undefined, custom: undefined },
+      { logicalName: name, name: args.name, description: args.description, type: args.type, adoptId: args.adoptId, system: undefined, custom: undefined },
       opts,
       "cdc",
       "Tag",

@@ -3,6 +3,7 @@ import { secretKeySet, type ConnectorKind } from "../catalogue.js";
 import { checkConnectorConfig, configScalar, failuresFromZod, knowable, nameSchema, type CheckFailure } from "../check.js";
 import {
   destinationConnectorSchema,
+  ConflictError,
   ConnectionError,
   isNotFound,
   ServerError,
@@ -12,7 +13,7 @@ import {
 } from "../client/index.js";
 import { client } from "../context.js";
 import { compareToOriginal, destinationDrift, NO_DRIFT, sourceDrift, type DriftReport } from "../drift.js";
-import { alignLiveConfig, changedConfigKeys, containsUnknown, isUnknown, toApiString, type ConfigMap } from "../normalize.js";
+import { alignLiveConfig, changedConfigKeys, containsUnknown, isUnknown, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { resolveName } from "./naming.js";
 
@@ -20,8 +21,8 @@ export type DesiredState = "active" | "paused" | "stopped";
 
 /** Inputs after check(): what the program set, with the name resolved. */
 export interface ConnectorInputs {
-  __name?: string;
-  __autonamed?: boolean;
+  logicalName?: string;
+  autonamed?: boolean;
   name: string;
   connector: string;
   config: ConfigMap;
@@ -69,7 +70,7 @@ const STATUS_TO_STATE: Record<string, DesiredState> = { active: "active", paused
 
 function inputSchema(spec: KindSpec) {
   return z.object({
-    __name: z.string().optional(),
+    logicalName: z.string().optional(),
     name: knowable(nameSchema).optional(),
     connector: knowable(
       z
@@ -124,9 +125,9 @@ export class ConnectorProvider {
     const failures: CheckFailure[] = checkConnectorConfig(this.spec.kind, input.connector, input.config);
     // A connector change replaces the object, so an autoname is renewed with it.
     const replacing = olds.connector !== undefined && olds.connector !== input.connector;
-    const naming = isUnknown(input.name) ? { name: input.name as string, __autonamed: false } : resolveName(olds, input, replacing);
+    const naming = isUnknown(input.name) ? { name: input.name as string, autonamed: false } : resolveName(olds, input, replacing);
     const inputs: ConnectorInputs = {
-      ...(input.__name !== undefined ? { __name: input.__name } : {}),
+      ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),
       ...naming,
       connector: input.connector,
       config: input.config,
@@ -152,7 +153,7 @@ export class ConnectorProvider {
       changes: replaces.length > 0 || changed.length > 0 || drifted,
       replaces,
       // Names are unique per tenant: a named replacement must delete the original first.
-      deleteBeforeReplace: replaces.length > 0 && !news.__autonamed,
+      deleteBeforeReplace: replaces.length > 0 && !news.autonamed,
     };
   }
 
@@ -221,6 +222,11 @@ export class ConnectorProvider {
         schema: this.spec.schema,
       });
     } catch (err) {
+      if (err instanceof ConflictError) {
+        const existing = await this.findByName(api, inputs.name).catch(() => undefined);
+        const adopt = existing?.id ? `, or take it over with adoptId: "${existing.id}"` : "";
+        throw new Error(`${err.message}. Names are unique: choose another name${adopt}.`);
+      }
       // The answer was lost (dropped connection, 5xx): the object may exist all the same. Names
       // are unique, so look it up and keep it in state rather than leave an orphan behind.
       if (!(err instanceof ConnectionError || err instanceof ServerError)) throw err;
@@ -304,16 +310,16 @@ export class ConnectorProvider {
   }
 
   private inputsOf(props: Partial<ConnectorInputs>): Partial<ConnectorInputs> {
-    const { __name, __autonamed, adoptId } = props;
+    const { logicalName, autonamed, adoptId } = props;
     return {
-      ...(__name !== undefined ? { __name } : {}),
-      ...(__autonamed !== undefined ? { __autonamed } : {}),
+      ...(logicalName !== undefined ? { logicalName } : {}),
+      ...(autonamed !== undefined ? { autonamed } : {}),
       ...(adoptId !== undefined ? { adoptId } : {}),
     };
   }
 
   private outputs(live: DestinationConnector, inputs: ConnectorInputs, drift: DriftReport): ConnectorOutputs {
-    return {
+    return withoutUndefined({
       ...inputs,
       status: live.connector_status ?? "Unknown",
       displayName: live.connector_display_name ?? inputs.connector,
@@ -323,6 +329,6 @@ export class ConnectorProvider {
       topicIds: live.topic_ids ?? [],
       topicMap: live.topic_map ?? {},
       drift,
-    };
+    });
   }
 }

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 
 export interface NamedInputs {
-  /** The logical Pulumi resource name, the base of an autoname. */
-  __name?: string;
+  /** The Pulumi resource name: the base of an autoname. */
+  logicalName?: string;
   name?: string;
-  __autonamed?: boolean;
+  autonamed?: boolean;
 }
 
 /**
@@ -12,11 +12,11 @@ export interface NamedInputs {
  * `<logical name>-<random suffix>`, kept stable across runs and renewed only on replacement
  * (so the replacement can be created before the original is deleted).
  */
-export function resolveName(olds: NamedInputs, news: NamedInputs, replacing: boolean): { name: string; __autonamed: boolean } {
-  if (typeof news.name === "string" && news.name !== "") return { name: news.name, __autonamed: false };
-  if (olds.__autonamed && typeof olds.name === "string" && olds.__name === news.__name && !replacing) {
-    return { name: olds.name, __autonamed: true };
+export function resolveName(olds: NamedInputs, news: NamedInputs, replacing: boolean): { name: string; autonamed: boolean } {
+  if (typeof news.name === "string" && news.name !== "") return { name: news.name, autonamed: false };
+  if (olds.autonamed && typeof olds.name === "string" && olds.logicalName === news.logicalName && !replacing) {
+    return { name: olds.name, autonamed: true };
   }
-  const base = (news.__name ?? "cdc").replace(/[^A-Za-z0-9 _.-]/g, "-").slice(0, 240);
-  return { name: `${base}-${randomBytes(4).toString("hex")}`, __autonamed: true };
+  const base = (news.logicalName ?? "cdc").replace(/[^A-Za-z0-9 _.-]/g, "-").slice(0, 240);
+  return { name: `${base}-${randomBytes(4).toString("hex")}`, autonamed: true };
 }

@@ -9,8 +9,8 @@ import { resolveName } from "./naming.js";
 export const TAG_TYPES = ["source", "destination", "pipeline", "transform", "topic"] as const;
 
 export interface TagInputs {
-  __name?: string;
-  __autonamed?: boolean;
+  logicalName?: string;
+  autonamed?: boolean;
   name: string;
   description: string;
   type: string[];
@@ -23,7 +23,7 @@ export interface TagOutputs extends TagInputs {
 }
 
 const inputSchema = z.object({
-  __name: z.string().optional(),
+  logicalName: z.string().optional(),
   name: knowable(nameSchema).optional(),
   description: z.string({ error: "must be a string" }).max(1024, { error: "must be at most 1024 characters" }).optional(),
   type: z
@@ -65,7 +65,7 @@ export class TagProvider {
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
     const inputs: TagInputs = {
-      ...(input.__name !== undefined ? { __name: input.__name } : {}),
+      ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),
       ...resolveName(olds, input, false),
       description: input.description ?? "",
       type: input.type,
@@ -105,8 +105,8 @@ export class TagProvider {
     const tag = await findTag(client(), id);
     if (!tag) return { id: "", props: {} };
     const realigned: TagInputs = {
-      ...(props.__name !== undefined ? { __name: props.__name } : {}),
-      ...(props.__autonamed !== undefined ? { __autonamed: props.__autonamed } : {}),
+      ...(props.logicalName !== undefined ? { logicalName: props.logicalName } : {}),
+      ...(props.autonamed !== undefined ? { autonamed: props.autonamed } : {}),
       ...(props.adoptId !== undefined ? { adoptId: props.adoptId } : {}),
       name: tag.name,
       description: tag.description ?? "",

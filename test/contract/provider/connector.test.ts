@@ -20,7 +20,7 @@ describe("Source provider against the emulator", () => {
   afterAll(async () => h?.close());
 
   it("creates with created_from stamped, reads, updates, pauses and deletes", async () => {
-    const inputs = await checked(sources, { __name: "orders", connector: "postgresql", config: pgSourceConfig });
+    const inputs = await checked(sources, { logicalName: "orders", connector: "postgresql", config: pgSourceConfig });
     const { id, outs } = await sources.create(inputs);
     expect(outs).toMatchObject({ name: inputs.name, status: "Active", desiredState: "active", config: pgSourceConfig });
     expect(outs.topics.length).toBe(2);
@@ -35,7 +35,7 @@ describe("Source provider against the emulator", () => {
     expect(read.props).toMatchObject({ config: { ...pgSourceConfig, "database.port": "5432" }, drift: { detected: false } });
     expect(await sources.diff(id, read.props as ConnectorOutputs, inputs)).toMatchObject({ changes: false });
 
-    const news = await checked(sources, { __name: "orders", connector: "postgresql", config: { ...pgSourceConfig, "table.include.list": "public.orders" }, desiredState: "paused" }, inputs);
+    const news = await checked(sources, { logicalName: "orders", connector: "postgresql", config: { ...pgSourceConfig, "table.include.list": "public.orders" }, desiredState: "paused" }, inputs);
     expect(news.name).toBe(inputs.name);
     expect(await sources.diff(id, outs, news)).toMatchObject({ changes: true, replaces: [] });
     const updated = await sources.update(id, outs, news);
@@ -48,16 +48,16 @@ describe("Source provider against the emulator", () => {
   });
 
   it("replaces on a connector change, deleting first when the name is explicit", async () => {
-    const inputs = await checked(sources, { __name: "x", name: "named-source", connector: "postgresql", config: pgSourceConfig });
+    const inputs = await checked(sources, { logicalName: "x", name: "named-source", connector: "postgresql", config: pgSourceConfig });
     const { id, outs } = await sources.create(inputs);
     const mysql = { "database.hostname": "m", "database.user": "u", "database.password": "p", "table.include.list": "shop.orders" };
-    const news = await checked(sources, { __name: "x", name: "named-source", connector: "mysql", config: mysql }, inputs);
+    const news = await checked(sources, { logicalName: "x", name: "named-source", connector: "mysql", config: mysql }, inputs);
     expect(await sources.diff(id, outs, news)).toEqual({ changes: true, replaces: ["connector"], deleteBeforeReplace: true });
     await sources.delete(id);
   });
 
   it("detects a source changed outside Pulumi and reconciles it", async () => {
-    const inputs = await checked(sources, { __name: "drifty", connector: "postgresql", config: pgSourceConfig });
+    const inputs = await checked(sources, { logicalName: "drifty", connector: "postgresql", config: pgSourceConfig });
     const { id, outs } = await sources.create(inputs);
     await h.console.put("/sources/{id}", {
       params: { id },
@@ -79,7 +79,7 @@ describe("Source provider against the emulator", () => {
       body: { name: "legacy-orders", connector: "postgresql", config: pgSourceConfig, created_from: "web" },
       schema: sourceConnectorSchema,
     });
-    const inputs = await checked(sources, { __name: "adopted", name: "legacy-orders", connector: "postgresql", config: { ...pgSourceConfig, "database.dbname": "shop2" }, adoptId: made.id });
+    const inputs = await checked(sources, { logicalName: "adopted", name: "legacy-orders", connector: "postgresql", config: { ...pgSourceConfig, "database.dbname": "shop2" }, adoptId: made.id });
     const { id, outs } = await sources.create(inputs);
     expect(id).toBe(made.id);
     expect(outs.config["database.dbname"]).toBe("shop2");
@@ -90,14 +90,14 @@ describe("Source provider against the emulator", () => {
   });
 
   it("surfaces a duplicate name as a conflict naming the object", async () => {
-    const inputs = await checked(sources, { __name: "dup", name: "dup-source", connector: "postgresql", config: pgSourceConfig });
+    const inputs = await checked(sources, { logicalName: "dup", name: "dup-source", connector: "postgresql", config: pgSourceConfig });
     const { id } = await sources.create(inputs);
-    await expect(sources.create(inputs)).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/409/) });
+    await expect(sources.create(inputs)).rejects.toThrow(new RegExp(`409 Conflict.*choose another name, or take it over with adoptId: "${id}"`));
     await sources.delete(id);
   });
 
   it("explains an update of an object deleted outside Pulumi", async () => {
-    const inputs = await checked(sources, { __name: "gone", connector: "postgresql", config: pgSourceConfig });
+    const inputs = await checked(sources, { logicalName: "gone", connector: "postgresql", config: pgSourceConfig });
     const { id, outs } = await sources.create(inputs);
     await h.console.delete("/sources/{id}", { params: { id } });
     await expect(sources.update(id, outs, inputs)).rejects.toThrow(/deleted outside Pulumi.*pulumi refresh/);
@@ -112,14 +112,14 @@ describe("Destination provider against the emulator", () => {
   afterAll(async () => h?.close());
 
   it("reports drift only for changes made outside Pulumi, never after its own updates", async () => {
-    const inputs = await checked(destinations, { __name: "wh", connector: "snowflake", config: snowflakeConfig });
+    const inputs = await checked(destinations, { logicalName: "wh", connector: "snowflake", config: snowflakeConfig });
     const created = await destinations.create(inputs);
     const id = created.id;
     expect(created.outs.drift.baselineTimestamp).toEqual(expect.any(String));
     expect(await destinations.diff(id, created.outs, inputs)).toMatchObject({ changes: false });
 
     // Pulumi's own update: original != current now, and still no drift.
-    const news = await checked(destinations, { __name: "wh", connector: "snowflake", config: { ...snowflakeConfig, "snowflake.schema.name": "STAGING" } }, inputs);
+    const news = await checked(destinations, { logicalName: "wh", connector: "snowflake", config: { ...snowflakeConfig, "snowflake.schema.name": "STAGING" } }, inputs);
     const updated = await destinations.update(id, created.outs, news);
     expect(await destinations.diff(id, updated.outs, news)).toMatchObject({ changes: false });
     const clean = await destinations.read(id, updated.outs);
@@ -148,7 +148,7 @@ describe("Destination provider against the emulator", () => {
   });
 
   it("follows desiredState through stop, resume and pause", async () => {
-    const inputs = await checked(destinations, { __name: "life", connector: "snowflake", config: snowflakeConfig, desiredState: "stopped" });
+    const inputs = await checked(destinations, { logicalName: "life", connector: "snowflake", config: snowflakeConfig, desiredState: "stopped" });
     const { id, outs } = await destinations.create(inputs);
     expect(outs.status).toBe("Stopped");
     const paused = await destinations.update(id, outs, { ...inputs, desiredState: "paused" });
@@ -159,7 +159,7 @@ describe("Destination provider against the emulator", () => {
   });
 
   it("keeps a half-done destination in state: the partial failure carries its id", async () => {
-    const inputs = await checked(destinations, { __name: "half", connector: "snowflake", config: snowflakeConfig });
+    const inputs = await checked(destinations, { logicalName: "half", connector: "snowflake", config: snowflakeConfig });
     const { id, outs } = await destinations.create(inputs);
     // The config update goes through; pausing the destination then fails.
     h.emulator.setFaults({ failRate: 1, routes: [`/destinations/${id}/pause`] });

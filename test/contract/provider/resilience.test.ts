@@ -18,7 +18,7 @@ describe("one run's worth of operations", () => {
     h.emulator.resetStats();
     const ids = await Promise.all(
       Array.from({ length: 12 }, async (_, i) => {
-        const { inputs } = await tags.check({}, { __name: `t${i}`, type: ["source"] });
+        const { inputs } = await tags.check({}, { logicalName: `t${i}`, type: ["source"] });
         const { id, outs } = await tags.create(inputs as TagInputs);
         await tags.read(id, outs);
         return id;
@@ -41,7 +41,7 @@ describe("a flaky API", () => {
   afterAll(async () => h?.close());
 
   it("still completes create, read, update and delete through retries", async () => {
-    const { inputs } = await destinations.check({}, { __name: "flaky", connector: "snowflake", config: snowflakeConfig });
+    const { inputs } = await destinations.check({}, { logicalName: "flaky", connector: "snowflake", config: snowflakeConfig });
     const { id, outs } = await destinations.create(inputs as ConnectorInputs);
     // Seeded: the same requests meet the same faults on every run. GET, PUT and DELETE are retried.
     h.emulator.setFaults({ failRate: 0.2, dropRate: 0.1, seed: 7, routes: ["/destinations"] });
@@ -65,7 +65,7 @@ describe("short-lived tokens", () => {
   afterAll(async () => h?.close());
 
   it("are refreshed (or renewed after a 401) without failing an operation", async () => {
-    const { inputs } = await tags.check({}, { __name: "ttl", type: ["topic"] });
+    const { inputs } = await tags.check({}, { logicalName: "ttl", type: ["topic"] });
     const { id, outs } = await tags.create(inputs as TagInputs);
     await new Promise((r) => setTimeout(r, 1500));
     const read = await tags.read(id, outs);

@@ -16,7 +16,7 @@ describe("Tag provider against the emulator", () => {
   afterAll(async () => h?.close());
 
   it("creates, reads, updates, adopts and deletes", async () => {
-    const { inputs, failures } = await tags.check({}, { __name: "pii", description: "personal data", type: ["source", "destination"] });
+    const { inputs, failures } = await tags.check({}, { logicalName: "pii", description: "personal data", type: ["source", "destination"] });
     expect(failures).toEqual([]);
     const { id, outs } = await tags.create(inputs as TagInputs);
     expect(outs).toMatchObject({ name: expect.stringMatching(/^pii-/), description: "personal data", custom: true, system: false });

@@ -53,20 +53,20 @@ describe("check()", () => {
   const destinations = new ConnectorProvider(DESTINATION);
 
   it("autonames from the resource name and keeps the name across runs", async () => {
-    const first = await sources.check({}, { __name: "orders", connector: "postgresql", config: pg });
+    const first = await sources.check({}, { logicalName: "orders", connector: "postgresql", config: pg });
     expect(first.failures).toEqual([]);
     expect(first.inputs.name).toMatch(/^orders-[0-9a-f]{8}$/);
-    const again = await sources.check(first.inputs as never, { __name: "orders", connector: "postgresql", config: pg });
+    const again = await sources.check(first.inputs as never, { logicalName: "orders", connector: "postgresql", config: pg });
     expect(again.inputs.name).toBe(first.inputs.name);
   });
   it("renews an autoname when the connector changes (a replacement)", async () => {
-    const first = await destinations.check({}, { __name: "wh", connector: "s3", config: { "aws.access.key.id": "a", "aws.secret.access.key": "b", "s3.bucket.name": "c" } });
-    const replaced = await destinations.check(first.inputs as never, { __name: "wh", connector: "snowflake", config: {} });
+    const first = await destinations.check({}, { logicalName: "wh", connector: "s3", config: { "aws.access.key.id": "a", "aws.secret.access.key": "b", "s3.bucket.name": "c" } });
+    const replaced = await destinations.check(first.inputs as never, { logicalName: "wh", connector: "snowflake", config: {} });
     expect(replaced.inputs.name).not.toBe(first.inputs.name);
   });
   it("keeps an explicit name and defaults desiredState to active", async () => {
-    const { inputs } = await sources.check({}, { __name: "orders", name: "orders-cdc", connector: "postgresql", config: pg });
-    expect(inputs).toMatchObject({ name: "orders-cdc", __autonamed: false, desiredState: "active" });
+    const { inputs } = await sources.check({}, { logicalName: "orders", name: "orders-cdc", connector: "postgresql", config: pg });
+    expect(inputs).toMatchObject({ name: "orders-cdc", autonamed: false, desiredState: "active" });
   });
   it("rejects a stopped source, a wrong type and a bad name with the property named", async () => {
     const { failures } = await sources.check({}, { name: " bad", connector: 5, config: { a: { nested: 1 } }, desiredState: "stopped" });
@@ -83,10 +83,10 @@ describe("check()", () => {
   });
   it("validates tag types", async () => {
     const tags = new TagProvider();
-    expect((await tags.check({}, { __name: "t", type: "source" })).failures).toEqual([
+    expect((await tags.check({}, { logicalName: "t", type: "source" })).failures).toEqual([
       { property: "type", reason: expect.stringMatching(/a list of what the tag applies to/) },
     ]);
-    expect((await tags.check({}, { __name: "t", type: [] })).failures).toEqual([{ property: "type", reason: expect.stringMatching(/at least one of source/) }]);
-    expect((await tags.check({}, { __name: "t", type: ["table"] })).failures).toEqual([{ property: "type[0]", reason: expect.stringMatching(/must be one of source/) }]);
+    expect((await tags.check({}, { logicalName: "t", type: [] })).failures).toEqual([{ property: "type", reason: expect.stringMatching(/at least one of source/) }]);
+    expect((await tags.check({}, { logicalName: "t", type: ["table"] })).failures).toEqual([{ property: "type[0]", reason: expect.stringMatching(/must be one of source/) }]);
   });
 });
