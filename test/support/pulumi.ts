@@ -47,6 +47,16 @@ export class TestStack {
     return stack;
   }
 
+  /** The private file backend: every state file, history entry and backup of this stack. */
+  get backendDir(): string {
+    return this.home;
+  }
+
+  /** A copy of the environment the stack's commands run with (backend, passphrase, PULUMI_HOME). */
+  environment(): NodeJS.ProcessEnv {
+    return { ...this.env };
+  }
+
   /** Runs `pulumi <args>` in the program directory; rejects on a non-zero exit unless allowed. */
   async run(args: string[], opts: { allowFailure?: boolean; env?: Record<string, string> } = {}): Promise<CommandResult> {
     const result = await new Promise<CommandResult>((resolve) => {

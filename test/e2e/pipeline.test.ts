@@ -1,0 +1,226 @@
+import { join } from "node:path";
+import { readFile, readdir } from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { CdcClient, destinationConnectorSchema, destinationEnvelopeSchema as destinationEnvelope, sourceConnectorSchema } from "../../provider/client/index.js";
+import { TestStack } from "../support/pulumi.js";
+
+const fixture = (name: string) => join(__dirname, "fixtures", name);
+const DB_PASSWORD = "PGPASS-SENTINEL-7c1e";
+const SNOWFLAKE_KEY = "SFKEY-SENTINEL-93ab";
+
+async function configureStack(stack: TestStack, emulator: RunningEmulator) {
+  await stack.setConfig("cdc:apiUrl", emulator.url);
+  await stack.setConfig("cdc:clientId", emulator.clientId);
+  await stack.setConfig("cdc:clientSecret", emulator.clientSecret, true);
+  await stack.setConfig("e2e:dbPassword", DB_PASSWORD, true);
+  await stack.setConfig("e2e:snowflakeKey", SNOWFLAKE_KEY, true);
+}
+
+/** Every file under a directory, concatenated: the backend's raw state, history and backups. */
+async function readTree(dir: string): Promise<string> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const texts = await Promise.all(entries.filter((e) => e.isFile()).map((e) => readFile(join(e.parentPath, e.name), "utf8")));
+  return texts.join("\n");
+}
+
+async function resourceOutputs(stack: TestStack, kind: string): Promise<Record<string, unknown>> {
+  const checkpoint = JSON.parse(await stack.exportState()) as { deployment: { resources: Array<{ type: string; outputs?: Record<string, unknown> }> } };
+  const resource = checkpoint.deployment.resources.find((r) => r.type === `pulumi-nodejs:dynamic/cdc:${kind}`);
+  if (!resource) throw new Error(`no ${kind} in the stack`);
+  return resource.outputs ?? {};
+}
+
+describe("the pipeline program under the real Pulumi engine", () => {
+  let emulator: RunningEmulator;
+  let web: CdcClient;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
+    stack = await TestStack.create(fixture("pipeline"), { stackName: "lifecycle" });
+    await configureStack(stack, emulator);
+  });
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    await stack?.dispose();
+    await web?.close();
+    await emulator?.stop();
+  });
+
+  it("deploys, detects drift, reconciles, updates, replaces and destroys", async () => {
+    const up = await stack.up();
+    expect(up.stdout).toMatch(/\+ 5 created/);
+    const outs = await stack.outputs();
+    const destinationId = outs["destinationId"] as string;
+    expect(outs["sourceTopics"]).toEqual(["public.orders", "public.customers"]);
+
+    await stack.preview(["--expect-no-changes"]);
+
+    // A person edits the destination in the web console.
+    const [live] = (await web.get("/destinations/{id}", { params: { id: destinationId }, schema: destinationEnvelope })).result;
+    await web.put("/destinations/{id}", {
+      params: { id: destinationId },
+      body: { name: live!.name, connector: live!.connector, config: { ...live!.config, "snowflake.schema.name": "HOTFIX" } },
+    });
+
+    const drifted = await stack.preview(["--expect-no-changes"], { allowFailure: true });
+    expect(drifted.code).not.toBe(0);
+    expect(drifted.output).toMatch(/~ 1 to update/);
+    expect(drifted.output).toMatch(/no changes were expected/);
+
+    const refreshed = await stack.refresh(["--diff"]);
+    expect(refreshed.stdout).toMatch(/snowflake\.schema\.name\s*:\s*"RAW"\s*=>\s*"HOTFIX"/);
+    // Refresh does not re-run the program, so the drift is read from the resource's own outputs.
+    const drift = (await resourceOutputs(stack, "Destination"))["drift"] as { detected: boolean; maskedDiff: string };
+    expect(drift.detected).toBe(true);
+    expect(drift.maskedDiff).toContain("HOTFIX");
+    expect(drift.maskedDiff).not.toContain(SNOWFLAKE_KEY);
+
+    const reconcile = await stack.up();
+    expect(reconcile.stdout).toMatch(/~ 1 updated/);
+    await stack.preview(["--expect-no-changes"]);
+    const [fixed] = (await web.get("/destinations/{id}", { params: { id: destinationId }, schema: destinationEnvelope })).result;
+    expect(fixed!.config!["snowflake.schema.name"]).toBe("RAW");
+
+    // An update of one field, then no drift after Pulumi's own update.
+    await stack.setConfig("e2e:schema", "STAGING");
+    const update = await stack.up();
+    expect(update.stdout).toMatch(/~ 1 updated/);
+    await stack.preview(["--expect-no-changes"]);
+    expect((await stack.outputs())["destinationId"]).toBe(destinationId);
+
+    // A connector change replaces the destination.
+    await stack.setConfig("e2e:destinationConnector", "postgresql");
+    const replace = await stack.up();
+    expect(replace.stdout).toMatch(/\+-\s+pulumi-nodejs:dynamic\/cdc:Destination\s+warehouse\s+replaced/);
+    expect((await stack.outputs())["destinationId"]).not.toBe(destinationId);
+    await stack.preview(["--expect-no-changes"]);
+
+    // Nothing secret ever reaches the state in plain text.
+    const state = (await stack.exportState()) + (await readTree(stack.backendDir));
+    for (const secret of [DB_PASSWORD, SNOWFLAKE_KEY, emulator.clientSecret]) expect(state).not.toContain(secret);
+    expect(state).toContain("ciphertext");
+
+    await stack.destroy();
+    const sources = await web.listAll("/sources", {}, sourceConnectorSchema);
+    const destinations = await web.listAll("/destinations", {}, destinationConnectorSchema);
+    expect([...sources, ...destinations]).toEqual([]);
+    const tags = (await web.get("/tags", { query: { page_size: 100 } })) as { result?: Array<{ system?: boolean }> } | Array<{ system?: boolean }>;
+    const custom = (Array.isArray(tags) ? tags : (tags.result ?? [])).filter((t) => !t.system);
+    expect(custom).toEqual([]);
+  });
+});
+
+describe("adoption and out-of-band deletion under the real engine", () => {
+  let emulator: RunningEmulator;
+  let web: CdcClient;
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
+    stack = await TestStack.create(fixture("pipeline"), { stackName: "adoption" });
+    await configureStack(stack, emulator);
+  });
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    await stack?.dispose();
+    await web?.close();
+    await emulator?.stop();
+  });
+
+  it("adopts an existing source, and recreates one deleted outside Pulumi", async () => {
+    const existing = await web.post("/sources", {
+      body: {
+        name: "legacy-orders",
+        connector: "postgresql",
+        config: {
+          "database.hostname": "old-db",
+          "database.user": "cdc",
+          "database.password": "old-password",
+          "database.dbname": "shop",
+          "table.include.list": "public.orders",
+        },
+        created_from: "web",
+      },
+      schema: sourceConnectorSchema,
+    });
+    await stack.setConfig("e2e:adoptSourceId", existing.id!);
+    await stack.setConfig("e2e:sourceName", "legacy-orders");
+    await stack.up();
+    expect((await stack.outputs())["sourceId"]).toBe(existing.id);
+    const adopted = await web.findOne("/sources/{id}", sourceConnectorSchema, { params: { id: existing.id! } });
+    expect(adopted!.config!["database.hostname"]).toBe("db.internal"); // now as the program says
+    expect(await web.listAll("/sources", {}, sourceConnectorSchema)).toHaveLength(1);
+    await stack.preview(["--expect-no-changes"]);
+
+    // Someone deletes it in the console: refresh drops it from the stack, up creates it again.
+    await web.delete("/sources/{id}", { params: { id: existing.id! } });
+    const refresh = await stack.refresh();
+    expect(refresh.stdout).toMatch(/-\s+pulumi-nodejs:dynamic\/cdc:Source\s+orders\s+deleted/);
+    await stack.run(["config", "rm", "e2e:adoptSourceId", "--stack", stack.stackName]);
+    const up = await stack.up();
+    expect(up.stdout).toMatch(/\+\s+pulumi-nodejs:dynamic\/cdc:Source\s+orders\s+created/);
+    const recreated = (await stack.outputs())["sourceId"] as string;
+    expect(recreated).not.toBe(existing.id);
+    expect(await web.findOne("/sources/{id}", sourceConnectorSchema, { params: { id: recreated } })).toMatchObject({ name: "legacy-orders" });
+  });
+});
+
+describe("bad programs and secrets in logs", () => {
+  let emulator: RunningEmulator;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  afterAll(async () => emulator?.stop());
+
+  it("fails in preview with each mistake named, and creates nothing", async () => {
+    const stack = await TestStack.create(fixture("bad"), { stackName: "bad" });
+    const cases: Record<string, RegExp> = {
+      typo: /config\["database\.hostnme"\].*did you mean "database\.hostname"/,
+      port: /config\["database\.port"\].*must be a whole number between 1 and 65535/,
+      state: /desiredState.*must be one of active, paused/,
+      tag: /type.*needs at least one of source/,
+      credential: /roleIds.*needs at least one role id/,
+    };
+    try {
+      await stack.setConfig("cdc:apiUrl", emulator.url);
+      await stack.setConfig("cdc:clientId", emulator.clientId);
+      await stack.setConfig("cdc:clientSecret", emulator.clientSecret, true);
+      emulator.resetStats();
+      for (const [mistake, message] of Object.entries(cases)) {
+        await stack.setConfig("bad:case", mistake);
+        const preview = await stack.preview([], { allowFailure: true });
+        expect(preview.code, mistake).not.toBe(0);
+        expect(preview.output, mistake).toMatch(message);
+        expect(preview.output).not.toContain("BAD-PROGRAM-SECRET");
+      }
+      await stack.setConfig("bad:case", "typo");
+      await expect(stack.up()).rejects.toThrow(/did you mean "database\.hostname"/);
+      // Nothing was written to the API: every mistake was caught before any call.
+      const writes = Object.keys(emulator.stats().requests).filter((route) => /^(POST|PUT|DELETE|PATCH) /.test(route) && !route.includes("/auth/"));
+      expect(writes).toEqual([]);
+    } finally {
+      await stack.dispose();
+    }
+  });
+
+  it("keeps secrets out of --debug logs", async () => {
+    const stack = await TestStack.create(fixture("pipeline"), { stackName: "debuglogs" });
+    try {
+      await configureStack(stack, emulator);
+      const up = await stack.run(["up", "--yes", "--skip-preview", "--debug", "--stack", stack.stackName], { env: { CDC_DEBUG: "1" } });
+      expect(up.output).toMatch(/debug/i);
+      const destroy = await stack.run(["destroy", "--yes", "--skip-preview", "--debug", "--stack", stack.stackName], { env: { CDC_DEBUG: "1" } });
+      for (const secret of [DB_PASSWORD, SNOWFLAKE_KEY, emulator.clientSecret]) {
+        expect(up.output).not.toContain(secret);
+        expect(destroy.output).not.toContain(secret);
+      }
+    } finally {
+      await stack.dispose();
+    }
+  });
+});
