@@ -1,0 +1,120 @@
+import { parseArgs } from "node:util";
+import type { FaultSettings } from "./faults.js";
+import {
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
+  DEFAULT_PORT,
+  DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
+  DEFAULT_TOKEN_TTL_SECONDS,
+  type EmulatorOptions,
+} from "./options.js";
+
+export const USAGE = `Usage: pulumi-cdc-emulator [options]
+
+Local emulator of the Data Pipeline Management REST API.
+
+Options:
+  --port <n>                 TCP port, 0 picks a free one (default ${DEFAULT_PORT})
+  --host <addr>              listen address; only 127.0.0.1 is accepted (default 127.0.0.1)
+  --client-id <id>           bootstrap client id (default ${DEFAULT_CLIENT_ID})
+  --client-secret <secret>   bootstrap client secret (default ${DEFAULT_CLIENT_SECRET})
+  --token-ttl <seconds>      access token lifetime, expiresIn (default ${DEFAULT_TOKEN_TTL_SECONDS})
+  --refresh-token-ttl <s>    refresh token lifetime (default ${DEFAULT_REFRESH_TOKEN_TTL_SECONDS})
+  --state <file>             persist state to this JSON file (default: in memory)
+  --seed <int>               seed for fault decisions (default: random)
+  --latency-ms <ms>          added latency per request (default 0)
+  --rate-limit <rps>         requests per second before 429 + Retry-After (default 0 = off)
+  --fail-rate <0..1>         share of requests answered 503 (default 0)
+  --drop-rate <0..1>         share of connections dropped without a response (default 0)
+  --fault-routes <prefixes>  comma-separated path prefixes faults apply to (default /)
+  --help                     show this help
+`;
+
+export class CliUsageError extends Error {}
+
+function number(name: string, raw: string | undefined, check: (n: number) => boolean, what: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || !check(n)) throw new CliUsageError(`--${name} must be ${what}, got '${raw}'`);
+  return n;
+}
+
+const isInt = (n: number) => Number.isInteger(n);
+
+export function parseCliArgs(argv: string[]): { help: true } | { help: false; options: Partial<EmulatorOptions> } {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: "string" },
+        host: { type: "string" },
+        "client-id": { type: "string" },
+        "client-secret": { type: "string" },
+        "token-ttl": { type: "string" },
+        "refresh-token-ttl": { type: "string" },
+        state: { type: "string" },
+        seed: { type: "string" },
+        "latency-ms": { type: "string" },
+        "rate-limit": { type: "string" },
+        "fail-rate": { type: "string" },
+        "drop-rate": { type: "string" },
+        "fault-routes": { type: "string" },
+        help: { type: "boolean" },
+      },
+    }));
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
+  }
+  if (values.help) return { help: true };
+  const str = (name: string) => values[name] as string | undefined;
+
+  const host = str("host");
+  if (host !== undefined && host !== "127.0.0.1") throw new CliUsageError(`--host must be 127.0.0.1 (the emulator only listens locally), got '${host}'`);
+
+  const faults: Partial<FaultSettings> = {};
+  const seed = number("seed", str("seed"), isInt, "an integer");
+  if (seed !== undefined) faults.seed = seed;
+  const latency = number("latency-ms", str("latency-ms"), (n) => n >= 0, "a non-negative number");
+  if (latency !== undefined) faults.latencyMs = latency;
+  const rate = number("rate-limit", str("rate-limit"), (n) => n >= 0, "a non-negative number");
+  if (rate !== undefined) faults.rateLimit = rate;
+  const fail = number("fail-rate", str("fail-rate"), (n) => n >= 0 && n <= 1, "between 0 and 1");
+  if (fail !== undefined) faults.failRate = fail;
+  const drop = number("drop-rate", str("drop-rate"), (n) => n >= 0 && n <= 1, "between 0 and 1");
+  if (drop !== undefined) faults.dropRate = drop;
+  const routes = str("fault-routes");
+  if (routes !== undefined) {
+    faults.routes = routes.split(",").map((r) => r.trim()).filter(Boolean);
+    const bad = faults.routes.find((r) => !r.startsWith("/"));
+    if (bad) throw new CliUsageError(`--fault-routes entries must start with '/', got '${bad}'`);
+  }
+
+  const options: Partial<EmulatorOptions> = {
+    port: number("port", str("port"), (n) => isInt(n) && n >= 0 && n <= 65535, "an integer between 0 and 65535") ?? DEFAULT_PORT,
+    clientId: str("client-id") ?? DEFAULT_CLIENT_ID,
+    clientSecret: str("client-secret") ?? DEFAULT_CLIENT_SECRET,
+    tokenTtlSeconds: number("token-ttl", str("token-ttl"), (n) => isInt(n) && n >= 1, "a positive integer") ?? DEFAULT_TOKEN_TTL_SECONDS,
+    faults,
+  };
+  const refreshTtl = number("refresh-token-ttl", str("refresh-token-ttl"), (n) => isInt(n) && n >= 1, "a positive integer");
+  if (refreshTtl !== undefined) options.refreshTokenTtlSeconds = refreshTtl;
+  const state = str("state");
+  if (state !== undefined) options.statePath = state;
+  if (options.clientId === "" || options.clientSecret === "") throw new CliUsageError("--client-id and --client-secret must not be empty");
+  return { help: false, options };
+}
+
+export function describeFaults(faults: Partial<FaultSettings>): string {
+  const parts: string[] = [];
+  if (faults.latencyMs) parts.push(`latency ${faults.latencyMs} ms`);
+  if (faults.rateLimit) parts.push(`rate limit ${faults.rateLimit}/s`);
+  if (faults.failRate) parts.push(`fail rate ${faults.failRate}`);
+  if (faults.dropRate) parts.push(`drop rate ${faults.dropRate}`);
+  if (parts.length === 0) return "off";
+  if (faults.seed !== undefined) parts.push(`seed ${faults.seed}`);
+  if (faults.routes) parts.push(`routes ${faults.routes.join(",") || "(none)"}`);
+  return parts.join(", ");
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+import { CliUsageError, USAGE, describeFaults, parseCliArgs } from "./cli-args.js";
+import { startEmulator } from "./index.js";
+
+async function main(argv: string[]): Promise<void> {
+  let parsed: ReturnType<typeof parseCliArgs>;
+  try {
+    parsed = parseCliArgs(argv);
+  } catch (error) {
+    if (error instanceof CliUsageError) {
+      process.stderr.write(`pulumi-cdc-emulator: ${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+      return;
+    }
+    throw error;
+  }
+  if (parsed.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const { options } = parsed;
+  const emulator = await startEmulator(options);
+  // The secret is printed on purpose: it is the local sandbox credential the user passed or the documented default.
+  process.stdout.write(
+    [
+      `listening on ${emulator.url}`,
+      `client id: ${emulator.clientId}`,
+      `client secret: ${emulator.clientSecret}`,
+      `state: ${options.statePath ?? "in memory"}`,
+      `faults: ${describeFaults(options.faults ?? {})}`,
+      `use it with: CDC_API_URL=${emulator.url} CDC_CLIENT_ID=${emulator.clientId} CDC_CLIENT_SECRET=${emulator.clientSecret}`,
+      "",
+    ].join("\n"),
+  );
+
+  const shutdown = (signal: NodeJS.Signals) => {
+    process.stdout.write(`received ${signal}, stopping\n`);
+    emulator.stop().then(
+      () => {
+        process.stdout.write("stopped\n");
+        process.exit(0);
+      },
+      (error: unknown) => {
+        process.stderr.write(`pulumi-cdc-emulator: error while stopping: ${(error as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`pulumi-cdc-emulator: ${(error as Error).message}\n`);
+  process.exit(1);
+});

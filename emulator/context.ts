@@ -1,0 +1,31 @@
+import type { FaultInjector } from "./faults.js";
+import type { EmulatorOptions } from "./options.js";
+import type { Permission } from "./roles.js";
+import type { EmulatorStats } from "./stats.js";
+import type { Store } from "./store.js";
+
+/** What every route module needs; passed explicitly instead of decorating the Fastify instance. */
+export interface EmulatorContext {
+  store: Store;
+  stats: EmulatorStats;
+  faults: FaultInjector;
+  options: EmulatorOptions;
+}
+
+/** The caller behind a bearer token. */
+export interface Principal {
+  clientId: string;
+  permissions: Set<string>;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Route reachable without a bearer token (the token routes). */
+    public?: boolean;
+    /** Permission a caller's roles must grant. Routes without one only need a valid token. */
+    permission?: Permission;
+  }
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}

@@ -1,0 +1,148 @@
+import { randomInt } from "node:crypto";
+
+/**
+ * Fault injection for resilience tests. Decisions come from a seeded PRNG so a run with the
+ * same seed and the same request sequence injects the same faults; the rate limiter reads the
+ * emulator clock, so tests can drive it without sleeping.
+ */
+
+export interface FaultSettings {
+  /** Added delay before every matched request is handled, in milliseconds. */
+  latencyMs: number;
+  /** Requests per second allowed across matched routes; 0 disables the limit. Excess gets 429 + Retry-After. */
+  rateLimit: number;
+  /** Share (0..1) of matched requests answered 503. */
+  failRate: number;
+  /** Share (0..1) of matched requests whose connection is destroyed without a response. */
+  dropRate: number;
+  /** PRNG seed for fail/drop decisions; undefined picks a random one. */
+  seed: number | undefined;
+  /** Path prefixes faults apply to; `["/"]` is every route, `[]` none. */
+  routes: string[];
+}
+
+export const DEFAULT_FAULTS: FaultSettings = {
+  latencyMs: 0,
+  rateLimit: 0,
+  failRate: 0,
+  dropRate: 0,
+  seed: undefined,
+  routes: ["/"],
+};
+
+export type FaultDecision =
+  | { kind: "none" }
+  | { kind: "drop" }
+  | { kind: "fail" }
+  | { kind: "rate_limited"; retryAfterSeconds: number };
+
+/** mulberry32: tiny, fast and good enough to spread fault decisions evenly. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function validateFaults(settings: FaultSettings): void {
+  const share = (name: string, v: number) => {
+    if (!Number.isFinite(v) || v < 0 || v > 1) throw new RangeError(`${name} must be between 0 and 1, got ${v}`);
+  };
+  share("failRate", settings.failRate);
+  share("dropRate", settings.dropRate);
+  if (!Number.isFinite(settings.latencyMs) || settings.latencyMs < 0) {
+    throw new RangeError(`latencyMs must be a non-negative number, got ${settings.latencyMs}`);
+  }
+  if (!Number.isFinite(settings.rateLimit) || settings.rateLimit < 0) {
+    throw new RangeError(`rateLimit must be a non-negative number, got ${settings.rateLimit}`);
+  }
+  if (settings.seed !== undefined && !Number.isInteger(settings.seed)) {
+    throw new RangeError(`seed must be an integer, got ${settings.seed}`);
+  }
+  if (!Array.isArray(settings.routes) || settings.routes.some((r) => typeof r !== "string" || !r.startsWith("/"))) {
+    throw new RangeError("routes must be a list of path prefixes starting with '/'");
+  }
+}
+
+export class FaultInjector {
+  private current: FaultSettings;
+  private random: () => number;
+  private tokens = 0;
+  private lastRefillMs = 0;
+
+  constructor(
+    initial: Partial<FaultSettings>,
+    private readonly clock: () => number,
+  ) {
+    this.current = { ...DEFAULT_FAULTS, ...initial, routes: [...(initial.routes ?? DEFAULT_FAULTS.routes)] };
+    validateFaults(this.current);
+    this.random = mulberry32(this.current.seed ?? randomInt(0, 2 ** 31));
+    this.resetBucket();
+  }
+
+  get settings(): FaultSettings {
+    return { ...this.current, routes: [...this.current.routes] };
+  }
+
+  /** Changes faults at runtime; a new seed restarts the PRNG, a new rate refills the bucket. */
+  update(patch: Partial<FaultSettings>): void {
+    const next: FaultSettings = { ...this.current, ...patch, routes: [...(patch.routes ?? this.current.routes)] };
+    validateFaults(next);
+    const reseed = "seed" in patch;
+    const rateChanged = next.rateLimit !== this.current.rateLimit;
+    this.current = next;
+    if (reseed) this.random = mulberry32(next.seed ?? randomInt(0, 2 ** 31));
+    if (rateChanged) this.resetBucket();
+  }
+
+  applies(path: string): boolean {
+    return this.current.routes.some((prefix) => {
+      if (prefix === "/") return true;
+      const base = prefix.endsWith("/") ? prefix.slice(0, -1) : prefix;
+      return path === base || path.startsWith(`${base}/`);
+    });
+  }
+
+  get latencyMs(): number {
+    return this.current.latencyMs;
+  }
+
+  /** Decide the fate of one matched request. Draws from the PRNG only for enabled faults. */
+  decide(): FaultDecision {
+    const s = this.current;
+    if (s.dropRate > 0 && this.random() < s.dropRate) return { kind: "drop" };
+    if (s.rateLimit > 0) {
+      const wait = this.takeToken();
+      if (wait > 0) return { kind: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+    }
+    if (s.failRate > 0 && this.random() < s.failRate) return { kind: "fail" };
+    return { kind: "none" };
+  }
+
+  private resetBucket(): void {
+    this.tokens = this.capacity();
+    this.lastRefillMs = this.clock();
+  }
+
+  private capacity(): number {
+    return Math.max(1, this.current.rateLimit);
+  }
+
+  /** Token bucket: returns 0 when a token was taken, else the milliseconds until one is available. */
+  private takeToken(): number {
+    const now = this.clock();
+    const rate = this.current.rateLimit;
+    const elapsed = Math.max(0, now - this.lastRefillMs);
+    this.tokens = Math.min(this.capacity(), this.tokens + (elapsed / 1000) * rate);
+    this.lastRefillMs = now;
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      return 0;
+    }
+    return ((1 - this.tokens) / rate) * 1000;
+  }
+}

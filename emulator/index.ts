@@ -1,0 +1,74 @@
+import type { AddressInfo } from "node:net";
+import type { EmulatorContext } from "./context.js";
+import { FaultInjector, type FaultSettings } from "./faults.js";
+import { resolveOptions, type EmulatorOptions } from "./options.js";
+import { ensureSystemTags } from "./routes/tags.js";
+import { buildServer } from "./server.js";
+import { cloneStats, emptyStats, type EmulatorStats } from "./stats.js";
+import { Store } from "./store.js";
+import { ensureBootstrapCredential } from "./tokens.js";
+
+export interface RunningEmulator {
+  /** Base URL, `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  readonly port: number;
+  /** Bootstrap credential (admin role). */
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Closes the server; idempotent. State of a `statePath` emulator is already on disk. */
+  stop(): Promise<void>;
+  /** A snapshot of the request counters. */
+  stats(): EmulatorStats;
+  resetStats(): void;
+  /** Changes fault injection at runtime; fields not given keep their value. */
+  setFaults(patch: Partial<FaultSettings>): void;
+  getFaults(): FaultSettings;
+}
+
+export async function startEmulator(options: Partial<EmulatorOptions> = {}): Promise<RunningEmulator> {
+  const resolved = resolveOptions(options);
+  const store = Store.open(resolved.statePath, resolved.clock);
+  const stats = emptyStats();
+  const faults = new FaultInjector(resolved.faults, resolved.clock);
+  const ctx: EmulatorContext = { store, stats, faults, options: resolved };
+
+  await ensureBootstrapCredential(store, resolved);
+  ensureSystemTags(store);
+  store.flush();
+
+  const app = buildServer(ctx);
+  await app.listen({ port: resolved.port, host: resolved.host });
+  const port = (app.server.address() as AddressInfo).port;
+
+  let stopping: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    clientId: resolved.clientId,
+    clientSecret: resolved.clientSecret,
+    stop: () => (stopping ??= app.close().then(() => store.flush())),
+    stats: () => cloneStats(stats),
+    resetStats: () => Object.assign(stats, emptyStats()),
+    setFaults: (patch) => faults.update(patch),
+    getFaults: () => faults.settings,
+  };
+}
+
+export type { EmulatorOptions } from "./options.js";
+export { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_PORT, DEFAULT_TOKEN_TTL_SECONDS } from "./options.js";
+export type { FaultSettings } from "./faults.js";
+export type { EmulatorStats } from "./stats.js";
+export {
+  CATALOGUE,
+  DESTINATION_CONNECTORS,
+  MASK,
+  SOURCE_CONNECTORS,
+  findConnector,
+  type ConfigKeySpec,
+  type ConfigValueType,
+  type ConnectorKind,
+  type ConnectorSpec,
+} from "./catalogue.js";
+export { ROLES, PERMISSIONS, type Permission, type RoleDefinition } from "./roles.js";
+export { CONNECTOR_STATUSES, type ConnectorStatus } from "./store.js";
+export { CREATED_FROM, type CreatedFrom, type ValidationDetail } from "./validation.js";

@@ -1,0 +1,55 @@
+import type { FaultSettings } from "./faults.js";
+
+export interface EmulatorOptions {
+  /** TCP port; 0 picks a free one. The CLI defaults to 8787, code to 0. */
+  port: number;
+  /** Always 127.0.0.1: the emulator is a local sandbox and never listens on other interfaces. */
+  host: "127.0.0.1";
+  /** Bootstrap client credential (an admin), usable from the first request. */
+  clientId: string;
+  clientSecret: string;
+  /** Access token lifetime in seconds (`expiresIn`). */
+  tokenTtlSeconds: number;
+  /** Refresh token lifetime in seconds; refresh tokens are also single use. */
+  refreshTokenTtlSeconds: number;
+  /** JSON file to persist state in; undefined keeps state in memory only. */
+  statePath: string | undefined;
+  /** Fault injection; everything off by default. */
+  faults: Partial<FaultSettings>;
+  /** Milliseconds since the epoch; injectable so tests can expire tokens and drain rate limits without sleeping. */
+  clock: () => number;
+}
+
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_CLIENT_ID = "cdc-local";
+export const DEFAULT_CLIENT_SECRET = "cdc-local-secret";
+export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
+export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+
+export function resolveOptions(options: Partial<EmulatorOptions> = {}): EmulatorOptions {
+  const resolved: EmulatorOptions = {
+    port: options.port ?? 0,
+    host: "127.0.0.1",
+    clientId: options.clientId ?? DEFAULT_CLIENT_ID,
+    clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS,
+    refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
+    statePath: options.statePath,
+    faults: { ...(options.faults ?? {}) },
+    clock: options.clock ?? Date.now,
+  };
+  if (options.host !== undefined && options.host !== "127.0.0.1") {
+    throw new RangeError(`host must be 127.0.0.1 (the emulator only listens locally), got ${String(options.host)}`);
+  }
+  if (!Number.isInteger(resolved.port) || resolved.port < 0 || resolved.port > 65535) {
+    throw new RangeError(`port must be an integer between 0 and 65535, got ${resolved.port}`);
+  }
+  if (!Number.isInteger(resolved.tokenTtlSeconds) || resolved.tokenTtlSeconds < 1) {
+    throw new RangeError(`tokenTtlSeconds must be a positive integer, got ${resolved.tokenTtlSeconds}`);
+  }
+  if (!Number.isInteger(resolved.refreshTokenTtlSeconds) || resolved.refreshTokenTtlSeconds < 1) {
+    throw new RangeError(`refreshTokenTtlSeconds must be a positive integer, got ${resolved.refreshTokenTtlSeconds}`);
+  }
+  if (!resolved.clientId || !resolved.clientSecret) throw new RangeError("clientId and clientSecret must be non-empty");
+  return resolved;
+}

@@ -1,0 +1,153 @@
+import type { ConnectorKind } from "./catalogue.js";
+import type { CreatedFrom } from "./validation.js";
+
+/**
+ * The records the emulator keeps, all plain JSON so the whole state persists as one file.
+ * Secret values never appear in clear: connector secrets, header values and API keys are
+ * sealed (see crypto.ts), client secrets and tokens are hashed.
+ */
+
+export type ConnectorStatus = "Active" | "Paused" | "Stopped" | "Broken" | "Starting" | "Unassigned" | "Unknown" | "Pending";
+
+export const CONNECTOR_STATUSES: readonly ConnectorStatus[] = [
+  "Active",
+  "Paused",
+  "Stopped",
+  "Broken",
+  "Starting",
+  "Unassigned",
+  "Unknown",
+  "Pending",
+];
+
+export type ConfigScalar = string | number | boolean;
+
+export interface ConnectorRecord {
+  id: string;
+  kind: ConnectorKind;
+  name: string;
+  connector: string;
+  /** Non-secret config as the client sent it (numbers and booleans kept), plus filled defaults. */
+  config: Record<string, ConfigScalar>;
+  /** Secret config values, sealed. */
+  secrets: Record<string, string>;
+  created_timestamp: string;
+  updated_timestamp: string;
+  created_from: CreatedFrom | null;
+  connector_status: ConnectorStatus;
+}
+
+export interface HistoryEntry {
+  timestamp: string;
+  /** Config echoed as strings, secret values replaced by the mask. */
+  config: Record<string, string>;
+  /** Keyed digests of the secret values, to detect a changed secret without keeping it. */
+  secret_digests: Record<string, string>;
+}
+
+export interface CredentialRecord {
+  client_id: string;
+  secret_hash: string;
+  role_ids: string[];
+  permission_ids: string[];
+  description: string | null;
+  service_id: string | null;
+  created_at: string;
+  created_from: CreatedFrom | null;
+  bootstrap: boolean;
+}
+
+export interface TokenRecord {
+  client_id: string;
+  expires_at_ms: number;
+}
+
+export interface TagRecord {
+  id: string;
+  name: string;
+  description: string | null;
+  type: string[];
+  system: boolean;
+  custom: boolean;
+  created_from: CreatedFrom | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HttpConnectionRecord {
+  connection_id: string;
+  name: string;
+  url: string;
+  /** Header name → sealed value. */
+  headers: Record<string, string>;
+  created_from: CreatedFrom | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LlmConnectionRecord {
+  connection_id: string;
+  name: string;
+  provider: string;
+  model: string;
+  base_url: string | null;
+  api_key: string;
+  created_from: CreatedFrom | null;
+  created_at: string;
+}
+
+export type AgentStatus = "draft" | "running" | "cancelled" | "deleted";
+
+export interface AgentRecord {
+  job_id: string;
+  name: string;
+  description: string | null;
+  instructions: string;
+  llm_connection_id: string;
+  http_connection_ids: string[];
+  status: AgentStatus;
+  flags: string[];
+  status_history: { status: AgentStatus; at: string }[];
+  created_from: CreatedFrom | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface LogSummaryRecord {
+  summary_id: string;
+  log_uuid: string;
+  connector_name: string;
+  namespace_name: string;
+  timestamp: string;
+  entity_id: string;
+  entity_type: "source" | "destination";
+  log_section: string;
+  severity: "info" | "warning" | "error";
+  summary: string;
+  key_points: string[];
+  suggested_actions: string[];
+  created_at: string;
+}
+
+export interface StateData {
+  version: 1;
+  tenant_id: string;
+  sub_id: string;
+  service_id: string;
+  vault_key: string;
+  digest_key: string;
+  /** Last config-history timestamp handed out, to keep history timestamps strictly increasing. */
+  last_history_ms: number;
+  credentials: Record<string, CredentialRecord>;
+  access_tokens: Record<string, TokenRecord>;
+  refresh_tokens: Record<string, TokenRecord>;
+  sources: Record<string, ConnectorRecord>;
+  destinations: Record<string, ConnectorRecord>;
+  history: Record<string, HistoryEntry[]>;
+  tags: Record<string, TagRecord>;
+  http_connections: Record<string, HttpConnectionRecord>;
+  llm_connections: Record<string, LlmConnectionRecord>;
+  agents: Record<string, AgentRecord>;
+  log_summaries: Record<string, LogSummaryRecord>;
+}

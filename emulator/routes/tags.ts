@@ -1,0 +1,160 @@
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { EmulatorContext } from "../context.js";
+import { conflict, forbidden, notFound } from "../errors.js";
+import type { Store, TagRecord } from "../store.js";
+import { createdFromField, nameField, pathId, queryInt, queryString, resolveCreatedFrom, validateRequest } from "../validation.js";
+
+/** What a tag can be attached to. */
+export const TAG_TYPES = ["source", "destination", "pipeline", "transform", "topic"] as const;
+
+const tagBody = z.object({
+  name: nameField,
+  description: z.string().max(1000).nullable().optional(),
+  type: z.array(z.enum(TAG_TYPES)).min(1),
+  created_from: createdFromField,
+});
+const tagPath = z.object({ tag_id: pathId });
+const listQuery = z.object({
+  tag_ids: z.union([z.string(), z.array(z.string())]).optional(),
+  tag_name: queryString(),
+  page: queryInt({ default: 1, ge: 1 }),
+  page_size: queryInt({ default: 10, ge: 1, le: 100 }),
+});
+
+/**
+ * Tags the platform ships with: `system` true, `custom` false, read-only. Their ids are fixed so
+ * they are the same in every emulator.
+ */
+const SYSTEM_TAGS: readonly Omit<TagRecord, "created_at" | "updated_at">[] = [
+  {
+    id: "00000000-0000-4000-8000-000000000001",
+    name: "Production",
+    description: "Objects serving production workloads",
+    type: ["source", "destination", "pipeline"],
+    system: true,
+    custom: false,
+    created_from: null,
+  },
+  {
+    id: "00000000-0000-4000-8000-000000000002",
+    name: "Development",
+    description: "Objects used for development and testing",
+    type: ["source", "destination", "pipeline"],
+    system: true,
+    custom: false,
+    created_from: null,
+  },
+];
+
+export function ensureSystemTags(store: Store): void {
+  for (const tag of SYSTEM_TAGS) {
+    if (!store.data.tags[tag.id]) {
+      store.data.tags[tag.id] = { ...tag, type: [...tag.type], created_at: "2024-01-01T00:00:00.000Z", updated_at: "2024-01-01T00:00:00.000Z" };
+      store.markDirty();
+    }
+  }
+}
+
+function renderTag(tag: TagRecord) {
+  return {
+    id: tag.id,
+    name: tag.name,
+    description: tag.description,
+    type: [...tag.type],
+    system: tag.system,
+    custom: tag.custom,
+    created_from: tag.created_from,
+  };
+}
+
+/** `tag_ids` may be repeated or comma-separated, or both. */
+function splitIds(raw: string | string[] | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
+  return parts;
+}
+
+export function registerTagRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { store } = ctx;
+
+  const find = (id: string): TagRecord => {
+    const tag = store.data.tags[id];
+    if (!tag) throw notFound(`Tag '${id}' not found`);
+    return tag;
+  };
+  const assertUniqueName = (name: string, exceptId?: string) => {
+    if (Object.values(store.data.tags).some((t) => t.name === name && t.id !== exceptId)) {
+      throw conflict(`A tag named '${name}' already exists`);
+    }
+  };
+  const assertCustom = (tag: TagRecord) => {
+    if (tag.system) throw forbidden(`Tag '${tag.id}' is a system tag and cannot be changed or deleted`);
+  };
+
+  app.get("/tags", { config: { permission: "tags:read" } }, async (request) => {
+    const { query } = validateRequest(request, { query: listQuery });
+    const ids = splitIds(query.tag_ids);
+    const needle = query.tag_name?.toLowerCase();
+    const matches = Object.values(store.data.tags)
+      .filter((t) => ids === undefined || ids.includes(t.id))
+      .filter((t) => needle === undefined || t.name.toLowerCase().includes(needle))
+      .sort((a, b) => a.created_at.localeCompare(b.created_at));
+    const start = (query.page - 1) * query.page_size;
+    return {
+      result: matches.slice(start, start + query.page_size).map(renderTag),
+      page: query.page,
+      page_size: query.page_size,
+      total: matches.length,
+      has_next: start + query.page_size < matches.length,
+    };
+  });
+
+  app.get("/tags/:tag_id", { config: { permission: "tags:read" } }, async (request) => {
+    const { path } = validateRequest(request, { path: tagPath });
+    return renderTag(find(path.tag_id));
+  });
+
+  app.post("/tags", { config: { permission: "tags:write" } }, async (request) => {
+    const { body } = validateRequest(request, { body: tagBody });
+    assertUniqueName(body.name);
+    const now = store.nowIso();
+    const tag: TagRecord = {
+      id: randomUUID(),
+      name: body.name,
+      description: body.description ?? null,
+      type: [...new Set(body.type)],
+      system: false,
+      custom: true,
+      created_from: resolveCreatedFrom(body.created_from),
+      created_at: now,
+      updated_at: now,
+    };
+    store.data.tags[tag.id] = tag;
+    store.markDirty();
+    return renderTag(tag);
+  });
+
+  app.put("/tags/:tag_id", { config: { permission: "tags:write" } }, async (request) => {
+    const { path, body } = validateRequest(request, { path: tagPath, body: tagBody });
+    const tag = find(path.tag_id);
+    assertCustom(tag);
+    assertUniqueName(body.name, tag.id);
+    tag.name = body.name;
+    tag.description = body.description ?? null;
+    tag.type = [...new Set(body.type)];
+    tag.updated_at = store.nowIso();
+    store.markDirty();
+    return renderTag(tag);
+  });
+
+  app.delete("/tags/:tag_id", { config: { permission: "tags:write" } }, async (request) => {
+    const { path } = validateRequest(request, { path: tagPath });
+    const tag = find(path.tag_id);
+    assertCustom(tag);
+    delete store.data.tags[tag.id];
+    store.markDirty();
+    return { id: tag.id, deleted: true };
+  });
+}

@@ -1,0 +1,37 @@
+/**
+ * Request counters, so tests can assert how a client used the API (for example that one
+ * access-token request served a whole Pulumi run) without reading logs.
+ */
+
+export interface EmulatorStats {
+  /** Every request received, faulted or not. */
+  total: number;
+  /** Received requests per `"METHOD /route/:pattern"`; unmatched paths count under `"METHOD <unmatched>"`. */
+  requests: Record<string, number>;
+  /** Requests received on the token routes (before faults and credential checks). */
+  tokenRequests: { accessToken: number; refresh: number };
+  /** Token pairs actually issued by those routes. */
+  tokensIssued: { accessToken: number; refresh: number };
+  /** Faults injected. */
+  faults: { delayed: number; rateLimited: number; failed: number; dropped: number };
+}
+
+export function emptyStats(): EmulatorStats {
+  return {
+    total: 0,
+    requests: {},
+    tokenRequests: { accessToken: 0, refresh: 0 },
+    tokensIssued: { accessToken: 0, refresh: 0 },
+    faults: { delayed: 0, rateLimited: 0, failed: 0, dropped: 0 },
+  };
+}
+
+export function cloneStats(stats: EmulatorStats): EmulatorStats {
+  return {
+    total: stats.total,
+    requests: { ...stats.requests },
+    tokenRequests: { ...stats.tokenRequests },
+    tokensIssued: { ...stats.tokensIssued },
+    faults: { ...stats.faults },
+  };
+}

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect422, expectDetail, openSession, snowflakeConfig, uniqueName, type Session } from "./helpers.js";
+
+let s: Session;
+
+beforeAll(async () => {
+  s = await openSession();
+});
+afterAll(async () => {
+  await s?.emulator.stop();
+});
+
+async function createDestination(connector: string, config: Record<string, unknown>, query = "") {
+  const reply = await s.api("POST", `/destinations${query}`, { body: { name: uniqueName(connector), connector, config } });
+  expect(reply.status, reply.text).toBe(200);
+  return reply.body;
+}
+
+describe("POST /destinations", () => {
+  it("creates a snowflake destination: no service_id, no topics, key masked, defaults filled", async () => {
+    const dst = await createDestination("snowflake", { ...snowflakeConfig(), "buffer.flush.time": 30 });
+    expect(dst).not.toHaveProperty("service_id");
+    expect(dst.connector_display_name).toBe("Snowflake");
+    expect(dst.topic_ids).toEqual([]);
+    expect(dst.topics).toEqual([]);
+    expect(dst.topic_map).toEqual({});
+    expect(dst.tasks).toEqual([0]);
+    expect(dst.connector_status).toBe("Active");
+    expect(dst.config).toEqual({
+      "snowflake.url.name": "acme.snowflakecomputing.com",
+      "snowflake.user.name": "LOADER",
+      "snowflake.private.key": "********",
+      "snowflake.database.name": "RAW",
+      "snowflake.schema.name": "CDC",
+      "snowflake.role.name": "PUBLIC",
+      "ingestion.mode": "append",
+      "buffer.flush.time": "30",
+    });
+  });
+
+  it("returns the private key and its optional passphrase with secret_returned=true", async () => {
+    const dst = await createDestination("snowflake", { ...snowflakeConfig(), "snowflake.private.key.passphrase": "pp" }, "?secret_returned=true");
+    expect(dst.config["snowflake.private.key"]).toBe(snowflakeConfig()["snowflake.private.key"]);
+    expect(dst.config["snowflake.private.key.passphrase"]).toBe("pp");
+  });
+
+  it("creates clickhouse, postgresql and s3 destinations with their defaults and masks", async () => {
+    const ch = await createDestination("clickhouse", { hostname: "ch.example", "connection.password": "chpw", ssl: false, port: "9440" });
+    expect(ch.config).toEqual({
+      hostname: "ch.example",
+      port: "9440",
+      "connection.username": "default",
+      "connection.password": "********",
+      database: "default",
+      ssl: "false",
+      "ingestion.mode": "append",
+    });
+    const pg = await createDestination("postgresql", {
+      "database.hostname": "wh",
+      "database.username": "loader",
+      "database.password": "pgpw",
+      "database.dbname": "dw",
+      "insert.mode": "upsert",
+    });
+    expect(pg.config).toMatchObject({ "database.port": "5432", "database.schema": "public", "insert.mode": "upsert", "database.password": "********" });
+    const s3 = await createDestination("s3", { "aws.access.key.id": "AKIAEXAMPLE", "aws.secret.access.key": "wJalr/secret", "s3.bucket.name": "lake" });
+    expect(s3.config).toMatchObject({
+      "aws.access.key.id": "AKIAEXAMPLE",
+      "aws.secret.access.key": "********",
+      "s3.region": "us-east-1",
+      format: "json",
+      "file.compression.type": "gzip",
+      "flush.size": "1000",
+    });
+    expect(s3.connector_display_name).toBe("Amazon S3");
+  });
+
+  it("answers 409 for a duplicate name, and a source may share a destination's name", async () => {
+    const dst = await createDestination("snowflake", snowflakeConfig());
+    expectDetail(await s.api("POST", "/destinations", { body: { name: dst.name, connector: "snowflake", config: snowflakeConfig() } }), 409);
+    const src = await s.api("POST", "/sources", {
+      body: { name: dst.name, connector: "mongodb", config: { "mongodb.connection.string": "mongodb://x", "collection.include.list": "a.b" } },
+    });
+    expect(src.status).toBe(200);
+  });
+
+  it("validates body, connector and config", async () => {
+    expect422(await s.api("POST", "/destinations", { body: { name: "d", connector: "bigquery", config: {} } }), {
+      loc: ["body", "connector"],
+      type: "enum",
+      msg: "Input should be 'clickhouse', 'postgresql', 's3' or 'snowflake'",
+    });
+    expect422(await s.api("POST", "/destinations", { body: { name: "d", connector: "mysql", config: {} } }), { loc: ["body", "connector"] });
+    expect422(await s.api("POST", "/destinations", { body: { name: "d", connector: "snowflake", config: { ...snowflakeConfig(), "snowflake.private.key": undefined } } }), {
+      loc: ["body", "config", "snowflake.private.key"],
+      type: "missing",
+    });
+    expect422(await s.api("POST", "/destinations", { body: { name: "d", connector: "snowflake", config: { ...snowflakeConfig(), "ingestion.mode": "merge" } } }), {
+      loc: ["body", "config", "ingestion.mode"],
+      type: "enum",
+      ctx: { expected: "'append' or 'upsert'" },
+    });
+    expect422(await s.api("POST", "/destinations", { body: { name: "d", connector: "s3", config: [] } }), { loc: ["body", "config"], type: "dict_type" });
+    expect422(await s.api("POST", "/destinations", { body: { name: "d", connector: 5, config: {} } }), { loc: ["body", "connector"], type: "string_type" });
+    expect422(await s.api("POST", "/destinations", { body: { name: "d", connector: "s3", config: {}, created_from: "cdk" } }), { loc: ["body", "created_from"], type: "enum" });
+    expect422(await s.api("POST", "/destinations", { rawBody: "{]", headers: { "content-type": "application/json" } }), { type: "json_invalid" });
+  });
+});
+
+describe("GET, PUT and DELETE /destinations/{destination_id}", () => {
+  it("gets an envelope, updates with the masked placeholder, deletes", async () => {
+    const dst = await createDestination("snowflake", snowflakeConfig());
+    const got = await s.api("GET", `/destinations/${dst.id}`);
+    expect(got.body).toEqual({ result: [dst], page: 1, page_size: 10, total: 1, has_next: false });
+
+    const updated = await s.api("PUT", `/destinations/${dst.id}?secret_returned=true`, {
+      body: { name: dst.name, connector: "snowflake", config: { ...snowflakeConfig(), "snowflake.private.key": "********", "ingestion.mode": "upsert" } },
+    });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body.config["snowflake.private.key"]).toBe(snowflakeConfig()["snowflake.private.key"]);
+    expect(updated.body.config["ingestion.mode"]).toBe("upsert");
+
+    expect((await s.api("DELETE", `/destinations/${dst.id}`)).body).toEqual({ id: dst.id, deleted: true });
+    expect((await s.api("GET", `/destinations/${dst.id}`)).body.total).toBe(0);
+    expectDetail(await s.api("DELETE", `/destinations/${dst.id}`), 404);
+    expectDetail(await s.api("PUT", `/destinations/${dst.id}`, { body: { name: "x", connector: "snowflake", config: snowflakeConfig() } }), 404);
+  });
+
+  it("refuses the placeholder for a secret that was never stored", async () => {
+    const dst = await createDestination("snowflake", snowflakeConfig());
+    expect422(
+      await s.api("PUT", `/destinations/${dst.id}`, {
+        body: { name: dst.name, connector: "snowflake", config: { ...snowflakeConfig(), "snowflake.private.key.passphrase": "********" } },
+      }),
+      { loc: ["body", "config", "snowflake.private.key.passphrase"], type: "value_error" },
+    );
+  });
+
+  it("lists with paging limits and filters", async () => {
+    const tag = uniqueName("dlist");
+    await s.api("POST", "/destinations", { body: { name: `${tag}-a`, connector: "snowflake", config: snowflakeConfig() } });
+    await s.api("POST", "/destinations", {
+      body: { name: `${tag}-b`, connector: "s3", config: { "aws.access.key.id": "A", "aws.secret.access.key": "B", "s3.bucket.name": "c" } },
+    });
+    const all = await s.api("GET", `/destinations?partial_name=${tag}`);
+    expect(all.body.total).toBe(2);
+    expect(all.text).not.toContain(snowflakeConfig()["snowflake.private.key"]);
+    const s3 = await s.api("GET", `/destinations?partial_name=${tag}&connector=s3`);
+    expect(s3.body.result.map((r: { name: string }) => r.name)).toEqual([`${tag}-b`]);
+    expect422(await s.api("GET", "/destinations?page_size=500"), { loc: ["query", "page_size"], type: "less_than_equal" });
+    expect422(await s.api("GET", "/destinations?page=-1"), { loc: ["query", "page"], type: "greater_than_equal" });
+  });
+});
+
+describe("destination lifecycle", () => {
+  it("follows active →pause→ paused →resume→ active; any →stop→ stopped →resume→ active", async () => {
+    const dst = await createDestination("snowflake", snowflakeConfig());
+    const paused = await s.api("PUT", `/destinations/${dst.id}/pause`);
+    expect(paused.body).toMatchObject({ connector_status: "Paused", tasks: [0], task_statuses: { "0": { state: "PAUSED" } } });
+    const stoppedFromPaused = await s.api("PUT", `/destinations/${dst.id}/stop`);
+    expect(stoppedFromPaused.body).toMatchObject({ connector_status: "Stopped", tasks: [], task_statuses: {} });
+    expectDetail(await s.api("PUT", `/destinations/${dst.id}/pause`), 409, /Stopped/);
+    expect((await s.api("PUT", `/destinations/${dst.id}/stop`)).body.connector_status).toBe("Stopped");
+    const resumed = await s.api("PUT", `/destinations/${dst.id}/resume`);
+    expect(resumed.body).toMatchObject({ connector_status: "Active", tasks: [0], task_statuses: { "0": { state: "RUNNING" } } });
+    expect((await s.api("PUT", `/destinations/${dst.id}/stop`)).body.connector_status).toBe("Stopped");
+    expect((await s.api("GET", `/destinations?partial_name=${dst.name}&status=Stopped`)).body.total).toBe(1);
+  });
+
+  it("answers 404 for unknown destinations and 422 for bad path ids", async () => {
+    for (const action of ["stop", "pause", "resume"]) {
+      expectDetail(await s.api("PUT", `/destinations/missing/${action}`), 404);
+      expect422(await s.api("PUT", `/destinations/${"d".repeat(129)}/${action}`), { loc: ["path", "destination_id"], type: "string_too_long" });
+    }
+  });
+});

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expect422, expectDetail, openSession, uniqueName, type Session } from "./helpers.js";
+
+let s: Session;
+
+beforeAll(async () => {
+  s = await openSession();
+});
+afterAll(async () => {
+  await s?.emulator.stop();
+});
+
+async function createTag(body: Record<string, unknown> = {}) {
+  const reply = await s.api("POST", "/tags", { body: { name: uniqueName("tag"), type: ["source"], ...body } });
+  expect(reply.status, reply.text).toBe(200);
+  return reply.body;
+}
+
+describe("POST /tags", () => {
+  it("creates a custom tag with the documented record", async () => {
+    const name = uniqueName("team-data");
+    const tag = await createTag({ name, description: "owned by data", type: ["source", "destination"], created_from: "terraform" });
+    expect(tag).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      name,
+      description: "owned by data",
+      type: ["source", "destination"],
+      system: false,
+      custom: true,
+      created_from: "terraform",
+    });
+  });
+
+  it("defaults description to null and created_from to api", async () => {
+    const tag = await createTag();
+    expect(tag.description).toBeNull();
+    expect(tag.created_from).toBe("api");
+  });
+
+  it("answers 409 for a duplicate name, including a system tag's", async () => {
+    const tag = await createTag();
+    expectDetail(await s.api("POST", "/tags", { body: { name: tag.name, type: ["source"] } }), 409);
+    expectDetail(await s.api("POST", "/tags", { body: { name: "Production", type: ["source"] } }), 409);
+  });
+
+  it("validates the body", async () => {
+    expect422(await s.api("POST", "/tags", { body: {} }), { loc: ["body", "name"], type: "missing" }, { loc: ["body", "type"], type: "missing" });
+    expect422(await s.api("POST", "/tags", { body: { name: "t", type: [] } }), { loc: ["body", "type"], type: "too_short" });
+    expect422(await s.api("POST", "/tags", { body: { name: "t", type: "source" } }), { loc: ["body", "type"], type: "list_type" });
+    expect422(await s.api("POST", "/tags", { body: { name: "t", type: ["source", "galaxy"] } }), {
+      loc: ["body", "type", 1],
+      type: "enum",
+      input: "galaxy",
+      ctx: { expected: "'source', 'destination', 'pipeline', 'transform' or 'topic'" },
+    });
+    expect422(await s.api("POST", "/tags", { body: { name: "t", type: ["source"], description: false } }), { loc: ["body", "description"], type: "string_type" });
+    expect422(await s.api("POST", "/tags", { body: { name: "t", type: ["source"], created_from: "ansible" } }), { loc: ["body", "created_from"], type: "enum" });
+    expect422(await s.api("POST", "/tags", { body: { name: "", type: ["source"] } }), { loc: ["body", "name"], type: "string_too_short" });
+    expect422(await s.api("POST", "/tags", { rawBody: "{'name': 't'}", headers: { "content-type": "application/json" } }), { type: "json_invalid" });
+  });
+});
+
+describe("GET /tags", () => {
+  it("includes the read-only system tags", async () => {
+    const reply = await s.api("GET", "/tags?tag_name=production");
+    expect(reply.status).toBe(200);
+    expect(reply.body.result).toEqual([expect.objectContaining({ name: "Production", system: true, custom: false })]);
+  });
+
+  it("filters by tag_ids given comma-separated, repeated, or both", async () => {
+    const a = await createTag();
+    const b = await createTag();
+    const c = await createTag();
+    const ids = (r: { body: { result: { id: string }[] } }) => r.body.result.map((t) => t.id).sort();
+    expect(ids(await s.api("GET", `/tags?tag_ids=${a.id},${b.id}`))).toEqual([a.id, b.id].sort());
+    expect(ids(await s.api("GET", `/tags?tag_ids=${a.id}&tag_ids=${c.id}`))).toEqual([a.id, c.id].sort());
+    expect(ids(await s.api("GET", `/tags?tag_ids=${a.id},${b.id}&tag_ids=${c.id}`))).toEqual([a.id, b.id, c.id].sort());
+    expect(ids(await s.api("GET", "/tags?tag_ids=nope"))).toEqual([]);
+  });
+
+  it("filters by tag_name (case-insensitive substring) and pages", async () => {
+    const prefix = uniqueName("Squad");
+    for (let i = 0; i < 3; i += 1) await createTag({ name: `${prefix}-${i}` });
+    const page = await s.api("GET", `/tags?tag_name=${prefix.toLowerCase()}&page_size=2`);
+    expect(page.body).toMatchObject({ total: 3, page: 1, page_size: 2, has_next: true });
+    expect(page.body.result.map((t: { name: string }) => t.name)).toEqual([`${prefix}-0`, `${prefix}-1`]);
+    expect422(await s.api("GET", "/tags?page_size=101"), { loc: ["query", "page_size"], type: "less_than_equal" });
+    expect422(await s.api("GET", "/tags?page=zero"), { loc: ["query", "page"], type: "int_parsing" });
+  });
+
+  it("gets one tag by id", async () => {
+    const tag = await createTag();
+    expect((await s.api("GET", `/tags/${tag.id}`)).body).toEqual(tag);
+    expectDetail(await s.api("GET", "/tags/unknown"), 404);
+  });
+});
+
+describe("PUT /tags/{tag_id}", () => {
+  it("replaces name, description and type; keeps created_from", async () => {
+    const tag = await createTag({ description: "old", created_from: "web" });
+    const name = uniqueName("renamed");
+    const reply = await s.api("PUT", `/tags/${tag.id}`, { body: { name, type: ["pipeline"] } });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ ...tag, name, description: null, type: ["pipeline"] });
+  });
+
+  it("answers 409 on rename onto another tag, 404 for unknown, 403 for system tags", async () => {
+    const a = await createTag();
+    const b = await createTag();
+    expectDetail(await s.api("PUT", `/tags/${b.id}`, { body: { name: a.name, type: ["source"] } }), 409);
+    expect((await s.api("PUT", `/tags/${b.id}`, { body: { name: b.name, type: ["source"] } })).status).toBe(200);
+    expectDetail(await s.api("PUT", "/tags/unknown", { body: { name: "x", type: ["source"] } }), 404);
+    const system = (await s.api("GET", "/tags?tag_name=Development")).body.result[0];
+    expectDetail(await s.api("PUT", `/tags/${system.id}`, { body: { name: "Dev", type: ["source"] } }), 403, /system tag/);
+  });
+
+  it("validates body and path", async () => {
+    const tag = await createTag();
+    expect422(await s.api("PUT", `/tags/${tag.id}`, { body: { name: "x" } }), { loc: ["body", "type"], type: "missing" });
+    expect422(await s.api("PUT", `/tags/${tag.id}`, { body: { name: 1, type: ["x"] } }), { loc: ["body", "name"], type: "string_type" }, { loc: ["body", "type", 0], type: "enum" });
+    expect422(await s.api("PUT", `/tags/${"t".repeat(129)}`, { body: { name: "x", type: ["source"] } }), { loc: ["path", "tag_id"] });
+  });
+});
+
+describe("DELETE /tags/{tag_id}", () => {
+  it("deletes a custom tag once; system tags are protected", async () => {
+    const tag = await createTag();
+    const del = await s.api("DELETE", `/tags/${tag.id}`);
+    expect(del.status).toBe(200);
+    expect(del.body).toEqual({ id: tag.id, deleted: true });
+    expect((await s.api("GET", `/tags?tag_ids=${tag.id}`)).body.result).toEqual([]);
+    expectDetail(await s.api("DELETE", `/tags/${tag.id}`), 404);
+    const system = (await s.api("GET", "/tags?tag_name=Production")).body.result[0];
+    expectDetail(await s.api("DELETE", `/tags/${system.id}`), 403);
+    expect422(await s.api("DELETE", `/tags/${"t".repeat(129)}`), { loc: ["path", "tag_id"], type: "string_too_long" });
+  });
+});
