@@ -26,6 +26,7 @@ Options:
   --rate-limit <rps>         requests per second before 429 + Retry-After (default 0 = off)
   --fail-rate <0..1>         share of requests answered 503 (default 0)
   --drop-rate <0..1>         share of connections dropped without a response (default 0)
+  --lost-response-rate <0..1> share of writes handled, then answered by a dropped connection (default 0)
   --fault-routes <prefixes>  comma-separated path prefixes faults apply to (default /)
   --help                     show this help
 `;
@@ -61,6 +62,7 @@ export function parseCliArgs(argv: string[]): { help: true } | { help: false; op
         "rate-limit": { type: "string" },
         "fail-rate": { type: "string" },
         "drop-rate": { type: "string" },
+        "lost-response-rate": { type: "string" },
         "fault-routes": { type: "string" },
         help: { type: "boolean" },
       },
@@ -85,6 +87,8 @@ export function parseCliArgs(argv: string[]): { help: true } | { help: false; op
   if (fail !== undefined) faults.failRate = fail;
   const drop = number("drop-rate", str("drop-rate"), (n) => n >= 0 && n <= 1, "between 0 and 1");
   if (drop !== undefined) faults.dropRate = drop;
+  const lost = number("lost-response-rate", str("lost-response-rate"), (n) => n >= 0 && n <= 1, "between 0 and 1");
+  if (lost !== undefined) faults.lostResponseRate = lost;
   const routes = str("fault-routes");
   if (routes !== undefined) {
     faults.routes = routes.split(",").map((r) => r.trim()).filter(Boolean);
@@ -113,6 +117,7 @@ export function describeFaults(faults: Partial<FaultSettings>): string {
   if (faults.rateLimit) parts.push(`rate limit ${faults.rateLimit}/s`);
   if (faults.failRate) parts.push(`fail rate ${faults.failRate}`);
   if (faults.dropRate) parts.push(`drop rate ${faults.dropRate}`);
+  if (faults.lostResponseRate) parts.push(`lost response rate ${faults.lostResponseRate}`);
   if (parts.length === 0) return "off";
   if (faults.seed !== undefined) parts.push(`seed ${faults.seed}`);
   if (faults.routes) parts.push(`routes ${faults.routes.join(",") || "(none)"}`);

@@ -15,6 +15,8 @@ export interface FaultSettings {
   failRate: number;
   /** Share (0..1) of matched requests whose connection is destroyed without a response. */
   dropRate: number;
+  /** Share (0..1) of matched writes (not GET) that are handled, then lose their response (socket destroyed). */
+  lostResponseRate: number;
   /** PRNG seed for fail/drop decisions; undefined picks a random one. */
   seed: number | undefined;
   /** Path prefixes faults apply to; `["/"]` is every route, `[]` none. */
@@ -26,6 +28,7 @@ export const DEFAULT_FAULTS: FaultSettings = {
   rateLimit: 0,
   failRate: 0,
   dropRate: 0,
+  lostResponseRate: 0,
   seed: undefined,
   routes: ["/"],
 };
@@ -54,6 +57,7 @@ export function validateFaults(settings: FaultSettings): void {
   };
   share("failRate", settings.failRate);
   share("dropRate", settings.dropRate);
+  share("lostResponseRate", settings.lostResponseRate);
   if (!Number.isFinite(settings.latencyMs) || settings.latencyMs < 0) {
     throw new RangeError(`latencyMs must be a non-negative number, got ${settings.latencyMs}`);
   }
@@ -121,6 +125,14 @@ export class FaultInjector {
     }
     if (s.failRate > 0 && this.random() < s.failRate) return { kind: "fail" };
     return { kind: "none" };
+  }
+
+  /**
+   * Whether a request that passed every other fault is handled and then loses its response:
+   * the client cannot know whether its call took effect, the case a create must survive.
+   */
+  loseResponse(): boolean {
+    return this.current.lostResponseRate > 0 && this.random() < this.current.lostResponseRate;
   }
 
   private resetBucket(): void {

@@ -116,6 +116,10 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
       reply.code(500).header("content-type", "application/json; charset=utf-8");
       return JSON.stringify({ detail: "Failed to persist state" });
     }
+    if (responsesToLose.has(request)) {
+      ctx.stats.faults.lost += 1;
+      request.raw.socket.destroy();
+    }
     return payload;
   });
 
@@ -178,6 +182,11 @@ async function injectFaults(ctx: EmulatorContext, request: FastifyRequest, reply
       stats.faults.failed += 1;
       throw new ApiError(503, "Service temporarily unavailable");
     case "none":
+      // Only writes: a read whose answer is lost is just a dropped connection.
+      if (request.method !== "GET" && faults.loseResponse()) responsesToLose.add(request);
       return;
   }
 }
+
+/** Requests handled normally whose response is then withheld (see FaultInjector.loseResponse). */
+const responsesToLose = new WeakSet<FastifyRequest>();

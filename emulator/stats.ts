@@ -13,7 +13,7 @@ export interface EmulatorStats {
   /** Token pairs actually issued by those routes. */
   tokensIssued: { accessToken: number; refresh: number };
   /** Faults injected. */
-  faults: { delayed: number; rateLimited: number; failed: number; dropped: number };
+  faults: { delayed: number; rateLimited: number; failed: number; dropped: number; lost: number };
 }
 
 export function emptyStats(): EmulatorStats {
@@ -22,7 +22,7 @@ export function emptyStats(): EmulatorStats {
     requests: {},
     tokenRequests: { accessToken: 0, refresh: 0 },
     tokensIssued: { accessToken: 0, refresh: 0 },
-    faults: { delayed: 0, rateLimited: 0, failed: 0, dropped: 0 },
+    faults: { delayed: 0, rateLimited: 0, failed: 0, dropped: 0, lost: 0 },
   };
 }
 

@@ -11,7 +11,7 @@ beforeAll(async () => {
   token = (await tokenFor(emu)).accessToken;
 });
 afterEach(() => {
-  emu.setFaults({ latencyMs: 0, rateLimit: 0, failRate: 0, dropRate: 0, routes: ["/"] });
+  emu.setFaults({ latencyMs: 0, rateLimit: 0, failRate: 0, dropRate: 0, lostResponseRate: 0, routes: ["/"] });
 });
 afterAll(async () => {
   await emu?.stop();
@@ -23,10 +23,10 @@ describe("fault injection", () => {
   it("is off by default", async () => {
     const fresh = await startEmulator({ port: 0 });
     try {
-      expect(fresh.getFaults()).toEqual({ latencyMs: 0, rateLimit: 0, failRate: 0, dropRate: 0, seed: undefined, routes: ["/"] });
+      expect(fresh.getFaults()).toEqual({ latencyMs: 0, rateLimit: 0, failRate: 0, dropRate: 0, lostResponseRate: 0, seed: undefined, routes: ["/"] });
       const t = (await tokenFor(fresh)).accessToken;
       for (let i = 0; i < 20; i += 1) expect((await get("/sources", fresh, t)).status).toBe(200);
-      expect(fresh.stats().faults).toEqual({ delayed: 0, rateLimited: 0, failed: 0, dropped: 0 });
+      expect(fresh.stats().faults).toEqual({ delayed: 0, rateLimited: 0, failed: 0, dropped: 0, lost: 0 });
     } finally {
       await fresh.stop();
     }
@@ -51,6 +51,16 @@ describe("fault injection", () => {
     expect(emu.stats().faults.dropped).toBeGreaterThan(before);
     emu.setFaults({ dropRate: 0 });
     expect((await get("/sources")).status).toBe(200);
+  });
+
+  it("handles a request and then loses its response, so the change took effect unseen", async () => {
+    emu.setFaults({ lostResponseRate: 1, routes: ["/tags"] });
+    const body = { name: "lost-answer", description: "", type: ["source"] };
+    await expect(call(emu.url, "POST", "/tags", { token, body })).rejects.toThrow();
+    expect(emu.stats().faults.lost).toBe(1);
+    emu.setFaults({ lostResponseRate: 0 });
+    const listed = await get("/tags?tag_name=lost-answer");
+    expect(listed.body.result.map((t: { name: string }) => t.name)).toEqual(["lost-answer"]);
   });
 
   it("rate-limits with 429 and Retry-After in seconds, refilling as the clock moves", async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getRequestCounts } from "../../../provider/client/index.js";
 import { ConnectorProvider, DESTINATION, type ConnectorInputs } from "../../../provider/resources/connector.js";
 import { TagProvider, type TagInputs } from "../../../provider/resources/tag.js";
+import { destinationConnectorSchema } from "../../../provider/client/index.js";
 import { snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
 
 const destinations = new ConnectorProvider(DESTINATION);
@@ -55,6 +56,41 @@ describe("a flaky API", () => {
     expect(faults.failed + faults.dropped).toBeGreaterThan(0);
   });
 
+});
+
+describe("a create whose answer is lost", () => {
+  let h: ProviderHarness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it("finds the object by its unique name and keeps it in state instead of orphaning it", async () => {
+    const { inputs } = await destinations.check({}, { logicalName: "lost", connector: "snowflake", config: snowflakeConfig });
+    h.emulator.setFaults({ lostResponseRate: 1, routes: ["/destinations"] });
+    let error: unknown;
+    try {
+      await destinations.create({ ...(inputs as ConnectorInputs), __provider: "p" } as ConnectorInputs);
+    } catch (err) {
+      error = err;
+    } finally {
+      h.emulator.setFaults({ lostResponseRate: 0, routes: ["/"] });
+    }
+    expect(h.emulator.stats().faults.lost).toBe(1);
+    const [created] = await h.console.listAll("/destinations", {}, destinationConnectorSchema);
+    expect(error).toMatchObject({ name: "PartialFailure", id: created!.id, properties: { name: (inputs as ConnectorInputs).name, __provider: "p" } });
+    expect((error as Error).message).toMatch(/kept in the stack/);
+    await destinations.delete(created!.id!);
+  });
+
+  it("of a tag is recovered the same way", async () => {
+    const { inputs } = await tags.check({}, { logicalName: "lost-tag", type: ["topic"] });
+    h.emulator.setFaults({ lostResponseRate: 1, routes: ["/tags"] });
+    const error = await tags.create(inputs as TagInputs).catch((e: unknown) => e);
+    h.emulator.setFaults({ lostResponseRate: 0, routes: ["/"] });
+    expect(error).toMatchObject({ name: "PartialFailure", id: expect.any(String) });
+    await tags.delete((error as { id: string }).id);
+  });
 });
 
 describe("short-lived tokens", () => {

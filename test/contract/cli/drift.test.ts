@@ -1,0 +1,195 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
+import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
+import { secretKeySet } from "../../../provider/catalogue.js";
+import { MASK } from "../../../provider/normalize.js";
+import { TestStack } from "../../support/pulumi.js";
+
+// The built `pulumi-cdc drift` command, as a user runs it, on a stack deployed by the real
+// Pulumi engine against an emulator started here. Out-of-band changes are made with a separate
+// client, like a person in the web console, and every command the report suggests is run to
+// check that it really reconciles.
+
+const ROOT = resolve(__dirname, "..", "..", "..");
+const CLI = join(ROOT, "dist", "cli", "index.js");
+const FIXTURE = join(ROOT, "test", "e2e", "fixtures", "pipeline");
+const DB_PASSWORD = "CLI-DRIFT-PGPASS-51d0";
+const SNOWFLAKE_KEY = "CLI-DRIFT-SFKEY-a8e2";
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+interface DriftJson {
+  stack: string;
+  checkedAt: string;
+  clean: boolean;
+  resources: Array<{
+    type: string;
+    name: string;
+    id: string;
+    urn: string;
+    drift: {
+      detected: boolean;
+      maskedDiff: string;
+      changedKeys: string[];
+      deleted?: boolean;
+      status?: { desired: string; live: string; drifted: boolean };
+    };
+  }>;
+}
+
+describe("pulumi-cdc drift on a deployed stack", () => {
+  let emulator: RunningEmulator;
+  let web: CdcClient;
+  let stack: TestStack;
+  let cliEnv: NodeJS.ProcessEnv;
+  // Never expected in any output of the command.
+  let secrets: string[];
+
+  function cli(args: string[], env: NodeJS.ProcessEnv = cliEnv): Promise<CliResult> {
+    return new Promise((done) => {
+      execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+      });
+    });
+  }
+
+  async function drift(expectedCode: number): Promise<DriftJson> {
+    const result = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE, "--json"]);
+    expect(result.code, `exit code; stderr: ${result.stderr}`).toBe(expectedCode);
+    for (const secret of secrets) expect(result.stdout + result.stderr).not.toContain(secret);
+    expect(result.stdout).not.toContain("ciphertext");
+    return JSON.parse(result.stdout) as DriftJson;
+  }
+
+  const byType = (report: DriftJson, type: string) => {
+    const found = report.resources.find((r) => r.type === type);
+    if (!found) throw new Error(`no ${type} in ${JSON.stringify(report)}`);
+    return found;
+  };
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+    emulator = await startEmulator({ port: 0 });
+    web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
+    // A stack name of its own: the fixture directory is shared with the end-to-end suite, which runs at the same time.
+    stack = await TestStack.create(FIXTURE, { stackName: `cli-drift-${process.pid}` });
+    await stack.setConfig("cdc:apiUrl", emulator.url);
+    await stack.setConfig("cdc:clientId", emulator.clientId);
+    await stack.setConfig("cdc:clientSecret", emulator.clientSecret, true);
+    await stack.setConfig("e2e:dbPassword", DB_PASSWORD, true);
+    await stack.setConfig("e2e:snowflakeKey", SNOWFLAKE_KEY, true);
+    secrets = [emulator.clientSecret, DB_PASSWORD, SNOWFLAKE_KEY];
+    // The stack's backend, passphrase and PULUMI_HOME, and no CDC_* variables: the API settings must come from the stack's config.
+    cliEnv = Object.fromEntries(Object.entries(stack.environment()).filter(([k]) => !k.startsWith("CDC_")));
+    await stack.up();
+  });
+
+  afterAll(async () => {
+    await stack?.destroy().catch(() => undefined);
+    await stack?.dispose();
+    await web?.close();
+    await emulator?.stop();
+  });
+
+  it("exits 0 with a clean report right after `pulumi up`", async () => {
+    const report = await drift(0);
+    expect(report).toMatchObject({ stack: stack.stackName, clean: true });
+    expect(Number.isNaN(Date.parse(report.checkedAt))).toBe(false);
+    // Tags and client credentials are not checked: only the source and the destination.
+    expect(report.resources.map((r) => r.type).sort()).toEqual(["destination", "source"]);
+    for (const r of report.resources) {
+      expect(r.drift).toMatchObject({ detected: false, maskedDiff: "", status: { desired: "active", live: "Active", drifted: false } });
+      expect(r.urn).toMatch(/^urn:pulumi:cli-drift-\d+::cdc-e2e-pipeline::pulumi-nodejs:dynamic\/cdc:(Source|Destination)::(orders|warehouse)$/);
+    }
+    expect(byType(report, "source").name).toBe("orders-e2e");
+
+    const human = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(`✓ source orders-e2e (id ${byType(report, "source").id}): no drift`);
+    expect(human.stdout).toMatch(/✓ destination warehouse-[0-9a-f]+ \(id [0-9a-f]+\): no drift/);
+    expect(human.stdout).toContain(`No drift: 2 resources of stack ${stack.stackName} match the API.`);
+  });
+
+  it("exits 2 with the masked diff when the destination is edited outside Pulumi, and `pulumi up` reconciles it", async () => {
+    const id = byType(await drift(0), "destination").id;
+    const live = await web.findOne("/destinations/{id}", destinationConnectorSchema, { params: { id } });
+    const config: Record<string, unknown> = { ...live!.config, "snowflake.schema.name": "CONSOLE_EDIT" };
+    // Secrets go back as the mask, which the API reads as "keep the stored value".
+    for (const key of secretKeySet("destination", "snowflake", config)) if (key in config) config[key] = MASK;
+    await web.put("/destinations/{id}", { params: { id }, body: { name: live!.name, connector: live!.connector, config } });
+
+    const report = await drift(2);
+    expect(report.clean).toBe(false);
+    const destination = byType(report, "destination");
+    expect(destination.drift.detected).toBe(true);
+    expect(destination.drift.maskedDiff).toContain("+snowflake.schema.name: CONSOLE_EDIT");
+    expect(destination.drift.maskedDiff).toContain(`snowflake.private.key: ${MASK}`);
+    expect(byType(report, "source").drift.detected).toBe(false);
+
+    const human = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE]);
+    expect(human.code).toBe(2);
+    expect(human.stdout).toContain(`✗ destination ${destination.name} (id ${id}): drift\n`);
+    expect(human.stdout).toContain("\n    +snowflake.schema.name: CONSOLE_EDIT\n");
+    expect(human.stdout).toContain("run `pulumi up` to put the program's config back, or `pulumi refresh` to accept the live config");
+    for (const secret of secrets) expect(human.stdout + human.stderr).not.toContain(secret);
+
+    await stack.up();
+    expect((await drift(0)).clean).toBe(true);
+    const after = await web.findOne("/destinations/{id}", destinationConnectorSchema, { params: { id } });
+    expect(after!.config!["snowflake.schema.name"]).toBe("RAW");
+  });
+
+  it("exits 2 on a source paused outside Pulumi, and `pulumi up --refresh` (the hint) resumes it", async () => {
+    const id = byType(await drift(0), "source").id;
+    await web.put("/sources/{id}/pause", { params: { id } });
+
+    const report = await drift(2);
+    expect(byType(report, "source").drift).toMatchObject({ detected: true, maskedDiff: "", status: { desired: "active", live: "Paused", drifted: true } });
+    const human = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE]);
+    expect(human.stdout).toContain("    status: Paused, the program wants active\n");
+    expect(human.stdout).toContain("run `pulumi up --refresh`");
+
+    await stack.up(["--refresh"]);
+    expect((await drift(0)).clean).toBe(true);
+    expect((await web.findOne("/sources/{id}", sourceConnectorSchema, { params: { id } }))!.connector_status).toBe("Active");
+  });
+
+  it("exits 2 on a destination deleted outside Pulumi, and `pulumi up --refresh` (the hint) creates it again", async () => {
+    const before = byType(await drift(0), "destination");
+    await web.delete("/destinations/{id}", { params: { id: before.id } });
+
+    const report = await drift(2);
+    expect(byType(report, "destination").drift).toEqual({ detected: true, deleted: true, maskedDiff: "", changedKeys: [] });
+    const human = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE]);
+    expect(human.stdout).toContain(`✗ destination ${before.name} (id ${before.id}): deleted outside Pulumi\n`);
+
+    await stack.up(["--refresh"]);
+    const after = byType(await drift(0), "destination");
+    expect(after.id).not.toBe(before.id);
+  });
+
+  it("exits 1 with Pulumi's message, and no stack trace, for an unknown stack or a wrong passphrase", async () => {
+    const unknown = await cli(["drift", "--stack", "no-such-stack", "--cwd", FIXTURE, "--json"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stdout).toBe("");
+    expect(unknown.stderr).toMatch(/^pulumi-cdc drift: .*no stack named 'no-such-stack' found\n$/);
+
+    // A wrong passphrase must fail rather than fall back to CDC_* variables for the client secret.
+    const wrong = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE], {
+      ...cliEnv,
+      PULUMI_CONFIG_PASSPHRASE: "not-the-passphrase",
+      CDC_CLIENT_SECRET: emulator.clientSecret,
+    });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/incorrect passphrase/);
+    expect(wrong.stderr).not.toMatch(/\n\s+at /);
+    expect(wrong.stderr).not.toContain(emulator.clientSecret);
+  });
+});
