@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { connectorNames, findConnector, type ConnectorKind } from "./catalogue.js";
+import { findConnector, type ConnectorKind } from "./catalogue.js";
 import { isUnknown, toApiString } from "./normalize.js";
 
 /** One problem with a resource's inputs, named by its property path, as Pulumi shows it. */
@@ -88,8 +88,4 @@ export function checkConnectorConfig(kind: ConnectorKind, connector: string, con
     }
   }
   return failures;
-}
-
-export function unknownConnectorHint(kind: ConnectorKind): string {
-  return `catalogued ${kind} connectors: ${connectorNames(kind).join(", ")}`;
 }

@@ -20,8 +20,11 @@ node -e '
   try { r = JSON.parse(fs.readFileSync(process.argv[1], "utf8")); } catch {}
   const passed = r.numPassedTests ?? 0;
   const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  // A suite that failed to load has no test results but is a failure all the same.
-  const broken = (r.testResults ?? []).filter((s) => s.status === "failed" && (s.assertionResults ?? []).length === 0).length;
+  // A suite that failed without a failing test (it did not load, or a hook threw and its tests
+  // were skipped) is a failure all the same.
+  const broken = (r.testResults ?? []).filter(
+    (s) => s.status === "failed" && !(s.assertionResults ?? []).some((t) => t.status === "failed"),
+  ).length;
   // No results at all (vitest crashed) is a failure too, never a silent "0 failed".
   const failed = (r.numFailedTests ?? 0) + broken + (r.testResults ? 0 : 1);
   console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
