@@ -46,7 +46,8 @@ export function alignLiveConfig(planned: ConfigMap, live: Record<string, unknown
       // A key the server dropped is drift, but only when it is not a secret we cannot see.
       out[key] = echoed === undefined && !secretKeys.has(key) ? "" : value;
     } else {
-      out[key] = toApiString(echoed);
+      // Same value in the API's string form: keep the program's type, so a refresh shows no 5432 => "5432".
+      out[key] = toApiString(echoed) === toApiString(value) ? value : toApiString(echoed);
     }
   }
   return out;

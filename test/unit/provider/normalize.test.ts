@@ -29,7 +29,7 @@ describe("alignLiveConfig", () => {
     const live = { host: "db", port: "5432", sslmode: "require", password: MASK };
     expect(alignLiveConfig({ host: "db", port: 5432, password: "s3cret" }, live, secrets)).toEqual({
       host: "db",
-      port: "5432",
+      port: 5432, // the program's type is kept when the echo means the same value
       password: "s3cret",
     });
   });
