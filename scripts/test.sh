@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 source scripts/toolchain.sh
 cdc_toolchain
 cdc_build
+echo "[test] type-checking the tests (tsconfig.test.json)" >&2
+npx tsc -p tsconfig.test.json
 
 results="$(mktemp -t pulumi-cdc-vitest.XXXXXX.json)"
 trap 'rm -f "$results"' EXIT

@@ -31,25 +31,33 @@ async function resourceOutputs(stack: TestStack, kind: string): Promise<Record<s
   return resource.outputs ?? {};
 }
 
-describe("the pipeline program under the real Pulumi engine", () => {
-  let emulator: RunningEmulator;
-  let web: CdcClient;
-  let stack: TestStack;
-
+/**
+ * Per describe block: an emulator, a "web console" client on it, and a configured stack of the
+ * pipeline fixture, all torn down (resources destroyed) afterwards.
+ */
+function pipelineStack(stackName: string) {
+  const env = {} as { emulator: RunningEmulator; web: CdcClient; stack: TestStack };
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
-    stack = await TestStack.create(fixture("pipeline"), { stackName: "lifecycle" });
-    await configureStack(stack, emulator);
+    env.emulator = await startEmulator({ port: 0 });
+    const { url, clientId, clientSecret } = env.emulator;
+    env.web = new CdcClient({ settings: { apiUrl: url, clientId, clientSecret, createdFrom: "web" } });
+    env.stack = await TestStack.create(fixture("pipeline"), { stackName });
+    await configureStack(env.stack, env.emulator);
   });
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
-    await web?.close();
-    await emulator?.stop();
+    await env.stack?.destroy().catch(() => undefined);
+    await env.stack?.dispose();
+    await env.web?.close();
+    await env.emulator?.stop();
   });
+  return env;
+}
+
+describe("the pipeline program under the real Pulumi engine", () => {
+  const env = pipelineStack("lifecycle");
 
   it("deploys, detects drift, reconciles, updates, replaces and destroys", async () => {
+    const { emulator, web, stack } = env;
     const up = await stack.up();
     expect(up.stdout).toMatch(/\+ 5 created/);
     const outs = await stack.outputs();
@@ -114,24 +122,10 @@ describe("the pipeline program under the real Pulumi engine", () => {
 });
 
 describe("adoption and out-of-band deletion under the real engine", () => {
-  let emulator: RunningEmulator;
-  let web: CdcClient;
-  let stack: TestStack;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
-    stack = await TestStack.create(fixture("pipeline"), { stackName: "adoption" });
-    await configureStack(stack, emulator);
-  });
-  afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
-    await web?.close();
-    await emulator?.stop();
-  });
+  const env = pipelineStack("adoption");
 
   it("adopts an existing source, and recreates one deleted outside Pulumi", async () => {
+    const { web, stack } = env;
     const existing = await web.post("/sources", {
       body: {
         name: "legacy-orders",
