@@ -21,7 +21,8 @@ let knownSecretsSorted: string[] = [];
 export function registerSecret(value: string | null | undefined): void {
   if (typeof value !== "string") return;
   const v = value.trim();
-  if (v.length < MIN_KNOWN_SECRET_LENGTH || knownSecrets.has(v)) return;
+  // The API's mask (`********`) stands in for a secret; it is not one, and must stay readable.
+  if (v.length < MIN_KNOWN_SECRET_LENGTH || knownSecrets.has(v) || /^\*+$/.test(v)) return;
   if (knownSecrets.size >= MAX_KNOWN_SECRETS) {
     const oldest = knownSecrets.values().next().value;
     if (oldest !== undefined) knownSecrets.delete(oldest);

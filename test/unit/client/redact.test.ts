@@ -76,6 +76,11 @@ describe("redactValue (structures)", () => {
     expect(redactValue(a)).toEqual({ x: 1, self: REDACTED });
   });
 
+  it("never learns the API's mask as a secret, so masked diffs stay readable", () => {
+    registerSecretsIn({ config: { "database.password": "********" } });
+    expect(redact("database.password: ********")).toBe("database.password: ********");
+  });
+
   it("registerSecretsIn learns values under sensitive keys of outgoing bodies", () => {
     registerSecretsIn({ name: "visible-name", config: { "sasl.password": "learned-pass" } });
     expect(redact("login failed with learned-pass for visible-name")).toBe(`login failed with ${REDACTED} for visible-name`);

@@ -1,0 +1,103 @@
+import { parseArgs } from "node:util";
+
+/** Exit codes of `pulumi-cdc drift`: CI scripts branch on them, so they are part of the interface. */
+export const EXIT_CLEAN = 0;
+export const EXIT_ERROR = 1;
+export const EXIT_DRIFT = 2;
+
+export const USAGE = `Usage: pulumi-cdc <command> [options]
+
+Commands:
+  drift     check a stack's sources and destinations against the API for changes made outside Pulumi
+
+Run \`pulumi-cdc drift --help\` for the options of a command.
+`;
+
+export const DRIFT_USAGE = `Usage: pulumi-cdc drift [--stack <name>] [--cwd <program dir>] [--json]
+
+Checks every CDC source and destination of a Pulumi stack against the Data Pipeline Management
+API and reports changes made outside Pulumi: config edits, objects deleted outside Pulumi and
+connectors whose status (Active, Paused, Stopped) differs from the program's desiredState.
+Secrets are never shown: secret config values are neither read nor compared.
+
+Options:
+  -s, --stack <name>   the stack to check (default: the currently selected stack)
+  -C, --cwd <dir>      the Pulumi program directory (default: the current directory)
+      --json           print a JSON report instead of the human one
+  -h, --help           show this help
+
+API settings come from the stack's config (cdc:apiUrl, cdc:clientId, cdc:clientSecret or
+cdc:accessToken; secrets are decrypted by the Pulumi CLI, so set PULUMI_CONFIG_PASSPHRASE as for
+\`pulumi up\`), falling back to CDC_API_URL, CDC_CLIENT_ID, CDC_CLIENT_SECRET, CDC_ACCESS_TOKEN.
+
+Exit status: 0 no drift, 2 drift found, 1 error.
+
+In CI, use it beside \`pulumi preview --expect-no-changes\`: the preview also fails on config
+drift and on deleted objects; this command adds a report per resource, connector status changes
+(which a plain preview does not see) and a JSON result, without running the program.
+`;
+
+/** A command line that cannot be run; the caller prints the message and the usage. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage: string,
+  ) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export interface DriftOptions {
+  /** Undefined: the stack the Pulumi CLI has selected in `cwd`. */
+  stack?: string;
+  /** As given (relative paths are resolved by the caller). */
+  cwd?: string;
+  json: boolean;
+}
+
+export type Command = { command: "help"; usage: string } | { command: "drift"; options: DriftOptions };
+
+/** Parses the whole command line (without `node` and the script). Throws UsageError. */
+export function parseCommandLine(argv: readonly string[]): Command {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === "--help" || first === "-h" || first === "help") {
+    // `help drift` is the same as `drift --help`.
+    return { command: "help", usage: rest[0] === "drift" ? DRIFT_USAGE : USAGE };
+  }
+  if (first === "drift") return parseDriftArgs(rest);
+  throw new UsageError(first.startsWith("-") ? `unknown option '${first}' before the command` : `unknown command '${first}'`, USAGE);
+}
+
+export function parseDriftArgs(argv: readonly string[]): Command {
+  let values: { stack?: string; cwd?: string; json?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        stack: { type: "string", short: "s" },
+        cwd: { type: "string", short: "C" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    // node:util's messages are precise ("Unknown option '--jsn'"); later sentences give advice about its own syntax.
+    throw new UsageError((error as Error).message.split(/\.(?:\s|$)/)[0]!, DRIFT_USAGE);
+  }
+  if (values.help) return { command: "help", usage: DRIFT_USAGE };
+  const options: DriftOptions = { json: values.json === true };
+  if (values.stack !== undefined) {
+    const stack = values.stack.trim();
+    // `--stack --json` would otherwise check a stack named "--json".
+    if (stack === "" || stack.startsWith("-")) throw new UsageError(`--stack needs a stack name, got '${values.stack}'`, DRIFT_USAGE);
+    options.stack = stack;
+  }
+  if (values.cwd !== undefined) {
+    if (values.cwd.trim() === "" || values.cwd.startsWith("-")) throw new UsageError(`--cwd needs a directory, got '${values.cwd}'`, DRIFT_USAGE);
+    options.cwd = values.cwd;
+  }
+  return { command: "drift", options };
+}

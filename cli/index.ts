@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+import { CdcClient } from "../provider/client/index.js";
+import { EXIT_ERROR, parseCommandLine, UsageError } from "./args.js";
+import { runDrift } from "./drift.js";
+import { pulumiRunner } from "./pulumi.js";
+
+async function main(argv: string[]): Promise<number> {
+  let command: ReturnType<typeof parseCommandLine>;
+  try {
+    command = parseCommandLine(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`pulumi-cdc: ${error.message}\n\n${error.usage}`);
+      // Not 2: that code means "drift" to CI scripts.
+      return EXIT_ERROR;
+    }
+    throw error;
+  }
+  if (command.command === "help") {
+    process.stdout.write(command.usage);
+    return 0;
+  }
+  const { code } = await runDrift(command.options, {
+    runPulumi: pulumiRunner(),
+    env: process.env,
+    cwd: process.cwd(),
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    now: () => new Date(),
+    createClient: (settings) => new CdcClient({ settings }),
+  });
+  return code;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // exitCode rather than exit(): lets stdout drain when it is a pipe; the client's pool is closed, so nothing keeps the process alive.
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`pulumi-cdc: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = EXIT_ERROR;
+  },
+);

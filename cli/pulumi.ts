@@ -1,0 +1,131 @@
+import { execFile } from "node:child_process";
+import { redact } from "../provider/client/index.js";
+
+/** What one `pulumi` invocation produced. `code` is null when it did not exit by itself (timeout, signal). */
+export interface PulumiResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `pulumi <args>` in `cwd`. Injectable so the command logic is testable without the CLI. */
+export type PulumiRunner = (args: readonly string[], cwd: string) => Promise<PulumiResult>;
+
+/** A `pulumi` command failed; the message carries Pulumi's own error lines, redacted. */
+export class PulumiCommandError extends Error {
+  constructor(message: string) {
+    super(redact(message));
+    this.name = "PulumiCommandError";
+  }
+}
+
+// Reading a checkpoint or a config value takes well under a second; a minute means a hung
+// backend (a locked file, an unreachable cloud backend) and must not stall CI forever.
+export const DEFAULT_PULUMI_TIMEOUT_MS = 60_000;
+
+export function pulumiRunner(options: { binary?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): PulumiRunner {
+  const binary = options.binary ?? "pulumi";
+  const timeout = options.timeoutMs ?? DEFAULT_PULUMI_TIMEOUT_MS;
+  return (args, cwd) =>
+    new Promise((resolve, reject) => {
+      execFile(
+        binary,
+        // Never prompt (there is no one to answer in CI) and no colour codes in error text we quote.
+        [...args, "--non-interactive", "--color", "never"],
+        { cwd, env: options.env ?? process.env, timeout, killSignal: "SIGKILL", maxBuffer: 256 * 1024 * 1024, windowsHide: true },
+        (error, stdout, stderr) => {
+          if (error && (error as NodeJS.ErrnoException).code === "ENOENT") {
+            reject(new PulumiCommandError(`the Pulumi CLI ("${binary}") was not found on PATH: install it, or put it on PATH`));
+            return;
+          }
+          if (error && (error as { killed?: boolean }).killed) {
+            reject(new PulumiCommandError(`\`pulumi ${args.join(" ")}\` did not finish within ${Math.round(timeout / 1000)} s`));
+            return;
+          }
+          const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+          resolve({ code, stdout: String(stdout), stderr: String(stderr) });
+        },
+      );
+    });
+}
+
+/** Pulumi's `error: ...` lines (its stderr also carries warnings and blank lines), at most a few. */
+export function pulumiErrorText(stderr: string): string {
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const errors = lines.filter((l) => l.startsWith("error:")).map((l) => l.slice("error:".length).trim());
+  const chosen = (errors.length > 0 ? errors : lines).slice(0, 5);
+  return chosen.length > 0 ? chosen.join("; ") : "no error output";
+}
+
+function failed(args: readonly string[], result: PulumiResult): PulumiCommandError {
+  const how = result.code === null ? "was stopped" : `exited with ${result.code}`;
+  return new PulumiCommandError(`\`pulumi ${args.join(" ")}\` ${how}: ${pulumiErrorText(result.stderr)}`);
+}
+
+/** `pulumi stack --show-name`: the stack selected in `cwd`, for when --stack is not given. */
+export async function selectedStack(run: PulumiRunner, cwd: string): Promise<string> {
+  const args = ["stack", "--show-name"];
+  const result = await run(args, cwd);
+  const name = result.stdout.trim();
+  if (result.code !== 0 || name === "") {
+    throw new PulumiCommandError(
+      `no stack given and none selected (${pulumiErrorText(result.stderr)}): pass --stack <name> or run \`pulumi stack select\``,
+    );
+  }
+  return name;
+}
+
+/** The stack's checkpoint as `pulumi stack export` prints it (secrets stay encrypted). */
+export async function exportStack(run: PulumiRunner, stack: string, cwd: string): Promise<unknown> {
+  const args = ["stack", "export", "--stack", stack];
+  const result = await run(args, cwd);
+  if (result.code !== 0) throw failed(args, result);
+  try {
+    return JSON.parse(result.stdout) as unknown;
+  } catch {
+    throw new PulumiCommandError(`\`pulumi ${args.join(" ")}\` printed something that is not a JSON checkpoint`);
+  }
+}
+
+/** The config keys that hold API settings, in the form resolveSettings() reads. */
+export const SETTINGS_KEYS = ["cdc:apiUrl", "cdc:clientId", "cdc:clientSecret", "cdc:accessToken"] as const;
+
+const NOT_SET = /configuration key '[^']*' not found/;
+
+/**
+ * One config value, decrypted by the Pulumi CLI (which needs the stack's passphrase or secrets
+ * provider, exactly as for `pulumi up`). Undefined when the key is not set, so the caller can
+ * fall back to the environment; any other failure (wrong passphrase, no such stack) throws.
+ */
+export async function stackConfigValue(run: PulumiRunner, stack: string, cwd: string, key: string): Promise<string | undefined> {
+  const args = ["config", "get", key, "--json", "--stack", stack];
+  const result = await run(args, cwd);
+  if (result.code !== 0) {
+    if (NOT_SET.test(result.stderr)) return undefined;
+    throw failed(args, result);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(result.stdout);
+  } catch {
+    // Never quote the output: it is a (possibly secret) config value.
+    throw new PulumiCommandError(`\`pulumi ${args.join(" ")}\` printed something that is not JSON`);
+  }
+  const value = (parsed as { value?: unknown } | null)?.value;
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The API settings the stack's config holds, keyed like stack config (`cdc:apiUrl`), unset keys left out. */
+export async function stackSettingsConfig(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, string>> {
+  // Read-only commands, so they run side by side: four CLI start-ups cost one.
+  const values = await Promise.all(SETTINGS_KEYS.map((key) => stackConfigValue(run, stack, cwd, key)));
+  const out: Record<string, string> = {};
+  SETTINGS_KEYS.forEach((key, i) => {
+    const value = values[i];
+    if (value !== undefined) out[key] = value;
+  });
+  return out;
+}

@@ -1,0 +1,106 @@
+import { z } from "zod";
+import type { ConfigMap } from "../provider/normalize.js";
+
+/** The resource kinds the drift command checks, as the report names them. */
+export type ConnectorKind = "source" | "destination";
+
+/** Type tokens of our dynamic resources (module `cdc`, see sdk/). */
+export const CONNECTOR_TYPES: Readonly<Record<string, ConnectorKind>> = {
+  "pulumi-nodejs:dynamic/cdc:Source": "source",
+  "pulumi-nodejs:dynamic/cdc:Destination": "destination",
+};
+
+/** A source or destination as the stack's last deployment recorded it. */
+export interface TrackedConnector {
+  kind: ConnectorKind;
+  urn: string;
+  id: string;
+  /** The API name (outputs.name), or the resource's logical name when the name is not readable. */
+  name: string;
+  connector: string;
+  /** Config values the state holds in plain text; secret ones are left out (see `hiddenKeys`). */
+  config: ConfigMap;
+  /** Config keys whose values are encrypted in the state: neither readable nor comparable. */
+  hiddenKeys: string[];
+  desiredState: string;
+  /** Destinations: the config-history timestamp Pulumi recorded right after its own last write. */
+  baselineTimestamp?: string;
+}
+
+// Loose on purpose: the checkpoint format belongs to Pulumi and grows fields; only what is read here is checked.
+const resourceSchema = z.looseObject({
+  urn: z.string(),
+  type: z.string(),
+  id: z.string().nullish(),
+  outputs: z.record(z.string(), z.unknown()).nullish(),
+  delete: z.boolean().nullish(),
+});
+const checkpointSchema = z.looseObject({
+  deployment: z
+    .looseObject({ resources: z.array(resourceSchema).nullish() })
+    .nullish(),
+});
+
+/** The checkpoint does not have the shape `pulumi stack export` prints. */
+export class CheckpointError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CheckpointError";
+  }
+}
+
+function isScalar(value: unknown): value is string | number | boolean {
+  return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === "string" && value !== "" ? value : fallback;
+}
+
+/** The last `::`-separated part of a URN is the resource's logical name. */
+export function logicalNameOf(urn: string): string {
+  const i = urn.lastIndexOf("::");
+  return i >= 0 ? urn.slice(i + 2) : urn;
+}
+
+/**
+ * Sources and destinations of a checkpoint, in state order. Secret values are stored encrypted
+ * (an object with a `ciphertext`), and so is a whole property the program made secret: any
+ * non-scalar is treated as a value this command cannot see, and skipped.
+ */
+export function trackedConnectors(checkpoint: unknown): TrackedConnector[] {
+  const parsed = checkpointSchema.safeParse(checkpoint);
+  if (!parsed.success) throw new CheckpointError("the stack export is not a Pulumi checkpoint (expected {deployment: {resources: [...]}})");
+  const out: TrackedConnector[] = [];
+  for (const resource of parsed.data.deployment?.resources ?? []) {
+    const kind = CONNECTOR_TYPES[resource.type];
+    // `delete: true` marks the old half of a replacement that the engine has yet to delete: not part of the stack's intent.
+    if (!kind || resource.delete || !resource.id) continue;
+    const outputs = resource.outputs ?? {};
+    const config: ConfigMap = {};
+    const hiddenKeys: string[] = [];
+    const rawConfig = outputs.config;
+    if (rawConfig && typeof rawConfig === "object" && !Array.isArray(rawConfig) && !("ciphertext" in rawConfig)) {
+      for (const [key, value] of Object.entries(rawConfig as Record<string, unknown>)) {
+        if (isScalar(value)) config[key] = value;
+        else hiddenKeys.push(key);
+      }
+    }
+    const drift = outputs.drift;
+    const baseline = drift && typeof drift === "object" ? (drift as { baselineTimestamp?: unknown }).baselineTimestamp : undefined;
+    const tracked: TrackedConnector = {
+      kind,
+      urn: resource.urn,
+      id: resource.id,
+      name: stringOr(outputs.name, logicalNameOf(resource.urn)),
+      connector: stringOr(outputs.connector, ""),
+      config,
+      hiddenKeys: hiddenKeys.sort(),
+      // The provider's default, for state written before desiredState existed.
+      desiredState: stringOr(outputs.desiredState, "active"),
+    };
+    if (typeof baseline === "string" && baseline !== "") tracked.baselineTimestamp = baseline;
+    out.push(tracked);
+  }
+  return out;
+}

@@ -1,0 +1,186 @@
+import { describe, expect, it } from "vitest";
+import { runDrift, type DriftDeps } from "../../../cli/drift.js";
+import type { PulumiResult } from "../../../cli/pulumi.js";
+import { AuthError, type CdcClient, type CdcSettings } from "../../../provider/client/index.js";
+
+// runDrift with the Pulumi CLI and the API replaced by fakes: the wiring (which settings win,
+// what is printed where, exit codes) without processes or sockets. The real CLI and API are
+// exercised by test/contract/cli.
+
+const encrypted = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:x:y" };
+const CLIENT_SECRET = "stack-config-client-secret-7f3a";
+
+const checkpoint = {
+  version: 3,
+  deployment: {
+    resources: [
+      {
+        urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/cdc:Source::orders",
+        type: "pulumi-nodejs:dynamic/cdc:Source",
+        id: "s1",
+        outputs: { name: "orders", connector: "postgresql", config: { "database.hostname": "db", "database.password": encrypted }, desiredState: "active" },
+      },
+    ],
+  },
+};
+
+type Answer = Partial<PulumiResult>;
+
+interface Harness {
+  deps: DriftDeps;
+  out: string[];
+  err: string[];
+  calls: string[][];
+  settings: CdcSettings[];
+}
+
+function harness(opts: { answers?: (args: readonly string[]) => Answer | undefined; env?: NodeJS.ProcessEnv; live?: Record<string, unknown> | Error } = {}): Harness {
+  const out: string[] = [];
+  const err: string[] = [];
+  const calls: string[][] = [];
+  const settings: CdcSettings[] = [];
+  const config: Record<string, string> = { "cdc:apiUrl": "http://127.0.0.1:1", "cdc:clientId": "from-stack", "cdc:clientSecret": CLIENT_SECRET };
+  const defaultAnswer = (args: readonly string[]): Answer => {
+    if (args[0] === "stack" && args[1] === "export") return { stdout: JSON.stringify(checkpoint) };
+    if (args[0] === "stack" && args[1] === "--show-name") return { stdout: "selected\n" };
+    if (args[0] === "config" && args[1] === "get") {
+      const value = config[args[2]!];
+      return value === undefined
+        ? { code: 1, stderr: `error: configuration key '${args[2]}' not found for stack 'dev'\n` }
+        : { stdout: JSON.stringify({ value, secret: args[2] === "cdc:clientSecret" }) };
+    }
+    return { code: 1, stderr: "error: unexpected command\n" };
+  };
+  const live = opts.live ?? { id: "s1", name: "orders", connector: "postgresql", config: { "database.hostname": "db", "database.password": "********" }, connector_status: "Active" };
+  const fakeClient = {
+    async findOne() {
+      if (live instanceof Error) throw live;
+      return live;
+    },
+    async close() {},
+  } as unknown as CdcClient;
+  const deps: DriftDeps = {
+    runPulumi: async (args) => {
+      calls.push([...args]);
+      const answer = opts.answers?.(args) ?? defaultAnswer(args);
+      return { code: 0, stdout: "", stderr: "", ...answer };
+    },
+    env: opts.env ?? {},
+    cwd: process.cwd(),
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    now: () => new Date("2026-01-01T00:00:00.000Z"),
+    createClient: (s) => {
+      settings.push(s);
+      return fakeClient;
+    },
+  };
+  return { deps, out, err, calls, settings };
+}
+
+describe("runDrift", () => {
+  it("reads the checkpoint and API settings of the given stack, in the given directory, and exits 0 when clean", async () => {
+    const h = harness();
+    const { code, run } = await runDrift({ stack: "dev", json: true }, h.deps);
+    expect(code).toBe(0);
+    expect(h.err).toEqual([]);
+    expect(JSON.parse(h.out.join(""))).toMatchObject({ stack: "dev", clean: true, resources: [{ type: "source", id: "s1", drift: { detected: false } }] });
+    expect(run?.clean).toBe(true);
+    expect(h.calls[0]).toEqual(["stack", "export", "--stack", "dev"]);
+    expect(h.calls.slice(1).map((c) => c.slice(0, 3).join(" ")).sort()).toEqual([
+      "config get cdc:accessToken",
+      "config get cdc:apiUrl",
+      "config get cdc:clientId",
+      "config get cdc:clientSecret",
+    ]);
+    expect(h.settings).toEqual([{ apiUrl: "http://127.0.0.1:1", clientId: "from-stack", clientSecret: CLIENT_SECRET, createdFrom: "terraform" }]);
+  });
+
+  it("prefers stack config over the environment, and falls back to CDC_* for keys the stack does not set", async () => {
+    const env = { CDC_API_URL: "http://127.0.0.1:2", CDC_CLIENT_ID: "from-env", CDC_CLIENT_SECRET: "env-secret-value" };
+    const withConfig = harness({ env });
+    await runDrift({ stack: "dev", json: false }, withConfig.deps);
+    expect(withConfig.settings[0]).toMatchObject({ apiUrl: "http://127.0.0.1:1", clientId: "from-stack", clientSecret: CLIENT_SECRET });
+
+    const notSet = (args: readonly string[]): Answer | undefined =>
+      args[0] === "config" ? { code: 1, stderr: `error: configuration key '${args[2]}' not found for stack 'dev'` } : undefined;
+    const fromEnv = harness({ env, answers: notSet });
+    expect((await runDrift({ stack: "dev", json: false }, fromEnv.deps)).code).toBe(0);
+    expect(fromEnv.settings[0]).toMatchObject({ apiUrl: "http://127.0.0.1:2", clientId: "from-env", clientSecret: "env-secret-value" });
+  });
+
+  it("uses the selected stack when --stack is not given", async () => {
+    const h = harness();
+    await runDrift({ json: true }, h.deps);
+    expect(h.calls[0]).toEqual(["stack", "--show-name"]);
+    expect(h.calls[1]).toEqual(["stack", "export", "--stack", "selected"]);
+    expect(JSON.parse(h.out.join("")).stack).toBe("selected");
+  });
+
+  it("exits 2 and prints the report on drift", async () => {
+    const h = harness({ live: { id: "s1", name: "orders", connector: "postgresql", config: { "database.hostname": "elsewhere" }, connector_status: "Active" } });
+    const { code } = await runDrift({ stack: "dev", json: false }, h.deps);
+    expect(code).toBe(2);
+    expect(h.out.join("")).toContain("✗ source orders (id s1): drift\n");
+    expect(h.out.join("")).toContain("    +database.hostname: elsewhere\n");
+  });
+
+  it("exits 1 with Pulumi's own error line (and nothing on stdout) when the stack cannot be read", async () => {
+    const h = harness({ answers: (args) => (args[1] === "export" ? { code: 255, stderr: "warning: x\nerror: no stack named 'nope' found\n" } : undefined) });
+    const { code } = await runDrift({ stack: "nope", json: true }, h.deps);
+    expect(code).toBe(1);
+    expect(h.out).toEqual([]);
+    expect(h.err.join("")).toBe("pulumi-cdc drift: `pulumi stack export --stack nope` exited with 255: no stack named 'nope' found\n");
+  });
+
+  it("exits 1 naming the missing settings, before any API call, when there are no credentials", async () => {
+    const h = harness({ answers: (args) => (args[0] === "config" ? { code: 1, stderr: `error: configuration key '${args[2]}' not found` } : undefined) });
+    const { code } = await runDrift({ stack: "dev", json: false }, h.deps);
+    expect(code).toBe(1);
+    expect(h.settings).toEqual([]);
+    expect(h.err.join("")).toMatch(/CDC API credentials are missing[\s\S]*cdc:clientId is not set/);
+  });
+
+  it("fails on a config error other than 'not set' (a wrong passphrase) instead of falling back silently", async () => {
+    const h = harness({ answers: (args) => (args[2] === "cdc:clientSecret" ? { code: 255, stderr: "error: incorrect passphrase\n" } : undefined) });
+    const { code } = await runDrift({ stack: "dev", json: false }, h.deps);
+    expect(code).toBe(1);
+    expect(h.err.join("")).toContain("incorrect passphrase");
+    expect(h.settings).toEqual([]);
+  });
+
+  it("needs neither credentials nor config for a stack without sources or destinations", async () => {
+    const h = harness({ answers: (args) => (args[1] === "export" ? { stdout: JSON.stringify({ version: 3, deployment: { resources: [] } }) } : undefined) });
+    const { code } = await runDrift({ stack: "dev", json: false }, h.deps);
+    expect(code).toBe(0);
+    expect(h.calls).toEqual([["stack", "export", "--stack", "dev"]]);
+    expect(h.out.join("")).toContain("nothing to check");
+  });
+
+  it("exits 1 with the API error's message and never the client secret, without a stack trace", async () => {
+    const apiError = new AuthError({ method: "GET", path: "/sources/s1", status: 401, detail: `invalid client secret ${CLIENT_SECRET}` });
+    const h = harness({ live: apiError });
+    const { code } = await runDrift({ stack: "dev", json: true }, h.deps);
+    expect(code).toBe(1);
+    const stderr = h.err.join("");
+    expect(stderr).toMatch(/^pulumi-cdc drift: GET \/sources\/s1 failed: 401 Unauthorized/);
+    expect(stderr).not.toContain(CLIENT_SECRET);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(h.out).toEqual([]);
+  });
+
+  it("redacts an unexpected error too", async () => {
+    const h = harness({ live: new Error(`boom while using ${CLIENT_SECRET}`) });
+    const { code } = await runDrift({ stack: "dev", json: false }, h.deps);
+    expect(code).toBe(1);
+    expect(h.err.join("")).toBe("pulumi-cdc drift: unexpected error: boom while using [REDACTED]\n");
+  });
+
+  it("exits 1 when --cwd is not a directory", async () => {
+    const h = harness();
+    const { code } = await runDrift({ stack: "dev", cwd: "no/such/dir", json: false }, h.deps);
+    expect(code).toBe(1);
+    expect(h.err.join("")).toMatch(/--cwd .*no\/such\/dir is not a directory/);
+    expect(h.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import { CheckpointError, logicalNameOf, trackedConnectors } from "../../../cli/state.js";
+
+// What `pulumi stack export` prints, trimmed to the fields that matter: a secret is an object
+// carrying Pulumi's secret signature and a ciphertext.
+const encrypted = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: "v1:abc:def" };
+
+function checkpoint(resources: unknown[]) {
+  return { version: 3, deployment: { manifest: {}, resources } };
+}
+
+const destination = {
+  urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/cdc:Destination::warehouse",
+  type: "pulumi-nodejs:dynamic/cdc:Destination",
+  id: "d1",
+  outputs: {
+    name: "warehouse-1a2b",
+    connector: "snowflake",
+    config: { "snowflake.schema.name": "RAW", "snowflake.private.key": encrypted, "buffer.flush.time": 60, flag: true },
+    desiredState: "paused",
+    status: "Paused",
+    drift: { detected: false, maskedDiff: "", changedKeys: [], baselineTimestamp: "2026-01-01T00:00:00.000Z" },
+  },
+};
+
+const source = {
+  urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/cdc:Source::orders",
+  type: "pulumi-nodejs:dynamic/cdc:Source",
+  id: "s1",
+  outputs: { name: "orders", connector: "postgresql", config: { "database.hostname": "db", "database.password": encrypted }, drift: {} },
+};
+
+describe("trackedConnectors", () => {
+  it("keeps plain config values, lists encrypted ones as hidden, and carries the destination's baseline", () => {
+    const [d] = trackedConnectors(checkpoint([destination]));
+    expect(d).toEqual({
+      kind: "destination",
+      urn: destination.urn,
+      id: "d1",
+      name: "warehouse-1a2b",
+      connector: "snowflake",
+      config: { "snowflake.schema.name": "RAW", "buffer.flush.time": 60, flag: true },
+      hiddenKeys: ["snowflake.private.key"],
+      desiredState: "paused",
+      baselineTimestamp: "2026-01-01T00:00:00.000Z",
+    });
+    // The ciphertext never travels further than the parser.
+    expect(JSON.stringify(d)).not.toContain("ciphertext");
+  });
+
+  it("returns sources and destinations in state order and ignores every other resource", () => {
+    const others = [
+      { urn: "urn:pulumi:dev::proj::pulumi:pulumi:Stack::proj-dev", type: "pulumi:pulumi:Stack" },
+      { urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/cdc:Tag::pii", type: "pulumi-nodejs:dynamic/cdc:Tag", id: "t1", outputs: {} },
+      { urn: "urn:pulumi:dev::proj::pulumi-nodejs:dynamic/cdc:ClientCredential::c", type: "pulumi-nodejs:dynamic/cdc:ClientCredential", id: "c1" },
+    ];
+    const found = trackedConnectors(checkpoint([others[0], source, others[1], destination, others[2]]));
+    expect(found.map((r) => [r.kind, r.id])).toEqual([
+      ["source", "s1"],
+      ["destination", "d1"],
+    ]);
+    // A source records no baseline, and a missing desiredState means the provider's default.
+    expect(found[0]).not.toHaveProperty("baselineTimestamp");
+    expect(found[0]!.desiredState).toBe("active");
+  });
+
+  it("skips the old half of a pending replacement and resources without an id", () => {
+    const pendingDelete = { ...source, id: "s0", delete: true };
+    const noId = { ...destination, id: "" };
+    expect(trackedConnectors(checkpoint([pendingDelete, noId, source])).map((r) => r.id)).toEqual(["s1"]);
+  });
+
+  it("treats a wholly secret config as unreadable and falls back to the logical name for a secret name", () => {
+    const secretAll = { ...source, outputs: { ...source.outputs, name: encrypted, config: encrypted } };
+    const [s] = trackedConnectors(checkpoint([secretAll]));
+    expect(s).toMatchObject({ name: "orders", config: {}, hiddenKeys: [] });
+  });
+
+  it("accepts an empty stack and rejects something that is not a checkpoint", () => {
+    expect(trackedConnectors({ version: 3, deployment: {} })).toEqual([]);
+    expect(trackedConnectors({ version: 3, deployment: { resources: null } })).toEqual([]);
+    expect(() => trackedConnectors({ deployment: { resources: "nope" } })).toThrow(CheckpointError);
+    expect(() => trackedConnectors("[]")).toThrow(CheckpointError);
+  });
+});
+
+describe("logicalNameOf", () => {
+  it("is the last part of the URN", () => {
+    expect(logicalNameOf("urn:pulumi:dev::proj::pulumi-nodejs:dynamic/cdc:Source::orders")).toBe("orders");
+    expect(logicalNameOf("plain")).toBe("plain");
+  });
+});
