@@ -146,8 +146,16 @@ export class ConnectorProvider {
     ];
     let drifted = false;
     if (replaces.length === 0 && !containsUnknown(news)) {
-      // A plain `pulumi preview` must show changes made outside Pulumi, so diff asks the API.
-      drifted = (await this.detectDrift(client(), id, olds)).detected;
+      // A plain `pulumi preview` must show changes made outside Pulumi, so diff asks the API:
+      // the config, and a connector paused, resumed, stopped, renamed or deleted by hand.
+      const api = client();
+      const live = await api.findOne(this.path(id), this.spec.schema, { params: { id } });
+      const state = liveState(live?.connector_status);
+      drifted =
+        !live ||
+        (state !== undefined && state !== (olds.desiredState ?? "active")) ||
+        (typeof live.name === "string" && live.name !== olds.name) ||
+        (await this.detectDrift(api, id, olds, live.config)).detected;
     }
     return {
       changes: replaces.length > 0 || changed.length > 0 || drifted,

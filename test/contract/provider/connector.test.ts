@@ -180,3 +180,36 @@ describe("Destination provider against the emulator", () => {
     await destinations.delete(id);
   });
 });
+
+describe("changes outside Pulumi that are not config", () => {
+  let h: ProviderHarness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it("a connector paused by hand shows in diff, and update resumes it", async () => {
+    const inputs = await checked(destinations, { logicalName: "paused-by-hand", connector: "snowflake", config: snowflakeConfig });
+    const { id, outs } = await destinations.create(inputs);
+    await h.console.put("/destinations/{id}/pause", { params: { id } });
+    expect(await destinations.diff(id, outs, inputs)).toMatchObject({ changes: true });
+    const updated = await destinations.update(id, outs, inputs);
+    expect(updated.outs.status).toBe("Active");
+    expect(await destinations.diff(id, updated.outs, inputs)).toMatchObject({ changes: false });
+    await destinations.delete(id);
+  });
+
+  it("a source renamed by hand shows in diff, and update renames it back", async () => {
+    const inputs = await checked(sources, { logicalName: "renamed", connector: "postgresql", config: pgSourceConfig });
+    const { id, outs } = await sources.create(inputs);
+    await h.console.put("/sources/{id}", {
+      params: { id },
+      body: { name: "someone-else", connector: "postgresql", config: { ...pgSourceConfig, "database.password": "********" } },
+    });
+    expect(await sources.diff(id, outs, inputs)).toMatchObject({ changes: true });
+    const updated = await sources.update(id, outs, inputs);
+    expect(updated.outs.name).toBe(inputs.name);
+    expect(await sources.diff(id, updated.outs, inputs)).toMatchObject({ changes: false });
+    await sources.delete(id);
+  });
+});
