@@ -297,20 +297,15 @@ export class ConnectorProvider {
     return latest === null || latest === undefined ? undefined : String(latest);
   }
 
-  private async detectDrift(api: CdcClient, id: string, olds: ConnectorOutputs, liveConfig?: Record<string, unknown> | null): Promise<DriftReport> {
-    try {
-      if (this.spec.kind === "destination") {
-        return destinationDrift(await compareToOriginal(api, id), olds.drift?.baselineTimestamp);
-      }
+  /** Config drift of an object whose live config was just read (sources compare it; destinations ask the history). */
+  private async detectDrift(api: CdcClient, id: string, olds: ConnectorOutputs, liveConfig: Record<string, unknown> | null | undefined): Promise<DriftReport> {
+    if (this.spec.kind === "source") {
       const planned = olds.config ?? {};
       const secrets = secretKeySet(this.spec.kind, olds.connector, planned);
-      let config = liveConfig;
-      if (config === undefined) {
-        const live = await api.findOne(this.path(id), this.spec.schema, { params: { id } });
-        if (!live) return { ...NO_DRIFT, detected: true, maskedDiff: `${this.spec.label} ${id} was deleted outside Pulumi` };
-        config = live.config;
-      }
-      return sourceDrift(planned, alignLiveConfig(planned, config, secrets), secrets, `${this.spec.label} ${olds.name}`);
+      return sourceDrift(planned, alignLiveConfig(planned, liveConfig, secrets), secrets, `${this.spec.label} ${olds.name}`);
+    }
+    try {
+      return destinationDrift(await compareToOriginal(api, id), olds.drift?.baselineTimestamp);
     } catch (err) {
       if (isNotFound(err)) return { ...NO_DRIFT, detected: true, maskedDiff: `${this.spec.label} ${id} was deleted outside Pulumi` };
       throw err;
