@@ -60,6 +60,9 @@ describe("the pipeline program under the real Pulumi engine", () => {
     const { emulator, web, stack } = env;
     const up = await stack.up();
     expect(up.stdout).toMatch(/\+ 5 created/);
+    // The whole run (five resources, their creates, lifecycle calls and baselines) used one token.
+    expect(emulator.stats().tokenRequests).toEqual({ accessToken: 1, refresh: 0 });
+    expect(emulator.stats().total).toBeGreaterThan(5);
     const outs = await stack.outputs();
     const destinationId = outs["destinationId"] as string;
     expect(outs["sourceTopics"]).toEqual(["public.orders", "public.customers"]);
