@@ -4,6 +4,7 @@ import { z } from "zod";
 import { MASK } from "../catalogue.js";
 import type { EmulatorContext } from "../context.js";
 import { notFound } from "../errors.js";
+import { pageOf } from "../paging.js";
 import type { AgentRecord, AgentStatus, HttpConnectionRecord, LlmConnectionRecord, Store } from "../store.js";
 import {
   RequestValidationError,
@@ -284,14 +285,7 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: EmulatorContext):
   app.get("/agents", { config: { permission: "agents:read" } }, async (request) => {
     const { query } = validateRequest(request, { query: agentListQuery });
     const matches = Object.values(store.data.agents).filter((a) => query.include_deleted || a.status !== "deleted");
-    const start = (query.page - 1) * query.page_size;
-    return {
-      result: matches.slice(start, start + query.page_size).map(renderAgent),
-      page: query.page,
-      page_size: query.page_size,
-      total: matches.length,
-      has_next: start + query.page_size < matches.length,
-    };
+    return pageOf(matches, query.page, query.page_size, renderAgent);
   });
 
   app.get("/agents/:job_id", { config: { permission: "agents:read" } }, async (request) => {

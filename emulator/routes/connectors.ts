@@ -6,6 +6,7 @@ import type { EmulatorContext } from "../context.js";
 import { randomHex } from "../crypto.js";
 import { ApiError, conflict, notFound } from "../errors.js";
 import { compareToOriginal, recordConfig } from "../history.js";
+import { envelope, pageOf } from "../paging.js";
 import type { Permission } from "../roles.js";
 import { CONNECTOR_STATUSES, type ConnectorRecord, type ConnectorStatus, type Store } from "../store.js";
 import {
@@ -86,9 +87,6 @@ export function renderConnector(store: Store, record: ConnectorRecord, revealSec
   };
 }
 
-function envelope<T>(items: T[], page: number, pageSize: number, total: number) {
-  return { result: items, page, page_size: pageSize, total, has_next: page * pageSize < total };
-}
 
 export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorContext, kind: ConnectorKind): void {
   const { store } = ctx;
@@ -152,9 +150,7 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
       .filter((r) => query.connector === undefined || r.connector === query.connector)
       .filter((r) => query.status === undefined || r.connector_status.toLowerCase() === query.status.toLowerCase())
       .sort((a, b) => a.created_timestamp.localeCompare(b.created_timestamp));
-    const start = (query.page - 1) * query.page_size;
-    const items = matches.slice(start, start + query.page_size).map((r) => renderConnector(store, r, false));
-    return envelope(items, query.page, query.page_size, matches.length);
+    return pageOf(matches, query.page, query.page_size, (r) => renderConnector(store, r, false));
   });
 
   // The get operation answers with a list envelope; an unknown id is an empty result, not a 404.

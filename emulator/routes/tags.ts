@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.js";
 import { conflict, forbidden, notFound } from "../errors.js";
+import { pageOf } from "../paging.js";
 import type { Store, TagRecord } from "../store.js";
 import { createdFromField, nameField, pathId, queryInt, queryString, resolveCreatedFrom, validateRequest } from "../validation.js";
 
@@ -101,14 +102,7 @@ export function registerTagRoutes(app: FastifyInstance, ctx: EmulatorContext): v
       .filter((t) => ids === undefined || ids.includes(t.id))
       .filter((t) => needle === undefined || t.name.toLowerCase().includes(needle))
       .sort((a, b) => a.created_at.localeCompare(b.created_at));
-    const start = (query.page - 1) * query.page_size;
-    return {
-      result: matches.slice(start, start + query.page_size).map(renderTag),
-      page: query.page,
-      page_size: query.page_size,
-      total: matches.length,
-      has_next: start + query.page_size < matches.length,
-    };
+    return pageOf(matches, query.page, query.page_size, renderTag);
   });
 
   app.get("/tags/:tag_id", { config: { permission: "tags:read" } }, async (request) => {
