@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { ConfigValue } from "./secrets.js";
+import type { ConfigValue } from "./inputs.js";
 
 /**
  * Typed config helpers for the catalogued connectors. Each returns `{connector, config}` to

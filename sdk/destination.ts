@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DriftReport } from "../provider/drift.js";
 import { dynamicProvider } from "./dynamic.js";
-import { protectConfig, type ConfigInput } from "./secrets.js";
+import { connectorProps, type ConfigInput } from "./inputs.js";
 
 export interface DestinationArgs {
   /** Unique per tenant. Unset: `<resource name>-<random suffix>`. */
@@ -33,18 +33,7 @@ export class Destination extends pulumi.dynamic.Resource {
     super(
       dynamicProvider("Destination"),
       name,
-      {
-        logicalName: name,
-        name: args.name,
-        connector: args.connector,
-        config: protectConfig("destination", args.config),
-        desiredState: args.desiredState,
-        adoptId: args.adoptId,
-        status: undefined,
-        displayName: undefined,
-        createdTimestamp: undefined,
-        drift: undefined,
-      },
+      connectorProps("destination", name, args, []),
       opts,
       "cdc",
       "Destination",

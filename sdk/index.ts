@@ -4,5 +4,5 @@ export { Destination, type DestinationArgs } from "./destination.js";
 export { Tag, type TagArgs } from "./tag.js";
 export { ClientCredential, type ClientCredentialArgs } from "./clientCredential.js";
 export * from "./connectors.js";
-export type { ConfigInput, ConfigValue } from "./secrets.js";
+export type { ConfigInput, ConfigValue } from "./inputs.js";
 export type { DriftReport } from "../provider/drift.js";

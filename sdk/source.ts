@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DriftReport } from "../provider/drift.js";
 import { dynamicProvider } from "./dynamic.js";
-import { protectConfig, type ConfigInput } from "./secrets.js";
+import { connectorProps, type ConfigInput } from "./inputs.js";
 
 export interface SourceArgs {
   /** Unique per tenant. Unset: `<resource name>-<random suffix>`. */
@@ -36,21 +36,7 @@ export class Source extends pulumi.dynamic.Resource {
     super(
       dynamicProvider("Source"),
       name,
-      {
-        logicalName: name,
-        name: args.name,
-        connector: args.connector,
-        config: protectConfig("source", args.config),
-        desiredState: args.desiredState,
-        adoptId: args.adoptId,
-        status: undefined,
-        displayName: undefined,
-        createdTimestamp: undefined,
-        topics: undefined,
-        topicIds: undefined,
-        topicMap: undefined,
-        drift: undefined,
-      },
+      connectorProps("source", name, args, ["topics", "topicIds", "topicMap"]),
       opts,
       "cdc",
       "Source",

@@ -29,3 +29,28 @@ export function protectConfig(kind: ConnectorKind, config: ConfigInput): ConfigI
   // A config that is itself an Output: its keys are known only later, so protect it whole.
   return pulumi.output(config).apply((c) => (Object.keys(c ?? {}).some(isSecret) ? pulumi.secret(c) : c));
 }
+
+interface ConnectorArgsLike {
+  name?: pulumi.Input<string>;
+  connector: pulumi.Input<string>;
+  config: ConfigInput;
+  desiredState?: pulumi.Input<string>;
+  adoptId?: pulumi.Input<string>;
+}
+
+/**
+ * The property bag of a Source or Destination: the inputs (secret config keys protected) and,
+ * as undefined, the outputs the provider fills in, so they appear on the resource object.
+ */
+export function connectorProps(kind: ConnectorKind, logicalName: string, args: ConnectorArgsLike, outputs: readonly string[]): pulumi.Inputs {
+  const props: pulumi.Inputs = {
+    logicalName,
+    name: args.name,
+    connector: args.connector,
+    config: protectConfig(kind, args.config),
+    desiredState: args.desiredState,
+    adoptId: args.adoptId,
+  };
+  for (const key of ["status", "displayName", "createdTimestamp", "drift", ...outputs]) props[key] = undefined;
+  return props;
+}
