@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { CdcClient } from "../provider/client/index.js";
+import { CdcClient, redact } from "../provider/client/index.js";
 import { EXIT_ERROR, parseCommandLine, UsageError } from "./args.js";
 import { runDrift } from "./drift.js";
 import { pulumiRunner } from "./pulumi.js";
@@ -38,7 +38,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`pulumi-cdc: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`pulumi-cdc: unexpected error: ${redact(error instanceof Error ? error.message : String(error))}\n`);
     process.exitCode = EXIT_ERROR;
   },
 );
