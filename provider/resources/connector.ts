@@ -190,7 +190,11 @@ export class ConnectorProvider {
     if (!live) return { id: "", props: {} };
     const planned = props.config ?? {};
     const aligned = alignLiveConfig(planned, live.config, secretKeySet(this.spec.kind, live.connector ?? props.connector, planned));
-    const drift = await this.detectDrift(api, id, props, live.config);
+    const found = await this.detectDrift(api, id, props, live.config);
+    // Refresh takes the live config into the stack, so the live config is the new baseline: from
+    // now on the program is compared with it, and only later outside changes count as drift.
+    // `detected` and the diff still say what this refresh found.
+    const drift = found.latestTimestamp ? { ...found, baselineTimestamp: found.latestTimestamp } : found;
     const realigned: ConnectorInputs = {
       ...this.inputsOf(props),
       name: live.name ?? props.name,
