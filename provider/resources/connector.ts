@@ -94,7 +94,7 @@ function liveState(status: string | null | undefined): DesiredState | undefined 
 }
 
 /** The API calls that move a connector from its live status to the desired state. */
-function transitions(spec: KindSpec, status: string | null | undefined, desired: DesiredState): Array<"pause" | "resume" | "stop"> {
+export function transitions(spec: KindSpec, status: string | null | undefined, desired: DesiredState): Array<"pause" | "resume" | "stop"> {
   const current = liveState(status);
   if (current === desired) return [];
   switch (desired) {

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { ClientCredentialProvider, type ClientCredentialOutputs } from "../../../provider/resources/clientCredential.js";
+import { ConnectorProvider, DESTINATION, SOURCE, transitions, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
+import { TagProvider, type TagOutputs } from "../../../provider/resources/tag.js";
+
+describe("lifecycle transitions", () => {
+  it("moves a connector from its live status to the desired state", () => {
+    expect(transitions(DESTINATION, "Active", "active")).toEqual([]);
+    expect(transitions(DESTINATION, "Active", "paused")).toEqual(["pause"]);
+    expect(transitions(DESTINATION, "Paused", "active")).toEqual(["resume"]);
+    expect(transitions(DESTINATION, "Stopped", "active")).toEqual(["resume"]);
+    expect(transitions(DESTINATION, "Stopped", "paused")).toEqual(["resume", "pause"]);
+    expect(transitions(DESTINATION, "Active", "stopped")).toEqual(["stop"]);
+    expect(transitions(DESTINATION, "Paused", "stopped")).toEqual(["stop"]);
+  });
+  it("leaves states Pulumi cannot set alone, and never stops a source", () => {
+    expect(transitions(DESTINATION, "Broken", "active")).toEqual([]);
+    expect(transitions(SOURCE, "Active", "stopped")).toEqual([]);
+  });
+});
+
+describe("diff without the API", () => {
+  const olds = {
+    name: "orders",
+    connector: "postgresql",
+    config: { "database.port": 5432 },
+    desiredState: "active",
+    autonamed: false,
+  } as unknown as ConnectorOutputs;
+
+  it("replaces on a connector change, deleting first for an explicit name and not for an autoname", async () => {
+    const sources = new ConnectorProvider(SOURCE);
+    const news = { ...olds, connector: "mysql" } as ConnectorInputs;
+    expect(await sources.diff("id", olds, news)).toEqual({ changes: true, replaces: ["connector"], deleteBeforeReplace: true });
+    expect(await sources.diff("id", olds, { ...news, autonamed: true })).toEqual({ changes: true, replaces: ["connector"], deleteBeforeReplace: false });
+  });
+
+  it("replaces a client credential on any change and never on an equal role set", async () => {
+    const creds = new ClientCredentialProvider();
+    const old = { roleIds: ["a", "b"], description: "d" } as ClientCredentialOutputs;
+    expect(await creds.diff("id", old, { roleIds: ["b", "a"], description: "d" })).toEqual({ changes: false, replaces: [] });
+    expect(await creds.diff("id", old, { roleIds: ["a"], description: "d", serviceId: "s" })).toEqual({
+      changes: true,
+      replaces: ["roleIds", "serviceId"],
+    });
+  });
+
+  it("updates a tag in place, ignoring the order of its types", async () => {
+    const tags = new TagProvider();
+    const old = { name: "t", description: "", type: ["source", "topic"] } as unknown as TagOutputs;
+    expect(await tags.diff("id", old, { name: "t", description: "", type: ["topic", "source"] })).toEqual({ changes: false, replaces: [] });
+    expect(await tags.diff("id", old, { name: "t2", description: "", type: ["topic", "source"] })).toEqual({ changes: true, replaces: [] });
+  });
+});
