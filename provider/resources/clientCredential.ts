@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { failuresFromZod, knowable } from "../check.js";
-import { clientCredentialSchema, isNotFound, type ClientCredential } from "../client/index.js";
+import { clientCredentialSchema, ConnectionError, isNotFound, ServerError, type CdcClient, type ClientCredential } from "../client/index.js";
 import { client } from "../context.js";
 import { isMasked } from "../normalize.js";
 
@@ -41,6 +41,27 @@ function outputs(cred: ClientCredential, inputs: ClientCredentialInputs, secret:
   };
 }
 
+function listCredentials(api: CdcClient): Promise<ClientCredential[]> {
+  return api.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) });
+}
+
+/**
+ * The create's answer was lost: a credential may exist whose secret nobody will ever see. It is
+ * useless and must not be left behind, so a new credential matching these inputs is deleted.
+ */
+async function removeLostCredentials(api: CdcClient, before: ReadonlySet<string>, inputs: ClientCredentialInputs, cause: Error): Promise<never> {
+  const lost = (await listCredentials(api).catch(() => [])).filter(
+    (c) =>
+      !before.has(c.client_id) &&
+      (c.description ?? "") === (inputs.description ?? "") &&
+      (c.service_id ?? "") === (inputs.serviceId ?? "") &&
+      sameRoles(c.roles.map((r) => r.id), inputs.roleIds),
+  );
+  for (const c of lost) await api.delete("/auth/client-credentials/{id}", { params: { id: c.client_id } }).catch(() => undefined);
+  const note = lost.length > 0 ? ` The credential it created (${lost.map((c) => c.client_id).join(", ")}) was deleted again: its secret was lost with the answer.` : "";
+  throw new Error(`${cause.message}.${note} Run \`pulumi up\` to retry.`);
+}
+
 /**
  * Client credentials have no update in the API and reveal their secret only once, so every
  * change replaces, and the secret lives on in state as a Pulumi secret.
@@ -68,19 +89,28 @@ export class ClientCredentialProvider {
   }
 
   async create(inputs: ClientCredentialInputs) {
-    const cred = await client().post("/auth/client-credentials", {
-      body: { role_ids: inputs.roleIds, description: inputs.description ?? null, service_id: inputs.serviceId ?? null },
-      schema: clientCredentialSchema,
-    });
+    const api = client();
+    // Credentials have no unique name to find them by, so remember which exist before creating.
+    const before = new Set((await listCredentials(api)).map((c) => c.client_id));
+    let cred: ClientCredential;
+    try {
+      cred = await api.post("/auth/client-credentials", {
+        body: { role_ids: inputs.roleIds, description: inputs.description ?? null, service_id: inputs.serviceId ?? null },
+        schema: clientCredentialSchema,
+      });
+    } catch (err) {
+      if (err instanceof ConnectionError || err instanceof ServerError) await removeLostCredentials(api, before, inputs, err);
+      throw err;
+    }
     if (!cred.secret || isMasked(cred.secret)) {
-      throw new Error(`the API created client credential ${cred.client_id} but returned no secret; delete it and create it again`);
+      await api.delete("/auth/client-credentials/{id}", { params: { id: cred.client_id } }).catch(() => undefined);
+      throw new Error(`the API created client credential ${cred.client_id} but returned no secret, so it was deleted again; run \`pulumi up\` to retry`);
     }
     return { id: cred.client_id, outs: outputs(cred, inputs, cred.secret) };
   }
 
   async read(id: string, props: ClientCredentialOutputs) {
-    const list = await client().get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) });
-    const cred = list.find((c) => c.client_id === id);
+    const cred = (await listCredentials(client())).find((c) => c.client_id === id);
     if (!cred) return { id: "", props: {} };
     const realigned: ClientCredentialInputs = {
       roleIds: cred.roles.map((r) => String(r.id)),

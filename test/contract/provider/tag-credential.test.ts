@@ -77,3 +77,23 @@ describe("ClientCredential provider against the emulator", () => {
     await expect(credentials.create({ roleIds: ["role_nope"] })).rejects.toThrow(/role/);
   });
 });
+
+describe("a client credential whose create answer is lost", () => {
+  let h: ProviderHarness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => h?.close());
+
+  it("is deleted again rather than left behind with a secret nobody has", async () => {
+    const before = await h.console.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) });
+    h.emulator.setFaults({ lostResponseRate: 1, routes: ["/auth/client-credentials"] });
+    const error = await credentials.create({ roleIds: ["role_viewer"], description: "lost" }).catch((e: unknown) => e);
+    h.emulator.setFaults({ lostResponseRate: 0, routes: ["/"] });
+    // The clean-up's DELETE loses its answers too (and is retried); it takes effect all the same.
+    expect(h.emulator.stats().faults.lost).toBeGreaterThanOrEqual(1);
+    expect((error as Error).message).toMatch(/was deleted again: its secret was lost with the answer.*pulumi up/);
+    const after = await h.console.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) });
+    expect(after.map((c) => c.client_id).sort()).toEqual(before.map((c) => c.client_id).sort());
+  });
+});
