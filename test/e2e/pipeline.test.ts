@@ -3,7 +3,7 @@ import { readFile, readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { CdcClient, destinationConnectorSchema, destinationEnvelopeSchema as destinationEnvelope, sourceConnectorSchema } from "../../provider/client/index.js";
-import { TestStack } from "../support/pulumi.js";
+import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 
 const fixture = (name: string) => join(__dirname, "fixtures", name);
 const DB_PASSWORD = "PGPASS-SENTINEL-7c1e";
@@ -53,7 +53,7 @@ function pipelineStack(stackName: string) {
   return env;
 }
 
-describe("the pipeline program under the real Pulumi engine", () => {
+describe("the pipeline program under the real Pulumi engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   const env = pipelineStack("lifecycle");
 
   it("deploys, detects drift, reconciles, updates, replaces and destroys", async () => {
@@ -124,7 +124,7 @@ describe("the pipeline program under the real Pulumi engine", () => {
   });
 });
 
-describe("adoption and out-of-band deletion under the real engine", () => {
+describe("adoption and out-of-band deletion under the real engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   const env = pipelineStack("adoption");
 
   it("adopts an existing source, and recreates one deleted outside Pulumi", async () => {
@@ -166,7 +166,7 @@ describe("adoption and out-of-band deletion under the real engine", () => {
   });
 });
 
-describe("bad programs and secrets in logs", () => {
+describe("bad programs and secrets in logs", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
 
   beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pulumiVersion, TestStack } from "../support/pulumi.js";
+import { ENGINE_TIMEOUT_MS, pulumiVersion, TestStack } from "../support/pulumi.js";
 
 // The engine path every real resource depends on: the Pulumi CLI runs a TypeScript program whose
 // dynamic provider loads its implementation by package name in the provider process.
-describe("Pulumi engine smoke test", () => {
+describe("Pulumi engine smoke test", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let stack: TestStack;
 
   beforeAll(async () => {

@@ -118,3 +118,9 @@ export async function pulumiVersion(): Promise<string> {
     execFile("pulumi", ["version"], (error, stdout) => (error ? reject(error) : resolve(stdout.trim())));
   });
 }
+
+/**
+ * A test that drives the engine runs many `pulumi` commands, each a few seconds on an idle
+ * machine and several times that on a loaded one: a generous bound, not a speed assertion.
+ */
+export const ENGINE_TIMEOUT_MS = 900_000;

@@ -6,7 +6,7 @@ import { startEmulator, type RunningEmulator } from "../../../emulator/index.js"
 import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
 import { secretKeySet } from "../../../provider/catalogue.js";
 import { MASK } from "../../../provider/normalize.js";
-import { TestStack } from "../../support/pulumi.js";
+import { ENGINE_TIMEOUT_MS, TestStack } from "../../support/pulumi.js";
 
 // The built `pulumi-cdc drift` command, as a user runs it, on a stack deployed by the real
 // Pulumi engine against an emulator started here. Out-of-band changes are made with a separate
@@ -44,7 +44,7 @@ interface DriftJson {
   }>;
 }
 
-describe("pulumi-cdc drift on a deployed stack", () => {
+describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
   let web: CdcClient;
   let stack: TestStack;
