@@ -1,6 +1,5 @@
 import { createTwoFilesPatch } from "diff";
-import type { CdcClient, ConfigComparison } from "./client/index.js";
-import { configComparisonSchema } from "./client/index.js";
+import { configComparisonSchema, redact, type CdcClient, type ConfigComparison } from "./client/index.js";
 import { changedConfigKeys, renderConfig, type ConfigMap } from "./normalize.js";
 
 /** What a resource's outputs say about changes made outside Pulumi. */
@@ -55,4 +54,15 @@ export function sourceDrift(planned: ConfigMap, live: ConfigMap, secretKeys: Rea
   if (changedKeys.length === 0) return NO_DRIFT;
   const maskedDiff = createTwoFilesPatch(`${label} (pulumi)`, `${label} (live)`, renderConfig(planned, secretKeys), renderConfig(live, secretKeys));
   return { detected: true, maskedDiff, changedKeys };
+}
+
+/**
+ * Tells the person running `pulumi preview` what changed outside Pulumi. Dynamic providers cannot
+ * return a detailed diff, but the engine shows a provider's stderr as diagnostics, so the masked
+ * diff appears right under the planned update.
+ */
+export function reportDrift(subject: string, findings: readonly string[], write: (text: string) => void = (t) => process.stderr.write(t)): void {
+  if (findings.length === 0) return;
+  const lines = findings.flatMap((f) => f.trimEnd().split("\n"));
+  write(redact(`drift: ${subject} changed outside Pulumi; \`pulumi up\` puts the program's version back:\n${lines.map((l) => `  ${l}`).join("\n")}\n`));
 }

@@ -12,7 +12,7 @@ import {
   type DestinationConnector,
 } from "../client/index.js";
 import { client } from "../context.js";
-import { compareToOriginal, destinationDrift, NO_DRIFT, sourceDrift, type DriftReport } from "../drift.js";
+import { compareToOriginal, destinationDrift, NO_DRIFT, reportDrift, sourceDrift, type DriftReport } from "../drift.js";
 import { alignLiveConfig, changedConfigKeys, containsUnknown, isUnknown, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { resolveName } from "./naming.js";
@@ -151,11 +151,15 @@ export class ConnectorProvider {
       const api = client();
       const live = await api.findOne(this.path(id), this.spec.schema, { params: { id } });
       const state = liveState(live?.connector_status);
-      drifted =
-        !live ||
-        (state !== undefined && state !== (olds.desiredState ?? "active")) ||
-        (typeof live.name === "string" && live.name !== olds.name) ||
-        (await this.detectDrift(api, id, olds, live.config)).detected;
+      const desired = olds.desiredState ?? "active";
+      const config = live ? await this.detectDrift(api, id, olds, live.config) : NO_DRIFT;
+      const findings: string[] = [];
+      if (!live) findings.push("was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again");
+      if (live && state !== undefined && state !== desired) findings.push(`is ${live.connector_status}; the program wants ${desired}`);
+      if (live && typeof live.name === "string" && live.name !== olds.name) findings.push(`was renamed to "${live.name}"`);
+      if (config.detected) findings.push(`config was changed:\n${config.maskedDiff}`);
+      drifted = findings.length > 0;
+      reportDrift(`${this.spec.label} "${olds.name}" (${id})`, findings);
     }
     return {
       changes: replaces.length > 0 || changed.length > 0 || drifted,

@@ -80,6 +80,11 @@ describe("the pipeline program under the real Pulumi engine", { timeout: ENGINE_
     expect(drifted.code).not.toBe(0);
     expect(drifted.output).toMatch(/~ 1 to update/);
     expect(drifted.output).toMatch(/no changes were expected/);
+    // The plain preview also says what changed: the API's masked diff, as a diagnostic.
+    expect(drifted.output).toMatch(/drift: destination "warehouse-[0-9a-f]+" \([0-9a-f]+\) changed outside Pulumi/);
+    expect(drifted.output).toMatch(/\+snowflake\.schema\.name: HOTFIX/);
+    expect(drifted.output).toMatch(/snowflake\.private\.key: \*{8}/);
+    expect(drifted.output).not.toContain(SNOWFLAKE_KEY);
 
     const refreshed = await stack.refresh(["--diff"]);
     expect(refreshed.stdout).toMatch(/snowflake\.schema\.name\s*:\s*"RAW"\s*=>\s*"HOTFIX"/);

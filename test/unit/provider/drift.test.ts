@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { destinationDrift, sourceDrift } from "../../../provider/drift.js";
+import { destinationDrift, reportDrift, sourceDrift } from "../../../provider/drift.js";
 
 const comparison = (latest: string) => ({
   has_changes: true,
@@ -31,5 +31,18 @@ describe("sourceDrift", () => {
   });
   it("is clean when only the representation differs", () => {
     expect(sourceDrift({ port: 5432 }, { port: "5432" }, new Set(), "s").detected).toBe(false);
+  });
+});
+
+describe("reportDrift", () => {
+  it("writes one indented block per object, and nothing when there is no finding", () => {
+    const out: string[] = [];
+    reportDrift("destination \"wh\" (d1)", [], (t) => out.push(t));
+    expect(out).toEqual([]);
+    reportDrift("destination \"wh\" (d1)", ["is Paused; the program wants active", "config was changed:\n-a: 1\n+a: 2\n"], (t) => out.push(t));
+    expect(out).toEqual([
+      "drift: destination \"wh\" (d1) changed outside Pulumi; `pulumi up` puts the program's version back:\n" +
+        "  is Paused; the program wants active\n  config was changed:\n  -a: 1\n  +a: 2\n",
+    ]);
   });
 });
