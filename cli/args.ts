@@ -32,9 +32,9 @@ cdc:accessToken; secrets are decrypted by the Pulumi CLI, so set PULUMI_CONFIG_P
 
 Exit status: 0 no drift, 2 drift found, 1 error.
 
-In CI, use it beside \`pulumi preview --expect-no-changes\`: the preview also fails on config
-drift and on deleted objects; this command adds a report per resource, connector status changes
-(which a plain preview does not see) and a JSON result, without running the program.
+In CI, use it beside \`pulumi preview --expect-no-changes\`: the preview also fails on drift and
+says what changed under Diagnostics; this command adds a report per resource and a JSON result,
+without running the program.
 `;
 
 /** A command line that cannot be run; the caller prints the message and the usage. */

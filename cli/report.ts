@@ -66,8 +66,7 @@ function hints(run: DriftRun): string[] {
     out.push("Config changed: run `pulumi up` to put the program's config back, or `pulumi refresh` to accept the live config.");
   }
   if (drifted.some((r) => r.drift.status?.drifted)) {
-    // diff() compares the program with the state's desiredState, not with the live status, so only a refresh first makes `up` see it.
-    out.push("Status changed: run `pulumi up --refresh` to put the program's desiredState back, or `pulumi refresh` to accept it.");
+    out.push("Status changed: run `pulumi up` to put the program's desiredState back, or `pulumi refresh` to accept it.");
   }
   if (drifted.some((r) => r.drift.deleted)) {
     // read() drops a deleted object from the state; the update then creates it again.

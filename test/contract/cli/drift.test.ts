@@ -146,7 +146,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     expect(after!.config!["snowflake.schema.name"]).toBe("RAW");
   });
 
-  it("exits 2 on a source paused outside Pulumi, and `pulumi up --refresh` (the hint) resumes it", async () => {
+  it("exits 2 on a source paused outside Pulumi, and `pulumi up` (the hint) resumes it", async () => {
     const id = byType(await drift(0), "source").id;
     await web.put("/sources/{id}/pause", { params: { id } });
 
@@ -154,9 +154,9 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     expect(byType(report, "source").drift).toMatchObject({ detected: true, maskedDiff: "", status: { desired: "active", live: "Paused", drifted: true } });
     const human = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE]);
     expect(human.stdout).toContain("    status: Paused, the program wants active\n");
-    expect(human.stdout).toContain("run `pulumi up --refresh`");
+    expect(human.stdout).toContain("Status changed: run `pulumi up`");
 
-    await stack.up(["--refresh"]);
+    await stack.up();
     expect((await drift(0)).clean).toBe(true);
     expect((await web.findOne("/sources/{id}", sourceConnectorSchema, { params: { id } }))!.connector_status).toBe("Active");
   });

@@ -105,7 +105,7 @@ describe("renderHuman", () => {
     };
     const text = renderHuman(driftRun("dev", at, [paused]));
     expect(text).toContain("✗ source orders (id s1): drift\n    status: Paused, the program wants active\n");
-    expect(text).toContain("Status changed: run `pulumi up --refresh`");
+    expect(text).toContain("Status changed: run `pulumi up` to put the program's desiredState back");
     // Only the status changed: no advice about config.
     expect(text).not.toContain("Config changed");
   });
