@@ -1,6 +1,16 @@
 import { createTwoFilesPatch } from "diff";
-import { configComparisonSchema, redact, type CdcClient, type ConfigComparison } from "./client/index.js";
-import { changedConfigKeys, renderConfig, type ConfigMap } from "./normalize.js";
+import { secretKeySet, type ConnectorKind } from "./catalogue.js";
+import {
+  configComparisonSchema,
+  destinationConnectorSchema,
+  isNotFound,
+  redact,
+  sourceConnectorSchema,
+  type CdcClient,
+  type ConfigComparison,
+  type DestinationConnector,
+} from "./client/index.js";
+import { alignLiveConfig, changedConfigKeys, renderConfig, type ConfigMap } from "./normalize.js";
 
 /** What a resource's outputs say about changes made outside Pulumi. */
 export interface DriftReport {
@@ -65,4 +75,72 @@ export function reportDrift(subject: string, findings: readonly string[], write:
   if (findings.length === 0) return;
   const lines = findings.flatMap((f) => f.trimEnd().split("\n"));
   write(redact(`drift: ${subject} changed outside Pulumi; \`pulumi up\` puts the program's version back:\n${lines.map((l) => `  ${l}`).join("\n")}\n`));
+}
+
+/** What Pulumi recorded about a source or destination: enough to check it against the API. */
+export interface ManagedConnector {
+  kind: ConnectorKind;
+  id: string;
+  name: string;
+  connector: string;
+  /** The config Pulumi manages; keys it cannot read (secrets encrypted in state) are left out. */
+  config: ConfigMap;
+  desiredState: string;
+  /** Destinations: the config-history timestamp recorded right after Pulumi's own last write. */
+  baselineTimestamp?: string;
+}
+
+/** Live connector_status against the program's desiredState. */
+export interface StatusCheck {
+  /** The program's desiredState: active, paused or stopped. */
+  desired: string;
+  /** The API's connector_status: Active, Paused, Stopped, Broken, Starting, ... */
+  live: string;
+  /**
+   * True when the live status is another lifecycle state (someone paused, resumed or stopped it).
+   * Health states (Broken, Starting, Pending, ...) are not drift: `pulumi up` cannot change them.
+   */
+  drifted: boolean;
+}
+
+const LIFECYCLE_STATES = new Set(["active", "paused", "stopped"]);
+
+export function statusCheck(desiredState: string, connectorStatus: string | null | undefined): StatusCheck | undefined {
+  if (!connectorStatus) return undefined;
+  const live = connectorStatus.toLowerCase();
+  const desired = desiredState.toLowerCase();
+  return { desired, live: connectorStatus, drifted: LIFECYCLE_STATES.has(live) && live !== desired };
+}
+
+export interface LiveCheck {
+  /** The object as the API has it now; undefined when it was deleted outside Pulumi. */
+  live: DestinationConnector | undefined;
+  config: DriftReport;
+  status?: StatusCheck;
+}
+
+/**
+ * Reads a connector and says what changed on it outside Pulumi. Destinations: the API's config
+ * history against Pulumi's baseline. Sources: the live config of the managed keys against
+ * Pulumi's, secrets excluded. Both: the lifecycle status against desiredState.
+ */
+export async function checkLive(api: CdcClient, c: ManagedConnector): Promise<LiveCheck> {
+  const schema = c.kind === "source" ? sourceConnectorSchema : destinationConnectorSchema;
+  const live = await api.findOne(`/${c.kind}s/{id}`, schema, { params: { id: c.id } });
+  if (!live) return { live: undefined, config: NO_DRIFT };
+  let config: DriftReport;
+  if (c.kind === "source") {
+    const secrets = secretKeySet("source", live.connector ?? c.connector, c.config);
+    config = sourceDrift(c.config, alignLiveConfig(c.config, live.config, secrets), secrets, `source ${c.name}`);
+  } else {
+    try {
+      config = destinationDrift(await compareToOriginal(api, c.id), c.baselineTimestamp);
+    } catch (err) {
+      // Deleted between the two calls.
+      if (isNotFound(err)) return { live: undefined, config: NO_DRIFT };
+      throw err;
+    }
+  }
+  const status = statusCheck(c.desiredState, live.connector_status);
+  return status ? { live, config, status } : { live, config };
 }

@@ -12,7 +12,7 @@ import {
   type DestinationConnector,
 } from "../client/index.js";
 import { client } from "../context.js";
-import { compareToOriginal, destinationDrift, NO_DRIFT, reportDrift, sourceDrift, type DriftReport } from "../drift.js";
+import { checkLive, compareToOriginal, NO_DRIFT, reportDrift, type DriftReport, type ManagedConnector } from "../drift.js";
 import { alignLiveConfig, changedConfigKeys, containsUnknown, isUnknown, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { resolveName } from "./naming.js";
@@ -148,14 +148,10 @@ export class ConnectorProvider {
     if (replaces.length === 0 && !containsUnknown(news)) {
       // A plain `pulumi preview` must show changes made outside Pulumi, so diff asks the API:
       // the config, and a connector paused, resumed, stopped, renamed or deleted by hand.
-      const api = client();
-      const live = await api.findOne(this.path(id), this.spec.schema, { params: { id } });
-      const state = liveState(live?.connector_status);
-      const desired = olds.desiredState ?? "active";
-      const config = live ? await this.detectDrift(api, id, olds, live.config) : NO_DRIFT;
+      const { live, config, status } = await checkLive(client(), this.managed(id, olds));
       const findings: string[] = [];
       if (!live) findings.push("was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again");
-      if (live && state !== undefined && state !== desired) findings.push(`is ${live.connector_status}; the program wants ${desired}`);
+      if (status?.drifted) findings.push(`is ${status.live}; the program wants ${status.desired}`);
       if (live && typeof live.name === "string" && live.name !== olds.name) findings.push(`was renamed to "${live.name}"`);
       if (config.detected) findings.push(`config was changed:\n${config.maskedDiff}`);
       drifted = findings.length > 0;
@@ -189,12 +185,10 @@ export class ConnectorProvider {
   }
 
   async read(id: string, props: ConnectorOutputs) {
-    const api = client();
-    const live = await api.findOne(this.path(id), this.spec.schema, { params: { id } });
+    const { live, config: found } = await checkLive(client(), this.managed(id, props));
     if (!live) return { id: "", props: {} };
     const planned = props.config ?? {};
     const aligned = alignLiveConfig(planned, live.config, secretKeySet(this.spec.kind, live.connector ?? props.connector, planned));
-    const found = await this.detectDrift(api, id, props, live.config);
     // Refresh takes the live config into the stack, so the live config is the new baseline: from
     // now on the program is compared with it, and only later outside changes count as drift.
     // `detected` and the diff still say what this refresh found.
@@ -305,19 +299,17 @@ export class ConnectorProvider {
     return latest === null || latest === undefined ? undefined : String(latest);
   }
 
-  /** Config drift of an object whose live config was just read (sources compare it; destinations ask the history). */
-  private async detectDrift(api: CdcClient, id: string, olds: ConnectorOutputs, liveConfig: Record<string, unknown> | null | undefined): Promise<DriftReport> {
-    if (this.spec.kind === "source") {
-      const planned = olds.config ?? {};
-      const secrets = secretKeySet(this.spec.kind, olds.connector, planned);
-      return sourceDrift(planned, alignLiveConfig(planned, liveConfig, secrets), secrets, `${this.spec.label} ${olds.name}`);
-    }
-    try {
-      return destinationDrift(await compareToOriginal(api, id), olds.drift?.baselineTimestamp);
-    } catch (err) {
-      if (isNotFound(err)) return { ...NO_DRIFT, detected: true, maskedDiff: `${this.spec.label} ${id} was deleted outside Pulumi` };
-      throw err;
-    }
+  /** What Pulumi recorded about the object, for the live check. */
+  private managed(id: string, olds: ConnectorOutputs): ManagedConnector {
+    return {
+      kind: this.spec.kind,
+      id,
+      name: olds.name,
+      connector: olds.connector,
+      config: olds.config ?? {},
+      desiredState: olds.desiredState ?? "active",
+      ...(olds.drift?.baselineTimestamp ? { baselineTimestamp: olds.drift.baselineTimestamp } : {}),
+    };
   }
 
   private inputsOf(props: Partial<ConnectorInputs>): Partial<ConnectorInputs> {
