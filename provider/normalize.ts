@@ -90,3 +90,8 @@ export function withoutUndefined<T>(value: T): T {
   }
   return value;
 }
+
+/** Whether two lists hold the same strings, in any order (tag types, role ids). */
+export function sameMembers(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  return JSON.stringify([...(a ?? [])].sort()) === JSON.stringify([...(b ?? [])].sort());
+}

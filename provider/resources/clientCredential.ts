@@ -2,7 +2,7 @@ import { z } from "zod";
 import { failuresFromZod, knowable } from "../check.js";
 import { clientCredentialSchema, ConnectionError, isNotFound, ServerError, type CdcClient, type ClientCredential } from "../client/index.js";
 import { client } from "../context.js";
-import { isMasked } from "../normalize.js";
+import { isMasked, sameMembers } from "../normalize.js";
 
 export interface ClientCredentialInputs {
   roleIds: string[];
@@ -28,9 +28,6 @@ const inputSchema = z.object({
   serviceId: knowable(z.string().min(1, { error: "must not be empty: leave it unset for no service" })).optional(),
 });
 
-const sameRoles = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
-  JSON.stringify([...(a ?? [])].sort()) === JSON.stringify([...(b ?? [])].sort());
-
 function outputs(cred: ClientCredential, inputs: ClientCredentialInputs, secret: string): ClientCredentialOutputs {
   return {
     ...inputs,
@@ -55,7 +52,7 @@ async function removeLostCredentials(api: CdcClient, before: ReadonlySet<string>
       !before.has(c.client_id) &&
       (c.description ?? "") === (inputs.description ?? "") &&
       (c.service_id ?? "") === (inputs.serviceId ?? "") &&
-      sameRoles(c.roles.map((r) => r.id), inputs.roleIds),
+      sameMembers(c.roles.map((r) => r.id), inputs.roleIds),
   );
   for (const c of lost) await api.delete("/auth/client-credentials/{id}", { params: { id: c.client_id } }).catch(() => undefined);
   const note = lost.length > 0 ? ` The credential it created (${lost.map((c) => c.client_id).join(", ")}) was deleted again: its secret was lost with the answer.` : "";
@@ -81,7 +78,7 @@ export class ClientCredentialProvider {
 
   async diff(_id: string, olds: ClientCredentialOutputs, news: ClientCredentialInputs) {
     const replaces = [
-      ...(!sameRoles(olds.roleIds, news.roleIds) ? ["roleIds"] : []),
+      ...(!sameMembers(olds.roleIds, news.roleIds) ? ["roleIds"] : []),
       ...((olds.description ?? "") !== (news.description ?? "") ? ["description"] : []),
       ...((olds.serviceId ?? "") !== (news.serviceId ?? "") ? ["serviceId"] : []),
     ];

@@ -3,6 +3,7 @@ import { failuresFromZod, knowable, nameSchema } from "../check.js";
 import { ConnectionError, isNotFound, ServerError, tagSchema, type CdcClient, type Tag } from "../client/index.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { client } from "../context.js";
+import { sameMembers } from "../normalize.js";
 import { resolveName } from "./naming.js";
 
 /** What a tag can apply to. */
@@ -33,9 +34,6 @@ const inputSchema = z.object({
     .min(1, { error: `needs at least one of ${TAG_TYPES.join(", ")}` }),
   adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing tag to adopt" })).optional(),
 });
-
-const sameList = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
-  JSON.stringify([...(a ?? [])].sort()) === JSON.stringify([...(b ?? [])].sort());
 
 async function listTags(api: CdcClient, query: Record<string, string>): Promise<Tag[]> {
   // GET /tags answers a plain list or the paginated envelope; both are accepted.
@@ -75,7 +73,7 @@ export class TagProvider {
   }
 
   async diff(_id: string, olds: TagOutputs, news: TagInputs) {
-    const changes = olds.name !== news.name || (olds.description ?? "") !== news.description || !sameList(olds.type, news.type);
+    const changes = olds.name !== news.name || (olds.description ?? "") !== news.description || !sameMembers(olds.type, news.type);
     return { changes, replaces: [] as string[] };
   }
 
