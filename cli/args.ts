@@ -9,6 +9,7 @@ export const USAGE = `Usage: pulumi-cdc <command> [options]
 
 Commands:
   drift     check a stack's sources and destinations against the API for changes made outside Pulumi
+  recover   settle the pending operations of an interrupted \`pulumi up\` (killed, crashed, lost)
 
 Run \`pulumi-cdc drift --help\` for the options of a command.
 `;
@@ -37,6 +38,34 @@ says what changed under Diagnostics; this command adds a report per resource and
 without running the program.
 `;
 
+export const RECOVER_USAGE = `Usage: pulumi-cdc recover [--stack <name>] [--cwd <program dir>] [--yes]
+
+After a \`pulumi up\` was interrupted (killed, out of memory, a lost CI runner), the stack holds
+pending operations: creates the engine started and never saw finish. This command finds each
+pending create's object in the API by its unique name (checking its connector and that Pulumi
+made it) and takes it into the stack; a pending create whose object never came to exist is
+cleared; a client credential it made is deleted (its secret was lost with the run); every other
+pending operation is resolved by a \`pulumi refresh\`. A lock left by the killed run is released
+when its process is gone. Then one \`pulumi up\` finishes the work, with no 409 and no orphan.
+
+It prints what it found and what it would do, and changes nothing without --yes.
+
+Options:
+  -s, --stack <name>   the stack to recover (default: the currently selected stack)
+  -C, --cwd <dir>      the Pulumi program directory (default: the current directory)
+  -y, --yes            do it: edit the stack, delete lost credentials, run \`pulumi refresh\`
+  -h, --help           show this help
+
+API settings come from the stack's config, as for \`pulumi-cdc drift\`.
+Exit status: 0 done (or nothing to do), 1 error.
+`;
+
+export interface RecoverOptions {
+  stack?: string;
+  cwd?: string;
+  yes: boolean;
+}
+
 /** A command line that cannot be run; the caller prints the message and the usage. */
 export class UsageError extends Error {
   constructor(
@@ -56,16 +85,20 @@ export interface DriftOptions {
   json: boolean;
 }
 
-export type Command = { command: "help"; usage: string } | { command: "drift"; options: DriftOptions };
+export type Command =
+  | { command: "help"; usage: string }
+  | { command: "drift"; options: DriftOptions }
+  | { command: "recover"; options: RecoverOptions };
 
 /** Parses the whole command line (without `node` and the script). Throws UsageError. */
 export function parseCommandLine(argv: readonly string[]): Command {
   const [first, ...rest] = argv;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") {
     // `help drift` is the same as `drift --help`.
-    return { command: "help", usage: rest[0] === "drift" ? DRIFT_USAGE : USAGE };
+    return { command: "help", usage: rest[0] === "drift" ? DRIFT_USAGE : rest[0] === "recover" ? RECOVER_USAGE : USAGE };
   }
   if (first === "drift") return parseDriftArgs(rest);
+  if (first === "recover") return parseRecoverArgs(rest);
   throw new UsageError(first.startsWith("-") ? `unknown option '${first}' before the command` : `unknown command '${first}'`, USAGE);
 }
 
@@ -100,4 +133,35 @@ export function parseDriftArgs(argv: readonly string[]): Command {
     options.cwd = values.cwd;
   }
   return { command: "drift", options };
+}
+
+export function parseRecoverArgs(argv: readonly string[]): Command {
+  let values: { stack?: string; cwd?: string; yes?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        stack: { type: "string", short: "s" },
+        cwd: { type: "string", short: "C" },
+        yes: { type: "boolean", short: "y" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message.split(/\.(?:\s|$)/)[0]!, RECOVER_USAGE);
+  }
+  if (values.help) return { command: "help", usage: RECOVER_USAGE };
+  const options: RecoverOptions = { yes: values.yes === true };
+  if (values.stack !== undefined) {
+    const stack = values.stack.trim();
+    if (stack === "" || stack.startsWith("-")) throw new UsageError(`--stack needs a stack name, got '${values.stack}'`, RECOVER_USAGE);
+    options.stack = stack;
+  }
+  if (values.cwd !== undefined) {
+    if (values.cwd.trim() === "" || values.cwd.startsWith("-")) throw new UsageError(`--cwd needs a directory, got '${values.cwd}'`, RECOVER_USAGE);
+    options.cwd = values.cwd;
+  }
+  return { command: "recover", options };
 }

@@ -3,6 +3,7 @@ import { CdcClient, redact } from "../provider/client/index.js";
 import { EXIT_ERROR, parseCommandLine, UsageError } from "./args.js";
 import { runDrift } from "./drift.js";
 import { pulumiRunner } from "./pulumi.js";
+import { runRecover } from "./recover.js";
 
 async function main(argv: string[]): Promise<number> {
   let command: ReturnType<typeof parseCommandLine>;
@@ -19,6 +20,17 @@ async function main(argv: string[]): Promise<number> {
   if (command.command === "help") {
     process.stdout.write(command.usage);
     return 0;
+  }
+  if (command.command === "recover") {
+    const { code } = await runRecover(command.options, {
+      runPulumi: pulumiRunner(),
+      env: process.env,
+      cwd: process.cwd(),
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      createClient: (settings) => new CdcClient({ settings }),
+    });
+    return code;
   }
   const { code } = await runDrift(command.options, {
     runPulumi: pulumiRunner(),

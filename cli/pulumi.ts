@@ -8,8 +8,11 @@ export interface PulumiResult {
   stderr: string;
 }
 
-/** Runs `pulumi <args>` in `cwd`. Injectable so the command logic is testable without the CLI. */
-export type PulumiRunner = (args: readonly string[], cwd: string) => Promise<PulumiResult>;
+/**
+ * Runs `pulumi <args>` in `cwd`. Injectable so the command logic is testable without the CLI.
+ * `timeoutMs` overrides the runner's bound for a command that does real work (a refresh).
+ */
+export type PulumiRunner = (args: readonly string[], cwd: string, options?: { timeoutMs?: number }) => Promise<PulumiResult>;
 
 /** A `pulumi` command failed; the message carries Pulumi's own error lines, redacted. */
 export class PulumiCommandError extends Error {
@@ -25,9 +28,10 @@ export const DEFAULT_PULUMI_TIMEOUT_MS = 60_000;
 
 export function pulumiRunner(options: { binary?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): PulumiRunner {
   const binary = options.binary ?? "pulumi";
-  const timeout = options.timeoutMs ?? DEFAULT_PULUMI_TIMEOUT_MS;
-  return (args, cwd) =>
+  const defaultTimeout = options.timeoutMs ?? DEFAULT_PULUMI_TIMEOUT_MS;
+  return (args, cwd, perCall) =>
     new Promise((resolve, reject) => {
+      const timeout = perCall?.timeoutMs ?? defaultTimeout;
       execFile(
         binary,
         // Never prompt (there is no one to answer in CI) and no colour codes in error text we quote.
@@ -60,7 +64,7 @@ export function pulumiErrorText(stderr: string): string {
   return chosen.length > 0 ? chosen.join("; ") : "no error output";
 }
 
-function failed(args: readonly string[], result: PulumiResult): PulumiCommandError {
+export function failed(args: readonly string[], result: PulumiResult): PulumiCommandError {
   const how = result.code === null ? "was stopped" : `exited with ${result.code}`;
   return new PulumiCommandError(`\`pulumi ${args.join(" ")}\` ${how}: ${pulumiErrorText(result.stderr)}`);
 }

@@ -21,6 +21,10 @@ export interface FaultSettings {
   seed: number | undefined;
   /** Path prefixes faults apply to; `["/"]` is every route, `[]` none. */
   routes: string[];
+  /** The next N matched requests are answered 503, whatever the rates (tests that need one exact failure). */
+  failNext: number;
+  /** The next N matched writes are handled, then lose their response, whatever the rates. */
+  loseNext: number;
 }
 
 export const DEFAULT_FAULTS: FaultSettings = {
@@ -31,6 +35,8 @@ export const DEFAULT_FAULTS: FaultSettings = {
   lostResponseRate: 0,
   seed: undefined,
   routes: ["/"],
+  failNext: 0,
+  loseNext: 0,
 };
 
 export type FaultDecision =
@@ -63,6 +69,9 @@ export function validateFaults(settings: FaultSettings): void {
   }
   if (!Number.isFinite(settings.rateLimit) || settings.rateLimit < 0) {
     throw new RangeError(`rateLimit must be a non-negative number, got ${settings.rateLimit}`);
+  }
+  for (const [name, v] of [["failNext", settings.failNext], ["loseNext", settings.loseNext]] as const) {
+    if (!Number.isInteger(v) || v < 0) throw new RangeError(`${name} must be a non-negative integer, got ${v}`);
   }
   if (settings.seed !== undefined && !Number.isInteger(settings.seed)) {
     throw new RangeError(`seed must be an integer, got ${settings.seed}`);
@@ -118,6 +127,10 @@ export class FaultInjector {
   /** Decide the fate of one matched request. Draws from the PRNG only for enabled faults. */
   decide(): FaultDecision {
     const s = this.current;
+    if (s.failNext > 0) {
+      s.failNext--;
+      return { kind: "fail" };
+    }
     if (s.dropRate > 0 && this.random() < s.dropRate) return { kind: "drop" };
     if (s.rateLimit > 0) {
       const wait = this.takeToken();
@@ -132,6 +145,10 @@ export class FaultInjector {
    * the client cannot know whether its call took effect, the case a create must survive.
    */
   loseResponse(): boolean {
+    if (this.current.loseNext > 0) {
+      this.current.loseNext--;
+      return true;
+    }
     return this.current.lostResponseRate > 0 && this.random() < this.current.lostResponseRate;
   }
 

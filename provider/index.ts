@@ -3,6 +3,7 @@
  * dynamic-provider process. sdk/ serializes only calls into this module, so everything with
  * state (HTTP pool, token, limiter) lives here, once per run.
  */
+import { currentTuning, withBudget } from "./client/index.js";
 import { configure } from "./context.js";
 import { ClientCredentialProvider } from "./resources/clientCredential.js";
 import { ConnectorProvider, DESTINATION, SOURCE } from "./resources/connector.js";
@@ -11,11 +12,29 @@ import { TagProvider } from "./resources/tag.js";
 export { configure };
 export { providerInfo, type ProviderInfo } from "./info.js";
 
+const OPERATIONS = new Set(["check", "diff", "create", "read", "update", "delete"]);
+
+/**
+ * Each operation of a resource runs under a retry budget of its own (cdc:resourceTimeoutSec):
+ * every call it makes, retries included, must fit in it, so one bad resource cannot hold a
+ * run for longer than that and its error says what was retried.
+ */
+function budgeted<P extends object>(kind: string, target: P): P {
+  return new Proxy(target, {
+    get(obj, prop, receiver) {
+      const value = Reflect.get(obj, prop, receiver) as unknown;
+      if (typeof prop !== "string" || !OPERATIONS.has(prop) || typeof value !== "function") return value;
+      return (...args: unknown[]) =>
+        withBudget(`${kind} ${prop}`, currentTuning().resourceTimeoutMs, () => (value as (...a: unknown[]) => Promise<unknown>).apply(obj, args));
+    },
+  });
+}
+
 const providers = {
-  Source: new ConnectorProvider(SOURCE),
-  Destination: new ConnectorProvider(DESTINATION),
-  Tag: new TagProvider(),
-  ClientCredential: new ClientCredentialProvider(),
+  Source: budgeted("source", new ConnectorProvider(SOURCE)),
+  Destination: budgeted("destination", new ConnectorProvider(DESTINATION)),
+  Tag: budgeted("tag", new TagProvider()),
+  ClientCredential: budgeted("client credential", new ClientCredentialProvider()),
 };
 
 export type ResourceKind = keyof typeof providers;

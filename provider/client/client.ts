@@ -91,6 +91,11 @@ export class CdcClient {
     });
   }
 
+  /** The retry policy every call of this client follows (create recovery follows it too). */
+  get retryPolicy(): RetryPolicy {
+    return this.#core.opts.policy;
+  }
+
   get<S extends z.ZodType = z.ZodUnknown>(path: string, options: RequestOptions<S> = {}): Promise<z.output<S>> {
     return this.request("GET", path, options);
   }

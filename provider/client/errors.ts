@@ -19,6 +19,8 @@ export interface ApiErrorInit {
   requestId?: string;
   /** HTTP attempts made, retries included. */
   attempts?: number;
+  /** From the first attempt to the failure, waits included. */
+  elapsedMs?: number;
   /** Extra sentence appended to the message (how to fix it). */
   hint?: string;
   cause?: unknown;
@@ -32,6 +34,8 @@ export class CdcApiError extends Error {
   readonly method: string;
   readonly path: string;
   readonly attempts: number;
+  /** From the first attempt to the failure, back-off included; undefined when not measured. */
+  readonly elapsedMs: number | undefined;
 
   constructor(init: ApiErrorInit, summary?: string) {
     super(redact(formatMessage(init, summary)), init.cause === undefined ? undefined : { cause: init.cause });
@@ -42,6 +46,7 @@ export class CdcApiError extends Error {
     this.method = init.method;
     this.path = init.path;
     this.attempts = init.attempts ?? 1;
+    this.elapsedMs = init.elapsedMs;
   }
 }
 
@@ -119,7 +124,7 @@ function formatMessage(init: ApiErrorInit, summary: string | undefined): string 
     const detail = summary ?? detailText(init.detail);
     what = detail ? `${head}: ${detail}` : head;
   }
-  const tail = [init.requestId ? `request id ${init.requestId}` : undefined, (init.attempts ?? 1) > 1 ? `after ${init.attempts} attempts` : undefined]
+  const tail = [init.requestId ? `request id ${init.requestId}` : undefined, (init.attempts ?? 1) > 1 ? `after ${init.attempts} attempts${init.elapsedMs !== undefined ? ` over ${(init.elapsedMs / 1000).toFixed(1)} s` : ""}` : undefined]
     .filter(Boolean)
     .join(", ");
   const hint = init.hint ? ` ${init.hint}` : "";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
+import { currentBudget, seconds } from "./budget.js";
 import { emitDebug, type DebugLogger } from "./debug.js";
 import { ConnectionError, errorFromResponse, ResponseShapeError } from "./errors.js";
 import { Semaphore } from "./limiter.js";
@@ -52,10 +53,19 @@ export interface HttpCoreOptions {
 /**
  * The request core: one call = up to `maxAttempts` HTTP attempts (plus one replay after a
  * 401), each holding a limiter slot only while on the wire, so retries waiting out a
- * backoff never starve other requests.
+ * backoff never starve other requests. Waits draw on the resource operation's budget
+ * (budget.ts) when there is one; a 429 pauses every request of this client, not only the one.
  */
 export class HttpCore {
+  /** Until when the API asked the whole client to hold off (a 429's Retry-After). */
+  #pausedUntil = 0;
+
   constructor(readonly opts: HttpCoreOptions) {}
+
+  /** The client-wide pause a 429 started, if any, still to wait out. */
+  get pausedForMs(): number {
+    return Math.max(0, this.#pausedUntil - this.opts.now());
+  }
 
   async execute<S extends z.ZodType>(req: CoreRequest<S>): Promise<z.output<S>> {
     const method = req.method.toUpperCase();
@@ -70,8 +80,23 @@ export class HttpCore {
     let attempt = 0; // counts against maxAttempts
     let sent = 0; // every HTTP request, the 401 replay included
     let replayedAfter401 = false;
+    const firstSentAt = this.opts.now();
+    const budget = currentBudget();
+    // Waits for the next attempt, or says why there is none: the budget would run out first.
+    // `sleep: false` when the wait is the client-wide pause, which the next attempt waits out.
+    const wait = async (delayMs: number, reason: string, sleep = true): Promise<string | undefined> => {
+      if (budget && !budget.allows(delayMs)) {
+        return `the retry budget of ${budget.label} (${seconds(budget.timeoutMs)}, cdc:resourceTimeoutSec) is spent`;
+      }
+      budget?.record(`${method} ${template}`, reason);
+      log(() => `retrying ${logTarget} after ${reason} in ${delayMs} ms`);
+      if (sleep) await this.opts.sleep(delayMs);
+      return undefined;
+    };
     for (;;) {
       attempt++;
+      const paused = this.pausedForMs;
+      if (paused > 0) await this.opts.sleep(paused);
       const requestId: string = randomUUID();
       // The token is fetched outside the limiter slot: token requests need a slot of their own.
       const token = req.auth ? await req.auth.getToken() : undefined;
@@ -107,7 +132,13 @@ export class HttpCore {
         release();
       }
       const elapsed = this.opts.now() - started;
-      const ctx = { method, path: req.path, requestId, attempts: sent };
+      const ctx: { method: string; path: string; requestId: string; attempts: number; elapsedMs: number; hint?: string } = {
+        method,
+        path: req.path,
+        requestId,
+        attempts: sent,
+        elapsedMs: this.opts.now() - firstSentAt,
+      };
 
       let outcome: Outcome;
       if (res) {
@@ -128,38 +159,41 @@ export class HttpCore {
         }
         const retryAfterMs = parseRetryAfter(res.headers["retry-after"], this.opts.now());
         outcome = { kind: "status", status: res.status, retryAfterMs };
+        const rateLimited = res.status === 429;
         const decision = decideRetry(outcome, attempt, { method, idempotent: req.idempotent, policy: this.opts.policy, random: this.opts.random });
-        if (!decision.retry) {
-          throw errorFromResponse(ctx, {
-            status: res.status,
-            body: res.body,
+        const fail = (hint?: string) =>
+          errorFromResponse(hint ? { ...ctx, hint } : ctx, {
+            status: res!.status,
+            body: res!.body,
             retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.round(retryAfterMs / 1000),
           });
-        }
-        log(() => `retrying ${logTarget} after ${response.status} in ${decision.delayMs} ms`);
-        await this.opts.sleep(decision.delayMs);
+        if (!decision.retry) throw fail(this.exhaustedHint(attempt));
+        // The whole client holds off, so the other requests in flight do not earn 429s of their own.
+        if (rateLimited) this.#pausedUntil = Math.max(this.#pausedUntil, this.opts.now() + decision.delayMs);
+        const stop = await wait(decision.delayMs, String(response.status), !rateLimited);
+        if (stop) throw fail(`Not retried further: ${stop}.`);
       } else {
         const code = errorCode(failure) ?? "UNKNOWN";
         const reason = failure instanceof Error ? failure.message : String(failure);
         log(() => `✕ ${logTarget} ${code}: ${reason} request id ${requestId}`);
         outcome = { kind: "network", code };
         const decision = decideRetry(outcome, attempt, { method, idempotent: req.idempotent, policy: this.opts.policy, random: this.opts.random });
-        if (!decision.retry) {
-          throw new ConnectionError({
-            ...ctx,
-            code,
-            reason: redact(reason),
-            hint: connectionHint(code, this.opts.baseUrl),
-            cause: sanitizedCause(failure, code),
-          });
-        }
-        log(() => `retrying ${logTarget} after ${code} in ${decision.delayMs} ms`);
-        await this.opts.sleep(decision.delayMs);
+        const fail = (hint: string | undefined) =>
+          new ConnectionError({ ...ctx, code, reason: redact(reason), hint, cause: sanitizedCause(failure, code) });
+        if (!decision.retry) throw fail([connectionHint(code, this.opts.baseUrl), this.exhaustedHint(attempt)].filter(Boolean).join(" ") || undefined);
+        const stop = await wait(decision.delayMs, code);
+        if (stop) throw fail(`Not retried further: ${stop}.`);
       }
     }
   }
 
-  private parse<S extends z.ZodType>(res: RawResponse, schema: S | undefined, ctx: { method: string; path: string; requestId: string; attempts: number }): z.output<S> {
+  /** Said when the attempts ran out, so the reader knows which knob gives more. */
+  private exhaustedHint(attempt: number): string | undefined {
+    if (attempt < this.opts.policy.maxAttempts) return undefined;
+    return `Retried up to ${this.opts.policy.maxAttempts} attempts (cdc:retryAttempts).`;
+  }
+
+  private parse<S extends z.ZodType>(res: RawResponse, schema: S | undefined, ctx: { method: string; path: string; requestId: string; attempts: number; elapsedMs: number }): z.output<S> {
     let data: unknown;
     const text = res.body.trim();
     if (text !== "") {

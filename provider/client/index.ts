@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { CdcClient } from "./client.js";
-import { DEFAULT_MAX_CONCURRENCY, Semaphore } from "./limiter.js";
+import { Semaphore } from "./limiter.js";
 import { resolveSettings, type CdcSettings, type ConfigSource } from "./settings.js";
 import { closeSharedAgents, sharedAgent } from "./transport.js";
+import { resolveTuning, type Tuning } from "./tuning.js";
 
 export { CdcClient, expandPath, type BodyRequestOptions, type CdcClientOptions, type RequestOptions } from "./client.js";
 export { setDebugLogger, type DebugLogger } from "./debug.js";
@@ -39,12 +40,15 @@ export {
 export { getRequestCounts, resetRequestCounts, type RequestCounts } from "./stats.js";
 export { ACCESS_TOKEN_PATH, REFRESH_TOKEN_PATH, TokenManager } from "./token.js";
 export { DEFAULT_TIMEOUTS, type Timeouts } from "./transport.js";
+export { DEFAULT_RESOURCE_TIMEOUT_MS, DEFAULT_TUNING, TUNING_SPECS, resolveTuning, type Tuning } from "./tuning.js";
+export { RetryBudget, currentBudget, withBudget } from "./budget.js";
 
 // Process-wide state. A Pulumi run hosts every dynamic resource in one provider process, so
 // these live for the whole run: one pool, one limiter, one token per (API, client).
 const clients = new Map<string, CdcClient>();
 let sharedLimiter: Semaphore | undefined;
 let configured: CdcSettings | undefined;
+let tuning: Tuning | undefined;
 
 /**
  * Resolve and remember the settings from the dynamic provider's `configure(req)`
@@ -52,7 +56,14 @@ let configured: CdcSettings | undefined;
  */
 export function configure(config?: ConfigSource, env: NodeJS.ProcessEnv = process.env): CdcSettings {
   configured = resolveSettings(config, env);
+  tuning = resolveTuning(config, env);
   return configured;
+}
+
+/** Retries, resource budget and concurrency: from `configure()`, else from the environment. */
+export function currentTuning(): Tuning {
+  tuning ??= resolveTuning(undefined);
+  return tuning;
 }
 
 /** The settings `getClient()` uses: those from `configure()`, else resolved from the environment. */
@@ -68,8 +79,9 @@ export function getClient(settings: CdcSettings = currentSettings()): CdcClient 
   const key = cacheKey(settings);
   let client = clients.get(key);
   if (!client) {
-    sharedLimiter ??= new Semaphore(DEFAULT_MAX_CONCURRENCY);
-    client = new CdcClient({ settings, dispatcher: sharedAgent(), limiter: sharedLimiter });
+    const { retry, maxConcurrency } = currentTuning();
+    sharedLimiter ??= new Semaphore(maxConcurrency);
+    client = new CdcClient({ settings, dispatcher: sharedAgent(), limiter: sharedLimiter, retry });
     clients.set(key, client);
   }
   return client;
@@ -79,6 +91,7 @@ export function getClient(settings: CdcSettings = currentSettings()): CdcClient 
 export async function resetClients(): Promise<void> {
   clients.clear();
   configured = undefined;
+  tuning = undefined;
   sharedLimiter = undefined;
   await closeSharedAgents();
 }

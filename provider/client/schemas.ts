@@ -38,6 +38,8 @@ const connectorFields = {
   topics: z.array(z.string()).nullish(),
   tasks: z.array(z.number()).nullish(),
   connector_status: nullishString,
+  // Not in the seed's response shape; the platform echoes it. Absent is tolerated everywhere.
+  created_from: nullishString,
   task_statuses: z.record(z.string(), z.unknown()).nullish(),
 };
 
@@ -108,6 +110,7 @@ export const clientCredentialSchema = z.looseObject({
   secret: nullishString,
   description: nullishString,
   created_at: timestamp,
+  created_from: nullishString,
 });
 export type ClientCredential = z.output<typeof clientCredentialSchema>;
 
@@ -121,6 +124,7 @@ export const tagSchema = z.looseObject({
     .transform((t) => t ?? []),
   system: looseBoolean.nullish(),
   custom: looseBoolean.nullish(),
+  created_from: nullishString,
 });
 export type Tag = z.output<typeof tagSchema>;
 

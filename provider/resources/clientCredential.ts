@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { failuresFromZod, knowable } from "../check.js";
-import { clientCredentialSchema, ConnectionError, isNotFound, ServerError, type CdcClient, type ClientCredential } from "../client/index.js";
+import { setTimeout as delay } from "node:timers/promises";
+import { backoffDelay, clientCredentialSchema, currentBudget, isNotFound, type CdcClient, type ClientCredential } from "../client/index.js";
+import { isTransient } from "./create.js";
 import { client } from "../context.js";
 import { isMasked, sameMembers } from "../normalize.js";
 
@@ -43,20 +45,36 @@ function listCredentials(api: CdcClient): Promise<ClientCredential[]> {
 }
 
 /**
- * The create's answer was lost: a credential may exist whose secret nobody will ever see. It is
- * useless and must not be left behind, so a new credential matching these inputs is deleted.
+ * New credentials (not in `before`) that match these inputs: what a create whose answer was
+ * lost left behind. Its secret went with the answer, so it is useless and must not stay.
  */
-async function removeLostCredentials(api: CdcClient, before: ReadonlySet<string>, inputs: ClientCredentialInputs, cause: Error): Promise<never> {
-  const lost = (await listCredentials(api).catch(() => [])).filter(
+async function lostCredentials(api: CdcClient, before: ReadonlySet<string>, inputs: ClientCredentialInputs): Promise<ClientCredential[]> {
+  return (await listCredentials(api)).filter(
     (c) =>
       !before.has(c.client_id) &&
+      (c.created_from ?? api.createdFrom) === api.createdFrom &&
       (c.description ?? "") === (inputs.description ?? "") &&
       (c.service_id ?? "") === (inputs.serviceId ?? "") &&
       sameMembers(c.roles.map((r) => r.id), inputs.roleIds),
   );
-  for (const c of lost) await api.delete("/auth/client-credentials/{id}", { params: { id: c.client_id } }).catch(() => undefined);
-  const note = lost.length > 0 ? ` The credential it created (${lost.map((c) => c.client_id).join(", ")}) was deleted again: its secret was lost with the answer.` : "";
-  throw new Error(`${cause.message}.${note} Run \`pulumi up\` to retry.`);
+}
+
+/** Gone already is what a delete wants (a retried DELETE whose first answer was lost finds nothing). */
+async function deleteCredential(api: CdcClient, id: string): Promise<void> {
+  try {
+    await api.delete("/auth/client-credentials/{id}", { params: { id } });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}
+
+// Credentials have no unique name: a lost create is recognised as "a new matching credential
+// since just before it", so two creates of this process must never overlap in that window.
+let createQueue: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+  const run = createQueue.then(fn, fn);
+  createQueue = run.catch(() => undefined);
+  return run;
 }
 
 /**
@@ -86,24 +104,52 @@ export class ClientCredentialProvider {
   }
 
   async create(inputs: ClientCredentialInputs) {
+    return oneAtATime(() => this.createOne(inputs));
+  }
+
+  /**
+   * The secret is in the create's answer only. When the answer is lost (5xx, dropped
+   * connection, timeout), the credential it may have created is found and deleted, then the
+   * create is sent again: never an orphan, and one `pulumi up` still converges.
+   */
+  private async createOne(inputs: ClientCredentialInputs) {
     const api = client();
-    // Credentials have no unique name to find them by, so remember which exist before creating.
-    const before = new Set((await listCredentials(api)).map((c) => c.client_id));
-    let cred: ClientCredential;
-    try {
-      cred = await api.post("/auth/client-credentials", {
-        body: { role_ids: inputs.roleIds, description: inputs.description ?? null, service_id: inputs.serviceId ?? null },
-        schema: clientCredentialSchema,
-      });
-    } catch (err) {
-      if (err instanceof ConnectionError || err instanceof ServerError) await removeLostCredentials(api, before, inputs, err);
-      throw err;
+    const policy = api.retryPolicy;
+    const budget = currentBudget();
+    const failures: string[] = [];
+    for (let attempt = 1; ; attempt++) {
+      const before = new Set((await listCredentials(api)).map((c) => c.client_id));
+      let cred: ClientCredential;
+      try {
+        cred = await api.post("/auth/client-credentials", {
+          body: {
+            role_ids: inputs.roleIds,
+            description: inputs.description ?? null,
+            service_id: inputs.serviceId ?? null,
+            created_from: api.createdFrom,
+          },
+          schema: clientCredentialSchema,
+        });
+      } catch (err) {
+        if (!isTransient(err)) throw err;
+        failures.push((err as Error).message);
+        const lost = await lostCredentials(api, before, inputs);
+        for (const c of lost) await deleteCredential(api, c.client_id);
+        const wait = backoffDelay(attempt, policy);
+        if (attempt >= policy.maxAttempts || (budget !== undefined && !budget.allows(wait))) {
+          const note = lost.length > 0 ? ` The credential the last attempt created (${lost.map((c) => c.client_id).join(", ")}) was deleted again: its secret was lost with the answer.` : "";
+          throw new Error(`client credential: create failed ${attempt} times (${failures.join("; ")}).${note} Run \`pulumi up\` again when the API is back.`);
+        }
+        budget?.record("create", "lost answer");
+        await delay(wait);
+        continue;
+      }
+      if (!cred.secret || isMasked(cred.secret)) {
+        await api.delete("/auth/client-credentials/{id}", { params: { id: cred.client_id } }).catch(() => undefined);
+        throw new Error(`the API created client credential ${cred.client_id} but returned no secret, so it was deleted again; run \`pulumi up\` to retry`);
+      }
+      return { id: cred.client_id, outs: outputs(cred, inputs, cred.secret) };
     }
-    if (!cred.secret || isMasked(cred.secret)) {
-      await api.delete("/auth/client-credentials/{id}", { params: { id: cred.client_id } }).catch(() => undefined);
-      throw new Error(`the API created client credential ${cred.client_id} but returned no secret, so it was deleted again; run \`pulumi up\` to retry`);
-    }
-    return { id: cred.client_id, outs: outputs(cred, inputs, cred.secret) };
   }
 
   async read(id: string, props: ClientCredentialOutputs) {
@@ -119,10 +165,6 @@ export class ClientCredentialProvider {
   }
 
   async delete(id: string) {
-    try {
-      await client().delete("/auth/client-credentials/{id}", { params: { id } });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    await deleteCredential(client(), id);
   }
 }

@@ -4,9 +4,7 @@ import { checkConnectorConfig, configScalar, failuresFromZod, knowable, nameSche
 import {
   destinationConnectorSchema,
   ConflictError,
-  ConnectionError,
   isNotFound,
-  ServerError,
   sourceConnectorSchema,
   type CdcClient,
   type DestinationConnector,
@@ -14,6 +12,8 @@ import {
 import { client } from "../context.js";
 import { checkLive, compareToOriginal, NO_DRIFT, reportDrift, type DriftReport, type ManagedConnector } from "../drift.js";
 import { alignLiveConfig, changedConfigKeys, containsUnknown, isUnknown, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
+import { findConnectorByName, notOurs } from "../lookup.js";
+import { createSurvivingFaults } from "./create.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { resolveName } from "./naming.js";
 
@@ -225,32 +225,27 @@ export class ConnectorProvider {
     }
   }
 
-  private async post(api: CdcClient, inputs: ConnectorInputs & { __provider?: string }) {
+  private async post(api: CdcClient, inputs: ConnectorInputs) {
     try {
-      return await api.post(this.path(), {
-        body: { name: inputs.name, connector: inputs.connector, config: inputs.config, created_from: api.createdFrom },
-        schema: this.spec.schema,
+      return await createSurvivingFaults({
+        what: `${this.spec.label} "${inputs.name}"`,
+        send: () =>
+          api.post(this.path(), {
+            body: { name: inputs.name, connector: inputs.connector, config: inputs.config, created_from: api.createdFrom },
+            schema: this.spec.schema,
+          }),
+        find: () => findConnectorByName(api, this.spec.kind, inputs.name),
+        mismatch: (found) => notOurs(found, inputs, api.createdFrom),
+        policy: api.retryPolicy,
       });
     } catch (err) {
       if (err instanceof ConflictError) {
-        const existing = await this.findByName(api, inputs.name).catch(() => undefined);
+        const existing = await findConnectorByName(api, this.spec.kind, inputs.name).catch(() => undefined);
         const adopt = existing?.id ? `, or take it over with adoptId: "${existing.id}"` : "";
         throw new Error(`${err.message}. Names are unique: choose another name${adopt}.`);
       }
-      // The answer was lost (dropped connection, 5xx): the object may exist all the same. Names
-      // are unique, so look it up and keep it in state rather than leave an orphan behind.
-      if (!(err instanceof ConnectionError || err instanceof ServerError)) throw err;
-      const found = await this.findByName(api, inputs.name).catch(() => undefined);
-      if (found?.id) throw new PartialFailure(`${this.spec.label} "${inputs.name}"`, found.id, withProviderKey(this.outputs(found, inputs, NO_DRIFT), inputs), err);
       throw err;
     }
-  }
-
-  private async findByName(api: CdcClient, name: string) {
-    for await (const item of api.paginate(this.path(), { partial_name: name }, this.spec.schema)) {
-      if (item.name === name) return item;
-    }
-    return undefined;
   }
 
   private async put(api: CdcClient, id: string, inputs: ConnectorInputs) {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { failuresFromZod, knowable, nameSchema } from "../check.js";
-import { ConnectionError, isNotFound, ServerError, tagSchema, type CdcClient, type Tag } from "../client/index.js";
-import { PartialFailure, withProviderKey } from "./failure.js";
+import { ConflictError, isNotFound, tagSchema, type CdcClient, type Tag } from "../client/index.js";
+import { findTagByName, listTags, notOurs } from "../lookup.js";
+import { createSurvivingFaults } from "./create.js";
 import { client } from "../context.js";
 import { sameMembers } from "../normalize.js";
 import { resolveName } from "./naming.js";
@@ -35,22 +36,8 @@ const inputSchema = z.object({
   adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing tag to adopt" })).optional(),
 });
 
-async function listTags(api: CdcClient, query: Record<string, string>): Promise<Tag[]> {
-  // GET /tags answers a plain list or the paginated envelope; both are accepted.
-  const body = await api.get("/tags", { query: { ...query, page_size: 100 } });
-  const items = Array.isArray(body) ? body : ((body as { result?: unknown[] } | null)?.result ?? []);
-  return items.flatMap((item) => {
-    const tag = tagSchema.safeParse(item);
-    return tag.success ? [tag.data] : [];
-  });
-}
-
 async function findTag(api: CdcClient, id: string): Promise<Tag | undefined> {
   return (await listTags(api, { tag_ids: id })).find((t) => t.id === id);
-}
-
-async function findTagByName(api: CdcClient, name: string): Promise<Tag | undefined> {
-  return (await listTags(api, { tag_name: name })).find((t) => t.name === name);
 }
 
 function outputs(tag: Tag, inputs: TagInputs): TagOutputs {
@@ -86,16 +73,21 @@ export class TagProvider {
       const tag = await api.put("/tags/{id}", { params: { id: existing.id }, body, schema: tagSchema });
       return { id: existing.id, outs: outputs(tag, inputs) };
     }
-    let tag: Tag;
-    try {
-      tag = await api.post("/tags", { body: { ...body, created_from: api.createdFrom }, schema: tagSchema });
-    } catch (err) {
-      // A lost answer may hide a created tag: names are unique, so find it and keep it in state.
-      if (!(err instanceof ConnectionError || err instanceof ServerError)) throw err;
-      const found = await findTagByName(api, inputs.name).catch(() => undefined);
-      if (found) throw new PartialFailure(`tag "${inputs.name}"`, found.id, withProviderKey(outputs(found, inputs), inputs), err);
+    const tag = await createSurvivingFaults<Tag>({
+      what: `tag "${inputs.name}"`,
+      send: () => api.post("/tags", { body: { ...body, created_from: api.createdFrom }, schema: tagSchema }),
+      find: () => findTagByName(api, inputs.name),
+      mismatch: (found) => {
+        const why = notOurs(found, {}, api.createdFrom);
+        if (why) return why;
+        if (!sameMembers(found.type, inputs.type)) return `it applies to ${found.type.join(", ")}`;
+        return undefined;
+      },
+      policy: api.retryPolicy,
+    }).catch((err: unknown) => {
+      if (err instanceof ConflictError) throw new Error(`${err.message}. Tag names are unique: choose another name, or take the tag over with adoptId.`);
       throw err;
-    }
+    });
     return { id: tag.id, outs: outputs(tag, inputs) };
   }
 

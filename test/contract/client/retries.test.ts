@@ -4,6 +4,7 @@ import { Agent, errors as undiciErrors } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  DEFAULT_RETRY_POLICY,
   CdcClient,
   ConflictError,
   ConnectionError,
@@ -66,9 +67,10 @@ describe("429", () => {
     const err = (await h.client.get("/sources").catch((e: unknown) => e)) as RateLimitError;
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err.retryAfter).toBe(7);
-    expect(err.attempts).toBe(5);
-    expect(h.api.requestsTo("GET", "/sources")).toHaveLength(5);
-    expect(h.sleeps).toEqual([7000, 7000, 7000, 7000]);
+    const n = DEFAULT_RETRY_POLICY.maxAttempts;
+    expect(err.attempts).toBe(n);
+    expect(h.api.requestsTo("GET", "/sources")).toHaveLength(n);
+    expect(h.sleeps).toEqual(Array.from({ length: n - 1 }, () => 7000));
   });
 });
 
@@ -95,12 +97,16 @@ describe("5xx", () => {
     const err = (await h.client.delete("/tags/{id}", { params: { id: "t1" } }).catch((e: unknown) => e)) as ServerError;
     expect(err).toBeInstanceOf(ServerError);
     expect(err.status).toBe(503);
-    expect(err.attempts).toBe(5);
+    expect(err.attempts).toBe(DEFAULT_RETRY_POLICY.maxAttempts);
     const sent = h.api.requestsTo("DELETE", "/tags/t1");
-    expect(sent).toHaveLength(5);
+    expect(sent).toHaveLength(DEFAULT_RETRY_POLICY.maxAttempts);
     // The fake echoes `srv-<our id>`; the error carries the id of the last attempt.
     expect(err.requestId).toBe(`srv-${sent.at(-1)?.headers["x-request-id"]}`);
-    expect(err.message).toBe(`DELETE /tags/t1 failed: 503 Service Unavailable: maintenance (request id ${err.requestId}, after 5 attempts)`);
+    // What was retried, how often, for how long, and which setting allows more.
+    expect(err.message).toBe(
+      `DELETE /tags/t1 failed: 503 Service Unavailable: maintenance (request id ${err.requestId}, after 8 attempts over ${(err.elapsedMs! / 1000).toFixed(1)} s) ` +
+        "Retried up to 8 attempts (cdc:retryAttempts).",
+    );
   });
 
   it("knows the request id even when the server does not echo it", async () => {

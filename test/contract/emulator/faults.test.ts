@@ -23,10 +23,25 @@ describe("fault injection", () => {
   it("is off by default", async () => {
     const fresh = await startEmulator({ port: 0 });
     try {
-      expect(fresh.getFaults()).toEqual({ latencyMs: 0, rateLimit: 0, failRate: 0, dropRate: 0, lostResponseRate: 0, seed: undefined, routes: ["/"] });
+      expect(fresh.getFaults()).toEqual({ latencyMs: 0, rateLimit: 0, failRate: 0, dropRate: 0, lostResponseRate: 0, seed: undefined, routes: ["/"], failNext: 0, loseNext: 0 });
       const t = (await tokenFor(fresh)).accessToken;
       for (let i = 0; i < 20; i += 1) expect((await get("/sources", fresh, t)).status).toBe(200);
       expect(fresh.stats().faults).toEqual({ delayed: 0, rateLimited: 0, failed: 0, dropped: 0, lost: 0 });
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it("fails exactly the next N requests, or loses exactly the next N answers, when told to", async () => {
+    const fresh = await startEmulator({ port: 0 });
+    try {
+      const t = (await tokenFor(fresh)).accessToken;
+      fresh.setFaults({ failNext: 2, routes: ["/sources"] });
+      const statuses = [];
+      for (let i = 0; i < 4; i += 1) statuses.push((await get("/sources", fresh, t)).status);
+      expect(statuses).toEqual([503, 503, 200, 200]);
+      expect(fresh.getFaults().failNext).toBe(0);
+      expect(() => fresh.setFaults({ loseNext: -1 })).toThrow(/loseNext must be a non-negative integer/);
     } finally {
       await fresh.stop();
     }

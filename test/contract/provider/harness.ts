@@ -11,9 +11,12 @@ export interface ProviderHarness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: Parameters<typeof startEmulator>[0] = {}): Promise<ProviderHarness> {
+/** Back-off in tens of milliseconds: fault tests exercise the retry paths without waiting real seconds. */
+export const FAST_RETRIES = { "cdc:retryBaseDelayMs": "10", "cdc:retryMaxDelayMs": "50" };
+
+export async function startHarness(options: Parameters<typeof startEmulator>[0] = {}, config: Record<string, string> = {}): Promise<ProviderHarness> {
   const emulator = await startEmulator({ port: 0, ...options });
-  configure({ "cdc:apiUrl": emulator.url, "cdc:clientId": emulator.clientId, "cdc:clientSecret": emulator.clientSecret }, {});
+  configure({ "cdc:apiUrl": emulator.url, "cdc:clientId": emulator.clientId, "cdc:clientSecret": emulator.clientSecret, ...config }, {});
   const console = new CdcClient({
     settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" },
   });

@@ -3,7 +3,8 @@ import { getRequestCounts } from "../../../provider/client/index.js";
 import { ConnectorProvider, DESTINATION, type ConnectorInputs } from "../../../provider/resources/connector.js";
 import { TagProvider, type TagInputs } from "../../../provider/resources/tag.js";
 import { destinationConnectorSchema } from "../../../provider/client/index.js";
-import { snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
+import { provider } from "../../../provider/index.js";
+import { FAST_RETRIES, snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
 
 const destinations = new ConnectorProvider(DESTINATION);
 const tags = new TagProvider();
@@ -61,35 +62,75 @@ describe("a flaky API", () => {
 describe("a create whose answer is lost", () => {
   let h: ProviderHarness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({}, FAST_RETRIES);
   });
   afterAll(async () => h?.close());
 
-  it("finds the object by its unique name and keeps it in state instead of orphaning it", async () => {
+  it("finds the object by its unique name and carries on as if the answer had arrived", async () => {
     const { inputs } = await destinations.check({}, { logicalName: "lost", connector: "snowflake", config: snowflakeConfig });
+    // Every write's answer is lost; the lookups (GET) are answered.
     h.emulator.setFaults({ lostResponseRate: 1, routes: ["/destinations"] });
-    let error: unknown;
-    try {
-      await destinations.create({ ...(inputs as ConnectorInputs), __provider: "p" } as ConnectorInputs);
-    } catch (err) {
-      error = err;
-    } finally {
-      h.emulator.setFaults({ lostResponseRate: 0, routes: ["/"] });
-    }
+    const created = await destinations.create(inputs as ConnectorInputs).finally(() => h.emulator.setFaults({ lostResponseRate: 0, routes: ["/"] }));
     expect(h.emulator.stats().faults.lost).toBe(1);
-    const [created] = await h.console.listAll("/destinations", {}, destinationConnectorSchema);
-    expect(error).toMatchObject({ name: "PartialFailure", id: created!.id, properties: { name: (inputs as ConnectorInputs).name, __provider: "p" } });
-    expect((error as Error).message).toMatch(/kept in the stack/);
-    await destinations.delete(created!.id!);
+    const live = await h.console.listAll("/destinations", {}, destinationConnectorSchema);
+    // One object, and it is the create's result: no duplicate, no orphan, the baseline taken.
+    expect(live.map((d) => d.id)).toEqual([created.id]);
+    expect(created.outs.name).toBe((inputs as ConnectorInputs).name);
+    expect(created.outs.drift.baselineTimestamp).toEqual(expect.any(String));
+    await destinations.delete(created.id);
+  });
+
+  it("sends the create again when nothing was created (a 503 or a dropped connection)", async () => {
+    const { inputs } = await destinations.check({}, { logicalName: "retried", connector: "snowflake", config: snowflakeConfig });
+    h.emulator.resetStats();
+    // The POST is answered 503 (nothing created), and so is the first lookup.
+    h.emulator.setFaults({ failNext: 2, routes: ["/destinations"] });
+    const created = await destinations.create(inputs as ConnectorInputs).finally(() => h.emulator.setFaults({ failNext: 0, routes: ["/"] }));
+    expect(h.emulator.stats().faults.failed).toBe(2);
+    const live = await h.console.listAll("/destinations", {}, destinationConnectorSchema);
+    expect(live.map((d) => d.id)).toEqual([created.id]);
+    await destinations.delete(created.id);
+  });
+
+  it("does not take over an object of that name made by someone else", async () => {
+    const { inputs } = await destinations.check({}, { logicalName: "taken", name: "taken-by-hand", connector: "snowflake", config: snowflakeConfig });
+    await h.console.post("/destinations", { body: { name: "taken-by-hand", connector: "snowflake", config: snowflakeConfig, created_from: "web" } });
+    const error = await destinations.create(inputs as ConnectorInputs).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(/409.*choose another name, or take it over with adoptId/);
   });
 
   it("of a tag is recovered the same way", async () => {
     const { inputs } = await tags.check({}, { logicalName: "lost-tag", type: ["topic"] });
+    h.emulator.resetStats();
     h.emulator.setFaults({ lostResponseRate: 1, routes: ["/tags"] });
-    const error = await tags.create(inputs as TagInputs).catch((e: unknown) => e);
-    h.emulator.setFaults({ lostResponseRate: 0, routes: ["/"] });
-    expect(error).toMatchObject({ name: "PartialFailure", id: expect.any(String) });
-    await tags.delete((error as { id: string }).id);
+    const created = await tags.create(inputs as TagInputs).finally(() => h.emulator.setFaults({ lostResponseRate: 0, routes: ["/"] }));
+    expect(h.emulator.stats().faults.lost).toBe(1);
+    const named = (await h.console.get("/tags", { query: { tag_name: (inputs as TagInputs).name } })) as { result?: Array<{ id: string }> } | Array<{ id: string }>;
+    const items = Array.isArray(named) ? named : (named.result ?? []);
+    expect(items.map((t) => t.id)).toEqual([created.id]);
+    await tags.delete(created.id);
+  });
+});
+
+describe("the retry budget of a resource", () => {
+  let h: ProviderHarness;
+  beforeAll(async () => {
+    h = await startHarness({}, { ...FAST_RETRIES, "cdc:resourceTimeoutSec": "1", "cdc:retryAttempts": "50", "cdc:retryBaseDelayMs": "200" });
+  });
+  afterAll(async () => h?.close());
+
+  it("ends a create that cannot succeed with an error saying what was retried, and leaves nothing behind", async () => {
+    const { inputs } = await tags.check({}, { logicalName: "budget", type: ["topic"] });
+    h.emulator.setFaults({ failRate: 1, routes: ["/tags"] });
+    const started = Date.now();
+    const error = await provider("Tag").create(inputs as TagInputs).catch((e: unknown) => e);
+    h.emulator.setFaults({ failRate: 0, routes: ["/"] });
+    expect(Date.now() - started).toBeLessThan(60_000);
+    expect((error as Error).message).toMatch(/tag ".*": create failed \d+ times/);
+    expect((error as Error).message).toMatch(/retry budget \(cdc:resourceTimeoutSec, 1 s\) is spent/);
+    expect((error as Error).message).toMatch(/503/);
+    const named = (await h.console.get("/tags", { query: { tag_name: (inputs as TagInputs).name } })) as { result?: unknown[] } | unknown[];
+    expect(Array.isArray(named) ? named : (named.result ?? [])).toEqual([]);
   });
 });
 

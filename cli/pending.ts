@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { CheckpointError } from "./state.js";
+
+/** Our resource kinds by type token (module `cdc`, see sdk/). */
+export const CDC_TYPES: Readonly<Record<string, "source" | "destination" | "tag" | "clientCredential">> = {
+  "pulumi-nodejs:dynamic/cdc:Source": "source",
+  "pulumi-nodejs:dynamic/cdc:Destination": "destination",
+  "pulumi-nodejs:dynamic/cdc:Tag": "tag",
+  "pulumi-nodejs:dynamic/cdc:ClientCredential": "clientCredential",
+};
+
+/** An operation the engine started and never saw finish: the run was interrupted. */
+export interface PendingOperation {
+  /** creating, updating, deleting, reading, importing. */
+  type: string;
+  urn: string;
+  resourceType: string;
+  /** The inputs the engine sent (secret values stay encrypted objects). */
+  inputs: Record<string, unknown>;
+  /** The whole resource record, to write it back as a resource when adopted. */
+  resource: Record<string, unknown>;
+}
+
+const resourceSchema = z.looseObject({ urn: z.string(), type: z.string(), inputs: z.record(z.string(), z.unknown()).nullish() });
+const checkpointSchema = z.looseObject({
+  deployment: z
+    .looseObject({
+      resources: z.array(z.looseObject({ urn: z.string(), id: z.string().nullish(), type: z.string() })).nullish(),
+      pending_operations: z.array(z.looseObject({ resource: resourceSchema, type: z.string() })).nullish(),
+    })
+    .nullish(),
+});
+
+function parse(checkpoint: unknown) {
+  const parsed = checkpointSchema.safeParse(checkpoint);
+  if (!parsed.success) throw new CheckpointError("the stack export is not a Pulumi checkpoint (expected {deployment: {resources: [...]}})");
+  return parsed.data;
+}
+
+export function pendingOperations(checkpoint: unknown): PendingOperation[] {
+  return (parse(checkpoint).deployment?.pending_operations ?? []).map((op) => ({
+    type: op.type,
+    urn: op.resource.urn,
+    resourceType: op.resource.type,
+    inputs: op.resource.inputs ?? {},
+    resource: op.resource as Record<string, unknown>,
+  }));
+}
+
+/** Ids the stack already tracks, per type token: an object tracked there is never adopted twice. */
+export function trackedIds(checkpoint: unknown): Set<string> {
+  const ids = new Set<string>();
+  for (const r of parse(checkpoint).deployment?.resources ?? []) if (r.id) ids.add(`${r.type}\0${r.id}`);
+  return ids;
+}
+
+/**
+ * The checkpoint with the given pending creates settled: each adopted one becomes a resource
+ * with the object's id (its inputs stand in for outputs until the refresh reads the object),
+ * each cleared one is dropped. Other pending operations stay for `pulumi refresh` to resolve.
+ */
+export function settlePendingCreates(checkpoint: unknown, adopt: ReadonlyMap<string, string>, clear: ReadonlySet<string>): unknown {
+  const copy = structuredClone(checkpoint) as { deployment: { resources?: Array<Record<string, unknown>>; pending_operations?: Array<{ type: string; resource: Record<string, unknown> }> } };
+  const deployment = copy.deployment;
+  const remaining: typeof deployment.pending_operations = [];
+  const resources = deployment.resources ?? [];
+  for (const op of deployment.pending_operations ?? []) {
+    const urn = op.resource.urn as string;
+    const id = op.type === "creating" ? adopt.get(urn) : undefined;
+    if (id !== undefined) {
+      // Appended: what it depends on (its parent, its provider) is already listed, and nothing can depend on a resource still being created.
+      resources.push({ ...op.resource, id, outputs: op.resource.inputs ?? {} });
+    } else if (!(op.type === "creating" && clear.has(urn))) {
+      remaining.push(op);
+    }
+  }
+  deployment.resources = resources;
+  deployment.pending_operations = remaining;
+  return copy;
+}

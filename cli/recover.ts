@@ -1,0 +1,209 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { clientCredentialSchema, redact, resolveSettings, type CdcClient, type CdcSettings } from "../provider/client/index.js";
+import { findConnectorByName, findTagByName, notOurs } from "../provider/lookup.js";
+import { sameMembers } from "../provider/normalize.js";
+import { EXIT_ERROR, type RecoverOptions } from "./args.js";
+import { describeError, programDir } from "./common.js";
+import { CDC_TYPES, pendingOperations, settlePendingCreates, trackedIds, type PendingOperation } from "./pending.js";
+import { exportStack, failed, PulumiCommandError, selectedStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
+
+export interface RecoverDeps {
+  runPulumi: PulumiRunner;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  createClient: (settings: CdcSettings) => CdcClient;
+  /** Whether a process of this host is alive: decides if a stale lock may be broken. */
+  processAlive?: (pid: number) => boolean;
+}
+
+/** What recover decided for one pending operation. */
+export type Decision =
+  | { op: PendingOperation; action: "adopt"; id: string; note: string }
+  | { op: PendingOperation; action: "clear"; note: string }
+  | { op: PendingOperation; action: "delete-and-clear"; ids: string[]; note: string }
+  | { op: PendingOperation; action: "refresh"; note: string }
+  | { op: PendingOperation; action: "leave"; note: string };
+
+// A refresh reads every resource of the stack: minutes for a big stack on a slow API.
+const REFRESH_TIMEOUT_MS = 60 * 60_000;
+
+function plain(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function plainList(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
+}
+
+/** Decides every pending operation; asks the API, changes nothing. */
+export async function decide(api: CdcClient, ops: PendingOperation[], tracked: ReadonlySet<string>): Promise<Decision[]> {
+  const decisions: Decision[] = [];
+  // Credentials have no name: each pending create may claim one matching credential.
+  const claimed = new Set<string>();
+  for (const op of ops) {
+    const kind = CDC_TYPES[op.resourceType];
+    if (op.type !== "creating") {
+      decisions.push({ op, action: "refresh", note: `interrupted while ${op.type}: \`pulumi refresh\` reads its live state` });
+      continue;
+    }
+    if (!kind) {
+      decisions.push({ op, action: "leave", note: "not a pulumi-cdc resource: resolve it with `pulumi refresh` run interactively" });
+      continue;
+    }
+    if (kind === "clientCredential") {
+      decisions.push(await decideCredential(api, op, tracked, claimed));
+      continue;
+    }
+    const name = plain(op.inputs.name);
+    if (name === undefined) {
+      decisions.push({ op, action: "leave", note: "its name is not readable in the state (a secret or unknown): resolve it with `pulumi refresh` run interactively" });
+      continue;
+    }
+    const found = kind === "tag" ? await findTagByName(api, name) : await findConnectorByName(api, kind, name);
+    if (!found?.id) {
+      decisions.push({ op, action: "clear", note: `no ${kind} named "${name}" exists: the create never happened; \`pulumi up\` creates it` });
+      continue;
+    }
+    const why = notOurs(found, kind === "tag" ? {} : { connector: plain(op.inputs.connector) }, api.createdFrom);
+    if (why !== undefined) {
+      decisions.push({ op, action: "clear", note: `"${name}" exists but is not this create's (${why}): left alone; \`pulumi up\` will report the name as taken` });
+      continue;
+    }
+    if (tracked.has(`${op.resourceType}\0${found.id}`)) {
+      decisions.push({ op, action: "clear", note: `"${name}" (${found.id}) is already in the stack under another resource` });
+      continue;
+    }
+    decisions.push({ op, action: "adopt", id: found.id, note: `found ${kind} "${name}" (${found.id}): taken into the stack` });
+  }
+  return decisions;
+}
+
+async function decideCredential(api: CdcClient, op: PendingOperation, tracked: ReadonlySet<string>, claimed: Set<string>): Promise<Decision> {
+  const roleIds = plainList(op.inputs.roleIds);
+  const description = op.inputs.description === undefined ? "" : plain(op.inputs.description);
+  const serviceId = op.inputs.serviceId === undefined ? "" : plain(op.inputs.serviceId);
+  if (roleIds === undefined || description === undefined || serviceId === undefined) {
+    return { op, action: "clear", note: "its inputs are not readable in the state; no credential was deleted: check `GET /auth/client-credentials` for one without a stack" };
+  }
+  const all = await api.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) });
+  const candidates = all.filter(
+    (c) =>
+      !claimed.has(c.client_id) &&
+      !tracked.has(`${op.resourceType}\0${c.client_id}`) &&
+      (c.created_from ?? api.createdFrom) === api.createdFrom &&
+      (c.description ?? "") === description &&
+      (c.service_id ?? "") === serviceId &&
+      sameMembers(c.roles.map((r) => r.id), roleIds),
+  );
+  if (candidates.length === 0) return { op, action: "clear", note: "no credential was created: `pulumi up` creates it" };
+  if (candidates.length > 1) {
+    return {
+      op,
+      action: "clear",
+      note: `${candidates.length} credentials with these roles and description are in no stack (${candidates.map((c) => c.client_id).join(", ")}); which one this run made cannot be told, so none was deleted`,
+    };
+  }
+  const [lost] = candidates;
+  claimed.add(lost!.client_id);
+  return {
+    op,
+    action: "delete-and-clear",
+    ids: [lost!.client_id],
+    note: `credential ${lost!.client_id} was created but its secret was lost with the run: it is deleted, and \`pulumi up\` creates a new one`,
+  };
+}
+
+export function renderPlan(stack: string, decisions: Decision[], applied: boolean): string {
+  if (decisions.length === 0) return `Stack ${stack}: no pending operations, nothing to recover.\n`;
+  const lines = [`Stack ${stack}: ${decisions.length} pending operation${decisions.length === 1 ? "" : "s"} from an interrupted run.`];
+  for (const d of decisions) lines.push(`  ${d.action.padEnd(16)} ${d.op.urn.slice(d.op.urn.lastIndexOf("::") + 2)} (${d.op.type}): ${d.note}`);
+  lines.push(applied ? "Done. Run `pulumi up` to finish what the interrupted run started." : "Nothing was changed. Run again with --yes to do this.");
+  return `${lines.join("\n")}\n`;
+}
+
+const LOCKED = /currently locked/i;
+const LOCK_OWNER = /created by ([^@\s]+)@(\S+) \(pid (\d+)\)/;
+
+function defaultProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Runs a command that needs the stack's lock. A run killed with -9 leaves its lock behind; it
+ * is broken (`pulumi cancel`) only when its owner was a process of this host that is gone.
+ */
+async function withLock(deps: RecoverDeps, args: string[], cwd: string, stack: string, timeoutMs?: number): Promise<void> {
+  let result = await deps.runPulumi(args, cwd, { timeoutMs });
+  if (result.code !== 0 && LOCKED.test(result.stderr)) {
+    const owner = LOCK_OWNER.exec(result.stderr);
+    const alive = deps.processAlive ?? defaultProcessAlive;
+    if (!owner || owner[2] !== hostname() || alive(Number(owner[3]))) {
+      throw new PulumiCommandError(
+        `the stack is locked by another pulumi process${owner ? ` (pid ${owner[3]} on ${owner[2]})` : ""}: wait for it to finish; if it is gone, run \`pulumi cancel --stack ${stack}\` and recover again`,
+      );
+    }
+    deps.stdout(`The interrupted run's lock (pid ${owner[3]}, no longer running) was released.\n`);
+    const cancel = ["cancel", "--yes", "--stack", stack];
+    const cancelled = await deps.runPulumi(cancel, cwd);
+    if (cancelled.code !== 0) throw failed(cancel, cancelled);
+    result = await deps.runPulumi(args, cwd, { timeoutMs });
+  }
+  if (result.code !== 0) throw failed(args, result);
+}
+
+/** `pulumi-cdc recover`: settles the pending operations of an interrupted run. Does not throw. */
+export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Promise<{ code: number; decisions?: Decision[] }> {
+  let api: CdcClient | undefined;
+  let scratch: string | undefined;
+  try {
+    const cwd = await programDir(deps.cwd, options.cwd);
+    const stack = options.stack ?? (await selectedStack(deps.runPulumi, cwd));
+    const checkpoint = await exportStack(deps.runPulumi, stack, cwd);
+    const ops = pendingOperations(checkpoint);
+    if (ops.length === 0) {
+      deps.stdout(renderPlan(stack, [], false));
+      return { code: 0, decisions: [] };
+    }
+    api = deps.createClient(resolveSettings(await stackSettingsConfig(deps.runPulumi, stack, cwd), deps.env));
+    const decisions = await decide(api, ops, trackedIds(checkpoint));
+    if (!options.yes) {
+      deps.stdout(renderPlan(stack, decisions, false));
+      return { code: 0, decisions };
+    }
+    for (const d of decisions) {
+      if (d.action !== "delete-and-clear") continue;
+      for (const id of d.ids) await api.delete("/auth/client-credentials/{id}", { params: { id } });
+    }
+    const adopt = new Map(decisions.flatMap((d) => (d.action === "adopt" ? [[d.op.urn, d.id] as const] : [])));
+    const clear = new Set(decisions.filter((d) => d.action === "clear" || d.action === "delete-and-clear").map((d) => d.op.urn));
+    // `pulumi refresh --import-pending-creates` would be the engine's own way, but this engine
+    // drops the pending import instead of adding the resource (see the README); so the
+    // checkpoint is edited through `pulumi stack import` and the refresh reads what it holds.
+    if (adopt.size > 0 || clear.size > 0) {
+      scratch = await mkdtemp(join(tmpdir(), "pulumi-cdc-recover-"));
+      const file = join(scratch, "checkpoint.json");
+      await writeFile(file, JSON.stringify(settlePendingCreates(checkpoint, adopt, clear)), { mode: 0o600 });
+      await withLock(deps, ["stack", "import", "--file", file, "--stack", stack], cwd, stack);
+    }
+    // Reads every adopted object (its real outputs, the drift baseline) and resolves the other pending operations.
+    await withLock(deps, ["refresh", "--yes", "--skip-preview", "--stack", stack], cwd, stack, REFRESH_TIMEOUT_MS);
+    deps.stdout(renderPlan(stack, decisions, true));
+    return { code: 0, decisions };
+  } catch (error) {
+    deps.stderr(`pulumi-cdc recover: ${redact(describeError(error))}\n`);
+    return { code: EXIT_ERROR };
+  } finally {
+    await api?.close().catch(() => undefined);
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  }
+}

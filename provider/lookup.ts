@@ -1,0 +1,47 @@
+import {
+  destinationConnectorSchema,
+  sourceConnectorSchema,
+  tagSchema,
+  type CdcClient,
+  type DestinationConnector,
+  type Tag,
+} from "./client/index.js";
+import type { ConnectorKind } from "./catalogue.js";
+
+/**
+ * Finding objects by their unique name: how a create whose answer was lost finds its result,
+ * and how `pulumi-cdc recover` finds the objects of an interrupted run.
+ */
+
+export async function findConnectorByName(api: CdcClient, kind: ConnectorKind, name: string): Promise<DestinationConnector | undefined> {
+  const schema = kind === "source" ? sourceConnectorSchema : destinationConnectorSchema;
+  for await (const item of api.paginate(`/${kind}s`, { partial_name: name }, schema)) {
+    if (item.name === name) return item;
+  }
+  return undefined;
+}
+
+export async function listTags(api: CdcClient, query: Record<string, string>): Promise<Tag[]> {
+  // GET /tags answers a plain list or the paginated envelope; both are accepted.
+  const body = await api.get("/tags", { query: { ...query, page_size: 100 } });
+  const items = Array.isArray(body) ? body : ((body as { result?: unknown[] } | null)?.result ?? []);
+  return items.flatMap((item) => {
+    const tag = tagSchema.safeParse(item);
+    return tag.success ? [tag.data] : [];
+  });
+}
+
+export async function findTagByName(api: CdcClient, name: string): Promise<Tag | undefined> {
+  return (await listTags(api, { tag_name: name })).find((t) => t.name === name);
+}
+
+/**
+ * Why an object found by name is not the one Pulumi's create sent, or undefined when it is:
+ * the same connector, and made by this IaC tool. An API that does not echo `created_from` is
+ * taken at its word on the name and connector.
+ */
+export function notOurs(found: { connector?: string | null; created_from?: string | null }, want: { connector?: string }, createdFrom: string): string | undefined {
+  if (want.connector !== undefined && found.connector && found.connector !== want.connector) return `a ${found.connector} connector, not ${want.connector}`;
+  if (found.created_from && found.created_from !== createdFrom) return `created from ${found.created_from}, not by Pulumi`;
+  return undefined;
+}
