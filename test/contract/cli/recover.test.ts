@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
+import { CdcClient, clientCredentialSchema } from "../../../provider/client/index.js";
+import type { PendingOperation } from "../../../cli/pending.js";
+import { decide, runRecover } from "../../../cli/recover.js";
+import type { PulumiResult, PulumiRunner } from "../../../cli/pulumi.js";
+import { hostname } from "node:os";
+
+// recover's decisions against the emulator over HTTP; the Pulumi CLI is faked (the end-to-end
+// test in test/e2e/chaos.test.ts runs the real one after a real kill -9).
+
+const pgConfig = {
+  "database.hostname": "db.internal",
+  "database.user": "cdc",
+  "database.password": "pw-recover-1",
+  "database.dbname": "shop",
+  "table.include.list": "public.orders",
+};
+
+function op(type: string, resourceType: string, name: string, inputs: Record<string, unknown>): PendingOperation {
+  const urn = `urn:pulumi:dev::proj::${resourceType}::${name}`;
+  return { type, urn, resourceType, inputs, resource: { urn, type: resourceType, inputs } };
+}
+const SOURCE = "pulumi-nodejs:dynamic/cdc:Source";
+const TAG = "pulumi-nodejs:dynamic/cdc:Tag";
+const CRED = "pulumi-nodejs:dynamic/cdc:ClientCredential";
+
+describe("pulumi-cdc recover against the API", () => {
+  let emulator: RunningEmulator;
+  let iac: CdcClient;
+  let web: CdcClient;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    const base = { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret };
+    iac = new CdcClient({ settings: { ...base, createdFrom: "terraform" } });
+    web = new CdcClient({ settings: { ...base, createdFrom: "web" } });
+  });
+  afterAll(async () => {
+    await iac?.close();
+    await web?.close();
+    await emulator?.stop();
+  });
+
+  it("adopts what the interrupted creates made, clears what they never made, and leaves others' objects alone", async () => {
+    const made = (await iac.post("/sources", { body: { name: "rec-made", connector: "postgresql", config: pgConfig, created_from: "terraform" } })) as { id: string };
+    await web.post("/sources", { body: { name: "rec-by-hand", connector: "postgresql", config: pgConfig, created_from: "web" } });
+    const tracked = (await iac.post("/sources", { body: { name: "rec-tracked", connector: "postgresql", config: pgConfig, created_from: "terraform" } })) as { id: string };
+    const tag = (await iac.post("/tags", { body: { name: "rec-tag", description: "", type: ["source"], created_from: "terraform" } })) as { id: string };
+
+    const decisions = await decide(
+      iac,
+      [
+        op("creating", SOURCE, "made", { name: "rec-made", connector: "postgresql" }),
+        op("creating", SOURCE, "never", { name: "rec-never", connector: "postgresql" }),
+        op("creating", SOURCE, "by-hand", { name: "rec-by-hand", connector: "postgresql" }),
+        op("creating", SOURCE, "other-connector", { name: "rec-made", connector: "mysql" }),
+        op("creating", SOURCE, "tracked", { name: "rec-tracked", connector: "postgresql" }),
+        op("creating", TAG, "tag", { name: "rec-tag", type: ["source"] }),
+        op("creating", SOURCE, "secret-name", { name: { ciphertext: "x" }, connector: "postgresql" }),
+        op("updating", SOURCE, "updated", { name: "rec-made", connector: "postgresql" }),
+        op("creating", "aws:s3/bucket:Bucket", "bucket", {}),
+      ],
+      new Set([`${SOURCE}\0${tracked.id}`]),
+    );
+    expect(decisions.map((d) => [d.op.urn.split("::").at(-1), d.action, "id" in d ? d.id : undefined])).toEqual([
+      ["made", "adopt", made.id],
+      ["never", "clear", undefined],
+      ["by-hand", "clear", undefined],
+      ["other-connector", "clear", undefined],
+      ["tracked", "clear", undefined],
+      ["tag", "adopt", tag.id],
+      ["secret-name", "leave", undefined],
+      ["updated", "refresh", undefined],
+      ["bucket", "leave", undefined],
+    ]);
+    expect(decisions[2]!.note).toMatch(/not this create's \(created from web, not by Pulumi\)/);
+    expect(decisions[3]!.note).toMatch(/a postgresql connector, not mysql/);
+  });
+
+  it("deletes a credential only when exactly one unclaimed match can be the lost one", async () => {
+    const make = (description: string) =>
+      iac.post("/auth/client-credentials", { body: { role_ids: ["role_viewer"], description, created_from: "terraform" }, schema: clientCredentialSchema });
+    const lone = await make("rec lone");
+    await make("rec twin");
+    await make("rec twin");
+    const [one, twins, none] = await decide(
+      iac,
+      [
+        op("creating", CRED, "lone", { roleIds: ["role_viewer"], description: "rec lone" }),
+        op("creating", CRED, "twin", { roleIds: ["role_viewer"], description: "rec twin" }),
+        op("creating", CRED, "none", { roleIds: ["role_admin"], description: "rec none" }),
+      ],
+      new Set(),
+    );
+    expect(one).toMatchObject({ action: "delete-and-clear", ids: [lone.client_id] });
+    expect(twins).toMatchObject({ action: "clear" });
+    expect(twins!.note).toMatch(/2 credentials .* none was deleted/);
+    expect(none).toMatchObject({ action: "clear", note: expect.stringMatching(/no credential was created/) });
+  });
+
+  describe("with a faked Pulumi CLI", () => {
+    const checkpoint = (pending: unknown[]) => ({ version: 3, deployment: { resources: [], pending_operations: pending } });
+
+    function fakePulumi(handlers: Record<string, (args: readonly string[]) => PulumiResult>): { run: PulumiRunner; calls: string[][] } {
+      const calls: string[][] = [];
+      const run: PulumiRunner = async (args) => {
+        calls.push([...args]);
+        const key = args.slice(0, 2).join(" ");
+        const handler = handlers[key] ?? handlers[args[0]!];
+        if (!handler) return { code: 0, stdout: "", stderr: "" };
+        return handler(args);
+      };
+      return { run, calls };
+    }
+
+    const configValues: Record<string, string> = {};
+    beforeAll(() => {
+      Object.assign(configValues, { "cdc:apiUrl": emulator.url, "cdc:clientId": emulator.clientId, "cdc:clientSecret": emulator.clientSecret });
+    });
+    const configGet = (args: readonly string[]): PulumiResult => {
+      const value = configValues[args[2]!];
+      return value === undefined
+        ? { code: 255, stdout: "", stderr: `error: configuration key '${args[2]}' not found for stack 'dev'` }
+        : { code: 0, stdout: JSON.stringify({ value }), stderr: "" };
+    };
+
+    function deps(run: PulumiRunner, alive: (pid: number) => boolean) {
+      const out: string[] = [];
+      const err: string[] = [];
+      return {
+        out,
+        err,
+        deps: {
+          runPulumi: run,
+          env: {},
+          cwd: process.cwd(),
+          stdout: (t: string) => void out.push(t),
+          stderr: (t: string) => void err.push(t),
+          createClient: () => new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "terraform" } }),
+          processAlive: alive,
+        },
+      };
+    }
+
+    const pending = [{ type: "creating", resource: { urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/cdc:Source::gone", type: SOURCE, inputs: { name: "rec-gone", connector: "postgresql" } } }];
+    const lockedOnce = (pid: number) => {
+      let locked = true;
+      return (): PulumiResult => {
+        if (!locked) return { code: 0, stdout: "", stderr: "" };
+        return {
+          code: 255,
+          stdout: "",
+          stderr: `error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with \`pulumi cancel\`.\n  file:///x/.pulumi/locks/o/p/dev/1.json: created by root@${hostname()} (pid ${pid}) at 2026-11-22T07:45:31Z`,
+        };
+      };
+    };
+
+    it("without --yes changes nothing: no import, no refresh", async () => {
+      const { run, calls } = fakePulumi({ "stack export": () => ({ code: 0, stdout: JSON.stringify(checkpoint(pending)), stderr: "" }), "config get": configGet });
+      const d = deps(run, () => false);
+      const result = await runRecover({ stack: "dev", yes: false }, d.deps);
+      expect(result.code).toBe(0);
+      expect(d.out.join("")).toMatch(/clear\s+gone \(creating\): no source named "rec-gone" exists/);
+      expect(calls.map((c) => c.slice(0, 2).join(" "))).not.toContain("stack import");
+      expect(calls.map((c) => c[0])).not.toContain("refresh");
+    });
+
+    it("releases a lock whose owner is gone, then imports the settled checkpoint and refreshes", async () => {
+      const unlock = lockedOnce(999_999);
+      let locked = true;
+      const { run, calls } = fakePulumi({
+        "stack export": () => ({ code: 0, stdout: JSON.stringify(checkpoint(pending)), stderr: "" }),
+        "config get": configGet,
+        "stack import": () => (locked ? unlock() : { code: 0, stdout: "", stderr: "" }),
+        cancel: () => {
+          locked = false;
+          return { code: 0, stdout: "", stderr: "" };
+        },
+      });
+      const d = deps(run, () => false);
+      const result = await runRecover({ stack: "dev", yes: true }, d.deps);
+      expect(d.err.join("")).toBe("");
+      expect(result.code).toBe(0);
+      expect(calls.map((c) => c.slice(0, 2).join(" "))).toEqual([
+        "stack export",
+        "config get",
+        "config get",
+        "config get",
+        "config get",
+        "stack import",
+        "cancel --yes",
+        "stack import",
+        "refresh --yes",
+      ]);
+      expect(d.out.join("")).toMatch(/lock \(pid 999999, no longer running\) was released/);
+    });
+
+    it("refuses to break the lock of a pulumi that is still running", async () => {
+      const { run, calls } = fakePulumi({
+        "stack export": () => ({ code: 0, stdout: JSON.stringify(checkpoint(pending)), stderr: "" }),
+        "config get": configGet,
+        "stack import": lockedOnce(4242),
+      });
+      const d = deps(run, (pid) => pid === 4242);
+      const result = await runRecover({ stack: "dev", yes: true }, d.deps);
+      expect(result.code).toBe(1);
+      expect(d.err.join("")).toMatch(/locked by another pulumi process \(pid 4242 on .*\): wait for it to finish/);
+      expect(calls.map((c) => c[0])).not.toContain("cancel");
+    });
+  });
+});
