@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The reliability figure (package.json "chaos"): toolchain, dependencies, build, a type check of
+# the script, then one full deploy and destroy of 66 resources under API faults per seed:
+#
+#   bash scripts/chaos/run.sh [--seeds 1,2,3] [--sources 60] [--out .chaos/result.json]
+#
+# Prints a markdown table (for the README); exits 1 when a seed did not converge in one run.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/toolchain.sh
+source scripts/toolchain.sh
+cdc_toolchain
+cdc_build
+npx tsc -p scripts/chaos/tsconfig.json
+exec npx ts-node --transpile-only --project scripts/chaos/tsconfig.json scripts/chaos/chaos.ts "$@"
