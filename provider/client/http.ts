@@ -86,7 +86,8 @@ export class HttpCore {
     // `sleep: false` when the wait is the client-wide pause, which the next attempt waits out.
     const wait = async (delayMs: number, reason: string, sleep = true): Promise<string | undefined> => {
       if (budget && !budget.allows(delayMs)) {
-        return `the retry budget of ${budget.label} (${seconds(budget.timeoutMs)}, cdc:resourceTimeoutSec) is spent`;
+        const soFar = budget.summary();
+        return `the retry budget of ${budget.label} (${seconds(budget.timeoutMs)}, cdc:resourceTimeoutSec) is spent${soFar ? ` after ${soFar}` : ""}`;
       }
       budget?.record(`${method} ${template}`, reason);
       log(() => `retrying ${logTarget} after ${reason} in ${delayMs} ms`);

@@ -86,10 +86,11 @@ export async function createSurvivingFaults<T>(steps: CreateSteps<T>): Promise<T
       const outcome = lookedUp ? "nothing was created (looked up by name)" : "the API could not be asked whether it was created";
       const knob = spent ? `the resource's retry budget (cdc:resourceTimeoutSec, ${Math.round(budget!.timeoutMs / 1000)} s) is spent` : `cdc:retryAttempts (${steps.policy.maxAttempts}) allows no more`;
       const elapsed = budget ? ` over ${(budget.elapsedMs() / 1000).toFixed(1)} s` : "";
+      const retried = budget?.summary() ? ` Retried in all: ${budget.summary()}.` : "";
       const last = redact(lastError instanceof Error ? lastError.message : String(lastError));
       throw new Error(
-        `${steps.what}: create failed ${attempt} times${elapsed} (${failures.join("; ")}); ${outcome}; ${knob}. ` +
-          `Last error: ${last}. Run \`pulumi up\` again when the API is back.`,
+        `${steps.what}: create failed ${attempt} ${attempt === 1 ? "time" : "times"}${elapsed} (${failures.join("; ")}); ${outcome}; ${knob}. ` +
+          `Last error: ${last}.${retried} Run \`pulumi up\` again when the API is back.`,
       );
     }
     budget?.record("create", failures[failures.length - 1] ?? "unknown");
