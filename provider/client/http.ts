@@ -164,8 +164,8 @@ export class HttpCore {
         const decision = decideRetry(outcome, attempt, { method, idempotent: req.idempotent, policy: this.opts.policy, random: this.opts.random });
         const fail = (hint?: string) =>
           errorFromResponse(hint ? { ...ctx, hint } : ctx, {
-            status: res!.status,
-            body: res!.body,
+            status: response.status,
+            body: response.body,
             retryAfterSeconds: retryAfterMs === undefined ? undefined : Math.round(retryAfterMs / 1000),
           });
         if (!decision.retry) throw fail(this.exhaustedHint(attempt));
