@@ -1,5 +1,6 @@
 import { redact, type CdcClient } from "../provider/client/index.js";
 import { checkLive, NO_DRIFT, type DriftReport, type StatusCheck } from "../provider/drift.js";
+import { LiveCache, type LiveReader } from "../provider/live-cache.js";
 import type { ConnectorKind, TrackedConnector } from "./state.js";
 
 export { statusCheck, type StatusCheck } from "../provider/drift.js";
@@ -46,16 +47,20 @@ function combine(resource: TrackedConnector, config: DriftReport, status: Status
 }
 
 /** One source or destination against the API: config, status, and whether it still exists. */
-export async function checkConnector(api: CdcClient, resource: TrackedConnector): Promise<CheckedResource> {
-  const { live, config, status } = await checkLive(api, resource);
+export async function checkConnector(reader: LiveReader, resource: TrackedConnector): Promise<CheckedResource> {
+  const { live, config, status } = await checkLive(reader, resource);
   return live ? combine(resource, config, status) : deleted(resource);
 }
 
 /**
- * Every resource, in the given order. Requests run concurrently within the client's limiter;
+ * Every resource, in the given order. Each kind is listed once (pages of 100) and the
+ * destinations' config comparisons are fetched concurrently, all within the client's limiter;
  * the first error (other than "not found", which is drift) fails the whole check, because a
  * partial report would read as "clean" for the resources it could not see.
  */
 export function checkAll(api: CdcClient, resources: readonly TrackedConnector[]): Promise<CheckedResource[]> {
-  return Promise.all(resources.map((r) => checkConnector(api, r)));
+  // A cache of its own per check: every run of the command reads the API afresh. The stack's
+  // destinations are known here, so nothing is fetched ahead on speculation.
+  const reader = new LiveCache(api, { prefetchComparisons: false }).reader("drift");
+  return Promise.all(resources.map((r) => checkConnector(reader, r)));
 }

@@ -1,15 +1,7 @@
 import { createTwoFilesPatch } from "diff";
 import { secretKeySet, type ConnectorKind } from "./catalogue.js";
-import {
-  configComparisonSchema,
-  destinationConnectorSchema,
-  isNotFound,
-  redact,
-  sourceConnectorSchema,
-  type CdcClient,
-  type ConfigComparison,
-  type DestinationConnector,
-} from "./client/index.js";
+import { configComparisonSchema, redact, type CdcClient, type ConfigComparison, type DestinationConnector } from "./client/index.js";
+import type { LiveReader } from "./live-cache.js";
 import { alignLiveConfig, changedConfigKeys, renderConfig, type ConfigMap } from "./normalize.js";
 
 /** What a resource's outputs say about changes made outside Pulumi. */
@@ -123,23 +115,27 @@ export interface LiveCheck {
  * Reads a connector and says what changed on it outside Pulumi. Destinations: the API's config
  * history against Pulumi's baseline. Sources: the live config of the managed keys against
  * Pulumi's, secrets excluded. Both: the lifecycle status against desiredState.
+ *
+ * `reader` is where the API is read: a run's shared listing (live-cache.ts), so that a check
+ * costs no round trip of its own. A destination's object and comparison are asked for together.
  */
-export async function checkLive(api: CdcClient, c: ManagedConnector): Promise<LiveCheck> {
-  const schema = c.kind === "source" ? sourceConnectorSchema : destinationConnectorSchema;
-  const live = await api.findOne(`/${c.kind}s/{id}`, schema, { params: { id: c.id } });
+export async function checkLive(reader: LiveReader, c: ManagedConnector): Promise<LiveCheck> {
+  let live: DestinationConnector | undefined;
+  let comparison: ConfigComparison | undefined;
+  if (c.kind === "source") {
+    live = await reader.connector("source", c.id);
+  } else {
+    [live, comparison] = await Promise.all([reader.connector("destination", c.id), reader.comparison(c.id)]);
+    // Gone between the two answers, either way round.
+    if (!comparison) live = undefined;
+  }
   if (!live) return { live: undefined, config: NO_DRIFT };
   let config: DriftReport;
   if (c.kind === "source") {
     const secrets = secretKeySet("source", live.connector ?? c.connector, c.config);
     config = sourceDrift(c.config, alignLiveConfig(c.config, live.config, secrets), secrets, `source ${c.name}`);
   } else {
-    try {
-      config = destinationDrift(await compareToOriginal(api, c.id), c.baselineTimestamp);
-    } catch (err) {
-      // Deleted between the two calls.
-      if (isNotFound(err)) return { live: undefined, config: NO_DRIFT };
-      throw err;
-    }
+    config = destinationDrift(comparison!, c.baselineTimestamp);
   }
   const status = statusCheck(c.desiredState, live.connector_status);
   return status ? { live, config, status } : { live, config };

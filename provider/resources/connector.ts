@@ -11,6 +11,7 @@ import {
 } from "../client/index.js";
 import { client } from "../context.js";
 import { checkLive, compareToOriginal, NO_DRIFT, reportDrift, type DriftReport, type ManagedConnector } from "../drift.js";
+import { liveCache } from "../live-cache.js";
 import { alignLiveConfig, changedConfigKeys, containsUnknown, isUnknown, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { findConnectorByName, notOurs } from "../lookup.js";
 import { createSurvivingFaults } from "./create.js";
@@ -148,7 +149,7 @@ export class ConnectorProvider {
     if (replaces.length === 0 && !containsUnknown(news)) {
       // A plain `pulumi preview` must show changes made outside Pulumi, so diff asks the API:
       // the config, and a connector paused, resumed, stopped, renamed or deleted by hand.
-      const { live, config, status } = await checkLive(client(), this.managed(id, olds));
+      const { live, config, status } = await checkLive(liveCache(client()).reader("diff"), this.managed(id, olds));
       const findings: string[] = [];
       if (!live) findings.push("was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again");
       if (status?.drifted) findings.push(`is ${status.live}; the program wants ${status.desired}`);
@@ -167,25 +168,31 @@ export class ConnectorProvider {
 
   async create(inputs: ConnectorInputs & { __provider?: string }) {
     const api = client();
-    let live: DestinationConnector;
-    if (inputs.adoptId) {
-      live = await this.adopt(api, inputs);
-    } else {
-      live = await this.post(api, inputs);
-    }
-    const id = live.id;
-    if (!id) throw new Error(`the API created the ${this.spec.label} "${inputs.name}" but returned no id`);
+    let written = inputs.adoptId;
     try {
-      live = await this.settleState(api, id, live, inputs.desiredState);
-      const baselineTimestamp = await this.baseline(api, id);
-      return { id, outs: this.outputs(live, inputs, { ...NO_DRIFT, baselineTimestamp }) };
-    } catch (err) {
-      throw new PartialFailure(`${this.spec.label} "${inputs.name}"`, id, withProviderKey(this.outputs(live, inputs, NO_DRIFT), inputs), err);
+      let live: DestinationConnector;
+      if (inputs.adoptId) {
+        live = await this.adopt(api, inputs);
+      } else {
+        live = await this.post(api, inputs);
+      }
+      const id = live.id;
+      if (!id) throw new Error(`the API created the ${this.spec.label} "${inputs.name}" but returned no id`);
+      written = id;
+      try {
+        live = await this.settleState(api, id, live, inputs.desiredState);
+        const baselineTimestamp = await this.baseline(api, id);
+        return { id, outs: this.outputs(live, inputs, { ...NO_DRIFT, baselineTimestamp }) };
+      } catch (err) {
+        throw new PartialFailure(`${this.spec.label} "${inputs.name}"`, id, withProviderKey(this.outputs(live, inputs, NO_DRIFT), inputs), err);
+      }
+    } finally {
+      if (written) this.wrote(api, written);
     }
   }
 
   async read(id: string, props: ConnectorOutputs) {
-    const { live, config: found } = await checkLive(client(), this.managed(id, props));
+    const { live, config: found } = await checkLive(liveCache(client()).reader("read"), this.managed(id, props));
     if (!live) return { id: "", props: {} };
     const planned = props.config ?? {};
     const aligned = alignLiveConfig(planned, live.config, secretKeySet(this.spec.kind, live.connector ?? props.connector, planned));
@@ -205,24 +212,36 @@ export class ConnectorProvider {
 
   async update(id: string, olds: ConnectorOutputs, news: ConnectorInputs) {
     const api = client();
-    // One PUT of the whole desired config also reconciles drift the program did not change.
-    let live = await this.put(api, id, news);
     try {
-      live = await this.settleState(api, id, live, news.desiredState);
-      const baselineTimestamp = await this.baseline(api, id);
-      return { outs: this.outputs(live, news, { ...NO_DRIFT, baselineTimestamp }) };
-    } catch (err) {
-      throw new PartialFailure(`${this.spec.label} "${news.name}"`, id, withProviderKey(this.outputs(live, news, olds.drift ?? NO_DRIFT), news), err);
+      // One PUT of the whole desired config also reconciles drift the program did not change.
+      let live = await this.put(api, id, news);
+      try {
+        live = await this.settleState(api, id, live, news.desiredState);
+        const baselineTimestamp = await this.baseline(api, id);
+        return { outs: this.outputs(live, news, { ...NO_DRIFT, baselineTimestamp }) };
+      } catch (err) {
+        throw new PartialFailure(`${this.spec.label} "${news.name}"`, id, withProviderKey(this.outputs(live, news, olds.drift ?? NO_DRIFT), news), err);
+      }
+    } finally {
+      this.wrote(api, id);
     }
   }
 
   async delete(id: string) {
+    const api = client();
     try {
-      await client().delete(this.path(id), { params: { id } });
+      await api.delete(this.path(id), { params: { id } });
     } catch (err) {
       // Already gone is what delete wants.
       if (!isNotFound(err)) throw err;
+    } finally {
+      this.wrote(api, id);
     }
+  }
+
+  /** After a write (even a failed one, which may have half happened): what the run read about the object before is stale. */
+  private wrote(api: CdcClient, id: string) {
+    liveCache(api).wrote(this.spec.kind, id);
   }
 
   private async post(api: CdcClient, inputs: ConnectorInputs) {

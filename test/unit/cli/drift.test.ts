@@ -52,7 +52,13 @@ function harness(opts: { answers?: (args: readonly string[]) => Answer | undefin
     return { code: 1, stderr: "error: unexpected command\n" };
   };
   const live = opts.live ?? { id: "s1", name: "orders", connector: "postgresql", config: { "database.hostname": "db", "database.password": "********" }, connector_status: "Active" };
+  // The drift check lists each kind (GET /sources, one page here), and asks for an object by id
+  // only when the listing lacks it.
   const fakeClient = {
+    async get() {
+      if (live instanceof Error) throw live;
+      return { result: [live], page: 1, page_size: 100, total: 1, has_next: false };
+    },
     async findOne() {
       if (live instanceof Error) throw live;
       return live;
