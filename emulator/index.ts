@@ -23,6 +23,11 @@ export interface RunningEmulator {
   /** Changes fault injection at runtime; fields not given keep their value. */
   setFaults(patch: Partial<FaultSettings>): void;
   getFaults(): FaultSettings;
+  /**
+   * What the API stores but never shows, for tests that must see a secret survive an update
+   * (an HTTP connection's header values, unsealed); undefined when there is no such connection.
+   */
+  storedHttpHeaders(connectionId: string): Record<string, string> | undefined;
 }
 
 export async function startEmulator(options: Partial<EmulatorOptions> = {}): Promise<RunningEmulator> {
@@ -51,6 +56,11 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
     resetStats: () => Object.assign(stats, emptyStats()),
     setFaults: (patch) => faults.update(patch),
     getFaults: () => faults.settings,
+    storedHttpHeaders: (id) => {
+      const record = store.data.http_connections[id];
+      if (!record) return undefined;
+      return Object.fromEntries(Object.entries(record.headers).map(([k, v]) => [k, store.vault.open(v)]));
+    },
   };
 }
 

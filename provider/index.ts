@@ -8,6 +8,9 @@ import { configure } from "./context.js";
 import { ClientCredentialProvider } from "./resources/clientCredential.js";
 import { ConnectorProvider, DESTINATION, SOURCE } from "./resources/connector.js";
 import { TagProvider } from "./resources/tag.js";
+import { AgentProvider } from "./resources/agent.js";
+import { HttpConnectionProvider } from "./resources/httpConnection.js";
+import { LlmConnectionProvider } from "./resources/llmConnection.js";
 
 export { configure };
 export { providerInfo, type ProviderInfo } from "./info.js";
@@ -35,6 +38,9 @@ const providers = {
   Destination: budgeted("destination", new ConnectorProvider(DESTINATION)),
   Tag: budgeted("tag", new TagProvider()),
   ClientCredential: budgeted("client credential", new ClientCredentialProvider()),
+  HttpConnection: budgeted("HTTP connection", new HttpConnectionProvider()),
+  LlmConnection: budgeted("LLM connection", new LlmConnectionProvider()),
+  Agent: budgeted("agent", new AgentProvider()),
 };
 
 export type ResourceKind = keyof typeof providers;
@@ -48,5 +54,8 @@ export function provider<K extends ResourceKind>(kind: K): (typeof providers)[K]
 export type { ConnectorInputs, ConnectorOutputs, DesiredState } from "./resources/connector.js";
 export type { TagInputs, TagOutputs } from "./resources/tag.js";
 export type { ClientCredentialInputs, ClientCredentialOutputs } from "./resources/clientCredential.js";
+export type { HttpConnectionInputs, HttpConnectionOutputs } from "./resources/httpConnection.js";
+export type { LlmConnectionInputs, LlmConnectionOutputs } from "./resources/llmConnection.js";
+export type { AgentInputs, AgentOutputs } from "./resources/agent.js";
 export type { DriftReport } from "./drift.js";
 export * as api from "./client/index.js";

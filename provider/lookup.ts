@@ -1,4 +1,6 @@
+import type { z } from "zod";
 import {
+  CdcApiError,
   destinationConnectorSchema,
   sourceConnectorSchema,
   tagSchema,
@@ -44,4 +46,29 @@ export function notOurs(found: { connector?: string | null; created_from?: strin
   if (want.connector !== undefined && found.connector && found.connector !== want.connector) return `a ${found.connector} connector, not ${want.connector}`;
   if (found.created_from && found.created_from !== createdFrom) return `created from ${found.created_from}, not by Pulumi`;
   return undefined;
+}
+
+/**
+ * The objects of one name in a list with an exact `name` filter (the agents area, where names
+ * need not be unique), by id. Undefined when the API has no such list (404 or 405): then a lost
+ * create answer cannot be resolved by looking, and the caller says so.
+ */
+export async function namedObjects<S extends z.ZodType>(
+  api: CdcClient,
+  path: string,
+  schema: S,
+  idOf: (item: z.output<S>) => string,
+  name: string,
+  query: Record<string, string> = {},
+): Promise<Map<string, z.output<S>> | undefined> {
+  const found = new Map<string, z.output<S>>();
+  try {
+    for await (const item of api.paginate(path, { ...query, name }, schema)) {
+      if ((item as { name?: unknown }).name === name) found.set(idOf(item), item);
+    }
+  } catch (err) {
+    if (err instanceof CdcApiError && (err.status === 404 || err.status === 405)) return undefined;
+    throw err;
+  }
+  return found;
 }

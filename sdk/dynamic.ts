@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 
-export type ResourceKind = "Source" | "Destination" | "Tag" | "ClientCredential";
+export type ResourceKind = "Source" | "Destination" | "Tag" | "ClientCredential" | "HttpConnection" | "LlmConnection" | "Agent";
 
 /**
  * The dynamic provider of one resource kind. Pulumi serializes this object into the state by

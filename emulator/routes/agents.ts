@@ -88,8 +88,15 @@ const agentPatchBody = z.object({
   http_connection_ids: z.array(z.string()).optional(),
 });
 const agentPath = z.object({ job_id: pathId });
+// Lists of connections: not in the reference; shaped like the agents list, with an exact `name` filter.
+const connectionListQuery = z.object({
+  name: z.string().optional(),
+  page: queryInt({ default: 1, ge: 1 }),
+  page_size: queryInt({ default: 10, ge: 1, le: 100 }),
+});
 const agentListQuery = z.object({
   include_deleted: queryBool(false),
+  name: z.string().optional(),
   page: queryInt({ default: 1, ge: 1 }),
   page_size: queryInt({ default: 10, ge: 1, le: 100 }),
 });
@@ -187,6 +194,12 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: EmulatorContext):
     return renderHttp(record);
   });
 
+  app.get("/agents/connections/http", { config: { permission: "agents:read" } }, async (request) => {
+    const { query } = validateRequest(request, { query: connectionListQuery });
+    const matches = Object.values(store.data.http_connections).filter((c) => query.name === undefined || c.name === query.name);
+    return pageOf(matches, query.page, query.page_size, renderHttp);
+  });
+
   app.get("/agents/connections/http/:connection_id", { config: { permission: "agents:read" } }, async (request) => {
     const { path } = validateRequest(request, { path: connectionPath });
     return renderHttp(findHttp(path.connection_id));
@@ -241,6 +254,12 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: EmulatorContext):
     return renderLlm(record);
   });
 
+  app.get("/agents/connections/llm", { config: { permission: "agents:read" } }, async (request) => {
+    const { query } = validateRequest(request, { query: connectionListQuery });
+    const matches = Object.values(store.data.llm_connections).filter((c) => query.name === undefined || c.name === query.name);
+    return pageOf(matches, query.page, query.page_size, renderLlm);
+  });
+
   app.get("/agents/connections/llm/:connection_id", { config: { permission: "agents:read" } }, async (request) => {
     const { path } = validateRequest(request, { path: connectionPath });
     return renderLlm(findLlm(path.connection_id));
@@ -284,7 +303,9 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: EmulatorContext):
 
   app.get("/agents", { config: { permission: "agents:read" } }, async (request) => {
     const { query } = validateRequest(request, { query: agentListQuery });
-    const matches = Object.values(store.data.agents).filter((a) => query.include_deleted || a.status !== "deleted");
+    const matches = Object.values(store.data.agents).filter(
+      (a) => (query.include_deleted || a.status !== "deleted") && (query.name === undefined || a.name === query.name),
+    );
     return pageOf(matches, query.page, query.page_size, renderAgent);
   });
 

@@ -138,3 +138,47 @@ export type ConfigComparison = z.output<typeof configComparisonSchema>;
 
 /** For endpoints documented as "200 with any JSON" (pause, resume, stop, delete). */
 export const anyJsonSchema = z.unknown();
+
+/** Agents area. Fields beyond the ids are "not shown" in the reference: loose, as the emulator renders them. */
+export const httpConnectionSchema = z.looseObject({
+  connection_id: z.string(),
+  name: nullishString,
+  url: nullishString,
+  // Values come back masked; only the names are information.
+  headers: z
+    .record(z.string(), z.unknown())
+    .nullish()
+    .transform((h) => h ?? {}),
+  created_from: nullishString,
+});
+export type HttpConnection = z.output<typeof httpConnectionSchema>;
+
+export const llmConnectionSchema = z.looseObject({
+  connection_id: z.string(),
+  name: nullishString,
+  provider: nullishString,
+  model: nullishString,
+  base_url: nullishString,
+  created_from: nullishString,
+});
+export type LlmConnection = z.output<typeof llmConnectionSchema>;
+
+export const agentSchema = z.looseObject({
+  job_id: z.string(),
+  name: nullishString,
+  description: nullishString,
+  instructions: nullishString,
+  llm_connection_id: nullishString,
+  http_connection_ids: z
+    .array(z.string())
+    .nullish()
+    .transform((h) => h ?? []),
+  status: nullishString,
+  flags: z
+    .array(z.string())
+    .nullish()
+    .transform((f) => f ?? []),
+  created_from: nullishString,
+  deleted_at: timestamp,
+});
+export type Agent = z.output<typeof agentSchema>;

@@ -1,0 +1,206 @@
+import { z } from "zod";
+import { failuresFromZod, knowable, nameSchema } from "../check.js";
+import { agentSchema, isNotFound, type Agent, type CdcClient } from "../client/index.js";
+import { client } from "../context.js";
+import { reportDrift } from "../drift.js";
+import { containsUnknown, sameMembers } from "../normalize.js";
+import { createNamed } from "./createNamed.js";
+import { PartialFailure, withProviderKey } from "./failure.js";
+import { resolveName } from "./naming.js";
+
+export interface AgentInputs {
+  logicalName?: string;
+  autonamed?: boolean;
+  name: string;
+  instructions: string;
+  description?: string;
+  llmConnectionId: string;
+  httpConnectionIds: string[];
+  /** The desired state: running (deployed) or not (a draft, or cancelled). */
+  deployed: boolean;
+}
+
+export interface AgentOutputs extends AgentInputs {
+  /** The API's status: draft, running, cancelled. */
+  status: string;
+  /** e.g. `llm_connection_missing` after its LLM connection was deleted. */
+  flags: string[];
+  createdFrom: string;
+}
+
+const id = z.string({ error: "must be an id string" }).min(1, { error: "must not be empty" });
+const inputSchema = z.object({
+  logicalName: z.string().optional(),
+  name: knowable(nameSchema).optional(),
+  instructions: knowable(z.string({ error: "is required: what the agent does, in words" }).min(1, { error: "must not be empty: say what the agent does" })),
+  description: knowable(z.string().max(2000, { error: "must be at most 2000 characters" })).optional(),
+  llmConnectionId: knowable(
+    z.string({ error: "is required: the LlmConnection the agent thinks with (the resource, or its id)" }).min(1, { error: "must not be empty" }),
+  ),
+  httpConnectionIds: z.array(knowable(id)).optional(),
+  deployed: z.boolean({ error: "must be true (deployed, running) or false (not running)" }).optional(),
+});
+
+const path = "/agents/{id}";
+
+async function getLive(api: CdcClient, agentId: string): Promise<Agent | undefined> {
+  try {
+    const live = await api.get(path, { params: { id: agentId }, schema: agentSchema });
+    // A soft-deleted agent is a tombstone: for Pulumi it is gone.
+    return live.status === "deleted" ? undefined : live;
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** The lifecycle calls from a live status to the desired state, like a connector's pause and resume. */
+export function agentTransitions(status: string | null | undefined, deployed: boolean): Array<"deploy" | "cancel"> {
+  if (deployed) return status === "running" ? [] : ["deploy"];
+  return status === "running" ? ["cancel"] : [];
+}
+
+function outputs(live: Agent, inputs: AgentInputs): AgentOutputs {
+  return { ...inputs, status: live.status ?? "", flags: live.flags, createdFrom: live.created_from ?? "" };
+}
+
+/** Agents: deploy and cancel are transitions of a desired state; delete is the API's soft delete. */
+export class AgentProvider {
+  async check(olds: Partial<AgentInputs>, news: Record<string, unknown>) {
+    const parsed = inputSchema.safeParse(news);
+    if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
+    const input = parsed.data;
+    const inputs: AgentInputs = {
+      ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),
+      ...resolveName(olds, input, false),
+      instructions: input.instructions,
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      llmConnectionId: input.llmConnectionId,
+      httpConnectionIds: [...new Set(input.httpConnectionIds ?? [])],
+      deployed: input.deployed ?? true,
+    };
+    return { inputs, failures: [] };
+  }
+
+  async diff(agentId: string, olds: AgentOutputs, news: AgentInputs) {
+    const changed =
+      olds.name !== news.name ||
+      olds.instructions !== news.instructions ||
+      (olds.description ?? "") !== (news.description ?? "") ||
+      olds.llmConnectionId !== news.llmConnectionId ||
+      !sameMembers(olds.httpConnectionIds, news.httpConnectionIds) ||
+      (olds.deployed ?? true) !== news.deployed;
+    let drifted = false;
+    if (!containsUnknown(news)) {
+      const live = await getLive(client(), agentId);
+      const findings: string[] = [];
+      if (!live) findings.push("was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again");
+      else {
+        if (live.instructions !== olds.instructions) findings.push("instructions were changed");
+        if (live.name && live.name !== olds.name) findings.push(`was renamed to "${live.name}"`);
+        if (live.llm_connection_id !== olds.llmConnectionId) findings.push(`uses LLM connection ${live.llm_connection_id}, not ${olds.llmConnectionId}`);
+        if (!sameMembers(live.http_connection_ids, olds.httpConnectionIds)) findings.push(`uses HTTP connections [${live.http_connection_ids.join(", ")}]`);
+        if (agentTransitions(live.status, olds.deployed ?? true).length > 0) {
+          findings.push(`is ${live.status}; the program wants it ${(olds.deployed ?? true) ? "deployed (running)" : "not running"}`);
+        }
+        if (live.flags.includes("llm_connection_missing")) findings.push("its LLM connection is gone (flag llm_connection_missing)");
+      }
+      drifted = findings.length > 0;
+      reportDrift(`agent "${olds.name}" (${agentId})`, findings);
+    }
+    return { changes: changed || drifted, replaces: [] as string[] };
+  }
+
+  async create(inputs: AgentInputs & { __provider?: string }) {
+    const api = client();
+    let live = await createNamed({
+      api,
+      what: `agent "${inputs.name}"`,
+      listPath: "/agents",
+      schema: agentSchema,
+      idOf: (a) => a.job_id,
+      name: inputs.name,
+      send: () =>
+        api.post("/agents", {
+          body: {
+            name: inputs.name,
+            description: inputs.description ?? null,
+            instructions: inputs.instructions,
+            llm_connection_id: inputs.llmConnectionId,
+            http_connection_ids: inputs.httpConnectionIds,
+            deploy: inputs.deployed,
+            created_from: api.createdFrom,
+          },
+          schema: agentSchema,
+        }),
+      differs: (found) => (found.instructions !== inputs.instructions ? "other instructions" : undefined),
+    });
+    try {
+      live = await this.settle(api, live, inputs.deployed);
+    } catch (err) {
+      throw new PartialFailure(`agent "${inputs.name}"`, live.job_id, withProviderKey(outputs(live, inputs), inputs), err);
+    }
+    return { id: live.job_id, outs: outputs(live, inputs) };
+  }
+
+  async read(agentId: string, props: Partial<AgentOutputs>) {
+    const live = await getLive(client(), agentId);
+    if (!live) return { id: "", props: {} };
+    const realigned: AgentInputs = {
+      ...(props.logicalName !== undefined ? { logicalName: props.logicalName } : {}),
+      ...(props.autonamed !== undefined ? { autonamed: props.autonamed } : {}),
+      name: live.name ?? props.name ?? "",
+      instructions: live.instructions ?? props.instructions ?? "",
+      ...(live.description ? { description: live.description } : {}),
+      llmConnectionId: live.llm_connection_id ?? props.llmConnectionId ?? "",
+      httpConnectionIds: live.http_connection_ids,
+      deployed: live.status === "running",
+    };
+    return { id: agentId, props: outputs(live, realigned), inputs: realigned };
+  }
+
+  async update(agentId: string, olds: AgentOutputs, news: AgentInputs & { __provider?: string }) {
+    const api = client();
+    let live: Agent;
+    try {
+      live = await api.patch(path, {
+        params: { id: agentId },
+        body: {
+          name: news.name,
+          description: news.description ?? null,
+          instructions: news.instructions,
+          llm_connection_id: news.llmConnectionId,
+          http_connection_ids: news.httpConnectionIds,
+        },
+        schema: agentSchema,
+      });
+    } catch (err) {
+      if (isNotFound(err)) {
+        throw new Error(`agent "${news.name}" (${agentId}) no longer exists: it was deleted outside Pulumi. Run \`pulumi refresh\`, then \`pulumi up\` to create it again.`);
+      }
+      throw err;
+    }
+    try {
+      live = await this.settle(api, live, news.deployed);
+    } catch (err) {
+      throw new PartialFailure(`agent "${news.name}"`, agentId, withProviderKey(outputs(live, { ...news, deployed: olds.deployed }), news), err);
+    }
+    return { outs: outputs(live, news) };
+  }
+
+  async delete(agentId: string) {
+    try {
+      // The API's soft delete cancels a running agent first.
+      await client().delete(path, { params: { id: agentId } });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
+  private async settle(api: CdcClient, live: Agent, deployed: boolean): Promise<Agent> {
+    for (const step of agentTransitions(live.status, deployed)) {
+      live = await api.put(`${path}/${step}`, { params: { id: live.job_id }, schema: agentSchema });
+    }
+    return live;
+  }
+}

@@ -1,0 +1,170 @@
+import { z } from "zod";
+import { failuresFromZod, knowable, nameSchema } from "../check.js";
+import { httpConnectionSchema, isNotFound, type CdcClient, type HttpConnection } from "../client/index.js";
+import { client } from "../context.js";
+import { reportDrift } from "../drift.js";
+import { containsUnknown, MASK, sameMembers } from "../normalize.js";
+import { createNamed } from "./createNamed.js";
+import { resolveName } from "./naming.js";
+
+export interface HttpConnectionInputs {
+  logicalName?: string;
+  autonamed?: boolean;
+  name: string;
+  url: string;
+  /** Header name → value; values are Pulumi secrets (the SDK marks them). */
+  headers: Record<string, string>;
+}
+
+export interface HttpConnectionOutputs extends HttpConnectionInputs {
+  /** The header names the API holds, for drift and for readers of the stack (values never). */
+  headerNames: string[];
+  createdFrom: string;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const inputSchema = z.object({
+  logicalName: z.string().optional(),
+  name: knowable(nameSchema).optional(),
+  url: knowable(
+    z.string({ error: "is required: the absolute http(s) URL the agent calls" }).refine((u) => /^https?:\/\/[^/]/.test(u), {
+      error: "must be an absolute http or https URL, e.g. https://api.example.com",
+    }),
+  ),
+  headers: z
+    .record(
+      z.string().regex(HEADER_NAME, { error: "header names must be HTTP tokens (letters, digits and !#$%&'*+.^_`|~-)" }),
+      z.string({ error: "header values must be strings" }).refine((v) => v !== MASK, { error: `"${MASK}" is the API's mask, not a value: set the real header value` }),
+    )
+    .optional(),
+});
+
+const path = "/agents/connections/http/{id}";
+
+function outputs(live: HttpConnection, inputs: HttpConnectionInputs): HttpConnectionOutputs {
+  return { ...inputs, headerNames: Object.keys(live.headers).sort(), createdFrom: live.created_from ?? "" };
+}
+
+/**
+ * The PATCH headers object by the API's merge rule: a header whose value the program did not
+ * change is sent as the mask (the stored encrypted value is kept), a changed or new one with
+ * its value, and one removed from the program is left out (and so removed).
+ */
+export function headerPatch(olds: Record<string, string> | undefined, news: Record<string, string>, liveNames: readonly string[]): Record<string, string> {
+  const live = new Set(liveNames);
+  return Object.fromEntries(
+    Object.entries(news).map(([name, value]) => [name, olds?.[name] === value && live.has(name) ? MASK : value]),
+  );
+}
+
+async function getLive(api: CdcClient, id: string): Promise<HttpConnection | undefined> {
+  try {
+    return await api.get(path, { params: { id }, schema: httpConnectionSchema });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** HTTP connections of agents: headers are secrets the provider never reads back. */
+export class HttpConnectionProvider {
+  async check(olds: Partial<HttpConnectionInputs>, news: Record<string, unknown>) {
+    const parsed = inputSchema.safeParse(news);
+    if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
+    const input = parsed.data;
+    const inputs: HttpConnectionInputs = {
+      ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),
+      ...resolveName(olds, input, false),
+      url: input.url,
+      headers: input.headers ?? {},
+    };
+    return { inputs, failures: [] };
+  }
+
+  async diff(id: string, olds: HttpConnectionOutputs, news: HttpConnectionInputs) {
+    const oldHeaders = olds.headers ?? {};
+    const changed =
+      olds.name !== news.name ||
+      olds.url !== news.url ||
+      !sameMembers(Object.keys(oldHeaders), Object.keys(news.headers)) ||
+      Object.entries(news.headers).some(([k, v]) => oldHeaders[k] !== v);
+    let drifted = false;
+    if (!containsUnknown(news)) {
+      const live = await getLive(client(), id);
+      const findings: string[] = [];
+      if (!live) findings.push("was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again");
+      else {
+        if (live.url !== olds.url) findings.push(`url was changed to ${live.url}`);
+        if (live.name && live.name !== olds.name) findings.push(`was renamed to "${live.name}"`);
+        const liveNames = Object.keys(live.headers).sort();
+        const known = Object.keys(oldHeaders).sort();
+        const added = liveNames.filter((n) => !known.includes(n));
+        const removed = known.filter((n) => !liveNames.includes(n));
+        if (added.length > 0) findings.push(`header${added.length > 1 ? "s" : ""} added: ${added.join(", ")}`);
+        if (removed.length > 0) findings.push(`header${removed.length > 1 ? "s" : ""} removed: ${removed.join(", ")}`);
+      }
+      drifted = findings.length > 0;
+      reportDrift(`HTTP connection "${olds.name}" (${id})`, findings);
+    }
+    return { changes: changed || drifted, replaces: [] as string[] };
+  }
+
+  async create(inputs: HttpConnectionInputs) {
+    const api = client();
+    const live = await createNamed({
+      api,
+      what: `HTTP connection "${inputs.name}"`,
+      listPath: "/agents/connections/http",
+      schema: httpConnectionSchema,
+      idOf: (c) => c.connection_id,
+      name: inputs.name,
+      send: () =>
+        api.post("/agents/connections/http", {
+          body: { name: inputs.name, url: inputs.url, headers: inputs.headers, created_from: api.createdFrom },
+          schema: httpConnectionSchema,
+        }),
+      differs: (found) => (found.url !== inputs.url ? `its url is ${found.url}` : undefined),
+    });
+    return { id: live.connection_id, outs: outputs(live, inputs) };
+  }
+
+  async read(id: string, props: Partial<HttpConnectionOutputs>) {
+    const live = await getLive(client(), id);
+    if (!live) return { id: "", props: {} };
+    // The API never shows a header value: a known header keeps the stack's value; one added
+    // outside Pulumi is recorded as the mask, which the next update drops unless the program sets it.
+    const known = props.headers ?? {};
+    const headers = Object.fromEntries(Object.keys(live.headers).map((n) => [n, known[n] ?? MASK]));
+    const realigned: HttpConnectionInputs = {
+      ...(props.logicalName !== undefined ? { logicalName: props.logicalName } : {}),
+      ...(props.autonamed !== undefined ? { autonamed: props.autonamed } : {}),
+      name: live.name ?? props.name ?? "",
+      url: live.url ?? props.url ?? "",
+      headers,
+    };
+    return { id, props: outputs(live, realigned), inputs: realigned };
+  }
+
+  async update(id: string, olds: HttpConnectionOutputs, news: HttpConnectionInputs) {
+    const api = client();
+    const live = await getLive(api, id);
+    if (!live) {
+      throw new Error(`HTTP connection "${news.name}" (${id}) no longer exists: it was deleted outside Pulumi. Run \`pulumi refresh\`, then \`pulumi up\` to create it again.`);
+    }
+    const updated = await api.patch(path, {
+      params: { id },
+      body: { name: news.name, url: news.url, headers: headerPatch(olds.headers, news.headers, Object.keys(live.headers)) },
+      schema: httpConnectionSchema,
+    });
+    return { outs: outputs(updated, news) };
+  }
+
+  async delete(id: string) {
+    try {
+      await client().delete(path, { params: { id } });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+}

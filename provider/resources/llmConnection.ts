@@ -1,0 +1,148 @@
+import { z } from "zod";
+import { failuresFromZod, knowable, nameSchema } from "../check.js";
+import { isNotFound, llmConnectionSchema, type CdcClient, type LlmConnection } from "../client/index.js";
+import { client } from "../context.js";
+import { reportDrift } from "../drift.js";
+import { containsUnknown, MASK } from "../normalize.js";
+import { createNamed } from "./createNamed.js";
+import { resolveName } from "./naming.js";
+
+/** The providers the API accepts (emulator/routes/agents.ts follows the same list). */
+export const LLM_PROVIDERS = ["openai", "anthropic", "azure_openai", "bedrock", "google"] as const;
+
+export interface LlmConnectionInputs {
+  logicalName?: string;
+  autonamed?: boolean;
+  name: string;
+  provider: string;
+  model: string;
+  /** A Pulumi secret; the API stores it encrypted and never shows it again. */
+  apiKey: string;
+  baseUrl?: string;
+}
+
+export interface LlmConnectionOutputs extends LlmConnectionInputs {
+  createdFrom: string;
+}
+
+const inputSchema = z.object({
+  logicalName: z.string().optional(),
+  name: knowable(nameSchema).optional(),
+  provider: knowable(z.enum(LLM_PROVIDERS, { error: `must be one of ${LLM_PROVIDERS.join(", ")}` })),
+  model: knowable(z.string({ error: "is required: the model name, e.g. gpt-4o" }).min(1, { error: "must not be empty: the model name, e.g. gpt-4o" })),
+  apiKey: knowable(
+    z
+      .string({ error: "is required: the provider's API key (pass it as a secret, e.g. config.requireSecret(...))" })
+      .min(1, { error: "must not be empty" })
+      .refine((v) => v !== MASK, { error: `"${MASK}" is the API's mask, not a key: set the real API key` }),
+  ),
+  baseUrl: knowable(z.string().refine((u) => /^https?:\/\/[^/]/.test(u), { error: "must be an absolute http or https URL" })).optional(),
+});
+
+const path = "/agents/connections/llm/{id}";
+/** Every input is fixed at creation: the API has no update for LLM connections. */
+const REPLACE_KEYS = ["name", "provider", "model", "apiKey", "baseUrl"] as const;
+
+async function getLive(api: CdcClient, id: string): Promise<LlmConnection | undefined> {
+  try {
+    return await api.get(path, { params: { id }, schema: llmConnectionSchema });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+function outputs(live: LlmConnection, inputs: LlmConnectionInputs): LlmConnectionOutputs {
+  return { ...inputs, createdFrom: live.created_from ?? "" };
+}
+
+/**
+ * LLM connections have no update: any change replaces, and Pulumi's default order (create the
+ * new one, repoint the agents that use it, then delete the old one) keeps those agents working.
+ * Names need not be unique, so the replacement can exist beside the original.
+ */
+export class LlmConnectionProvider {
+  async check(olds: Partial<LlmConnectionInputs>, news: Record<string, unknown>) {
+    const parsed = inputSchema.safeParse(news);
+    if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
+    const input = parsed.data;
+    const replacing = REPLACE_KEYS.filter((k) => k !== "name").some((k) => olds[k] !== undefined && olds[k] !== input[k]);
+    const inputs: LlmConnectionInputs = {
+      ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),
+      ...resolveName(olds, input, replacing),
+      provider: input.provider,
+      model: input.model,
+      apiKey: input.apiKey,
+      ...(input.baseUrl !== undefined ? { baseUrl: input.baseUrl } : {}),
+    };
+    return { inputs, failures: [] };
+  }
+
+  async diff(id: string, olds: LlmConnectionOutputs, news: LlmConnectionInputs) {
+    const replaces = REPLACE_KEYS.filter((k) => (olds[k] ?? "") !== (news[k] ?? ""));
+    let drifted = false;
+    if (replaces.length === 0 && !containsUnknown(news)) {
+      const live = await getLive(client(), id);
+      const findings: string[] = [];
+      // No update exists, so `pulumi up` replaces it: a new connection, the agents repointed.
+      if (!live) findings.push("was deleted: `pulumi up` creates it again and repoints the agents that use it");
+      else {
+        if (live.provider && live.provider !== olds.provider) findings.push(`provider is ${live.provider}`);
+        if (live.model && live.model !== olds.model) findings.push(`model is ${live.model}`);
+      }
+      drifted = findings.length > 0;
+      reportDrift(`LLM connection "${olds.name}" (${id})`, findings);
+    }
+    return { changes: replaces.length > 0 || drifted, replaces: drifted && replaces.length === 0 ? ["model"] : [...replaces] };
+  }
+
+  async create(inputs: LlmConnectionInputs) {
+    const api = client();
+    const live = await createNamed({
+      api,
+      what: `LLM connection "${inputs.name}"`,
+      listPath: "/agents/connections/llm",
+      schema: llmConnectionSchema,
+      idOf: (c) => c.connection_id,
+      name: inputs.name,
+      send: () =>
+        api.post("/agents/connections/llm", {
+          body: {
+            name: inputs.name,
+            provider: inputs.provider,
+            model: inputs.model,
+            api_key: inputs.apiKey,
+            base_url: inputs.baseUrl ?? null,
+            created_from: api.createdFrom,
+          },
+          schema: llmConnectionSchema,
+        }),
+      differs: (found) => (found.provider !== inputs.provider || found.model !== inputs.model ? `it is ${found.provider} ${found.model}` : undefined),
+    });
+    return { id: live.connection_id, outs: outputs(live, inputs) };
+  }
+
+  async read(id: string, props: Partial<LlmConnectionOutputs>) {
+    const live = await getLive(client(), id);
+    if (!live) return { id: "", props: {} };
+    const realigned: LlmConnectionInputs = {
+      ...(props.logicalName !== undefined ? { logicalName: props.logicalName } : {}),
+      ...(props.autonamed !== undefined ? { autonamed: props.autonamed } : {}),
+      name: live.name ?? props.name ?? "",
+      provider: live.provider ?? props.provider ?? "",
+      model: live.model ?? props.model ?? "",
+      // Never shown again by the API: the stack's value stands.
+      apiKey: props.apiKey ?? MASK,
+      ...(live.base_url ? { baseUrl: live.base_url } : {}),
+    };
+    return { id, props: outputs(live, realigned), inputs: realigned };
+  }
+
+  async delete(id: string) {
+    try {
+      await client().delete(path, { params: { id } });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+  }
+}
