@@ -27,9 +27,9 @@ export class ClientCredential extends pulumi.dynamic.Resource {
       dynamicProvider("ClientCredential"),
       name,
       {
-        roleIds: args.roleIds,
-        description: args.description,
-        serviceId: args.serviceId,
+        roleIds: args?.roleIds,
+        description: args?.description,
+        serviceId: args?.serviceId,
         clientId: undefined,
         secret: undefined,
         roleKeys: undefined,
@@ -39,5 +39,10 @@ export class ClientCredential extends pulumi.dynamic.Resource {
       "cdc",
       "ClientCredential",
     );
+  }
+
+  /** Reads an existing client credential without managing it (its secret is not readable). */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ClientCredential {
+    return new ClientCredential(name, undefined as unknown as ClientCredentialArgs, { ...opts, id });
   }
 }

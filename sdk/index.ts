@@ -3,6 +3,7 @@ export { Source, type SourceArgs } from "./source.js";
 export { Destination, type DestinationArgs } from "./destination.js";
 export { Tag, type TagArgs } from "./tag.js";
 export { ClientCredential, type ClientCredentialArgs } from "./clientCredential.js";
+export { getDestination, getRoles, getSource, getTag, type ConnectorLookup, type Role } from "./lookups.js";
 export { Agent, HttpConnection, LlmConnection, type AgentArgs, type HttpConnectionArgs, type LlmConnectionArgs } from "./agents.js";
 export * from "./connectors.js";
 export type { ConfigInput, ConfigValue } from "./inputs.js";

@@ -5,7 +5,7 @@ export interface TagArgs {
   /** Unique per tenant. Unset: `<resource name>-<random suffix>`. */
   name?: pulumi.Input<string>;
   description?: pulumi.Input<string>;
-  /** What the tag applies to, e.g. `["source", "destination"]`. */
+  /** What the tag is for, as the platform spells it: `environment`, `general`, `sources`, `destinations`, `pipelines`, `transforms`, `topics`, `services`, `users`, `tenant`. */
   type?: pulumi.Input<pulumi.Input<string>[]>;
   /** Take over an existing tag with this id instead of creating one. */
   adoptId?: pulumi.Input<string>;
@@ -28,5 +28,10 @@ export class Tag extends pulumi.dynamic.Resource {
       "cdc",
       "Tag",
     );
+  }
+
+  /** Reads an existing tag without managing it. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Tag {
+    return new Tag(name, {}, { ...opts, id });
   }
 }
