@@ -1,48 +1,61 @@
 /**
- * Benchmark: deploy N pulumi-cdc Sources and time `pulumi up`, `pulumi preview` and
- * `pulumi destroy`, against the same N resources on a no-op dynamic provider (the floor the
- * engine itself costs). Counts the API requests and token requests of each step from the
- * emulator's counters. Writes a JSON result and prints a markdown table.
+ * Benchmark: N pulumi-cdc sources and destinations through every step a user runs (up, a
+ * no-change preview, a preview after an out-of-band edit, the drift command, refresh,
+ * destroy), each next to the same program on a no-op dynamic provider (the floor the engine
+ * itself costs), in the same run, at the emulator latencies asked for. Counts each step's API
+ * requests from the emulator and samples the peak memory of the process doing the API work.
+ * Writes a JSON result and prints a markdown table.
  *
- *   bash scripts/bench/run.sh [--counts 50,200] [--repeat 3] [--out .bench/result.json]
+ *   bash scripts/bench/run.sh [--counts 200,1000] [--latency-ms 0,100] [--repeat 1] [--out .bench/result.json]
  *
- * run.sh sources the toolchain and builds first: this script uses the compiled emulator, and the
- * programs load the compiled package, as users' programs do.
+ * run.sh sources the toolchain and builds first: this script uses the compiled emulator and
+ * drift command, and the programs load the compiled package, as users' programs do.
  */
 import { execFile } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import { cpus, platform, arch, release, tmpdir, totalmem } from "node:os";
+import { arch, cpus, platform, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-// The built emulator (run.sh builds): the same code `npx pulumi-cdc-emulator` runs.
+// The built emulator and client (run.sh builds): the same code `npx pulumi-cdc-emulator` runs.
 import { startEmulator, type EmulatorStats, type RunningEmulator } from "../../dist/emulator/index.js";
+import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
+import { dynamicProviderOf, PeakMemory, type WatchTarget } from "./memory";
+import { markdownTable, PROGRAMS, STEP_LABELS, STEPS, summarise, type ProgramName, type RunResult, type RunSample, type StepName, type StepSample } from "./report";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAMS_DIR = join(__dirname, "programs");
-/** The floor first in each round; see main() for why the programs alternate. */
-const PROGRAMS = ["noop", "cdc"] as const;
-type ProgramName = (typeof PROGRAMS)[number];
-const STEPS = ["up", "preview", "destroy"] as const;
-type StepName = (typeof STEPS)[number];
-const RESOURCE_TYPES: Record<ProgramName, string> = {
-  cdc: "pulumi-nodejs:dynamic/cdc:Source",
-  noop: "pulumi-nodejs:dynamic/bench:NoopSource",
+const DRIFT_CLI = join(ROOT, "dist", "cli", "index.js");
+const RESOURCE_TYPES: Record<ProgramName, string[]> = {
+  cdc: ["pulumi-nodejs:dynamic/cdc:Source", "pulumi-nodejs:dynamic/cdc:Destination"],
+  noop: ["pulumi-nodejs:dynamic/bench:NoopSource", "pulumi-nodejs:dynamic/bench:NoopDestination"],
 };
-export const MAX_COUNT = 500;
+export const MAX_COUNT = 1_000;
 export const MAX_REPEAT = 5;
+export const MAX_LATENCY_MS = 2_000;
 
-const USAGE = `Usage: bench [--counts 50,200] [--repeat 1] [--out .bench/result.json]
+const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--out .bench/result.json]
 
-  --counts <n,...>  resource counts to deploy, each 1..${MAX_COUNT} (default 50,200)
-  --repeat <n>      runs per count and program, 1..${MAX_REPEAT}; the table shows the median (default 1)
-  --out <file>      where to write the JSON result (default .bench/result.json)
+  --counts <n,...>      resources per stack, each 2..${MAX_COUNT}: half sources, half destinations (default 200)
+  --latency-ms <n,...>  the emulator's added latency per request, each 0..${MAX_LATENCY_MS} (default 0)
+  --repeat <n>          runs per size, latency and program, 1..${MAX_REPEAT}; the table shows the median (default 1)
+  --out <file>          where to write the JSON result (default .bench/result.json)
 `;
 
 interface BenchOptions {
   counts: number[];
+  latencies: number[];
   repeat: number;
   out: string;
+}
+
+function integers(flag: string, raw: string, min: number, max: number): number[] {
+  return raw.split(",").map((part) => {
+    const n = Number(part.trim());
+    // Bounded: a typo like 20000 would run for hours and fill the disk with checkpoints.
+    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${flag}: each value must be an integer ${min}..${max}, got '${part}'`);
+    return n;
+  });
 }
 
 export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
@@ -50,18 +63,22 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
     args: argv,
     strict: true,
     allowPositionals: false,
-    options: { counts: { type: "string" }, repeat: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: {
+      counts: { type: "string" },
+      "latency-ms": { type: "string" },
+      repeat: { type: "string" },
+      out: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
   });
   if (values.help) return "help";
-  const counts = (values.counts ?? "50,200").split(",").map((raw) => {
-    const n = Number(raw.trim());
-    // Bounded: a typo like 20000 would run for hours and fill the disk with checkpoints.
-    if (!Number.isInteger(n) || n < 1 || n > MAX_COUNT) throw new Error(`--counts: each count must be an integer 1..${MAX_COUNT}, got '${raw}'`);
-    return n;
-  });
-  const repeat = Number(values.repeat ?? "1");
-  if (!Number.isInteger(repeat) || repeat < 1 || repeat > MAX_REPEAT) throw new Error(`--repeat must be an integer 1..${MAX_REPEAT}, got '${values.repeat}'`);
-  return { counts, repeat, out: resolve(values.out ?? join(ROOT, ".bench", "result.json")) };
+  const [repeat] = integers("--repeat", values.repeat ?? "1", 1, MAX_REPEAT);
+  return {
+    counts: integers("--counts", values.counts ?? "200", 2, MAX_COUNT),
+    latencies: integers("--latency-ms", values["latency-ms"] ?? "0", 0, MAX_LATENCY_MS),
+    repeat: repeat!,
+    out: resolve(values.out ?? join(ROOT, ".bench", "result.json")),
+  };
 }
 
 interface CommandResult {
@@ -70,92 +87,33 @@ interface CommandResult {
   stderr: string;
 }
 
-/** Runs `pulumi` with a hard time limit; the limit grows with the resource count. */
-function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
+/** Runs a command with a hard time limit; resolves whatever the exit code. */
+function run(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
   return new Promise((done) => {
-    execFile(
-      "pulumi",
-      [...args, "--non-interactive", "--color", "never"],
-      { cwd, env, timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 256 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
-        done({ code, stdout: String(stdout), stderr: String(stderr) });
-      },
-    );
+    execFile(file, args, { cwd, env, timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+      done({ code, stdout: String(stdout), stderr: String(stderr) });
+    });
   });
+}
+
+function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
+  return run("pulumi", [...args, "--non-interactive", "--color", "never"], cwd, env, timeoutMs);
+}
+
+function failure(what: string, result: CommandResult, timeoutMs: number): Error {
+  const how = result.code === null ? `was stopped (time limit ${Math.round(timeoutMs / 1000)} s)` : `exited with ${result.code}`;
+  const tail = `${result.stdout}\n${result.stderr}`.trim().split("\n").slice(-25).join("\n");
+  return new Error(`${what} ${how}:\n${tail}`);
 }
 
 async function pulumiOk(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
   const result = await pulumi(args, cwd, env, timeoutMs);
-  if (result.code !== 0) {
-    const how = result.code === null ? `was stopped (time limit ${Math.round(timeoutMs / 1000)} s)` : `exited with ${result.code}`;
-    const tail = `${result.stdout}\n${result.stderr}`.trim().split("\n").slice(-25).join("\n");
-    throw new Error(`pulumi ${args.join(" ")} ${how}:\n${tail}`);
-  }
+  if (result.code !== 0) throw failure(`pulumi ${args.join(" ")}`, result, timeoutMs);
   return result;
 }
 
-export interface StepSample {
-  seconds: number;
-  /** Requests the emulator received during the step (token requests included). */
-  apiRequests: number;
-  /** Requests on POST /auth/access-token and /auth/access-token/refresh. */
-  tokenRequests: number;
-  /** Non-zero per-route counts, e.g. {"POST /sources": 50}. */
-  requests: Record<string, number>;
-}
-
-/** One run of one program at one count: up, preview, destroy on a fresh stack. */
-export interface RunSample {
-  program: ProgramName;
-  count: number;
-  steps: Record<StepName, StepSample>;
-}
-
-/** A step over the repetitions: the median time, every sample, and the most API traffic seen. */
-export interface StepResult {
-  seconds: number;
-  samples: number[];
-  apiRequests: number;
-  tokenRequests: number;
-  requests: Record<string, number>;
-}
-
-export interface RunResult {
-  program: ProgramName;
-  count: number;
-  steps: Record<StepName, StepResult>;
-}
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : Math.round(((sorted[mid - 1]! + sorted[mid]!) / 2) * 100) / 100;
-}
-
-export function summarise(samples: readonly RunSample[]): RunResult[] {
-  const out: RunResult[] = [];
-  for (const sample of samples) {
-    if (out.some((r) => r.program === sample.program && r.count === sample.count)) continue;
-    const same = samples.filter((s) => s.program === sample.program && s.count === sample.count);
-    const steps = {} as Record<StepName, StepResult>;
-    for (const step of STEPS) {
-      const all = same.map((s) => s.steps[step]);
-      const busiest = all.reduce((a, b) => (b.apiRequests > a.apiRequests ? b : a));
-      steps[step] = {
-        seconds: median(all.map((x) => x.seconds)),
-        samples: all.map((x) => x.seconds),
-        apiRequests: busiest.apiRequests,
-        tokenRequests: Math.max(...all.map((x) => x.tokenRequests)),
-        requests: busiest.requests,
-      };
-    }
-    out.push({ program: sample.program, count: sample.count, steps });
-  }
-  return out;
-}
-
-export function statsDelta(before: EmulatorStats, after: EmulatorStats): Omit<StepSample, "seconds"> {
+export function statsDelta(before: EmulatorStats, after: EmulatorStats): Pick<StepSample, "apiRequests" | "tokenRequests" | "requests"> {
   const requests: Record<string, number> = {};
   for (const [route, n] of Object.entries(after.requests)) {
     const d = n - (before.requests[route] ?? 0);
@@ -179,15 +137,45 @@ async function stageProgram(program: ProgramName, dir: string): Promise<string> 
   return target;
 }
 
-function resourcesOfType(checkpoint: string, type: string): number {
+function resourcesOf(checkpoint: string, types: readonly string[]): number {
   const parsed = JSON.parse(checkpoint) as { deployment?: { resources?: Array<{ type: string }> } };
-  return (parsed.deployment?.resources ?? []).filter((r) => r.type === type).length;
+  return (parsed.deployment?.resources ?? []).filter((r) => types.includes(r.type)).length;
 }
 
-async function benchOne(program: ProgramName, count: number, round: number, emulator: RunningEmulator): Promise<RunSample> {
+/** A person in the web console changes the first source and the first destination of the stack. */
+async function editOutOfBand(web: CdcClient, stack: string): Promise<void> {
+  const [source] = (await web.listAll("/sources", { partial_name: `${stack}-src-0` }, sourceConnectorSchema)).filter((s) => s.name === `${stack}-src-0`);
+  const [destination] = (await web.listAll("/destinations", { partial_name: `${stack}-dst-0` }, destinationConnectorSchema)).filter((d) => d.name === `${stack}-dst-0`);
+  if (!source?.id || !destination?.id) throw new Error(`bench: ${stack}-src-0 or ${stack}-dst-0 is missing from the emulator`);
+  await web.put("/sources/{id}", { params: { id: source.id }, body: { name: source.name, connector: source.connector, config: { ...source.config, "database.hostname": "edited-by-hand" } } });
+  await web.put("/destinations/{id}", {
+    params: { id: destination.id },
+    body: { name: destination.name, connector: destination.connector, config: { ...destination.config, "snowflake.schema.name": "EDITED_BY_HAND" } },
+  });
+}
+
+interface StepCommand {
+  file: string;
+  args: string[];
+  ok: (code: number | null) => boolean;
+  /** The process whose peak memory the step reports. */
+  watch: WatchTarget;
+}
+
+interface Round {
+  program: ProgramName;
+  sources: number;
+  destinations: number;
+  latencyMs: number;
+  round: number;
+}
+
+async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Promise<RunSample> {
+  const { program, sources, destinations } = r;
+  const count = sources + destinations;
   const dir = await mkdtemp(join(tmpdir(), `pulumi-cdc-bench-${program}-${count}-`));
   // Distinct per round: resource names derive from the stack name and are unique per tenant in the shared emulator.
-  const stack = `bench-${program}-${count}-${round}`;
+  const stack = `bench-${program}-${count}-${r.latencyMs}ms-${r.round}`;
   // The CDC_* variables are dropped so the provider reads the stack config set below, like a user's stack.
   const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CDC_")));
   const env: NodeJS.ProcessEnv = {
@@ -200,9 +188,9 @@ async function benchOne(program: ProgramName, count: number, round: number, emul
     PULUMI_SKIP_CONFIRMATIONS: "true",
     NO_COLOR: "1",
   };
-  const setupLimit = 60_000;
+  const setupLimit = 120_000;
   // Generous for slow machines, and still bounded: a hung engine cannot stall the run forever.
-  const stepLimit = Math.min(60_000 + count * 3_000, 30 * 60_000);
+  const stepLimit = Math.min(120_000 + count * 3_000, 60 * 60_000);
   await mkdir(join(dir, "backend"), { recursive: true });
   const cwd = await stageProgram(program, dir);
   let initialised = false;
@@ -210,41 +198,86 @@ async function benchOne(program: ProgramName, count: number, round: number, emul
   try {
     await pulumiOk(["stack", "init", stack], cwd, env, setupLimit);
     initialised = true;
-    await pulumiOk(["config", "set", "--stack", stack, "bench:count", String(count)], cwd, env, setupLimit);
+    const set = (key: string, value: string, secret = false) =>
+      pulumiOk(["config", "set", "--stack", stack, ...(secret ? ["--secret"] : []), key, value], cwd, env, setupLimit);
+    await set("bench:sources", String(sources));
+    await set("bench:destinations", String(destinations));
     if (program === "cdc") {
-      await pulumiOk(["config", "set", "--stack", stack, "cdc:apiUrl", emulator.url], cwd, env, setupLimit);
-      await pulumiOk(["config", "set", "--stack", stack, "cdc:clientId", emulator.clientId], cwd, env, setupLimit);
-      await pulumiOk(["config", "set", "--stack", stack, "--secret", "cdc:clientSecret", emulator.clientSecret], cwd, env, setupLimit);
+      await set("cdc:apiUrl", emulator.url);
+      await set("cdc:clientId", emulator.clientId);
+      await set("cdc:clientSecret", emulator.clientSecret, true);
     }
-    const commands: Record<StepName, string[]> = {
-      up: ["up", "--yes", "--skip-preview", "--stack", stack],
+    const pulumiStep = (args: string[]): StepCommand => ({
+      file: "pulumi",
+      args: [...args, "--non-interactive", "--color", "never"],
+      ok: (code) => code === 0,
+      watch: dynamicProviderOf(cwd),
+    });
+    const commands: Record<StepName, StepCommand> = {
+      up: pulumiStep(["up", "--yes", "--skip-preview", "--stack", stack]),
       // --expect-no-changes: a preview right after up that wants changes would be a perpetual diff, not a timing.
-      preview: ["preview", "--expect-no-changes", "--stack", stack],
-      destroy: ["destroy", "--yes", "--skip-preview", "--stack", stack],
+      preview: pulumiStep(["preview", "--expect-no-changes", "--stack", stack]),
+      previewAfterEdit: pulumiStep(["preview", "--stack", stack]),
+      // Exit 2 is "drift found", which is what the edit before it should give; the floor's stack has no connectors to check.
+      drift: {
+        file: process.execPath,
+        args: [DRIFT_CLI, "drift", "--stack", stack, "--json"],
+        ok: (code) => code === (program === "cdc" ? 2 : 0),
+        watch: { cwd, command: "cli/index.js drift" },
+      },
+      refresh: pulumiStep(["refresh", "--yes", "--skip-preview", "--stack", stack]),
+      destroy: pulumiStep(["destroy", "--yes", "--skip-preview", "--stack", stack]),
     };
+
     const steps = {} as Record<StepName, StepSample>;
     for (const step of STEPS) {
+      if (step === "previewAfterEdit" && program === "cdc") await editOutOfBand(web, stack);
+      const { file, args, ok, watch } = commands[step];
+      const memory = new PeakMemory(watch);
+      memory.start();
       const before = emulator.stats();
       const started = performance.now();
-      await pulumiOk(commands[step], cwd, env, stepLimit);
+      const result = await run(file, args, cwd, env, stepLimit);
       const seconds = (performance.now() - started) / 1000;
-      steps[step] = { seconds: Math.round(seconds * 100) / 100, ...statsDelta(before, emulator.stats()) };
+      const after = emulator.stats();
+      const peakMemoryMiB = await memory.stop();
+      if (!ok(result.code)) throw failure(`${program} ${STEP_LABELS[step]}`, result, stepLimit);
+      steps[step] = { seconds: Math.round(seconds * 100) / 100, ...statsDelta(before, after), peakMemoryMiB };
       // Outside the timing: the numbers only count if the step did what it should.
-      const deployed = resourcesOfType((await pulumiOk(["stack", "export", "--stack", stack], cwd, env, setupLimit)).stdout, RESOURCE_TYPES[program]);
-      const expected = step === "destroy" ? 0 : count;
-      if (deployed !== expected) throw new Error(`${program} ${count}: after ${step} the stack holds ${deployed} resources, expected ${expected}`);
+      await verify(r, step, result, stack, cwd, env, setupLimit);
       if (step === "destroy") destroyed = true;
-      process.stderr.write(`[bench] ${program} ${count} #${round}: ${step} ${seconds.toFixed(1)} s, ${steps[step].apiRequests} API requests\n`);
+      process.stderr.write(
+        `[bench] ${program} ${count} @${r.latencyMs} ms #${r.round}: ${STEP_LABELS[step]} ${seconds.toFixed(1)} s, ${steps[step].apiRequests} API requests, ${peakMemoryMiB} MiB\n`,
+      );
     }
-    return { program, count, steps };
+    return { ...r, steps };
   } finally {
     if (initialised) {
-      // After a failure: a half-deployed stack must not be left behind (the emulator is in memory anyway).
+      // After a failure: a half-deployed stack must not be left behind in the shared emulator.
       if (!destroyed) await pulumi(["destroy", "--yes", "--skip-preview", "--stack", stack], cwd, env, stepLimit);
-      // pulumi() resolves whatever the exit code: cleanup goes on, and the temporary directory goes below anyway.
       await pulumi(["stack", "rm", "--yes", "--force", "--stack", stack], cwd, env, setupLimit);
     }
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** What each step must have done for its timing to count. */
+async function verify(r: Round, step: StepName, result: CommandResult, stack: string, cwd: string, env: NodeJS.ProcessEnv, limit: number): Promise<void> {
+  const what = `${r.program} ${r.sources + r.destinations}: ${STEP_LABELS[step]}`;
+  if (step === "up" || step === "refresh" || step === "destroy") {
+    const deployed = resourcesOf((await pulumiOk(["stack", "export", "--stack", stack], cwd, env, limit)).stdout, RESOURCE_TYPES[r.program]);
+    const expected = step === "destroy" ? 0 : r.sources + r.destinations;
+    if (deployed !== expected) throw new Error(`${what}: the stack holds ${deployed} resources, expected ${expected}`);
+  }
+  if (step === "previewAfterEdit" && r.program === "cdc" && !/~ 2 to update/.test(result.stdout)) {
+    throw new Error(`${what}: expected the two edited resources to show as updates:\n${result.stdout.slice(-2000)}`);
+  }
+  if (step === "drift" && r.program === "cdc") {
+    const report = JSON.parse(result.stdout) as { resources: Array<{ drift: { detected: boolean } }> };
+    const drifted = report.resources.filter((x) => x.drift.detected).length;
+    if (report.resources.length !== r.sources + r.destinations || drifted !== 2) {
+      throw new Error(`${what}: expected ${r.sources + r.destinations} resources checked and 2 drifted, got ${report.resources.length} and ${drifted}`);
+    }
   }
 }
 
@@ -256,37 +289,12 @@ async function pulumiVersion(): Promise<string> {
 export interface BenchResult {
   generatedAt: string;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; os: string; node: string; pulumi: string };
-  settings: { counts: number[]; repeat: number; steps: string[]; resource: Record<ProgramName, string> };
+  settings: { counts: number[]; latenciesMs: number[]; repeat: number; steps: string[]; resources: Record<ProgramName, string[]> };
   notes: string[];
-  /** Per program and count: median seconds over the repetitions, and the API traffic of each step. */
+  /** Per program, size and latency: median seconds over the repetitions, API traffic and peak memory of each step. */
   results: RunResult[];
   /** Every repetition as measured. */
   samples: RunSample[];
-}
-
-function fmt(seconds: number): string {
-  return seconds.toFixed(1);
-}
-
-/** One row per count and step: floor, pulumi-cdc (medians), the difference, and pulumi-cdc's API traffic. */
-export function markdownTable(result: BenchResult): string {
-  const rows = [
-    "| resources | step | no-op floor (s) | pulumi-cdc (s) | difference (s) | API requests | token requests |",
-    "|---:|---|---:|---:|---:|---:|---:|",
-  ];
-  const counts = [...new Set(result.results.map((r) => r.count))];
-  for (const count of counts) {
-    const noop = result.results.find((r) => r.count === count && r.program === "noop");
-    const cdc = result.results.find((r) => r.count === count && r.program === "cdc");
-    if (!noop || !cdc) continue;
-    for (const step of STEPS) {
-      const a = noop.steps[step];
-      const b = cdc.steps[step];
-      const diff = b.seconds - a.seconds;
-      rows.push(`| ${count} | ${step} | ${fmt(a.seconds)} | ${fmt(b.seconds)} | ${diff >= 0 ? "+" : ""}${fmt(diff)} | ${b.apiRequests} | ${b.tokenRequests} |`);
-    }
-  }
-  return rows.join("\n");
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -302,12 +310,17 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const emulator = await startEmulator({ port: 0 });
+  const web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
   try {
     const samples: RunSample[] = [];
     for (const count of options.counts) {
-      // Programs alternate within each round, so a burst of load from elsewhere hits both alike.
-      for (let round = 1; round <= options.repeat; round++) {
-        for (const program of PROGRAMS) samples.push(await benchOne(program, count, round, emulator));
+      const destinations = Math.floor(count / 2);
+      for (const latencyMs of options.latencies) {
+        emulator.setFaults({ latencyMs });
+        // Programs alternate within each round, so a burst of load from elsewhere hits both alike.
+        for (let round = 1; round <= options.repeat; round++) {
+          for (const program of PROGRAMS) samples.push(await benchOne({ program, sources: count - destinations, destinations, latencyMs, round }, emulator, web));
+        }
       }
     }
     const cpu = cpus();
@@ -321,18 +334,20 @@ async function main(argv: string[]): Promise<number> {
         node: process.version,
         pulumi: await pulumiVersion(),
       },
-      settings: { counts: options.counts, repeat: options.repeat, steps: [...STEPS], resource: RESOURCE_TYPES },
+      settings: { counts: options.counts, latenciesMs: options.latencies, repeat: options.repeat, steps: [...STEPS], resources: RESOURCE_TYPES },
       notes: [
-        "Resources: postgresql Sources (pulumi-cdc) vs the same inputs on a dynamic provider that makes no API call (no-op floor).",
-        "API: the local emulator in this process, no added latency: the difference is pulumi-cdc's own cost, not network time.",
-        "Each step is one pulumi command with default parallelism, timed from start to exit (CLI start-up and program run included).",
+        "Resources: postgresql Sources and snowflake Destinations, half each (pulumi-cdc), vs the same inputs on a dynamic provider that makes no API call (no-op floor).",
+        "API: the local emulator in this process, with the given latency added to every request.",
+        "Each step is one command with default parallelism, timed from start to exit (CLI start-up and program run included).",
+        "Before 'preview after an out-of-band edit', one source and one destination are edited through the API; the drift command and refresh then see that drift.",
+        "Peak memory: VmHWM of the dynamic-provider process (for the drift command, of the command's own process).",
       ],
       results: summarise(samples),
       samples,
     };
     await mkdir(dirname(options.out), { recursive: true });
     await writeFile(options.out, `${JSON.stringify(result, null, 2)}\n`);
-    process.stdout.write(`${markdownTable(result)}\n\n`);
+    process.stdout.write(`${markdownTable(result.results)}\n\n`);
     process.stdout.write(
       `Machine: ${result.machine.cpus} × ${result.machine.cpuModel}, ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, Pulumi ${result.machine.pulumi}.\n`,
     );
@@ -342,6 +357,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`bench: ${(error as Error).message}\n`);
     return 1;
   } finally {
+    await web.close();
     await emulator.stop();
   }
 }

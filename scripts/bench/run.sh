@@ -2,7 +2,7 @@
 # The benchmark (package.json "bench"): toolchain, dependencies, build, a type check of the
 # bench script, then the run. Arguments go to the script, e.g.:
 #
-#   bash scripts/bench/run.sh --counts 50,200 --out .bench/result.json
+#   bash scripts/bench/run.sh --counts 200,1000 --latency-ms 0,100 --out .bench/result.json
 #
 # Prints a markdown table (for the README) and writes the JSON result (default .bench/result.json).
 set -euo pipefail

@@ -1,14 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
-import { postgresqlSource, Source } from "pulumi-cdc";
+import { Destination, postgresqlSource, snowflakeDestination, Source } from "pulumi-cdc";
 
-// bench:count PostgreSQL sources: one POST each on create, one GET each in a preview's diff
-// (the drift check), one DELETE each on destroy. noop/index.ts declares the same resources on a
-// provider that does nothing, as the floor the engine itself costs.
+// bench:sources PostgreSQL sources and bench:destinations Snowflake destinations against the
+// emulator. noop/index.ts declares the same resources, with the same inputs, on a provider that
+// does nothing: the floor the engine itself costs.
 const config = new pulumi.Config("bench");
-const count = config.requireNumber("count");
+const sources = config.requireNumber("sources");
+const destinations = config.requireNumber("destinations");
 const stack = pulumi.getStack();
 
-for (let i = 0; i < count; i++) {
+for (let i = 0; i < sources; i++) {
   new Source(`src-${i}`, {
     // Explicit, stack-scoped names: names are unique per tenant and several stacks share one emulator.
     name: `${stack}-src-${i}`,
@@ -24,4 +25,17 @@ for (let i = 0; i < count; i++) {
   });
 }
 
-export const sources = count;
+for (let i = 0; i < destinations; i++) {
+  new Destination(`dst-${i}`, {
+    name: `${stack}-dst-${i}`,
+    ...snowflakeDestination({
+      urlName: "acme.snowflakecomputing.com",
+      userName: "LOADER",
+      privateKey: "bench-private-key",
+      databaseName: "ANALYTICS",
+      schemaName: `RAW_${i}`,
+    }),
+  });
+}
+
+export const counts = { sources, destinations };

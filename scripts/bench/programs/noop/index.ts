@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 
-// The floor for the benchmark: the same number of dynamic resources, with the same inputs as
-// ../cdc (a connector config holding one secret), on a provider that makes no API call. The
-// difference between the two runs is what pulumi-cdc adds: loading the package, HTTP, the emulator.
+// The floor for the benchmark: the same resources as ../cdc, with the same inputs (connector
+// configs holding one secret each), on a provider that makes no API call. The difference between
+// the two runs is what pulumi-cdc adds: loading the package, HTTP, the emulator's work.
 const provider: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
     return { inputs: news };
@@ -19,17 +19,26 @@ const provider: pulumi.dynamic.ResourceProvider = {
   async delete() {},
 };
 
+type Config = Record<string, pulumi.Input<string | number>>;
+
 class NoopSource extends pulumi.dynamic.Resource {
-  constructor(name: string, args: { name: string; connector: string; config: Record<string, pulumi.Input<string | number>> }) {
+  constructor(name: string, args: { name: string; connector: string; config: Config }) {
     super(provider, name, args, undefined, "bench", "NoopSource");
   }
 }
 
+class NoopDestination extends pulumi.dynamic.Resource {
+  constructor(name: string, args: { name: string; connector: string; config: Config }) {
+    super(provider, name, args, undefined, "bench", "NoopDestination");
+  }
+}
+
 const config = new pulumi.Config("bench");
-const count = config.requireNumber("count");
+const sources = config.requireNumber("sources");
+const destinations = config.requireNumber("destinations");
 const stack = pulumi.getStack();
 
-for (let i = 0; i < count; i++) {
+for (let i = 0; i < sources; i++) {
   new NoopSource(`src-${i}`, {
     name: `${stack}-src-${i}`,
     connector: "postgresql",
@@ -44,4 +53,18 @@ for (let i = 0; i < count; i++) {
   });
 }
 
-export const sources = count;
+for (let i = 0; i < destinations; i++) {
+  new NoopDestination(`dst-${i}`, {
+    name: `${stack}-dst-${i}`,
+    connector: "snowflake",
+    config: {
+      "snowflake.url.name": "acme.snowflakecomputing.com",
+      "snowflake.user.name": "LOADER",
+      "snowflake.private.key": pulumi.secret("bench-private-key"),
+      "snowflake.database.name": "ANALYTICS",
+      "snowflake.schema.name": `RAW_${i}`,
+    },
+  });
+}
+
+export const counts = { sources, destinations };
