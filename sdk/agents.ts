@@ -17,9 +17,7 @@ export interface HttpConnectionArgs {
 export class HttpConnection extends pulumi.dynamic.Resource {
   declare readonly name: pulumi.Output<string>;
   declare readonly url: pulumi.Output<string>;
-  /** A Pulumi secret. */
-  declare readonly headers: pulumi.Output<Record<string, string>>;
-  /** The header names the API holds (values are never read back). */
+  /** The header names the API holds. Values are never read back, nor kept in outputs. */
   declare readonly headerNames: pulumi.Output<string[]>;
 
   constructor(name: string, args: HttpConnectionArgs, opts?: pulumi.CustomResourceOptions) {
@@ -33,9 +31,11 @@ export class HttpConnection extends pulumi.dynamic.Resource {
         // Secret as a whole before registration, so no header value reaches state or logs in plain.
         headers: args?.headers === undefined ? undefined : pulumi.secret(args.headers),
         headerNames: undefined,
+        headerDigests: undefined,
+        secretSalt: undefined,
         createdFrom: undefined,
       },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["headers"] }),
+      opts,
       "cdc",
       "HttpConnection",
     );
@@ -65,7 +65,6 @@ export class LlmConnection extends pulumi.dynamic.Resource {
   declare readonly name: pulumi.Output<string>;
   declare readonly provider: pulumi.Output<string>;
   declare readonly model: pulumi.Output<string>;
-  declare readonly apiKey: pulumi.Output<string>;
   declare readonly baseUrl: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: LlmConnectionArgs, opts?: pulumi.CustomResourceOptions) {
@@ -79,9 +78,11 @@ export class LlmConnection extends pulumi.dynamic.Resource {
         model: args?.model,
         apiKey: args?.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
         baseUrl: args?.baseUrl,
+        apiKeyDigest: undefined,
+        secretSalt: undefined,
         createdFrom: undefined,
       },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["apiKey"] }),
+      opts,
       "cdc",
       "LlmConnection",
     );

@@ -4,6 +4,7 @@ import { httpConnectionSchema, isNotFound, type CdcClient, type HttpConnection }
 import { client } from "../context.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK, sameMembers } from "../normalize.js";
+import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
 import { createNamed } from "./createNamed.js";
 import { resolveName } from "./naming.js";
 
@@ -16,9 +17,13 @@ export interface HttpConnectionInputs {
   headers: Record<string, string>;
 }
 
-export interface HttpConnectionOutputs extends HttpConnectionInputs {
-  /** The header names the API holds, for drift and for readers of the stack (values never). */
+/** Outputs carry no header value (see secret-digest.ts): names, and a digest per value. */
+export interface HttpConnectionOutputs extends Omit<HttpConnectionInputs, "headers"> {
+  /** The header names the API holds, for drift and for readers of the stack. */
   headerNames: string[];
+  /** Header name → keyed digest of the value the program set. */
+  headerDigests: Record<string, string>;
+  secretSalt: string;
   createdFrom: string;
 }
 
@@ -42,8 +47,20 @@ const inputSchema = z.object({
 
 const path = "/agents/connections/http/{id}";
 
-function outputs(live: HttpConnection, inputs: HttpConnectionInputs): HttpConnectionOutputs {
-  return { ...inputs, headerNames: Object.keys(live.headers).sort(), createdFrom: live.created_from ?? "" };
+function outputs(live: HttpConnection, inputs: HttpConnectionInputs, salt: string, digests?: Record<string, string>): HttpConnectionOutputs {
+  const { headers, ...rest } = inputs;
+  return {
+    ...rest,
+    headerNames: Object.keys(live.headers).sort(),
+    headerDigests: digests ?? Object.fromEntries(Object.entries(headers).map(([n, v]) => [n, secretDigest(salt, v)])),
+    secretSalt: salt,
+    createdFrom: live.created_from ?? "",
+  };
+}
+
+/** Whether the program's value of a header is the one the stack recorded. */
+function unchanged(olds: Partial<HttpConnectionOutputs>, name: string, value: string): boolean {
+  return sameSecret(olds.secretSalt, olds.headerDigests?.[name], value);
 }
 
 /**
@@ -51,11 +68,9 @@ function outputs(live: HttpConnection, inputs: HttpConnectionInputs): HttpConnec
  * change is sent as the mask (the stored encrypted value is kept), a changed or new one with
  * its value, and one removed from the program is left out (and so removed).
  */
-export function headerPatch(olds: Record<string, string> | undefined, news: Record<string, string>, liveNames: readonly string[]): Record<string, string> {
+export function headerPatch(same: (name: string, value: string) => boolean, news: Record<string, string>, liveNames: readonly string[]): Record<string, string> {
   const live = new Set(liveNames);
-  return Object.fromEntries(
-    Object.entries(news).map(([name, value]) => [name, olds?.[name] === value && live.has(name) ? MASK : value]),
-  );
+  return Object.fromEntries(Object.entries(news).map(([name, value]) => [name, same(name, value) && live.has(name) ? MASK : value]));
 }
 
 async function getLive(api: CdcClient, id: string): Promise<HttpConnection | undefined> {
@@ -83,12 +98,12 @@ export class HttpConnectionProvider {
   }
 
   async diff(id: string, olds: HttpConnectionOutputs, news: HttpConnectionInputs) {
-    const oldHeaders = olds.headers ?? {};
+    const known = Object.keys(olds.headerDigests ?? {});
     const changed =
       olds.name !== news.name ||
       olds.url !== news.url ||
-      !sameMembers(Object.keys(oldHeaders), Object.keys(news.headers)) ||
-      Object.entries(news.headers).some(([k, v]) => oldHeaders[k] !== v);
+      !sameMembers(known, Object.keys(news.headers)) ||
+      Object.entries(news.headers).some(([k, v]) => !unchanged(olds, k, v));
     let drifted = false;
     if (!containsUnknown(news)) {
       const live = await getLive(client(), id);
@@ -98,7 +113,6 @@ export class HttpConnectionProvider {
         if (live.url !== olds.url) findings.push(`url was changed to ${live.url}`);
         if (live.name && live.name !== olds.name) findings.push(`was renamed to "${live.name}"`);
         const liveNames = Object.keys(live.headers).sort();
-        const known = Object.keys(oldHeaders).sort();
         const added = liveNames.filter((n) => !known.includes(n));
         const removed = known.filter((n) => !liveNames.includes(n));
         if (added.length > 0) findings.push(`header${added.length > 1 ? "s" : ""} added: ${added.join(", ")}`);
@@ -126,24 +140,25 @@ export class HttpConnectionProvider {
         }),
       differs: (found) => (found.url !== inputs.url ? `its url is ${found.url}` : undefined),
     });
-    return { id: live.connection_id, outs: outputs(live, inputs) };
+    return { id: live.connection_id, outs: outputs(live, inputs, newSalt()) };
   }
 
   async read(id: string, props: Partial<HttpConnectionOutputs>) {
     const live = await getLive(client(), id);
     if (!live) return { id: "", props: {} };
-    // The API never shows a header value: a known header keeps the stack's value; one added
-    // outside Pulumi is recorded as the mask, which the next update drops unless the program sets it.
-    const known = props.headers ?? {};
-    const headers = Object.fromEntries(Object.keys(live.headers).map((n) => [n, known[n] ?? MASK]));
+    // The API never shows a header value, and the outputs hold only digests: a header the stack
+    // knows keeps its digest; one added outside Pulumi has none, so the next update drops it
+    // unless the program sets it. The inputs record every value as the mask.
+    const liveNames = Object.keys(live.headers);
+    const digests = Object.fromEntries(liveNames.flatMap((n) => (props.headerDigests?.[n] ? [[n, props.headerDigests[n]!]] : [])));
     const realigned: HttpConnectionInputs = {
       ...(props.logicalName !== undefined ? { logicalName: props.logicalName } : {}),
       ...(props.autonamed !== undefined ? { autonamed: props.autonamed } : {}),
       name: live.name ?? props.name ?? "",
       url: live.url ?? props.url ?? "",
-      headers,
+      headers: Object.fromEntries(liveNames.map((n) => [n, MASK])),
     };
-    return { id, props: outputs(live, realigned), inputs: realigned };
+    return { id, props: outputs(live, realigned, props.secretSalt ?? newSalt(), digests), inputs: realigned };
   }
 
   async update(id: string, olds: HttpConnectionOutputs, news: HttpConnectionInputs) {
@@ -154,10 +169,10 @@ export class HttpConnectionProvider {
     }
     const updated = await api.patch(path, {
       params: { id },
-      body: { name: news.name, url: news.url, headers: headerPatch(olds.headers, news.headers, Object.keys(live.headers)) },
+      body: { name: news.name, url: news.url, headers: headerPatch((n, v) => unchanged(olds, n, v), news.headers, Object.keys(live.headers)) },
       schema: httpConnectionSchema,
     });
-    return { outs: outputs(updated, news) };
+    return { outs: outputs(updated, news, olds.secretSalt ?? newSalt()) };
   }
 
   async delete(id: string) {

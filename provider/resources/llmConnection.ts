@@ -4,6 +4,7 @@ import { isNotFound, llmConnectionSchema, type CdcClient, type LlmConnection } f
 import { client } from "../context.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK } from "../normalize.js";
+import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
 import { createNamed } from "./createNamed.js";
 import { resolveName } from "./naming.js";
 
@@ -21,7 +22,10 @@ export interface LlmConnectionInputs {
   baseUrl?: string;
 }
 
-export interface LlmConnectionOutputs extends LlmConnectionInputs {
+/** Outputs carry no API key (see secret-digest.ts), only its digest. */
+export interface LlmConnectionOutputs extends Omit<LlmConnectionInputs, "apiKey"> {
+  apiKeyDigest: string;
+  secretSalt: string;
   createdFrom: string;
 }
 
@@ -52,8 +56,14 @@ async function getLive(api: CdcClient, id: string): Promise<LlmConnection | unde
   }
 }
 
-function outputs(live: LlmConnection, inputs: LlmConnectionInputs): LlmConnectionOutputs {
-  return { ...inputs, createdFrom: live.created_from ?? "" };
+function outputs(live: LlmConnection, inputs: Omit<LlmConnectionInputs, "apiKey">, key: { salt: string; digest: string }): LlmConnectionOutputs {
+  const { apiKey: _dropped, ...rest } = inputs as LlmConnectionInputs;
+  return { ...rest, apiKeyDigest: key.digest, secretSalt: key.salt, createdFrom: live.created_from ?? "" };
+}
+
+function keyOf(apiKey: string): { salt: string; digest: string } {
+  const salt = newSalt();
+  return { salt, digest: secretDigest(salt, apiKey) };
 }
 
 /**
@@ -66,10 +76,10 @@ export class LlmConnectionProvider {
     const parsed = inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
-    const replacing = REPLACE_KEYS.filter((k) => k !== "name").some((k) => olds[k] !== undefined && olds[k] !== input[k]);
+    // Names need not be unique, so a replacement keeps an autoname.
     const inputs: LlmConnectionInputs = {
       ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),
-      ...resolveName(olds, input, replacing),
+      ...resolveName(olds, input, false),
       provider: input.provider,
       model: input.model,
       apiKey: input.apiKey,
@@ -79,7 +89,9 @@ export class LlmConnectionProvider {
   }
 
   async diff(id: string, olds: LlmConnectionOutputs, news: LlmConnectionInputs) {
-    const replaces = REPLACE_KEYS.filter((k) => (olds[k] ?? "") !== (news[k] ?? ""));
+    const replaces = REPLACE_KEYS.filter((k) =>
+      k === "apiKey" ? !sameSecret(olds.secretSalt, olds.apiKeyDigest, news.apiKey) : (olds[k] ?? "") !== (news[k] ?? ""),
+    );
     let drifted = false;
     if (replaces.length === 0 && !containsUnknown(news)) {
       const live = await getLive(client(), id);
@@ -119,7 +131,7 @@ export class LlmConnectionProvider {
         }),
       differs: (found) => (found.provider !== inputs.provider || found.model !== inputs.model ? `it is ${found.provider} ${found.model}` : undefined),
     });
-    return { id: live.connection_id, outs: outputs(live, inputs) };
+    return { id: live.connection_id, outs: outputs(live, inputs, keyOf(inputs.apiKey)) };
   }
 
   async read(id: string, props: Partial<LlmConnectionOutputs>) {
@@ -131,11 +143,12 @@ export class LlmConnectionProvider {
       name: live.name ?? props.name ?? "",
       provider: live.provider ?? props.provider ?? "",
       model: live.model ?? props.model ?? "",
-      // Never shown again by the API: the stack's value stands.
-      apiKey: props.apiKey ?? MASK,
+      // Never shown again by the API, and not in the outputs: the digest stands for it.
+      apiKey: MASK,
       ...(live.base_url ? { baseUrl: live.base_url } : {}),
     };
-    return { id, props: outputs(live, realigned), inputs: realigned };
+    const key = props.secretSalt && props.apiKeyDigest ? { salt: props.secretSalt, digest: props.apiKeyDigest } : { salt: newSalt(), digest: "" };
+    return { id, props: outputs(live, realigned, key), inputs: realigned };
   }
 
   async delete(id: string) {

@@ -48,6 +48,8 @@ describe("HttpConnection, LlmConnection and Agent providers against the emulator
     });
     const { id, outs } = await http.create(inputs);
     expect(outs.headerNames).toEqual(["Authorization", "X-Api-Key", "X-Trace"]);
+    // Outputs go back to the program (and into --debug logs): digests only, never a header value.
+    for (const value of Object.values(inputs.headers)) expect(JSON.stringify(outs)).not.toContain(value);
     expect(h.emulator.storedHttpHeaders(id)).toEqual(inputs.headers);
     expect((await http.diff(id, outs, inputs)).changes).toBe(false);
 
@@ -66,8 +68,10 @@ describe("HttpConnection, LlmConnection and Agent providers against the emulator
     });
     expect((await http.diff(id, after, news)).changes).toBe(true);
     const read = await http.read(id, after);
-    expect(read.inputs).toMatchObject({ url: "https://elsewhere.example.com", headers: { Authorization: "Bearer keep-me-1", "X-Api-Key": "new-key-4", "X-Extra": MASK } });
+    expect(read.inputs).toMatchObject({ url: "https://elsewhere.example.com", headers: { Authorization: MASK, "X-Api-Key": MASK, "X-Extra": MASK } });
+    expect(Object.keys((read.props as { headerDigests?: object }).headerDigests ?? {}).sort()).toEqual(["Authorization", "X-Api-Key"]);
     // `pulumi up` after the refresh puts the program's version back: the extra header goes, the others stay.
+    expect((await http.diff(id, read.props as never, news)).changes).toBe(true);
     await http.update(id, read.props as never, news);
     expect(h.emulator.storedHttpHeaders(id)).toEqual({ Authorization: "Bearer keep-me-1", "X-Api-Key": "new-key-4" });
     const live = await h.console.get("/agents/connections/http/{id}", { params: { id }, schema: httpConnectionSchema });
@@ -79,19 +83,24 @@ describe("HttpConnection, LlmConnection and Agent providers against the emulator
   });
 
   it("headerPatch follows the merge rule exactly", () => {
-    expect(headerPatch({ A: "1", B: "2", C: "3" }, { A: "1", B: "9", D: "4" }, ["A", "B", "C"])).toEqual({ A: MASK, B: "9", D: "4" });
+    const recorded: Record<string, string> = { A: "1", B: "2", C: "3" };
+    const same = (n: string, v: string) => recorded[n] === v;
+    expect(headerPatch(same, { A: "1", B: "9", D: "4" }, ["A", "B", "C"])).toEqual({ A: MASK, B: "9", D: "4" });
     // A header the API no longer holds cannot be kept with the mask: its value is sent again.
-    expect(headerPatch({ A: "1" }, { A: "1" }, [])).toEqual({ A: "1" });
+    expect(headerPatch(same, { A: "1" }, [])).toEqual({ A: "1" });
   });
 
   it("LLM connection: every change replaces; the API key is sent once and never read back", async () => {
     const inputs = await checked<LlmConnectionInputs>(llm, { logicalName: "gpt", provider: "openai", model: "gpt-4o", apiKey: "sk-llm-secret-5" });
     const { id, outs } = await llm.create(inputs);
+    expect(JSON.stringify(outs)).not.toContain("sk-llm-secret-5");
     expect((await llm.diff(id, outs, inputs)).changes).toBe(false);
     expect(await llm.diff(id, outs, { ...inputs, model: "gpt-4.1" })).toMatchObject({ changes: true, replaces: ["model"] });
     expect(await llm.diff(id, outs, { ...inputs, apiKey: "sk-rotated" })).toMatchObject({ changes: true, replaces: ["apiKey"] });
     const read = await llm.read(id, outs);
-    expect(read.inputs).toMatchObject({ provider: "openai", model: "gpt-4o", apiKey: "sk-llm-secret-5" });
+    expect(read.inputs).toMatchObject({ provider: "openai", model: "gpt-4o", apiKey: MASK });
+    // After a refresh the recorded digest still recognises the program's key: no replacement.
+    expect((await llm.diff(id, read.props as never, inputs)).changes).toBe(false);
     await llm.delete(id);
     expect((await llm.read(id, outs)).id).toBe("");
   });

@@ -1,0 +1,25 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+
+/**
+ * What a resource keeps of a secret in its outputs: a keyed digest, never the value. Outputs
+ * travel back to the program in the engine's RegisterResource answer, which `pulumi up --debug`
+ * prints; the program's own secret values are not on the CLI's redaction list, so an echoed
+ * secret would appear there in plain text. A digest still tells diff whether the value changed.
+ * The salt is random per resource, so equal secrets do not give equal digests across resources.
+ */
+
+export function newSalt(): string {
+  return randomBytes(16).toString("hex");
+}
+
+export function secretDigest(salt: string, value: string): string {
+  return createHmac("sha256", salt).update(value, "utf8").digest("hex").slice(0, 32);
+}
+
+/** True when `value` is the one `digest` was made from (constant time). */
+export function sameSecret(salt: string | undefined, digest: string | undefined, value: string): boolean {
+  if (!salt || !digest) return false;
+  const a = Buffer.from(secretDigest(salt, value), "hex");
+  const b = Buffer.from(digest, "hex");
+  return a.length === b.length && timingSafeEqual(a, b);
+}
