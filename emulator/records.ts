@@ -27,7 +27,7 @@ export interface ConnectorRecord {
   kind: ConnectorKind;
   name: string;
   connector: string;
-  /** Non-secret config as the client sent it (numbers and booleans kept), plus filled defaults. */
+  /** Non-secret config in its stored (string) form, plus filled defaults and computed values. */
   config: Record<string, ConfigScalar>;
   /** Secret config values, sealed. */
   secrets: Record<string, string>;
@@ -35,6 +35,8 @@ export interface ConnectorRecord {
   updated_timestamp: string;
   created_from: CreatedFrom | null;
   connector_status: ConnectorStatus;
+  /** Ids of the tags on the connector; absent in state files written before tags existed. */
+  tags?: string[];
 }
 
 export interface HistoryEntry {

@@ -1,24 +1,34 @@
-// The connector catalogue is knowledge about the API (required keys, server defaults, secret keys);
-// the emulator implements it and the provider validates and masks with it, so both read one table.
+// The connector catalogue is knowledge about the API (keys, types, defaults, secrets); it lives in
+// catalogue/, which the SDK, the provider and the emulator all read. The provider never reads
+// the emulator.
 export {
   CATALOGUE,
-  MASK as CATALOGUE_MASK,
-  connectorNames,
+  connectorCodes,
+  connectorCodes as connectorNames,
   findConnector,
+  findKey,
   isSecretKey,
+  replaceOnChangeKeys,
   secretKeys,
-  type ConfigKeySpec,
+  type CatalogueKind,
   type ConnectorKind,
   type ConnectorSpec,
-} from "../emulator/catalogue.js";
+  type KeySpec,
+} from "../catalogue/index.js";
 
-import { findConnector, type ConnectorKind } from "../emulator/catalogue.js";
+import { findConnector, replaceOnChangeKeys, type CatalogueKind } from "../catalogue/index.js";
 import { looksSecret } from "./normalize.js";
 
 /** The keys of `config` to treat as secret: the catalogue's, or by name for unknown connectors. */
-export function secretKeySet(kind: ConnectorKind, connector: string, config: Record<string, unknown>): Set<string> {
+export function secretKeySet(kind: CatalogueKind, connector: string, config: Record<string, unknown>): Set<string> {
   const spec = findConnector(kind, connector);
   const keys = new Set<string>(spec ? spec.keys.filter((k) => k.secret).map((k) => k.key) : []);
   for (const key of Object.keys(config)) if (!spec && looksSecret(key)) keys.add(key);
   return keys;
+}
+
+/** The catalogue's replace-on-change keys of a connector (none for unknown connectors). */
+export function replacingKeys(kind: CatalogueKind, connector: string): string[] {
+  const spec = findConnector(kind, connector);
+  return spec ? replaceOnChangeKeys(spec) : [];
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { findConnector, type ConnectorKind } from "./catalogue.js";
-import { isUnknown, toApiString } from "./normalize.js";
+import { findConnector, type CatalogueKind, type ConnectorSpec, type KeySpec } from "./catalogue.js";
+import { USER_DEFINED_SUFFIX } from "../catalogue/index.js";
+import { containsUnknown, isUnknown, type ConfigMap } from "./normalize.js";
 
 /** One problem with a resource's inputs, named by its property path, as Pulumi shows it. */
 export interface CheckFailure {
@@ -28,9 +29,11 @@ export const nameSchema = z
   .max(255, { error: "must be at most 255 characters" })
   .regex(NAME_RULE, { error: "may hold letters, digits, spaces, '_', '.', '-', and must start with a letter or digit" });
 
-export const configScalar = z.union([z.string(), z.number(), z.boolean()], {
-  error: "config values must be strings, numbers or booleans",
-});
+/** A config value as a program may give it: a scalar, a list of strings, a map, or null (unset). */
+export const configValue = z.union(
+  [z.string(), z.number(), z.boolean(), z.null(), z.array(z.string()), z.record(z.string(), z.unknown())],
+  { error: "config values must be strings, numbers, booleans, lists of strings, maps or null" },
+);
 
 function levenshtein(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
@@ -47,45 +50,168 @@ function levenshtein(a: string, b: string): number {
 }
 
 /**
- * Validates a connector config against the catalogue, when the catalogue knows the connector:
- * required keys, unknown keys (with the closest known key), integer, boolean and enum values.
- * Unknown connectors pass: the API is the judge of those.
+ * The catalogued key a config key not in the catalogue was most likely meant to be: a typo, the
+ * plain form of a `.user.defined` key (the platform derives the plain one itself), or a helper
+ * property name used as a key. Undefined when nothing is close: then the key is passed through.
  */
-export function checkConnectorConfig(kind: ConnectorKind, connector: string, config: Record<string, unknown>): CheckFailure[] {
+export function nearMiss(spec: ConnectorSpec, key: string): string | undefined {
+  const exact = spec.keys.find(
+    (k) => k.key === `${key}${USER_DEFINED_SUFFIX}` || `${k.key}${USER_DEFINED_SUFFIX}` === key || k.name === key || k.key.toLowerCase() === key.toLowerCase(),
+  );
+  if (exact) return exact.key;
+  const ranked = spec.keys.map((k) => [k.key, levenshtein(k.key, key)] as const).sort((a, b) => a[1] - b[1]);
+  const closest = ranked[0];
+  return closest && closest[1] <= Math.min(3, Math.floor(key.length / 4)) ? closest[0] : undefined;
+}
+
+const INTEGER = /^\s*[+-]?\d+\s*$/;
+const BOOLEAN = /^\s*(true|false)\s*$/i;
+
+function describe(value: unknown): string {
+  return typeof value === "string" ? `"${value}"` : Array.isArray(value) ? "a list" : value && typeof value === "object" ? "a map" : String(value);
+}
+
+function quoteAll(values: readonly string[]): string {
+  return values.length > 12 ? `${values.slice(0, 12).map((v) => `"${v}"`).join(", ")}, ... (${values.length} in all)` : values.map((v) => `"${v}"`).join(", ");
+}
+
+/** What is wrong with one value of a catalogued key, as a sentence ending in the fix; undefined when nothing is. */
+function valueProblem(spec: KeySpec, value: unknown): string | undefined {
+  switch (spec.type) {
+    case "integer": {
+      const text = typeof value === "number" ? String(value) : typeof value === "string" ? value : undefined;
+      if (text === undefined || !INTEGER.test(text)) return `must be a whole number, got ${describe(value)}: write it as a number, e.g. ${spec.default ?? spec.min ?? 1}`;
+      const n = Number(text);
+      const range = spec.min !== undefined || spec.max !== undefined ? ` between ${spec.min ?? "-∞"} and ${spec.max ?? "∞"}` : "";
+      if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) return `must be a whole number${range}, got ${n}`;
+      return undefined;
+    }
+    case "boolean":
+      if (typeof value === "boolean" || (typeof value === "string" && BOOLEAN.test(value))) return undefined;
+      return `must be true or false, got ${describe(value)}`;
+    case "string": {
+      if (typeof value !== "string") {
+        const hint = typeof value === "number" || typeof value === "boolean" ? `: write it as a string, "${value}"` : "";
+        return `must be a string, got ${describe(value)}${hint}`;
+      }
+      if (spec.enum && !spec.enum.includes(value)) {
+        const same = spec.enum.find((v) => v.toLowerCase() === value.toLowerCase());
+        return `must be one of ${quoteAll(spec.enum)}; got "${value}"${same ? `: did you mean "${same}"?` : ""}`;
+      }
+      if (spec.required && value === "") return "must not be empty";
+      if (spec.format === "json") {
+        try {
+          JSON.parse(value);
+        } catch {
+          return "must hold a JSON document (e.g. the contents of a key file), got text that is not JSON";
+        }
+      }
+      return undefined;
+    }
+    case "list":
+      return Array.isArray(value) && value.every((v) => typeof v === "string") ? undefined : `must be a list of strings, got ${describe(value)}`;
+    case "map": {
+      const map = typeof value === "string" && spec.encoding === "json-string" ? parseJsonObject(value) : value;
+      if (!map || typeof map !== "object" || Array.isArray(map)) return `must be a map (an object), got ${describe(value)}`;
+      for (const [k, v] of Object.entries(map as Record<string, unknown>)) {
+        if (spec.valueType === "string" && typeof v !== "string") return `["${k}"] must be a string, got ${describe(v)}`;
+        if (spec.valueType === "object") {
+          const inner = typeof v === "string" ? parseJsonObject(v) : v;
+          if (!inner || typeof inner !== "object" || Array.isArray(inner)) return `["${k}"] must be an object, got ${describe(v)}`;
+          const fields = spec.valueKeys ?? [];
+          const extra = Object.keys(inner).find((ik) => !fields.some((f) => f.key === ik));
+          if (extra) return `["${k}"] may hold only ${quoteAll(fields.map((f) => f.key))}; got "${extra}"`;
+          for (const f of fields) {
+            const v = (inner as Record<string, unknown>)[f.key];
+            if (v === undefined) {
+              if (f.required) return `["${k}"] needs "${f.key}"`;
+              continue;
+            }
+            if (f.type === "integer" && (typeof v !== "number" || !Number.isInteger(v) || (f.min !== undefined && v < f.min))) {
+              return `["${k}"].${f.key} must be a whole number${f.min !== undefined ? ` of at least ${f.min}` : ""}, got ${describe(v)}`;
+            }
+            if (f.type === "string" && typeof v !== "string") return `["${k}"].${f.key} must be a string, got ${describe(v)}`;
+          }
+        }
+      }
+      return undefined;
+    }
+  }
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Validates a connector (or transform) config against the catalogue, before any API call:
+ * required keys, keys the platform sets itself, near-miss keys (with the key meant), and each
+ * value's type, allowed values and range. Keys of a known connector that are nowhere near a
+ * catalogued one, and every key of a connector the catalogue does not know, are passed through
+ * for the API to judge (the platform may know keys this catalogue does not yet).
+ */
+export function checkConnectorConfig(kind: CatalogueKind, connector: string, config: Record<string, unknown>): CheckFailure[] {
   if (isUnknown(connector)) return [];
   const spec = findConnector(kind, connector);
   if (!spec) return [];
   const failures: CheckFailure[] = [];
-  const known = new Map(spec.keys.map((k) => [k.key, k]));
+  const what = `the ${connector} ${kind}${kind === "transform" ? "" : " connector"}`;
   for (const key of spec.keys) {
-    if (key.required && config[key.key] === undefined) {
-      failures.push({
-        property: `config["${key.key}"]`,
-        reason: `is required by the ${connector} ${kind} connector (${key.description}): add it to config`,
-      });
+    if (key.required && !key.computed && (config[key.key] === undefined || config[key.key] === null)) {
+      failures.push({ property: `config["${key.key}"]`, reason: `is required by ${what}: add it to config (helper property ${key.name})` });
     }
   }
   for (const [key, value] of Object.entries(config)) {
-    const spec = known.get(key);
-    if (!spec) {
-      const closest = [...known.keys()].map((k) => [k, levenshtein(k, key)] as const).sort((a, b) => a[1] - b[1])[0];
-      const hint = closest && closest[1] <= 3 ? `did you mean "${closest[0]}"?` : `known keys: ${[...known.keys()].join(", ")}`;
-      failures.push({ property: `config["${key}"]`, reason: `is not a key of the ${connector} ${kind} connector: ${hint}` });
+    const keySpec = spec.keys.find((k) => k.key === key);
+    if (!keySpec) {
+      const meant = nearMiss(spec, key);
+      if (meant) failures.push({ property: `config["${key}"]`, reason: `is not a key of ${what}: did you mean "${meant}"?` });
       continue;
     }
-    if (isUnknown(value)) continue;
-    const text = toApiString(value);
-    if (spec.type === "integer") {
-      const n = Number(text);
-      if (!/^-?\d+$/.test(text.trim()) || (spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
-        const range = spec.min !== undefined || spec.max !== undefined ? ` between ${spec.min ?? "-∞"} and ${spec.max ?? "∞"}` : "";
-        failures.push({ property: `config["${key}"]`, reason: `must be a whole number${range}, got "${text}"` });
-      }
-    } else if (spec.type === "boolean" && text !== "true" && text !== "false") {
-      failures.push({ property: `config["${key}"]`, reason: `must be true or false, got "${text}"` });
-    } else if (spec.type === "enum" && spec.values && !spec.values.includes(text)) {
-      failures.push({ property: `config["${key}"]`, reason: `must be one of ${spec.values.join(", ")}; got "${text}"` });
+    if (value === null || value === undefined || containsUnknown(value)) continue;
+    if (keySpec.computed) {
+      failures.push({ property: `config["${key}"]`, reason: `is set by the platform and read back, never set: remove it from config` });
+      continue;
     }
+    const problem = valueProblem(keySpec, value);
+    if (problem) failures.push({ property: `config["${key}"]`, reason: problem });
   }
   return failures;
+}
+
+/**
+ * A checked config in the platform's wire form: `null` (unset) dropped, integers as JSON
+ * numbers and booleans as JSON booleans (whatever form the program wrote them in), an empty map
+ * dropped, and a map whose catalogue encoding is `json-string` encoded so. Values unknown during
+ * preview and keys outside the catalogue are kept as given.
+ */
+export function toWireConfig(kind: CatalogueKind, connector: string, config: Record<string, unknown>): ConfigMap {
+  const spec = isUnknown(connector) ? undefined : findConnector(kind, connector);
+  const out: ConfigMap = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (value === null || value === undefined) continue;
+    const keySpec = spec?.keys.find((k) => k.key === key);
+    const wire = keySpec && !containsUnknown(value) ? wireValue(keySpec, value) : (value as ConfigMap[string]);
+    if (wire !== undefined) out[key] = wire;
+  }
+  return out;
+}
+
+function wireValue(spec: KeySpec, value: unknown): ConfigMap[string] | undefined {
+  if (spec.type === "integer" && typeof value === "string" && INTEGER.test(value)) return Number(value);
+  if (spec.type === "boolean" && typeof value === "string" && BOOLEAN.test(value)) return value.trim().toLowerCase() === "true";
+  if (spec.type === "map" && value && typeof value === "object" && !Array.isArray(value)) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0) return undefined;
+    if (spec.encoding === "json-string") {
+      // The platform's double encoding: a JSON string of an object whose values are JSON strings.
+      return JSON.stringify(Object.fromEntries(entries.map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)])));
+    }
+  }
+  return value as ConfigMap[string];
 }

@@ -11,7 +11,9 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 export const MASK = "********";
 
 export type ConfigScalar = string | number | boolean;
-export type ConfigMap = Record<string, ConfigScalar>;
+/** A config value on the wire: a scalar, a list of strings, or a map (an object). */
+export type ConfigValue = ConfigScalar | string[] | { [key: string]: unknown };
+export type ConfigMap = Record<string, ConfigValue>;
 
 export function isUnknown(value: unknown): boolean {
   return value === UNKNOWN;
@@ -24,10 +26,55 @@ export function containsUnknown(value: unknown): boolean {
   return false;
 }
 
-/** A config value as the API echoes it: numbers and booleans become strings. */
+/** JSON with object keys sorted at every level, so two renderings of one value compare equal. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** A string that holds a JSON object (how the API may echo a map), parsed; otherwise undefined. */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  if (!text.trimStart().startsWith("{")) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A config value as the API echoes it (Kafka Connect stores every setting as a string): numbers
+ * and booleans become strings, a list its comma-separated form, a map (an object, or a string
+ * holding one) its canonical JSON.
+ */
 export function toApiString(value: unknown): string {
   if (value === null || value === undefined) return "";
-  return typeof value === "string" ? value : String(value);
+  if (Array.isArray(value)) return value.map(toApiString).join(",");
+  if (typeof value === "object") return canonicalJson(value);
+  if (typeof value === "string") {
+    const map = jsonObject(value);
+    return map ? canonicalJson(map) : value;
+  }
+  return String(value);
+}
+
+/**
+ * Whether a value the program set and a value the API holds (or two planned values) are the
+ * same setting: `true` and "true" (or "True"), `5432` and "5432" are.
+ */
+export function sameConfigValue(a: unknown, b: unknown): boolean {
+  const x = toApiString(a);
+  const y = toApiString(b);
+  if (x === y) return true;
+  if (typeof a === "boolean" || typeof b === "boolean") return x.trim().toLowerCase() === y.trim().toLowerCase();
+  if (typeof a === "number" || typeof b === "number") return x.trim() !== "" && y.trim() !== "" && Number(x) === Number(y);
+  return false;
 }
 
 export function isMasked(value: unknown): boolean {
@@ -47,7 +94,7 @@ export function alignLiveConfig(planned: ConfigMap, live: Record<string, unknown
       out[key] = echoed === undefined && !secretKeys.has(key) ? "" : value;
     } else {
       // Same value in the API's string form: keep the program's type, so a refresh shows no 5432 => "5432".
-      out[key] = toApiString(echoed) === toApiString(value) ? value : toApiString(echoed);
+      out[key] = sameConfigValue(value, echoed) ? value : toApiString(echoed);
     }
   }
   return out;
@@ -58,7 +105,7 @@ export function changedConfigKeys(olds: ConfigMap | undefined, news: ConfigMap |
   const a = olds ?? {};
   const b = news ?? {};
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].filter((k) => !(k in a) || !(k in b) || isUnknown(b[k]) || toApiString(a[k]) !== toApiString(b[k])).sort();
+  return [...keys].filter((k) => !(k in a) || !(k in b) || isUnknown(b[k]) || !sameConfigValue(a[k], b[k])).sort();
 }
 
 /** Secret-looking key names, for connectors the catalogue does not know. */

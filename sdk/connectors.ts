@@ -1,166 +1,52 @@
-import type * as pulumi from "@pulumi/pulumi";
-import type { ConfigValue } from "./inputs.js";
+import type { ConnectorConfig } from "./build-config.js";
+import {
+  mongodbSource,
+  mysqlSource,
+  postgresqlSource,
+  type MongodbSourceArgs,
+  type MysqlSourceArgs,
+  type PostgresqlSourceArgs,
+} from "./generated/sources.js";
 
 /**
- * Typed config helpers for the catalogued connectors. Each returns `{connector, config}` to
- * spread into `Source` or `Destination` args; for any other connector pass `connector` and a
- * raw `config` map instead.
+ * Hand-written conveniences on top of the generated helpers (sdk/generated/), where a plain
+ * list reads better than the API's comma-separated keys. Every other connector and setting:
+ * the generated helper of the same name.
  */
-export interface ConnectorConfig {
-  connector: string;
-  config: Record<string, pulumi.Input<ConfigValue>>;
+
+/** Distinct entries, in order, joined as the API's comma-separated lists want. */
+function commaList(entries: readonly string[]): string {
+  return [...new Set(entries.map((e) => e.trim()).filter((e) => e !== ""))].join(",");
 }
 
-type In<T> = pulumi.Input<T>;
-
-/** Drops unset keys so that server defaults stay server defaults (and never cause a diff). */
-function compact(config: Record<string, In<ConfigValue> | undefined>): Record<string, In<ConfigValue>> {
-  return Object.fromEntries(Object.entries(config).filter(([, v]) => v !== undefined)) as Record<string, In<ConfigValue>>;
+/** The part before the first dot of each `a.b` entry: the schema of `schema.table`. */
+function prefixes(entries: readonly string[]): string[] {
+  return entries.map((e) => e.trim().split(".")[0] ?? "").filter((p) => p !== "");
 }
 
-const list = (tables: In<string> | string[]): In<string> => (Array.isArray(tables) ? tables.join(",") : tables);
-
-export interface PostgresqlSourceConfig {
-  hostname: In<string>;
-  port?: In<number>;
-  user: In<string>;
-  password: In<string>;
-  dbname: In<string>;
-  /** `schema.table` entries (array or comma-separated string); one topic each. */
-  tables: In<string> | string[];
-  sslMode?: In<"disable" | "require" | "verify-ca" | "verify-full">;
-  slotName?: In<string>;
-  publicationName?: In<string>;
-  snapshotMode?: In<"initial" | "never" | "when_needed" | "no_data">;
-  heartbeatEnabled?: In<boolean>;
+/**
+ * A PostgreSQL source from a list of `schema.table` names: both of the API's include lists
+ * (`table.include.list.user.defined` and the required `schema.include.list`) follow from it.
+ */
+export function postgresqlTables(
+  args: Omit<PostgresqlSourceArgs, "tableIncludeList" | "schemaIncludeList"> & { tables: readonly string[]; schemas?: readonly string[] },
+): ConnectorConfig<"postgresql"> {
+  const { tables, schemas, ...rest } = args;
+  return postgresqlSource({ ...rest, tableIncludeList: commaList(tables), schemaIncludeList: commaList(schemas ?? prefixes(tables)) });
 }
 
-export function postgresqlSource(c: PostgresqlSourceConfig): ConnectorConfig {
-  return {
-    connector: "postgresql",
-    config: compact({
-      "database.hostname": c.hostname,
-      "database.port": c.port,
-      "database.user": c.user,
-      "database.password": c.password,
-      "database.dbname": c.dbname,
-      "table.include.list": list(c.tables),
-      "database.sslmode": c.sslMode,
-      "slot.name": c.slotName,
-      "publication.name": c.publicationName,
-      "snapshot.mode": c.snapshotMode,
-      "heartbeat.enabled": c.heartbeatEnabled,
-    }),
-  };
+/** A MySQL source from a list of `database.table` names: the table and database include lists follow from it. */
+export function mysqlTables(
+  args: Omit<MysqlSourceArgs, "tableIncludeList" | "databaseIncludeList"> & { tables: readonly string[]; databases?: readonly string[] },
+): ConnectorConfig<"mysql"> {
+  const { tables, databases, ...rest } = args;
+  return mysqlSource({ ...rest, tableIncludeList: commaList(tables), databaseIncludeList: commaList(databases ?? prefixes(tables)) });
 }
 
-export interface MysqlSourceConfig {
-  hostname: In<string>;
-  port?: In<number>;
-  user: In<string>;
-  password: In<string>;
-  /** `database.table` entries (array or comma-separated string). */
-  tables: In<string> | string[];
-  sslMode?: In<"disabled" | "preferred" | "required" | "verify_ca" | "verify_identity">;
-  serverId?: In<number>;
-  snapshotMode?: In<"initial" | "when_needed" | "never" | "no_data">;
-}
-
-export function mysqlSource(c: MysqlSourceConfig): ConnectorConfig {
-  return {
-    connector: "mysql",
-    config: compact({
-      "database.hostname": c.hostname,
-      "database.port": c.port,
-      "database.user": c.user,
-      "database.password": c.password,
-      "table.include.list": list(c.tables),
-      "database.ssl.mode": c.sslMode,
-      "database.server.id": c.serverId,
-      "snapshot.mode": c.snapshotMode,
-    }),
-  };
-}
-
-export interface SnowflakeDestinationConfig {
-  /** `<account>.snowflakecomputing.com` */
-  urlName: In<string>;
-  userName: In<string>;
-  /** PEM private key body of the user's key pair. */
-  privateKey: In<string>;
-  privateKeyPassphrase?: In<string>;
-  databaseName: In<string>;
-  schemaName: In<string>;
-  roleName?: In<string>;
-  ingestionMode?: In<"append" | "upsert">;
-  bufferFlushSeconds?: In<number>;
-}
-
-export function snowflakeDestination(c: SnowflakeDestinationConfig): ConnectorConfig {
-  return {
-    connector: "snowflake",
-    config: compact({
-      "snowflake.url.name": c.urlName,
-      "snowflake.user.name": c.userName,
-      "snowflake.private.key": c.privateKey,
-      "snowflake.private.key.passphrase": c.privateKeyPassphrase,
-      "snowflake.database.name": c.databaseName,
-      "snowflake.schema.name": c.schemaName,
-      "snowflake.role.name": c.roleName,
-      "ingestion.mode": c.ingestionMode,
-      "buffer.flush.time": c.bufferFlushSeconds,
-    }),
-  };
-}
-
-export interface ClickhouseDestinationConfig {
-  hostname: In<string>;
-  port?: In<number>;
-  username?: In<string>;
-  password: In<string>;
-  database?: In<string>;
-  ssl?: In<boolean>;
-  ingestionMode?: In<"append" | "upsert">;
-}
-
-export function clickhouseDestination(c: ClickhouseDestinationConfig): ConnectorConfig {
-  return {
-    connector: "clickhouse",
-    config: compact({
-      hostname: c.hostname,
-      port: c.port,
-      "connection.username": c.username,
-      "connection.password": c.password,
-      database: c.database,
-      ssl: c.ssl,
-      "ingestion.mode": c.ingestionMode,
-    }),
-  };
-}
-
-export interface S3DestinationConfig {
-  accessKeyId: In<string>;
-  secretAccessKey: In<string>;
-  bucket: In<string>;
-  region?: In<string>;
-  prefix?: In<string>;
-  format?: In<"json" | "csv" | "parquet" | "avro">;
-  compression?: In<"none" | "gzip" | "snappy" | "zstd">;
-  flushSize?: In<number>;
-}
-
-export function s3Destination(c: S3DestinationConfig): ConnectorConfig {
-  return {
-    connector: "s3",
-    config: compact({
-      "aws.access.key.id": c.accessKeyId,
-      "aws.secret.access.key": c.secretAccessKey,
-      "s3.bucket.name": c.bucket,
-      "s3.region": c.region,
-      "s3.prefix": c.prefix,
-      format: c.format,
-      "file.compression.type": c.compression,
-      "flush.size": c.flushSize,
-    }),
-  };
+/** A MongoDB Atlas source from a list of `database.collection` names: the collection and database include lists follow from it. */
+export function mongodbCollections(
+  args: Omit<MongodbSourceArgs, "collectionIncludeList" | "databaseIncludeList"> & { collections: readonly string[]; databases?: readonly string[] },
+): ConnectorConfig<"mongodb"> {
+  const { collections, databases, ...rest } = args;
+  return mongodbSource({ ...rest, collectionIncludeList: commaList(collections), databaseIncludeList: commaList(databases ?? prefixes(collections)) });
 }

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DriftReport } from "../provider/drift.js";
 import { dynamicProvider } from "./dynamic.js";
-import { connectorProps, type ConfigInput } from "./inputs.js";
+import { connectorProps, type ConfigInput, type ConfigValue, type TagsInput } from "./inputs.js";
 
 export interface DestinationArgs {
   /** Unique per tenant. Unset: `<resource name>-<random suffix>`. */
@@ -14,13 +14,17 @@ export interface DestinationArgs {
   desiredState?: pulumi.Input<"active" | "paused" | "stopped">;
   /** Take over an existing destination with this id instead of creating one. */
   adoptId?: pulumi.Input<string>;
+  /** Tags on the destination: `Tag` resources or tag ids. Unset: its tags are left as they are; `[]` removes them. */
+  tags?: TagsInput;
 }
 
 /** A CDC destination connector, with drift detection through the API's config history. */
 export class Destination extends pulumi.dynamic.Resource {
   declare readonly name: pulumi.Output<string>;
   declare readonly connector: pulumi.Output<string>;
-  declare readonly config: pulumi.Output<Record<string, string | number | boolean>>;
+  declare readonly config: pulumi.Output<Record<string, ConfigValue>>;
+  /** Tag ids, when the program sets tags. */
+  declare readonly tags: pulumi.Output<string[] | undefined>;
   declare readonly desiredState: pulumi.Output<"active" | "paused" | "stopped">;
   /** The API's connector_status: Active, Paused, Stopped, Broken, ... */
   declare readonly status: pulumi.Output<string>;

@@ -5,6 +5,10 @@ export { Tag, type TagArgs } from "./tag.js";
 export { ClientCredential, type ClientCredentialArgs } from "./clientCredential.js";
 export { getDestination, getRoles, getSource, getTag, type ConnectorLookup, type Role } from "./lookups.js";
 export { Agent, HttpConnection, LlmConnection, type AgentArgs, type HttpConnectionArgs, type LlmConnectionArgs } from "./agents.js";
+// One typed helper per connector and transform type of the catalogue, generated (npm run generate).
+export * from "./generated/index.js";
 export * from "./connectors.js";
-export type { ConfigInput, ConfigValue } from "./inputs.js";
+export type { ConnectorConfig, TransformConfig } from "./build-config.js";
+export type { ConfigInput, ConfigValue, TagsInput } from "./inputs.js";
 export type { DriftReport } from "../provider/drift.js";
+export { ORIGIN as CATALOGUE_ORIGIN, type CatalogueOrigin, type KeySpec, type ConnectorSpec } from "../catalogue/index.js";

@@ -1,12 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DriftReport } from "../provider/drift.js";
 import { dynamicProvider } from "./dynamic.js";
-import { connectorProps, type ConfigInput } from "./inputs.js";
+import { connectorProps, type ConfigInput, type ConfigValue, type TagsInput } from "./inputs.js";
 
 export interface SourceArgs {
   /** Unique per tenant. Unset: `<resource name>-<random suffix>`. */
   name?: pulumi.Input<string>;
-  /** Connector kind, e.g. `postgresql`, `mysql`, `mongodb`. Changing it replaces the source. */
+  /** Connector kind (the API's code), e.g. `postgresql`, `mysql`, `mongodb`. Changing it replaces the source. */
   connector: pulumi.Input<string>;
   /** Connector settings; secret keys (passwords, keys) are stored as Pulumi secrets. */
   config: ConfigInput;
@@ -14,13 +14,17 @@ export interface SourceArgs {
   desiredState?: pulumi.Input<"active" | "paused">;
   /** Take over an existing source with this id instead of creating one. */
   adoptId?: pulumi.Input<string>;
+  /** Tags on the source: `Tag` resources or tag ids. Unset: its tags are left as they are; `[]` removes them. */
+  tags?: TagsInput;
 }
 
 /** A CDC source connector. */
 export class Source extends pulumi.dynamic.Resource {
   declare readonly name: pulumi.Output<string>;
   declare readonly connector: pulumi.Output<string>;
-  declare readonly config: pulumi.Output<Record<string, string | number | boolean>>;
+  declare readonly config: pulumi.Output<Record<string, ConfigValue>>;
+  /** Tag ids, when the program sets tags. */
+  declare readonly tags: pulumi.Output<string[] | undefined>;
   declare readonly desiredState: pulumi.Output<"active" | "paused">;
   /** The API's connector_status: Active, Paused, Broken, ... */
   declare readonly status: pulumi.Output<string>;

@@ -40,8 +40,19 @@ function connectorField(kind: ConnectorKind) {
   });
 }
 
+/** Tag ids: absent or null keeps the connector's tags, `[]` clears them. */
+const tagsField = z.array(z.string().min(1)).nullable().optional();
+
 function connectorBody(kind: ConnectorKind) {
-  return z.object({ name: nameField, connector: connectorField(kind), config: configField, created_from: createdFromField });
+  return z.object({ name: nameField, connector: connectorField(kind), config: configField, created_from: createdFromField, tags: tagsField });
+}
+
+/** Every tag id must name an existing tag. */
+function checkTags(store: Store, tags: string[] | null | undefined): string[] | undefined {
+  if (tags === undefined || tags === null) return undefined;
+  const details = tags.flatMap((id, i) => (store.data.tags[id] ? [] : [err.valueError(["body", "tags", i], id, `tag '${id}' does not exist`)]));
+  if (details.length > 0) throw new RequestValidationError(details);
+  return [...new Set(tags)];
 }
 const secretQuery = z.object({ secret_returned: queryBool(false) });
 const listQuery = z.object({
@@ -84,6 +95,8 @@ export function renderConnector(store: Store, record: ConnectorRecord, revealSec
     ...taskView(record.connector_status),
     connector_status: record.connector_status,
     created_from: record.created_from,
+    // As the platform does: `tags` is left out when there are none.
+    ...(record.tags && record.tags.length > 0 ? { tags: [...record.tags] } : {}),
   };
 }
 
@@ -117,6 +130,7 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
     const spec = findConnector(kind, body.connector)!;
     const checked = checkConfig(spec, body.config, store.vault);
     if (!checked.ok) throw new RequestValidationError(checked.details);
+    const tags = checkTags(store, body.tags);
     assertUniqueName(body.name);
     const now = store.nowIso();
     const record: ConnectorRecord = {
@@ -130,6 +144,7 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
       updated_timestamp: now,
       created_from: resolveCreatedFrom(body.created_from),
       connector_status: "Active",
+      ...(tags && tags.length > 0 ? { tags } : {}),
     };
     table()[record.id] = record;
     if (kind === "destination") recordConfig(store, record);
@@ -172,8 +187,10 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
     const spec = findConnector(kind, record.connector)!;
     const checked = checkConfig(spec, body.config, store.vault, record);
     if (!checked.ok) throw new RequestValidationError(checked.details);
+    const tags = checkTags(store, body.tags);
     assertUniqueName(body.name, record.id);
     record.name = body.name;
+    if (tags !== undefined) record.tags = tags;
     record.config = checked.value.config;
     record.secrets = checked.value.secrets;
     record.updated_timestamp = store.nowIso();

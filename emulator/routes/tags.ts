@@ -7,8 +7,8 @@ import { pageOf } from "../paging.js";
 import type { Store, TagRecord } from "../store.js";
 import { createdFromField, nameField, pathId, queryInt, queryString, resolveCreatedFrom, validateRequest } from "../validation.js";
 
-/** What a tag can be attached to. */
-export const TAG_TYPES = ["source", "destination", "pipeline", "transform", "topic"] as const;
+/** What a tag is for, spelt as the platform spells it. */
+export const TAG_TYPES = ["environment", "general", "sources", "destinations", "pipelines", "transforms", "topics", "services", "users", "tenant"] as const;
 
 const tagBody = z.object({
   name: nameField,
@@ -33,7 +33,7 @@ const SYSTEM_TAGS: readonly Omit<TagRecord, "created_at" | "updated_at">[] = [
     id: "00000000-0000-4000-8000-000000000001",
     name: "Production",
     description: "Objects serving production workloads",
-    type: ["source", "destination", "pipeline"],
+    type: ["environment"],
     system: true,
     custom: false,
     created_from: null,
@@ -42,7 +42,7 @@ const SYSTEM_TAGS: readonly Omit<TagRecord, "created_at" | "updated_at">[] = [
     id: "00000000-0000-4000-8000-000000000002",
     name: "Development",
     description: "Objects used for development and testing",
-    type: ["source", "destination", "pipeline"],
+    type: ["environment"],
     system: true,
     custom: false,
     created_from: null,
@@ -148,6 +148,10 @@ export function registerTagRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     const tag = find(path.tag_id);
     assertCustom(tag);
     delete store.data.tags[tag.id];
+    // A deleted tag is no longer on anything.
+    for (const record of [...Object.values(store.data.sources), ...Object.values(store.data.destinations)]) {
+      if (record.tags?.includes(tag.id)) record.tags = record.tags.filter((t) => t !== tag.id);
+    }
     store.markDirty();
     return { id: tag.id, deleted: true };
   });

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { secretKeySet, type ConnectorKind } from "../catalogue.js";
-import { checkConnectorConfig, configScalar, failuresFromZod, knowable, nameSchema, type CheckFailure } from "../check.js";
+import { replacingKeys, secretKeySet, type ConnectorKind } from "../catalogue.js";
+import { checkConnectorConfig, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, type CheckFailure } from "../check.js";
 import {
   destinationConnectorSchema,
   ConflictError,
@@ -12,7 +12,7 @@ import {
 import { client } from "../context.js";
 import { checkLive, compareToOriginal, NO_DRIFT, reportDrift, type DriftReport, type ManagedConnector } from "../drift.js";
 import { liveCache } from "../live-cache.js";
-import { alignLiveConfig, changedConfigKeys, containsUnknown, isUnknown, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
+import { alignLiveConfig, changedConfigKeys, containsUnknown, isUnknown, sameMembers, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { findConnectorByName, notOurs } from "../lookup.js";
 import { createSurvivingFaults } from "./create.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
@@ -29,6 +29,8 @@ export interface ConnectorInputs {
   config: ConfigMap;
   desiredState: DesiredState;
   adoptId?: string;
+  /** Tag ids; undefined: the program leaves the connector's tags alone. */
+  tags?: string[];
 }
 
 export interface ConnectorOutputs extends ConnectorInputs {
@@ -78,9 +80,14 @@ function inputSchema(spec: KindSpec) {
         .string({ error: `is required: the ${spec.label} connector kind, e.g. "postgresql"` })
         .min(1, { error: `must not be empty: set the ${spec.label} connector kind` }),
     ),
-    config: z.record(z.string(), configScalar, {
-      error: `is required: an object of connector settings (string, number or boolean values)`,
+    config: z.record(z.string(), configValue, {
+      error: `is required: an object of connector settings (string, number, boolean, list or map values)`,
     }),
+    tags: z
+      .array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), {
+        error: "must be a list of tag ids or Tag resources",
+      })
+      .optional(),
     desiredState: z
       .enum(spec.states as [DesiredState, ...DesiredState[]], {
         error: `must be one of ${spec.states.join(", ")}`,
@@ -88,6 +95,21 @@ function inputSchema(spec: KindSpec) {
       .optional(),
     adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing object to adopt" })).optional(),
   });
+}
+
+/** The tag ids of a connector as the API echoes it: `tags` is left out when there are none. */
+function tagIdsOf(live: Record<string, unknown>): string[] {
+  const tags = Array.isArray(live.tags) ? live.tags : [];
+  return tags.flatMap((t: unknown) => (typeof t === "string" ? [t] : t && typeof t === "object" && typeof (t as { id?: unknown }).id === "string" ? [(t as { id: string }).id] : []));
+}
+
+/** Replace-on-change keys (the catalogue's) whose value the program changed: the connector is replaced. */
+function replacedConfigKeys(kind: ConnectorKind, connector: string, olds: ConfigMap | undefined, news: ConfigMap): string[] {
+  if (olds === undefined) return [];
+  const changed = new Set(changedConfigKeys(olds, news));
+  return replacingKeys(kind, connector)
+    .filter((k) => changed.has(k) && !isUnknown(news[k]))
+    .map((k) => `config["${k}"]`);
 }
 
 function liveState(status: string | null | undefined): DesiredState | undefined {
@@ -124,26 +146,32 @@ export class ConnectorProvider {
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
     const failures: CheckFailure[] = checkConnectorConfig(this.spec.kind, input.connector, input.config);
-    // A connector change replaces the object, so an autoname is renewed with it.
-    const replacing = olds.connector !== undefined && olds.connector !== input.connector;
+    // The platform's wire form, so state, diff and the request body all hold the same values.
+    const config = toWireConfig(this.spec.kind, input.connector, input.config);
+    // A connector change, or a change of a replace-on-change key, replaces the object, so an
+    // autoname is renewed with it (the replacement is created before the original is deleted).
+    const replacing =
+      olds.connector !== undefined && (olds.connector !== input.connector || replacedConfigKeys(this.spec.kind, input.connector, olds.config, config).length > 0);
     const naming = isUnknown(input.name) ? { name: input.name as string, autonamed: false } : resolveName(olds, input, replacing);
     const inputs: ConnectorInputs = {
       ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),
       ...naming,
       connector: input.connector,
-      config: input.config,
+      config,
       desiredState: input.desiredState ?? "active",
       ...(input.adoptId !== undefined ? { adoptId: input.adoptId } : {}),
+      ...(input.tags !== undefined ? { tags: input.tags } : {}),
     };
     return { inputs, failures };
   }
 
   async diff(id: string, olds: ConnectorOutputs, news: ConnectorInputs) {
-    const replaces = olds.connector !== news.connector ? ["connector"] : [];
+    const replaces = olds.connector !== news.connector ? ["connector"] : replacedConfigKeys(this.spec.kind, news.connector, olds.config, news.config);
     const changed = [
       ...(olds.name !== news.name ? ["name"] : []),
       ...(changedConfigKeys(olds.config, news.config).length > 0 ? ["config"] : []),
       ...((olds.desiredState ?? "active") !== news.desiredState ? ["desiredState"] : []),
+      ...(news.tags !== undefined && !sameMembers(olds.tags, news.tags) ? ["tags"] : []),
     ];
     let drifted = false;
     if (replaces.length === 0 && !containsUnknown(news)) {
@@ -155,6 +183,8 @@ export class ConnectorProvider {
       if (status?.drifted) findings.push(`is ${status.live}; the program wants ${status.desired}`);
       if (live && typeof live.name === "string" && live.name !== olds.name) findings.push(`was renamed to "${live.name}"`);
       if (config.detected) findings.push(`config was changed:\n${config.maskedDiff}`);
+      const liveTags = live ? tagIdsOf(live) : undefined;
+      if (liveTags && olds.tags !== undefined && !sameMembers(liveTags, olds.tags)) findings.push(`tags were changed to [${liveTags.join(", ")}]`);
       drifted = findings.length > 0;
       reportDrift(`${this.spec.label} "${olds.name}" (${id})`, findings);
     }
@@ -206,6 +236,7 @@ export class ConnectorProvider {
       connector: live.connector ?? props.connector,
       config: aligned,
       desiredState: liveState(live.connector_status) ?? props.desiredState ?? "active",
+      ...(props.tags !== undefined ? { tags: tagIdsOf(live) } : {}),
     };
     return { id, props: this.outputs(live, realigned, drift), inputs: realigned };
   }
@@ -250,7 +281,7 @@ export class ConnectorProvider {
         what: `${this.spec.label} "${inputs.name}"`,
         send: () =>
           api.post(this.path(), {
-            body: { name: inputs.name, connector: inputs.connector, config: inputs.config, created_from: api.createdFrom },
+            body: { ...this.body(inputs), created_from: api.createdFrom },
             schema: this.spec.schema,
           }),
         find: () => findConnectorByName(api, this.spec.kind, inputs.name),
@@ -271,7 +302,7 @@ export class ConnectorProvider {
     try {
       return await api.put(this.path(id), {
         params: { id },
-        body: { name: inputs.name, connector: inputs.connector, config: inputs.config },
+        body: this.body(inputs),
         schema: this.spec.schema,
       });
     } catch (err) {
@@ -283,6 +314,11 @@ export class ConnectorProvider {
       }
       throw err;
     }
+  }
+
+  /** The create and update body; `tags` absent leaves the object's tags as they are, `[]` clears them. */
+  private body(inputs: ConnectorInputs) {
+    return { name: inputs.name, connector: inputs.connector, config: inputs.config, ...(inputs.tags !== undefined ? { tags: inputs.tags } : {}) };
   }
 
   /** Takes over an existing object: it must exist and be of the same connector; then it is made to match. */

@@ -7,8 +7,8 @@ import { client } from "../context.js";
 import { sameMembers } from "../normalize.js";
 import { resolveName } from "./naming.js";
 
-/** What a tag can apply to. */
-export const TAG_TYPES = ["source", "destination", "pipeline", "transform", "topic"] as const;
+/** What a tag is for, spelt as the platform spells it. */
+export const TAG_TYPES = ["environment", "general", "sources", "destinations", "pipelines", "transforms", "topics", "services", "users", "tenant"] as const;
 
 export interface TagInputs {
   logicalName?: string;
@@ -30,7 +30,7 @@ const inputSchema = z.object({
   description: z.string({ error: "must be a string" }).max(1024, { error: "must be at most 1024 characters" }).optional(),
   type: z
     .array(z.enum(TAG_TYPES, { error: `must be one of ${TAG_TYPES.join(", ")}` }), {
-      error: `is required: a list of what the tag applies to, e.g. ["source", "destination"]`,
+      error: `is required: a list of what the tag is for, e.g. ["sources", "destinations"]`,
     })
     .min(1, { error: `needs at least one of ${TAG_TYPES.join(", ")}` }),
   adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing tag to adopt" })).optional(),

@@ -139,11 +139,12 @@ describe("adoption and out-of-band deletion under the real engine", { timeout: E
         name: "legacy-orders",
         connector: "postgresql",
         config: {
-          "database.hostname": "old-db",
+          "database.hostname.user.defined": "old-db",
           "database.user": "cdc",
           "database.password": "old-password",
           "database.dbname": "shop",
-          "table.include.list": "public.orders",
+          "schema.include.list": "public",
+          "table.include.list.user.defined": "public.orders",
         },
         created_from: "web",
       },
@@ -154,7 +155,7 @@ describe("adoption and out-of-band deletion under the real engine", { timeout: E
     await stack.up();
     expect((await stack.outputs())["sourceId"]).toBe(existing.id);
     const adopted = await web.findOne("/sources/{id}", sourceConnectorSchema, { params: { id: existing.id! } });
-    expect(adopted!.config!["database.hostname"]).toBe("db.internal"); // now as the program says
+    expect(adopted!.config!["database.hostname.user.defined"]).toBe("db.internal"); // now as the program says
     expect(await web.listAll("/sources", {}, sourceConnectorSchema)).toHaveLength(1);
     await stack.preview(["--expect-no-changes"]);
 
@@ -182,10 +183,10 @@ describe("bad programs and secrets in logs", { timeout: ENGINE_TIMEOUT_MS }, () 
   it("fails in preview with each mistake named, and creates nothing", async () => {
     const stack = await TestStack.create(fixture("bad"), { stackName: "bad" });
     const cases: Record<string, RegExp> = {
-      typo: /config\["database\.hostnme"\].*did you mean "database\.hostname"/,
-      port: /config\["database\.port"\].*must be a whole number between 1 and 65535/,
+      typo: /config\["database\.hostnme\.user\.defined"\].*did you mean "database\.hostname\.user\.defined"/,
+      port: /config\["database\.port\.user\.defined"\].*must be a whole number, got "not-a-port"/,
       state: /desiredState.*must be one of active, paused/,
-      tag: /type.*needs at least one of source/,
+      tag: /type.*needs at least one of environment, general, sources/,
       credential: /roleIds.*needs at least one role id/,
     };
     try {
@@ -201,7 +202,7 @@ describe("bad programs and secrets in logs", { timeout: ENGINE_TIMEOUT_MS }, () 
         expect(preview.output).not.toContain("BAD-PROGRAM-SECRET");
       }
       await stack.setConfig("bad:case", "typo");
-      await expect(stack.up()).rejects.toThrow(/did you mean "database\.hostname"/);
+      await expect(stack.up()).rejects.toThrow(/did you mean "database\.hostname\.user\.defined"/);
       // Nothing was written to the API: every mistake was caught before any call.
       const writes = Object.keys(emulator.stats().requests).filter((route) => /^(POST|PUT|DELETE|PATCH) /.test(route) && !route.includes("/auth/"));
       expect(writes).toEqual([]);

@@ -77,14 +77,14 @@ describe("drift checks against the emulator", () => {
 
   it("reports a source edited in the console by key, comparing only keys the program set", async () => {
     const live = await h.console.findOne("/sources/{id}", sourceConnectorSchema, { params: { id: sourceId } });
-    const config = { ...live!.config, "database.hostname": "replica.internal", "database.password": "console-typed-new-password" };
+    const config = { ...live!.config, "database.hostname.user.defined": "replica.internal", "database.password": "console-typed-new-password" };
     await h.console.put("/sources/{id}", { params: { id: sourceId }, body: { name: live!.name, connector: "postgresql", config } });
 
     const [source] = await checkAll(api, tracked);
     // The password changed too, but it is encrypted in the state: neither compared nor shown.
-    expect(source!.drift).toMatchObject({ detected: true, changedKeys: ["database.hostname"] });
-    expect(source!.drift.maskedDiff).toContain("-database.hostname: db.internal");
-    expect(source!.drift.maskedDiff).toContain("+database.hostname: replica.internal");
+    expect(source!.drift).toMatchObject({ detected: true, changedKeys: ["database.hostname.user.defined"] });
+    expect(source!.drift.maskedDiff).toContain("-database.hostname.user.defined: db.internal");
+    expect(source!.drift.maskedDiff).toContain("+database.hostname.user.defined: replica.internal");
     expect(source!.drift.maskedDiff).not.toContain("console-typed-new-password");
   });
 

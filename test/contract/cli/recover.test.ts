@@ -10,11 +10,12 @@ import { hostname } from "node:os";
 // test in test/e2e/chaos.test.ts runs the real one after a real kill -9).
 
 const pgConfig = {
-  "database.hostname": "db.internal",
+  "database.hostname.user.defined": "db.internal",
   "database.user": "cdc",
   "database.password": "pw-recover-1",
   "database.dbname": "shop",
-  "table.include.list": "public.orders",
+  "schema.include.list": "public",
+  "table.include.list.user.defined": "public.orders",
 };
 
 function op(type: string, resourceType: string, name: string, inputs: Record<string, unknown>): PendingOperation {
@@ -45,7 +46,7 @@ describe("pulumi-cdc recover against the API", () => {
     const made = (await iac.post("/sources", { body: { name: "rec-made", connector: "postgresql", config: pgConfig, created_from: "terraform" } })) as { id: string };
     await web.post("/sources", { body: { name: "rec-by-hand", connector: "postgresql", config: pgConfig, created_from: "web" } });
     const tracked = (await iac.post("/sources", { body: { name: "rec-tracked", connector: "postgresql", config: pgConfig, created_from: "terraform" } })) as { id: string };
-    const tag = (await iac.post("/tags", { body: { name: "rec-tag", description: "", type: ["source"], created_from: "terraform" } })) as { id: string };
+    const tag = (await iac.post("/tags", { body: { name: "rec-tag", description: "", type: ["sources"], created_from: "terraform" } })) as { id: string };
 
     const decisions = await decide(
       iac,
@@ -55,7 +56,7 @@ describe("pulumi-cdc recover against the API", () => {
         op("creating", SOURCE, "by-hand", { name: "rec-by-hand", connector: "postgresql" }),
         op("creating", SOURCE, "other-connector", { name: "rec-made", connector: "mysql" }),
         op("creating", SOURCE, "tracked", { name: "rec-tracked", connector: "postgresql" }),
-        op("creating", TAG, "tag", { name: "rec-tag", type: ["source"] }),
+        op("creating", TAG, "tag", { name: "rec-tag", type: ["sources"] }),
         op("creating", SOURCE, "secret-name", { name: { ciphertext: "x" }, connector: "postgresql" }),
         op("updating", SOURCE, "updated", { name: "rec-made", connector: "postgresql" }),
         op("creating", "aws:s3/bucket:Bucket", "bucket", {}),

@@ -74,7 +74,7 @@ describe("pagination", () => {
         id: `t${page}-${i}`,
         name: `n${page}-${i}`,
         description: null,
-        type: ["source"],
+        type: ["sources"],
         system: "false",
         custom: true,
       }));

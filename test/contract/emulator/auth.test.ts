@@ -325,7 +325,7 @@ describe("roles and permissions", () => {
     const viewerToken = (await tokenFor(emu, viewer.client_id, viewer.secret)).accessToken;
     const editorToken = (await tokenFor(emu, editor.client_id, editor.secret)).accessToken;
     expect((await call(emu.url, "GET", "/sources", { token: viewerToken })).status).toBe(200);
-    expectDetail(await call(emu.url, "POST", "/tags", { token: viewerToken, body: { name: "t", type: ["source"] } }), 403, /tags:write/);
+    expectDetail(await call(emu.url, "POST", "/tags", { token: viewerToken, body: { name: "t", type: ["sources"] } }), 403, /tags:write/);
     expectDetail(await call(emu.url, "GET", "/auth/client-credentials", { token: viewerToken }), 403);
     expectDetail(await call(emu.url, "POST", "/auth/client-credentials", { token: editorToken, body: { role_ids: ["role_admin"] } }), 403);
     expect((await call(emu.url, "GET", "/auth/roles", { token: viewerToken })).status).toBe(200);
@@ -334,7 +334,7 @@ describe("roles and permissions", () => {
   it("adds permission_ids to what the roles grant", async () => {
     const reply = await api("POST", "/auth/client-credentials", { body: { role_ids: ["role_viewer"], permission_ids: ["tags:write"] } });
     const token = (await tokenFor(emu, reply.body.client_id, reply.body.secret)).accessToken;
-    const tag = await call(emu.url, "POST", "/tags", { token, body: { name: `perm-${Date.now()}`, type: ["source"] } });
+    const tag = await call(emu.url, "POST", "/tags", { token, body: { name: `perm-${Date.now()}`, type: ["sources"] } });
     expect(tag.status, tag.text).toBe(200);
   });
 });

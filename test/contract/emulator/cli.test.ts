@@ -120,7 +120,7 @@ describe("pulumi-cdc-emulator CLI", () => {
       const statePath = join(dir, "state.json");
       const first = await startCli(["--port", "0", "--state", statePath]);
       const t1 = await call(first.url, "POST", "/auth/access-token", { body: { client_id: "cdc-local", secret: "cdc-local-secret" } });
-      const tag = await call(first.url, "POST", "/tags", { token: t1.body.accessToken, body: { name: "from-cli", type: ["source"] } });
+      const tag = await call(first.url, "POST", "/tags", { token: t1.body.accessToken, body: { name: "from-cli", type: ["sources"] } });
       expect(tag.status).toBe(200);
       first.child.kill("SIGTERM");
       expect(await first.exited).toBe(0);

@@ -70,7 +70,7 @@ describe("fault injection", () => {
 
   it("handles a request and then loses its response, so the change took effect unseen", async () => {
     emu.setFaults({ lostResponseRate: 1, routes: ["/tags"] });
-    const body = { name: "lost-answer", description: "", type: ["source"] };
+    const body = { name: "lost-answer", description: "", type: ["sources"] };
     await expect(call(emu.url, "POST", "/tags", { token, body })).rejects.toThrow();
     expect(emu.stats().faults.lost).toBe(1);
     emu.setFaults({ lostResponseRate: 0 });

@@ -102,12 +102,13 @@ export function expectDetail(reply: Reply, status: number, pattern?: RegExp): vo
 }
 
 export const pgSourceConfig = () => ({
-  "database.hostname": "db.internal",
-  "database.port": 5433,
+  "database.hostname.user.defined": "db.internal",
+  "database.port.user.defined": 5433,
   "database.user": "cdc",
   "database.password": "pg-s3cret",
   "database.dbname": "app",
-  "table.include.list": "public.users,public.orders",
+  "schema.include.list": "public",
+  "table.include.list.user.defined": "public.users,public.orders",
   "heartbeat.enabled": true,
 });
 

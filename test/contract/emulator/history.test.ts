@@ -44,14 +44,14 @@ describe("GET /destinations/{id}/config-history/compare-to-original", () => {
 
   it("shows a unified diff of original against current after a change", async () => {
     const dst = await create();
-    await put(dst, { ...snowflakeConfig(), "snowflake.private.key": "********", "ingestion.mode": "upsert" });
+    await put(dst, { ...snowflakeConfig(), "snowflake.private.key": "********", "snowflake.role.name": "LOADER_ROLE" });
     const cmp = await compare(dst.id);
     expect(cmp.has_changes).toBe(true);
     expect(cmp.latest_timestamp > cmp.oldest_timestamp).toBe(true);
     expect(cmp.masked_diff.startsWith(`--- original\t${cmp.oldest_timestamp}\n+++ current\t${cmp.latest_timestamp}\n`)).toBe(true);
     expect(cmp.masked_diff).toMatch(/^@@ /m);
-    expect(cmp.masked_diff).toMatch(/^-ingestion\.mode: append$/m);
-    expect(cmp.masked_diff).toMatch(/^\+ingestion\.mode: upsert$/m);
+    expect(cmp.masked_diff).toMatch(/^-snowflake\.role\.name: STREAMKAP_ROLE$/m);
+    expect(cmp.masked_diff).toMatch(/^\+snowflake\.role\.name: LOADER_ROLE$/m);
     expect(cmp.masked_diff).toMatch(/^ snowflake\.private\.key: \*{8}$/m);
   });
 
@@ -90,7 +90,7 @@ describe("GET /destinations/{id}/config-history/compare-to-original", () => {
     const dst = await create();
     const seen: string[] = [(await compare(dst.id)).latest_timestamp];
     for (let i = 0; i < 4; i += 1) {
-      await put(dst, { ...snowflakeConfig(), "buffer.flush.time": 10 + i });
+      await put(dst, { ...snowflakeConfig(), "consumer.override.max.poll.records": 10 + i });
       seen.push((await compare(dst.id)).latest_timestamp);
     }
     for (const ts of seen) expect(ts).toMatch(ISO_MS);

@@ -34,7 +34,7 @@ describe("--state persistence", () => {
     const dst = (await api("POST", "/destinations", { name: "persisted-dst", connector: "snowflake", config: snowflakeConfig() })).body;
     await api("PUT", `/destinations/${dst.id}`, { name: "persisted-dst", connector: "snowflake", config: { ...snowflakeConfig(), "ingestion.mode": "upsert" } });
     const compareBefore = (await api("GET", `/destinations/${dst.id}/config-history/compare-to-original`)).body;
-    const tag = (await api("POST", "/tags", { name: "persisted-tag", type: ["source"] })).body;
+    const tag = (await api("POST", "/tags", { name: "persisted-tag", type: ["sources"] })).body;
     const cred = (await api("POST", "/auth/client-credentials", { role_ids: ["role_editor"] })).body;
     const http = (await api("POST", "/agents/connections/http", { name: "hook", url: "https://h.example", headers: { "X-Key": "k1" } })).body;
     const summary = (await api("POST", "/logs/summary", {
@@ -106,7 +106,7 @@ describe("--state persistence", () => {
     const a = await startEmulator({ port: 0 });
     running.push(a);
     const t = (await tokenFor(a)).accessToken;
-    await call(a.url, "POST", "/tags", { token: t, body: { name: "ephemeral", type: ["source"] } });
+    await call(a.url, "POST", "/tags", { token: t, body: { name: "ephemeral", type: ["sources"] } });
     await a.stop();
     const b = await startEmulator({ port: 0 });
     running.push(b);

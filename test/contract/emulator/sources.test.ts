@@ -34,25 +34,32 @@ describe("POST /sources", () => {
     expect(src.created_from).toBe("api");
   });
 
-  it("echoes every config value as a string and adds the server defaults", async () => {
+  it("echoes every config value as a string, adds the server defaults and the plain keys it derives", async () => {
     const src = await createSource();
-    expect(src.config).toEqual({
-      "database.hostname": "db.internal",
-      "database.port": "5433",
+    expect(src.config).toMatchObject({
+      "database.hostname.user.defined": "db.internal",
+      "database.port.user.defined": "5433",
       "database.user": "cdc",
       "database.password": "********",
       "database.dbname": "app",
-      "table.include.list": "public.users,public.orders",
+      "schema.include.list": "public",
+      "table.include.list.user.defined": "public.users,public.orders",
       "heartbeat.enabled": "true",
       "database.sslmode": "require",
-      "slot.name": "cdc_slot",
-      "publication.name": "cdc_publication",
-      "snapshot.mode": "initial",
+      "slot.name": "streamkap_pgoutput_slot",
+      "publication.name": "streamkap_pub",
+      // Derived by the platform from the .user.defined keys (emulator/README.md).
+      "database.hostname": "db.internal",
+      "database.port": "5433",
+      "table.include.list": "public.users,public.orders",
     });
+    expect(src.config["ssh.public.key.user.displayed"]).toMatch(/^ssh-ed25519 /);
+    for (const value of Object.values(src.config)) expect(typeof value).toBe("string");
+    expect(Object.keys(src.config)).toEqual(Object.keys(src.config).sort());
   });
 
   it("derives one topic per captured table, prefixed with the source id", async () => {
-    const src = await createSource({ config: { ...pgSourceConfig(), "table.include.list": " public.users , public.orders,public.users" } });
+    const src = await createSource({ config: { ...pgSourceConfig(), "table.include.list.user.defined": " public.users , public.orders,public.users" } });
     expect(src.topics).toEqual(["public.users", "public.orders"]);
     expect(src.topic_ids).toEqual([`source_${src.id}.public.users`, `source_${src.id}.public.orders`]);
     expect(src.topic_map).toEqual({
@@ -74,10 +81,32 @@ describe("POST /sources", () => {
     expect((await createSource({ created_from: null })).created_from).toBeNull();
   });
 
-  it("keeps unknown config keys and drops null values so defaults apply", async () => {
-    const src = await createSource({ config: { ...pgSourceConfig(), "max.batch.size": 2048, "snapshot.mode": null } });
-    expect(src.config["max.batch.size"]).toBe("2048");
-    expect(src.config["snapshot.mode"]).toBe("initial");
+  it("refuses config keys the platform does not have, and drops null values so defaults apply", async () => {
+    expect422(await s.api("POST", "/sources", { body: { name: uniqueName("x"), connector: "postgresql", config: { ...pgSourceConfig(), "max.batch.size": 2048 } } }), {
+      loc: ["body", "config", "max.batch.size"],
+      type: "extra_forbidden",
+      msg: "Extra inputs are not permitted",
+    });
+    const src = await createSource({ config: { ...pgSourceConfig(), "binary.handling.mode": null } });
+    expect(src.config["binary.handling.mode"]).toBe("bytes");
+  });
+
+  it("carries tag ids, left out of the answer when there are none", async () => {
+    const tag = (await s.api("POST", "/tags", { body: { name: uniqueName("tag"), type: ["sources"] } })).body;
+    const tagged = await createSource({ tags: [tag.id] });
+    expect(tagged.tags).toEqual([tag.id]);
+    expect(await createSource()).not.toHaveProperty("tags");
+    expect422(await s.api("POST", "/sources", { body: { name: uniqueName("x"), connector: "postgresql", config: pgSourceConfig(), tags: ["nope"] } }), {
+      loc: ["body", "tags", 0],
+      type: "value_error",
+    });
+    const put = (tags: unknown) => s.api("PUT", `/sources/${tagged.id}`, { body: { name: tagged.name, connector: "postgresql", config: pgSourceConfig(), tags } });
+    expect((await put(null)).body.tags).toEqual([tag.id]); // null keeps
+    expect((await put(undefined)).body.tags).toEqual([tag.id]); // absent keeps
+    expect(await (await put([])).body).not.toHaveProperty("tags"); // [] clears
+    await put([tag.id]);
+    await s.api("DELETE", `/tags/${tag.id}`);
+    expect((await s.api("GET", `/sources/${tagged.id}`)).body.result[0]).not.toHaveProperty("tags");
   });
 
   it("creates mysql and mongodb sources with their own topic keys and secrets", async () => {
@@ -85,11 +114,17 @@ describe("POST /sources", () => {
       body: {
         name: uniqueName("my"),
         connector: "mysql",
-        config: { "database.hostname": "m", "database.user": "u", "database.password": "pw", "table.include.list": "shop.orders" },
+        config: {
+          "database.hostname.user.defined": "m",
+          "database.user": "u",
+          "database.password": "pw",
+          "database.include.list.user.defined": "shop",
+          "table.include.list.user.defined": "shop.orders",
+        },
       },
     });
     expect(mysql.status, mysql.text).toBe(200);
-    expect(mysql.body.config["database.port"]).toBe("3306");
+    expect(mysql.body.config["database.port.user.defined"]).toBe("3306");
     expect(mysql.body.config["database.password"]).toBe("********");
     expect(mysql.body.topics).toEqual(["shop.orders"]);
     expect(mysql.body.connector_display_name).toBe("MySQL");
@@ -98,12 +133,18 @@ describe("POST /sources", () => {
       body: {
         name: uniqueName("mongo"),
         connector: "mongodb",
-        config: { "mongodb.connection.string": "mongodb+srv://u:p@cluster/", "collection.include.list": "shop.carts,shop.users" },
+        config: {
+          "mongodb.connection.string.user.defined": "mongodb+srv://u:p@cluster0.example.net/",
+          "database.include.list": "shop",
+          "collection.include.list.user.defined": "shop.carts,shop.users",
+          "signal.data.collection.schema.or.database": "shop",
+        },
       },
     });
     expect(mongo.status, mongo.text).toBe(200);
-    expect(mongo.body.config["mongodb.connection.string"]).toBe("mongodb+srv://u:p@cluster/");
-    expect(mongo.body.config["capture.mode"]).toBe("change_streams_update_full");
+    expect(mongo.body.config["mongodb.connection.string.user.defined"]).toBe("mongodb+srv://u:p@cluster0.example.net/");
+    expect(mongo.body.config["mongodb.connection.hostname"]).toBe("cluster0.example.net");
+    expect(mongo.body.connector_display_name).toBe("MongoDB Atlas");
     expect(mongo.body.topic_ids).toEqual([`source_${mongo.body.id}.shop.carts`, `source_${mongo.body.id}.shop.users`]);
   });
 
@@ -145,12 +186,9 @@ describe("POST /sources", () => {
   });
 
   it("answers 422 naming the field for an unknown connector", async () => {
-    expect422(await s.api("POST", "/sources", { body: { name: "a", connector: "oracle", config: {} } }), {
-      loc: ["body", "connector"],
-      type: "enum",
-      input: "oracle",
-      msg: "Input should be 'mongodb', 'mysql' or 'postgresql'",
-    });
+    const reply = await s.api("POST", "/sources", { body: { name: "a", connector: "cassandra", config: {} } });
+    expect422(reply, { loc: ["body", "connector"], type: "enum", input: "cassandra" });
+    expect(reply.body.detail[0].msg).toMatch(/^Input should be 'alloydb', 'db2', .* or 'zendesk_webhook'$/);
     // A destination-only connector is not a source.
     expect422(await s.api("POST", "/sources", { body: { name: "a", connector: "snowflake", config: {} } }), { loc: ["body", "connector"], type: "enum" });
   });
@@ -166,18 +204,21 @@ describe("POST /sources", () => {
     });
     const bad = (patch: Record<string, unknown>) =>
       s.api("POST", "/sources", { body: { name: uniqueName("bad"), connector: "postgresql", config: { ...pgSourceConfig(), ...patch } } });
-    expect422(await bad({ "database.port": "five" }), { loc: ["body", "config", "database.port"], type: "int_parsing" });
-    expect422(await bad({ "database.port": 70000 }), { loc: ["body", "config", "database.port"], type: "less_than_equal", ctx: { le: 65535 } });
-    expect422(await bad({ "database.port": 54.5 }), { loc: ["body", "config", "database.port"], type: "int_from_float" });
+    const port = "database.port.user.defined";
+    expect422(await bad({ [port]: "five" }), { loc: ["body", "config", port], type: "int_parsing" });
+    expect422(await bad({ "streamkap.snapshot.parallelism": 11 }), { loc: ["body", "config", "streamkap.snapshot.parallelism"], type: "less_than_equal", ctx: { le: 10 } });
+    expect422(await bad({ "streamkap.snapshot.chunk.size.bytes": 1 }), { loc: ["body", "config", "streamkap.snapshot.chunk.size.bytes"], type: "greater_than_equal", ctx: { ge: 4096 } });
+    expect422(await bad({ [port]: 54.5 }), { loc: ["body", "config", port], type: "int_from_float" });
     expect422(await bad({ "heartbeat.enabled": "sometimes" }), { loc: ["body", "config", "heartbeat.enabled"], type: "bool_parsing" });
     expect422(await bad({ "database.sslmode": "maybe" }), {
       loc: ["body", "config", "database.sslmode"],
       type: "enum",
-      ctx: { expected: "'disable', 'require', 'verify-ca' or 'verify-full'" },
+      ctx: { expected: "'require' or 'disable'" },
     });
-    expect422(await bad({ "database.hostname": { host: "db" } }), { loc: ["body", "config", "database.hostname"], type: "string_type" });
-    expect422(await bad({ "database.hostname": "" }), { loc: ["body", "config", "database.hostname"], type: "string_too_short" });
-    expect422(await bad({ "table.include.list": " , " }), { loc: ["body", "config", "table.include.list"], type: "value_error" });
+    const host = "database.hostname.user.defined";
+    expect422(await bad({ [host]: { host: "db" } }), { loc: ["body", "config", host], type: "string_type" });
+    expect422(await bad({ [host]: "" }), { loc: ["body", "config", host], type: "string_too_short" });
+    expect422(await bad({ "table.include.list.user.defined": " , " }), { loc: ["body", "config", "table.include.list.user.defined"], type: "value_error" });
     expect422(await bad({ "database.password": "********" }), { loc: ["body", "config", "database.password"], type: "value_error" });
   });
 });
@@ -227,7 +268,16 @@ describe("GET /sources", () => {
     const tag = uniqueName("Filter");
     const pg = await createSource({ name: `${tag}-pg` });
     const mongo = await s.api("POST", "/sources", {
-      body: { name: `${tag}-mongo`, connector: "mongodb", config: { "mongodb.connection.string": "mongodb://x", "collection.include.list": "a.b" } },
+      body: {
+        name: `${tag}-mongo`,
+        connector: "mongodb",
+        config: {
+          "mongodb.connection.string.user.defined": "mongodb://x",
+          "database.include.list": "a",
+          "collection.include.list.user.defined": "a.b",
+          "signal.data.collection.schema.or.database": "a",
+        },
+      },
     });
     await s.api("PUT", `/sources/${pg.id}/pause`);
     const byName = await s.api("GET", `/sources?partial_name=${tag.toUpperCase()}`);
@@ -263,7 +313,7 @@ describe("PUT /sources/{source_id}", () => {
       body: {
         name: newName,
         connector: "postgresql",
-        config: { ...pgSourceConfig(), "database.password": "********", "table.include.list": "public.users" },
+        config: { ...pgSourceConfig(), "database.password": "********", "table.include.list.user.defined": "public.users" },
       },
     });
     expect(reply.status, reply.text).toBe(200);
@@ -274,14 +324,14 @@ describe("PUT /sources/{source_id}", () => {
   });
 
   it("replaces a secret sent in clear and drops keys left out", async () => {
-    const src = await createSource({ config: { ...pgSourceConfig(), "slot.name": "custom_slot", "extra.key": "x" } });
+    const src = await createSource({ config: { ...pgSourceConfig(), "slot.name": "custom_slot", "column.include.list.user.defined": "id" } });
     const reply = await s.api("PUT", `/sources/${src.id}`, {
       body: { name: src.name, connector: "postgresql", config: { ...pgSourceConfig(), "database.password": "rotated" } },
     });
     expect(reply.status).toBe(200);
     expect(reply.body.config["database.password"]).toBe("********");
-    expect(reply.body.config["slot.name"]).toBe("cdc_slot");
-    expect(reply.body.config).not.toHaveProperty("extra.key");
+    expect(reply.body.config["slot.name"]).toBe("streamkap_pgoutput_slot");
+    expect(reply.body.config).not.toHaveProperty("column.include.list.user.defined");
     const got = await s.api("GET", `/sources/${src.id}?secret_returned=true`);
     expect(got.body.result[0].config["database.password"]).toBe("rotated");
   });
@@ -299,8 +349,8 @@ describe("PUT /sources/{source_id}", () => {
       loc: ["body", "connector"],
       type: "value_error",
     });
-    expect422(await s.api("PUT", `/sources/${src.id}`, { body: { name: src.name, connector: "postgresql", config: { "database.port": 1 } } }), {
-      loc: ["body", "config", "database.hostname"],
+    expect422(await s.api("PUT", `/sources/${src.id}`, { body: { name: src.name, connector: "postgresql", config: { "database.port.user.defined": 1 } } }), {
+      loc: ["body", "config", "database.hostname.user.defined"],
       type: "missing",
     });
     expect422(await s.api("PUT", `/sources/${src.id}`, { body: { config: {} } }), { loc: ["body", "name"], type: "missing" }, { loc: ["body", "connector"], type: "missing" });

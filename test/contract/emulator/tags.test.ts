@@ -11,7 +11,7 @@ afterAll(async () => {
 });
 
 async function createTag(body: Record<string, unknown> = {}) {
-  const reply = await s.api("POST", "/tags", { body: { name: uniqueName("tag"), type: ["source"], ...body } });
+  const reply = await s.api("POST", "/tags", { body: { name: uniqueName("tag"), type: ["sources"], ...body } });
   expect(reply.status, reply.text).toBe(200);
   return reply.body;
 }
@@ -19,12 +19,12 @@ async function createTag(body: Record<string, unknown> = {}) {
 describe("POST /tags", () => {
   it("creates a custom tag with the documented record", async () => {
     const name = uniqueName("team-data");
-    const tag = await createTag({ name, description: "owned by data", type: ["source", "destination"], created_from: "terraform" });
+    const tag = await createTag({ name, description: "owned by data", type: ["sources", "destinations"], created_from: "terraform" });
     expect(tag).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       name,
       description: "owned by data",
-      type: ["source", "destination"],
+      type: ["sources", "destinations"],
       system: false,
       custom: true,
       created_from: "terraform",
@@ -39,23 +39,23 @@ describe("POST /tags", () => {
 
   it("answers 409 for a duplicate name, including a system tag's", async () => {
     const tag = await createTag();
-    expectDetail(await s.api("POST", "/tags", { body: { name: tag.name, type: ["source"] } }), 409);
-    expectDetail(await s.api("POST", "/tags", { body: { name: "Production", type: ["source"] } }), 409);
+    expectDetail(await s.api("POST", "/tags", { body: { name: tag.name, type: ["sources"] } }), 409);
+    expectDetail(await s.api("POST", "/tags", { body: { name: "Production", type: ["sources"] } }), 409);
   });
 
   it("validates the body", async () => {
     expect422(await s.api("POST", "/tags", { body: {} }), { loc: ["body", "name"], type: "missing" }, { loc: ["body", "type"], type: "missing" });
     expect422(await s.api("POST", "/tags", { body: { name: "t", type: [] } }), { loc: ["body", "type"], type: "too_short" });
     expect422(await s.api("POST", "/tags", { body: { name: "t", type: "source" } }), { loc: ["body", "type"], type: "list_type" });
-    expect422(await s.api("POST", "/tags", { body: { name: "t", type: ["source", "galaxy"] } }), {
+    expect422(await s.api("POST", "/tags", { body: { name: "t", type: ["sources", "galaxy"] } }), {
       loc: ["body", "type", 1],
       type: "enum",
       input: "galaxy",
-      ctx: { expected: "'source', 'destination', 'pipeline', 'transform' or 'topic'" },
+      ctx: { expected: "'environment', 'general', 'sources', 'destinations', 'pipelines', 'transforms', 'topics', 'services', 'users' or 'tenant'" },
     });
-    expect422(await s.api("POST", "/tags", { body: { name: "t", type: ["source"], description: false } }), { loc: ["body", "description"], type: "string_type" });
-    expect422(await s.api("POST", "/tags", { body: { name: "t", type: ["source"], created_from: "ansible" } }), { loc: ["body", "created_from"], type: "enum" });
-    expect422(await s.api("POST", "/tags", { body: { name: "", type: ["source"] } }), { loc: ["body", "name"], type: "string_too_short" });
+    expect422(await s.api("POST", "/tags", { body: { name: "t", type: ["sources"], description: false } }), { loc: ["body", "description"], type: "string_type" });
+    expect422(await s.api("POST", "/tags", { body: { name: "t", type: ["sources"], created_from: "ansible" } }), { loc: ["body", "created_from"], type: "enum" });
+    expect422(await s.api("POST", "/tags", { body: { name: "", type: ["sources"] } }), { loc: ["body", "name"], type: "string_too_short" });
     expect422(await s.api("POST", "/tags", { rawBody: "{'name': 't'}", headers: { "content-type": "application/json" } }), { type: "json_invalid" });
   });
 });
@@ -99,26 +99,26 @@ describe("PUT /tags/{tag_id}", () => {
   it("replaces name, description and type; keeps created_from", async () => {
     const tag = await createTag({ description: "old", created_from: "web" });
     const name = uniqueName("renamed");
-    const reply = await s.api("PUT", `/tags/${tag.id}`, { body: { name, type: ["pipeline"] } });
+    const reply = await s.api("PUT", `/tags/${tag.id}`, { body: { name, type: ["pipelines"] } });
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual({ ...tag, name, description: null, type: ["pipeline"] });
+    expect(reply.body).toEqual({ ...tag, name, description: null, type: ["pipelines"] });
   });
 
   it("answers 409 on rename onto another tag, 404 for unknown, 403 for system tags", async () => {
     const a = await createTag();
     const b = await createTag();
-    expectDetail(await s.api("PUT", `/tags/${b.id}`, { body: { name: a.name, type: ["source"] } }), 409);
-    expect((await s.api("PUT", `/tags/${b.id}`, { body: { name: b.name, type: ["source"] } })).status).toBe(200);
-    expectDetail(await s.api("PUT", "/tags/unknown", { body: { name: "x", type: ["source"] } }), 404);
+    expectDetail(await s.api("PUT", `/tags/${b.id}`, { body: { name: a.name, type: ["sources"] } }), 409);
+    expect((await s.api("PUT", `/tags/${b.id}`, { body: { name: b.name, type: ["sources"] } })).status).toBe(200);
+    expectDetail(await s.api("PUT", "/tags/unknown", { body: { name: "x", type: ["sources"] } }), 404);
     const system = (await s.api("GET", "/tags?tag_name=Development")).body.result[0];
-    expectDetail(await s.api("PUT", `/tags/${system.id}`, { body: { name: "Dev", type: ["source"] } }), 403, /system tag/);
+    expectDetail(await s.api("PUT", `/tags/${system.id}`, { body: { name: "Dev", type: ["sources"] } }), 403, /system tag/);
   });
 
   it("validates body and path", async () => {
     const tag = await createTag();
     expect422(await s.api("PUT", `/tags/${tag.id}`, { body: { name: "x" } }), { loc: ["body", "type"], type: "missing" });
     expect422(await s.api("PUT", `/tags/${tag.id}`, { body: { name: 1, type: ["x"] } }), { loc: ["body", "name"], type: "string_type" }, { loc: ["body", "type", 0], type: "enum" });
-    expect422(await s.api("PUT", `/tags/${"t".repeat(129)}`, { body: { name: "x", type: ["source"] } }), { loc: ["path", "tag_id"] });
+    expect422(await s.api("PUT", `/tags/${"t".repeat(129)}`, { body: { name: "x", type: ["sources"] } }), { loc: ["path", "tag_id"] });
   });
 });
 

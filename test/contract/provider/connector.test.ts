@@ -35,7 +35,7 @@ describe("Source provider against the emulator", () => {
     expect(read.props).toMatchObject({ config: pgSourceConfig, drift: { detected: false } });
     expect(await sources.diff(id, read.props as ConnectorOutputs, inputs)).toMatchObject({ changes: false });
 
-    const news = await checked(sources, { logicalName: "orders", connector: "postgresql", config: { ...pgSourceConfig, "table.include.list": "public.orders" }, desiredState: "paused" }, inputs);
+    const news = await checked(sources, { logicalName: "orders", connector: "postgresql", config: { ...pgSourceConfig, "table.include.list.user.defined": "public.orders" }, desiredState: "paused" }, inputs);
     expect(news.name).toBe(inputs.name);
     expect(await sources.diff(id, outs, news)).toMatchObject({ changes: true, replaces: [] });
     const updated = await sources.update(id, outs, news);
@@ -50,7 +50,13 @@ describe("Source provider against the emulator", () => {
   it("replaces on a connector change, deleting first when the name is explicit", async () => {
     const inputs = await checked(sources, { logicalName: "x", name: "named-source", connector: "postgresql", config: pgSourceConfig });
     const { id, outs } = await sources.create(inputs);
-    const mysql = { "database.hostname": "m", "database.user": "u", "database.password": "p", "table.include.list": "shop.orders" };
+    const mysql = {
+      "database.hostname.user.defined": "m",
+      "database.user": "u",
+      "database.password": "p",
+      "database.include.list.user.defined": "shop",
+      "table.include.list.user.defined": "shop.orders",
+    };
     const news = await checked(sources, { logicalName: "x", name: "named-source", connector: "mysql", config: mysql }, inputs);
     expect(await sources.diff(id, outs, news)).toEqual({ changes: true, replaces: ["connector"], deleteBeforeReplace: true });
     await sources.delete(id);
@@ -61,13 +67,13 @@ describe("Source provider against the emulator", () => {
     const { id, outs } = await sources.create(inputs);
     await h.console.put("/sources/{id}", {
       params: { id },
-      body: { name: inputs.name, connector: "postgresql", config: { ...pgSourceConfig, "database.password": "********", "database.hostname": "db-replica" } },
+      body: { name: inputs.name, connector: "postgresql", config: { ...pgSourceConfig, "database.password": "********", "database.hostname.user.defined": "db-replica" } },
     });
     expect(await sources.diff(id, outs, inputs)).toMatchObject({ changes: true });
     const read = await sources.read(id, outs);
     const drift = (read.props as ConnectorOutputs).drift;
-    expect(drift).toMatchObject({ detected: true, changedKeys: ["database.hostname"] });
-    expect(drift.maskedDiff).toContain("+database.hostname: db-replica");
+    expect(drift).toMatchObject({ detected: true, changedKeys: ["database.hostname.user.defined"] });
+    expect(drift.maskedDiff).toContain("+database.hostname.user.defined: db-replica");
     expect(drift.maskedDiff).not.toContain("pg-very-secret");
     const reconciled = await sources.update(id, read.props as ConnectorOutputs, inputs);
     expect(await sources.diff(id, reconciled.outs, inputs)).toMatchObject({ changes: false });

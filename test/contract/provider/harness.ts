@@ -32,12 +32,13 @@ export async function startHarness(options: Parameters<typeof startEmulator>[0] 
 }
 
 export const pgSourceConfig = {
-  "database.hostname": "db.internal",
-  "database.port": 5432,
+  "database.hostname.user.defined": "db.internal",
+  "database.port.user.defined": 5432,
   "database.user": "cdc",
   "database.password": "pg-very-secret",
   "database.dbname": "shop",
-  "table.include.list": "public.orders,public.customers",
+  "schema.include.list": "public",
+  "table.include.list.user.defined": "public.orders,public.customers",
 };
 
 export const snowflakeConfig = {

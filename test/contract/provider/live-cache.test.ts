@@ -60,7 +60,7 @@ describe("a run's live checks against the emulator", () => {
     h = await startHarness();
     fleet = [];
     for (let i = 0; i < SOURCES; i++) {
-      fleet.push(await deploy(sources, { logicalName: `src-${i}`, connector: "postgresql", config: { ...pgSourceConfig, "table.include.list": `public.t${i}` } }));
+      fleet.push(await deploy(sources, { logicalName: `src-${i}`, connector: "postgresql", config: { ...pgSourceConfig, "table.include.list.user.defined": `public.t${i}` } }));
     }
     for (let i = 0; i < DESTINATIONS; i++) {
       fleet.push(await deploy(destinations, { logicalName: `dst-${i}`, connector: "snowflake", config: snowflakeConfig }));
@@ -92,7 +92,7 @@ describe("a run's live checks against the emulator", () => {
     await h.console.put("/sources/{id}/pause", { params: { id: paused.id } });
     await h.console.put("/sources/{id}", {
       params: { id: edited.id },
-      body: { name: edited.outs.name, connector: "postgresql", config: { ...edited.outs.config, "database.password": "********", "database.hostname": "replica" } },
+      body: { name: edited.outs.name, connector: "postgresql", config: { ...edited.outs.config, "database.password": "********", "database.hostname.user.defined": "replica" } },
     });
     await h.console.delete("/sources/{id}", { params: { id: gone.id } });
     const [live] = (await h.console.get("/destinations/{id}", { params: { id: destination.id }, schema: destinationEnvelopeSchema })).result;
@@ -121,13 +121,13 @@ describe("a run's live checks against the emulator", () => {
     expect(await destination.provider.diff(destination.id, destination.outs, destination.inputs)).toMatchObject({ changes: false });
 
     // Our updates after the listing: the next checks must see them, not the listing.
-    const sourceNews = { ...source.inputs, config: { ...source.inputs.config, "database.hostname": "moved.internal" } };
+    const sourceNews = { ...source.inputs, config: { ...source.inputs.config, "database.hostname.user.defined": "moved.internal" } };
     const sourceOuts = (await sources.update(source.id, source.outs, sourceNews)).outs;
     const destinationNews = { ...destination.inputs, config: { ...destination.inputs.config, "snowflake.schema.name": "STAGING" } };
     const destinationOuts = (await destinations.update(destination.id, destination.outs, destinationNews)).outs;
     const before = requests(h);
     expect(await sources.diff(source.id, sourceOuts, sourceNews)).toMatchObject({ changes: false });
-    expect((await sources.read(source.id, sourceOuts)).props).toMatchObject({ config: { "database.hostname": "moved.internal" }, drift: { detected: false } });
+    expect((await sources.read(source.id, sourceOuts)).props).toMatchObject({ config: { "database.hostname.user.defined": "moved.internal" }, drift: { detected: false } });
     expect(await destinations.diff(destination.id, destinationOuts, destinationNews)).toMatchObject({ changes: false });
     const after = requests(h);
     expect(after[GET_SOURCE]! - (before[GET_SOURCE] ?? 0)).toBe(2);

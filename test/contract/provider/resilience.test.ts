@@ -20,7 +20,7 @@ describe("one run's worth of operations", () => {
     h.emulator.resetStats();
     const ids = await Promise.all(
       Array.from({ length: 12 }, async (_, i) => {
-        const { inputs } = await tags.check({}, { logicalName: `t${i}`, type: ["source"] });
+        const { inputs } = await tags.check({}, { logicalName: `t${i}`, type: ["sources"] });
         const { id, outs } = await tags.create(inputs as TagInputs);
         await tags.read(id, outs);
         return id;
@@ -100,7 +100,7 @@ describe("a create whose answer is lost", () => {
   });
 
   it("of a tag is recovered the same way", async () => {
-    const { inputs } = await tags.check({}, { logicalName: "lost-tag", type: ["topic"] });
+    const { inputs } = await tags.check({}, { logicalName: "lost-tag", type: ["topics"] });
     h.emulator.resetStats();
     h.emulator.setFaults({ lostResponseRate: 1, routes: ["/tags"] });
     const created = await tags.create(inputs as TagInputs).finally(() => h.emulator.setFaults({ lostResponseRate: 0, routes: ["/"] }));
@@ -120,7 +120,7 @@ describe("the retry budget of a resource", () => {
   afterAll(async () => h?.close());
 
   it("ends a create that cannot succeed with an error saying what was retried, and leaves nothing behind", async () => {
-    const { inputs } = await tags.check({}, { logicalName: "budget", type: ["topic"] });
+    const { inputs } = await tags.check({}, { logicalName: "budget", type: ["topics"] });
     h.emulator.setFaults({ failRate: 1, routes: ["/tags"] });
     const started = Date.now();
     const error = await provider("Tag").create(inputs as TagInputs).catch((e: unknown) => e);
@@ -142,7 +142,7 @@ describe("short-lived tokens", () => {
   afterAll(async () => h?.close());
 
   it("are refreshed (or renewed after a 401) without failing an operation", async () => {
-    const { inputs } = await tags.check({}, { logicalName: "ttl", type: ["topic"] });
+    const { inputs } = await tags.check({}, { logicalName: "ttl", type: ["topics"] });
     const { id, outs } = await tags.create(inputs as TagInputs);
     await new Promise((r) => setTimeout(r, 1500));
     const read = await tags.read(id, outs);

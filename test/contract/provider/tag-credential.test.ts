@@ -16,7 +16,7 @@ describe("Tag provider against the emulator", () => {
   afterAll(async () => h?.close());
 
   it("creates, reads, updates, adopts and deletes", async () => {
-    const { inputs, failures } = await tags.check({}, { logicalName: "pii", description: "personal data", type: ["source", "destination"] });
+    const { inputs, failures } = await tags.check({}, { logicalName: "pii", description: "personal data", type: ["sources", "destinations"] });
     expect(failures).toEqual([]);
     const { id, outs } = await tags.create(inputs as TagInputs);
     expect(outs).toMatchObject({ name: expect.stringMatching(/^pii-/), description: "personal data", custom: true, system: false });
@@ -24,7 +24,7 @@ describe("Tag provider against the emulator", () => {
     const read = await tags.read(id, outs);
     expect(await tags.diff(id, read.props as TagOutputs, inputs as TagInputs)).toMatchObject({ changes: false });
 
-    const news = { ...(inputs as TagInputs), type: ["destination", "source"], description: "PII" };
+    const news = { ...(inputs as TagInputs), type: ["destinations", "sources"], description: "PII" };
     expect(await tags.diff(id, outs, news)).toMatchObject({ changes: true });
     const updated = await tags.update(id, outs, news);
     expect(updated.outs.description).toBe("PII");

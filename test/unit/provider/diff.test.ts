@@ -47,8 +47,8 @@ describe("diff without the API", () => {
 
   it("updates a tag in place, ignoring the order of its types", async () => {
     const tags = new TagProvider();
-    const old = { name: "t", description: "", type: ["source", "topic"] } as unknown as TagOutputs;
-    expect(await tags.diff("id", old, { name: "t", description: "", type: ["topic", "source"] })).toEqual({ changes: false, replaces: [] });
-    expect(await tags.diff("id", old, { name: "t2", description: "", type: ["topic", "source"] })).toEqual({ changes: true, replaces: [] });
+    const old = { name: "t", description: "", type: ["sources", "topics"] } as unknown as TagOutputs;
+    expect(await tags.diff("id", old, { name: "t", description: "", type: ["topics", "sources"] })).toEqual({ changes: false, replaces: [] });
+    expect(await tags.diff("id", old, { name: "t2", description: "", type: ["topics", "sources"] })).toEqual({ changes: true, replaces: [] });
   });
 });

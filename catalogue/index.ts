@@ -1,0 +1,125 @@
+import data = require("./connectors.json");
+
+/**
+ * The platform's connector and transform catalogue (connectors.json beside this file), typed.
+ * Knowledge about the API that is data: the SDK's generated helpers, the provider's checks and
+ * the emulator's validation all read it, so the three cannot disagree on a key.
+ */
+
+export type ConnectorKind = "source" | "destination";
+export type CatalogueKind = ConnectorKind | "transform";
+
+export type KeyType = "string" | "integer" | "boolean" | "list" | "map";
+
+/** A field of a map's object values. */
+export interface MapValueKey {
+  readonly key: string;
+  readonly name: string;
+  readonly type: "string" | "integer";
+  readonly required: boolean;
+  readonly min?: number;
+}
+
+export interface KeySpec {
+  /** The config key exactly as the API spells it. */
+  readonly key: string;
+  /** lowerCamelCase name of the key (the Terraform attribute's): the generated helpers' property. */
+  readonly name: string;
+  readonly type: KeyType;
+  readonly required: boolean;
+  /** Encrypted by the platform and masked on every read. */
+  readonly secret: boolean;
+  /** The platform's default, in its own type (the API echoes it as a string). */
+  readonly default?: string | number | boolean;
+  /** Allowed values. */
+  readonly enum?: readonly string[];
+  /** Inclusive bounds of an integer key. */
+  readonly min?: number;
+  readonly max?: number;
+  /** A change cannot be applied in place: the connector is replaced. */
+  readonly replaceOnChange?: boolean;
+  /** Set by the platform (generated or derived); a client reads it back and never sets it. */
+  readonly computed?: boolean;
+  readonly group?: string;
+  /** `json`: a string holding a JSON document. */
+  readonly format?: string;
+  /** Lists: the type of each item. */
+  readonly itemType?: "string";
+  /** Maps: the type of each value, and the keys of object values. */
+  readonly valueType?: "string" | "object";
+  readonly valueKeys?: readonly MapValueKey[];
+  /** `json-string`: the map travels as a JSON string of an object whose values are JSON strings. */
+  readonly encoding?: "json-string";
+}
+
+export interface ConnectorSpec {
+  readonly kind: CatalogueKind;
+  /** What the API calls it: the `connector` (or `transform`) value. */
+  readonly code: string;
+  readonly displayName: string;
+  /** The resource of the public Terraform provider the facts were taken from. */
+  readonly terraformResource: string;
+  readonly keys: readonly KeySpec[];
+}
+
+/** Where the facts came from. */
+export interface CatalogueOrigin {
+  readonly what: string;
+  readonly source: string;
+  readonly branch: string;
+  readonly commit: string;
+  readonly release: string;
+  readonly from: readonly string[];
+  readonly notes: string;
+}
+
+interface RawSpec {
+  displayName: string;
+  terraformResource: string;
+  keys: KeySpec[];
+}
+
+const raw = data as unknown as { about: CatalogueOrigin } & Record<CatalogueKind, Record<string, RawSpec>>;
+
+export const ORIGIN: CatalogueOrigin = raw.about;
+
+export const KINDS: readonly CatalogueKind[] = ["source", "destination", "transform"];
+
+function table(kind: CatalogueKind): Readonly<Record<string, ConnectorSpec>> {
+  return Object.fromEntries(Object.entries(raw[kind]).map(([code, spec]) => [code, { kind, code, ...spec }]));
+}
+
+export const CATALOGUE: Readonly<Record<CatalogueKind, Readonly<Record<string, ConnectorSpec>>>> = {
+  source: table("source"),
+  destination: table("destination"),
+  transform: table("transform"),
+};
+
+export function findConnector(kind: CatalogueKind, code: string): ConnectorSpec | undefined {
+  const specs = CATALOGUE[kind];
+  return Object.prototype.hasOwnProperty.call(specs, code) ? specs[code] : undefined;
+}
+
+/** The codes of one kind, sorted. */
+export function connectorCodes(kind: CatalogueKind): string[] {
+  return Object.keys(CATALOGUE[kind]).sort();
+}
+
+export function findKey(spec: ConnectorSpec, key: string): KeySpec | undefined {
+  return spec.keys.find((k) => k.key === key);
+}
+
+export function secretKeys(spec: ConnectorSpec): string[] {
+  return spec.keys.filter((k) => k.secret).map((k) => k.key);
+}
+
+export function isSecretKey(spec: ConnectorSpec, key: string): boolean {
+  return spec.keys.some((k) => k.key === key && k.secret);
+}
+
+export function replaceOnChangeKeys(spec: ConnectorSpec): string[] {
+  return spec.keys.filter((k) => k.replaceOnChange).map((k) => k.key);
+}
+
+/** The `.user.defined` suffix marks keys the platform copies into a plain key of its own (`X.user.defined` → `X`). */
+export const USER_DEFINED_SUFFIX = ".user.defined";

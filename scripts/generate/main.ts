@@ -1,0 +1,22 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { renderAll } from "./render.js";
+
+// Writes sdk/generated/*.ts from the catalogue; says which files changed.
+const root = process.argv[2] ?? join(__dirname, "..", "..");
+let changed = 0;
+for (const [path, content] of renderAll()) {
+  const target = join(root, path);
+  let current: string | undefined;
+  try {
+    current = readFileSync(target, "utf8");
+  } catch {
+    current = undefined;
+  }
+  if (current === content) continue;
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, content);
+  changed++;
+  console.log(`wrote ${path}`);
+}
+console.log(changed === 0 ? "generated files are up to date" : `${changed} file(s) written`);
