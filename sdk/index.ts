@@ -11,4 +11,5 @@ export * from "./connectors.js";
 export type { ConnectorConfig, TransformConfig } from "./build-config.js";
 export type { ConfigInput, ConfigValue, TagsInput } from "./inputs.js";
 export type { DriftReport } from "../provider/drift.js";
-export { ORIGIN as CATALOGUE_ORIGIN, type CatalogueOrigin, type KeySpec, type ConnectorSpec } from "../catalogue/index.js";
+// The catalogue itself (catalogue/connectors.json), for programs that build configs from it.
+export { CATALOGUE, ORIGIN as CATALOGUE_ORIGIN, findConnector, type CatalogueOrigin, type KeySpec, type ConnectorSpec } from "../catalogue/index.js";
