@@ -158,7 +158,7 @@ step "Someone edits the destination in the web console (outside Pulumi)"
 say "the console reads the destination (secrets masked) and saves the edited form back"
 CDC_API_URL="$api_url" CDC_CLIENT_ID="$client_id" CDC_CLIENT_SECRET="$client_secret" \
   node scripts/demo/console-edit.js --destination "$destination_id" \
-  --set snowflake.schema.name=RAW_HOTFIX --set ingestion.mode=append
+  --set snowflake.schema.name=RAW_HOTFIX --set snowflake.role.name=HOTFIX_ROLE
 
 # ==============================================================================================
 step "pulumi preview notices the drift (and --expect-no-changes fails, as CI would)"

@@ -187,6 +187,15 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
     const spec = findConnector(kind, record.connector)!;
     const checked = checkConfig(spec, body.config, store.vault, record);
     if (!checked.ok) throw new RequestValidationError(checked.details);
+    // Replace-on-change keys are the platform's set-once settings: fixed at creation.
+    const setOnce = spec.keys.filter((k) => k.replaceOnChange && !k.secret && String(checked.value.config[k.key]) !== String(record.config[k.key]));
+    if (setOnce.length > 0) {
+      throw new RequestValidationError(
+        setOnce.map((k) =>
+          err.valueError(["body", "config", k.key], body.config[k.key] ?? null, `${k.key} is set once, when the ${label} is created (it is '${record.config[k.key]}'); create a new ${label} to change it`),
+        ),
+      );
+    }
     const tags = checkTags(store, body.tags);
     assertUniqueName(body.name, record.id);
     record.name = body.name;

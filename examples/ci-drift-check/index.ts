@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { clickhouseDestination, Destination, postgresqlSource, Source, Tag } from "pulumi-cdc";
+import { clickhouseDestination, Destination, postgresqlTables, Source, Tag } from "pulumi-cdc";
 
 // A small but real pipeline, the kind of stack a scheduled CI job guards: PostgreSQL into
 // ClickHouse. The interesting part of this example is check-drift.sh beside this file; the
@@ -12,18 +12,19 @@ const tag = new Tag("managed", {
   name: `${env}-managed-by-pulumi`,
   // The console shows tags: this one tells whoever opens the object there where to change it.
   description: "Managed by Pulumi: change the stack's program or config, not this object; CI reports drift",
-  type: ["source", "destination"],
+  type: ["sources", "destinations"],
 });
 
 const billing = new Source("billing", {
   name: `${env}-billing`,
-  ...postgresqlSource({
-    hostname: config.get("dbHost") ?? "billing-db.internal",
-    user: config.get("dbUser") ?? "cdc_reader",
-    password: config.requireSecret("dbPassword"),
-    dbname: "billing",
+  ...postgresqlTables({
+    databaseHostname: config.get("dbHost") ?? "billing-db.internal",
+    databaseUser: config.get("dbUser") ?? "cdc_reader",
+    databasePassword: config.requireSecret("dbPassword"),
+    databaseDbname: "billing",
     tables: ["public.invoices", "public.payments"],
   }),
+  tags: [tag],
 });
 
 const analytics = new Destination(
@@ -33,11 +34,12 @@ const analytics = new Destination(
     ...clickhouseDestination({
       hostname: config.get("clickhouseHost") ?? "clickhouse.internal",
       port: 8443,
-      username: "cdc_writer",
-      password: config.requireSecret("clickhousePassword"),
+      connectionUsername: "cdc_writer",
+      connectionPassword: config.requireSecret("clickhousePassword"),
       database: "billing",
       ingestionMode: "upsert",
     }),
+    tags: [tag],
   },
   { dependsOn: [billing] },
 );

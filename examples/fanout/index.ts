@@ -1,18 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
-import {
-  clickhouseDestination,
-  Destination,
-  mysqlSource,
-  s3Destination,
-  snowflakeDestination,
-  Source,
-  Tag,
-  type ConnectorConfig,
-} from "pulumi-cdc";
+import { CATALOGUE, Destination, HELPERS, mysqlTables, Source, Tag, type ConnectorConfig } from "pulumi-cdc";
 
 // One MySQL source delivered to as many destinations as the stack lists. Adding, removing or
 // changing a destination is a config change (`pulumi config set --path ...`), not a code change,
 // so every environment (stack) can fan out to a different set of systems from the same program.
+// Any destination connector of the platform can be listed: its settings are the properties of
+// the SDK's generated helper for it, checked against the same catalogue the helper comes from.
 
 const config = new pulumi.Config("fanout");
 // Every object name is prefixed, because source, destination and tag names are unique per tenant
@@ -21,61 +14,28 @@ const prefix = config.get("prefix") ?? pulumi.getStack();
 
 type DesiredState = "active" | "paused" | "stopped";
 
-interface Common {
+interface DestinationEntry {
   /** Short name, unique in the list: `[a-z0-9-]`. The API name becomes `<prefix>-<name>`. */
   name: string;
+  /** A destination connector of the platform, e.g. `s3`, `clickhouse`, `snowflake`. */
+  connector: string;
+  /** The generated helper's properties, without the secret one (see secretKey). */
+  settings: Record<string, unknown>;
   desiredState?: DesiredState;
   /** The config key (in the `fanout` namespace) holding this destination's secret. Default `<name>Secret`. */
   secretKey?: string;
 }
-interface S3Entry extends Common {
-  connector: "s3";
-  bucket: string;
-  accessKeyId: string;
-  region?: string;
-  prefix?: string;
-  format?: "json" | "csv" | "parquet" | "avro";
-  compression?: "none" | "gzip" | "snappy" | "zstd";
-  flushSize?: number;
-}
-interface ClickhouseEntry extends Common {
-  connector: "clickhouse";
-  hostname: string;
-  port?: number;
-  username?: string;
-  database?: string;
-  ssl?: boolean;
-  ingestionMode?: "append" | "upsert";
-}
-interface SnowflakeEntry extends Common {
-  connector: "snowflake";
-  urlName: string;
-  userName: string;
-  databaseName: string;
-  schemaName: string;
-  roleName?: string;
-  ingestionMode?: "append" | "upsert";
-  bufferFlushSeconds?: number;
-}
-type DestinationEntry = S3Entry | ClickhouseEntry | SnowflakeEntry;
 
-// What each connector needs in its list entry (its secret is separate, see secretKey).
-const REQUIRED: Record<DestinationEntry["connector"], string[]> = {
-  s3: ["bucket", "accessKeyId"],
-  clickhouse: ["hostname"],
-  snowflake: ["urlName", "userName", "databaseName", "schemaName"],
-};
-// The one secret setting of each connector, for the error message.
-const SECRET_NAME: Record<DestinationEntry["connector"], string> = {
-  s3: "its secret access key",
-  clickhouse: "its password",
-  snowflake: "its private key",
-};
+/** The helper property that takes a connector's secret: its first required secret key, else its first secret key. */
+function secretProperty(connector: string): string | undefined {
+  const keys = CATALOGUE.destination[connector]!.keys;
+  return (keys.find((k) => k.secret && k.required) ?? keys.find((k) => k.secret))?.name;
+}
 
 /**
  * Checks the whole list before any resource is declared, and reports every problem at once,
  * so a typo in stack config fails the preview with a clear message instead of a half-applied
- * fan-out or an API error.
+ * fan-out. Value types, allowed values and ranges are checked by the provider before any API call.
  */
 function validate(raw: unknown): { entries: DestinationEntry[]; secrets: Map<string, pulumi.Output<string>> } {
   const problems: string[] = [];
@@ -100,73 +60,47 @@ function validate(raw: unknown): { entries: DestinationEntry[]; secrets: Map<str
     }
     if (seen.has(e.name)) problems.push(`${at}.name '${e.name}' is used twice: names must be unique`);
     seen.add(e.name);
-    const connector = e.connector as DestinationEntry["connector"];
-    if (!Object.hasOwn(REQUIRED, connector)) {
-      problems.push(`${at}.connector must be one of ${Object.keys(REQUIRED).join(", ")}, got ${JSON.stringify(e.connector)}`);
+    const connector = typeof e.connector === "string" ? e.connector : "";
+    const spec = CATALOGUE.destination[connector];
+    if (!spec) {
+      problems.push(`${at}.connector must be a destination connector (${Object.keys(CATALOGUE.destination).join(", ")}), got ${JSON.stringify(e.connector)}`);
       return;
     }
-    for (const field of REQUIRED[connector]) {
-      if (typeof e[field] !== "string" || e[field] === "") problems.push(`${at}.${field} is required for ${connector}`);
+    const settings = (e.settings ?? {}) as Record<string, unknown>;
+    if (typeof settings !== "object" || Array.isArray(settings)) {
+      problems.push(`${at}.settings must be an object of ${connector} settings`);
+      return;
+    }
+    const secret = secretProperty(connector);
+    const known = new Set(spec.keys.filter((k) => !k.computed).map((k) => k.name));
+    for (const property of Object.keys(settings)) {
+      if (!known.has(property)) problems.push(`${at}.settings.${property} is not a ${connector} setting`);
+      else if (property === secret) problems.push(`${at}.settings.${property} is the secret: set it with pulumi config set --secret, see secretKey`);
+    }
+    for (const k of spec.keys) {
+      if (k.required && !k.secret && !k.computed && settings[k.name] === undefined) problems.push(`${at}.settings.${k.name} is required for ${connector} (\`${k.key}\`)`);
     }
     if (e.desiredState !== undefined && !["active", "paused", "stopped"].includes(e.desiredState as string)) {
       problems.push(`${at}.desiredState must be active, paused or stopped, got ${JSON.stringify(e.desiredState)}`);
     }
-    // Numbers set with `--path` arrive as numbers, from a JSON string they may arrive as text.
-    for (const field of ["port", "flushSize", "bufferFlushSeconds"]) {
-      if (e[field] !== undefined && !Number.isInteger(Number(e[field]))) problems.push(`${at}.${field} must be an integer`);
-      else if (e[field] !== undefined) e[field] = Number(e[field]);
+    if (secret) {
+      const secretKey = typeof e.secretKey === "string" && e.secretKey !== "" ? e.secretKey : `${e.name}Secret`;
+      // getSecret, not requireSecret: collect every missing secret into one message.
+      const value = config.getSecret(secretKey);
+      if (value === undefined) problems.push(`${at} (${e.name}) needs its ${secret}: pulumi config set --secret fanout:${secretKey} <value>`);
+      else secrets.set(e.name, value);
     }
-    const secretKey = typeof e.secretKey === "string" && e.secretKey !== "" ? e.secretKey : `${e.name}Secret`;
-    // getSecret, not requireSecret: collect every missing secret into one message.
-    const secret = config.getSecret(secretKey);
-    if (secret === undefined) {
-      problems.push(`${at} (${e.name}) needs ${SECRET_NAME[connector]}: pulumi config set --secret fanout:${secretKey} <value>`);
-    } else {
-      secrets.set(e.name, secret);
-    }
-    entries.push(e as unknown as DestinationEntry);
+    entries.push({ ...(e as unknown as DestinationEntry), settings });
   });
   if (problems.length > 0) throw new pulumi.RunError(`invalid fan-out config:\n  - ${problems.join("\n  - ")}`);
   return { entries, secrets };
 }
 
-/** The connector config of one entry, through the SDK's typed helpers. */
-function connectorConfig(entry: DestinationEntry, secret: pulumi.Output<string>): ConnectorConfig {
-  switch (entry.connector) {
-    case "s3":
-      return s3Destination({
-        bucket: entry.bucket,
-        accessKeyId: entry.accessKeyId,
-        secretAccessKey: secret,
-        region: entry.region,
-        // Each stack writes under its own prefix unless the entry says otherwise.
-        prefix: entry.prefix ?? `cdc/${prefix}/`,
-        format: entry.format,
-        compression: entry.compression,
-        flushSize: entry.flushSize,
-      });
-    case "clickhouse":
-      return clickhouseDestination({
-        hostname: entry.hostname,
-        port: entry.port,
-        username: entry.username,
-        password: secret,
-        database: entry.database,
-        ssl: entry.ssl,
-        ingestionMode: entry.ingestionMode,
-      });
-    case "snowflake":
-      return snowflakeDestination({
-        urlName: entry.urlName,
-        userName: entry.userName,
-        privateKey: secret,
-        databaseName: entry.databaseName,
-        schemaName: entry.schemaName,
-        roleName: entry.roleName,
-        ingestionMode: entry.ingestionMode,
-        bufferFlushSeconds: entry.bufferFlushSeconds,
-      });
-  }
+/** The connector config of one entry, through the SDK's generated helper for its connector. */
+function connectorConfig(entry: DestinationEntry, secret: pulumi.Output<string> | undefined): ConnectorConfig {
+  const helper = (HELPERS.destination as Record<string, (args: object) => ConnectorConfig>)[entry.connector]!;
+  const property = secretProperty(entry.connector);
+  return helper({ ...entry.settings, ...(property && secret ? { [property]: secret } : {}) });
 }
 
 const { entries, secrets } = validate(config.requireObject<unknown>("destinations"));
@@ -176,26 +110,25 @@ interface SourceSettings {
   port?: number;
   user?: string;
   tables?: string[];
-  serverId?: number;
 }
 const sourceSettings = config.getObject<SourceSettings>("source") ?? {};
 
 const tag = new Tag("fanout", {
   name: `${prefix}-fanout`,
   description: `Objects of the ${prefix} fan-out`,
-  type: ["source", "destination"],
+  type: ["sources", "destinations"],
 });
 
 const source = new Source("shop", {
   name: `${prefix}-shop`,
-  ...mysqlSource({
-    hostname: sourceSettings.hostname ?? "shop-db.internal",
-    port: sourceSettings.port,
-    user: sourceSettings.user ?? "cdc",
-    password: config.requireSecret("sourcePassword"),
+  ...mysqlTables({
+    databaseHostname: sourceSettings.hostname ?? "shop-db.internal",
+    databasePort: sourceSettings.port,
+    databaseUser: sourceSettings.user ?? "cdc",
+    databasePassword: config.requireSecret("sourcePassword"),
     tables: sourceSettings.tables ?? ["shop.orders", "shop.order_items"],
-    serverId: sourceSettings.serverId,
   }),
+  tags: [tag],
 });
 
 // Resource names are the entry names: renaming an entry replaces that destination (and only it),
@@ -206,8 +139,9 @@ const destinations = entries.map(
       entry.name,
       {
         name: `${prefix}-${entry.name}`,
-        ...connectorConfig(entry, secrets.get(entry.name)!),
+        ...connectorConfig(entry, secrets.get(entry.name)),
         desiredState: entry.desiredState,
+        tags: [tag],
       },
       { dependsOn: [source] },
     ),

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { ClientCredential, Destination, postgresqlSource, snowflakeDestination, Source, Tag } from "pulumi-cdc";
+import { ClientCredential, Destination, postgresqlTables, snowflakeDestination, Source, Tag } from "pulumi-cdc";
 
 // Program settings live under the explicit "quickstart" namespace (not the project name) so
 // the same keys work whether this folder is run on its own or as the repository's root program.
@@ -8,32 +8,36 @@ import { ClientCredential, Destination, postgresqlSource, snowflakeDestination, 
 const config = new pulumi.Config("quickstart");
 const env = config.get("env") ?? pulumi.getStack();
 
-// Tags organise objects in the platform's console; `type` says which kinds a tag may label.
+// Tags organise objects in the platform's console; `type` says what a tag is for, in the
+// platform's words (sources, destinations, pipelines, topics, environment, ...).
 const ownerTag = new Tag("owner", {
   name: `team-data-${env}`,
   description: "Owned by the data platform team",
-  type: ["source", "destination", "pipeline"],
+  type: ["sources", "destinations", "pipelines"],
 });
 const piiTag = new Tag("pii", {
   name: `pii-${env}`,
   description: "Carries personal data: restricted access",
-  type: ["source", "destination", "topic"],
+  type: ["sources", "destinations", "topics"],
 });
 
 // The operational database. requireSecret: the password is encrypted in the stack's state and
 // never printed; the SDK also marks the connector's secret keys as secrets on its own.
 const orders = new Source("orders", {
   name: `orders-${env}`,
-  ...postgresqlSource({
-    hostname: config.get("dbHost") ?? "orders-db.internal",
-    port: config.getNumber("dbPort") ?? 5432,
-    user: config.get("dbUser") ?? "cdc_reader",
-    password: config.requireSecret("dbPassword"),
-    dbname: config.get("dbName") ?? "shop",
+  // The generated helper has one typed property per platform key (databaseHostname is
+  // `database.hostname.user.defined`); postgresqlTables also fills both include lists from `tables`.
+  ...postgresqlTables({
+    databaseHostname: config.get("dbHost") ?? "orders-db.internal",
+    databasePort: config.getNumber("dbPort") ?? 5432,
+    databaseUser: config.get("dbUser") ?? "cdc_reader",
+    databasePassword: config.requireSecret("dbPassword"),
+    databaseDbname: config.get("dbName") ?? "shop",
     tables: config.getObject<string[]>("tables") ?? ["public.orders", "public.customers"],
     // A dedicated slot per environment, so two stacks never consume each other's changes.
     slotName: `cdc_orders_${env.replace(/[^a-z0-9_]/gi, "_").toLowerCase()}`,
   }),
+  tags: [ownerTag, piiTag],
 });
 
 // The warehouse. Key-pair authentication: the private key is a secret config value.
@@ -42,14 +46,16 @@ const warehouse = new Destination(
   {
     name: `warehouse-${env}`,
     ...snowflakeDestination({
-      urlName: config.get("snowflakeAccountUrl") ?? "acme.snowflakecomputing.com",
-      userName: config.get("snowflakeUser") ?? "CDC_LOADER",
-      privateKey: config.requireSecret("snowflakePrivateKey"),
-      databaseName: config.get("snowflakeDatabase") ?? "ANALYTICS",
-      schemaName: config.get("snowflakeSchema") ?? "RAW",
-      // upsert keeps one row per key in the warehouse instead of a change log.
+      snowflakeUrlName: config.get("snowflakeAccountUrl") ?? "acme.snowflakecomputing.com",
+      snowflakeUserName: config.get("snowflakeUser") ?? "CDC_LOADER",
+      snowflakePrivateKey: config.requireSecret("snowflakePrivateKey"),
+      snowflakeDatabaseName: config.get("snowflakeDatabase") ?? "ANALYTICS",
+      snowflakeSchemaName: config.get("snowflakeSchema") ?? "RAW",
+      // upsert keeps one row per key in the warehouse instead of a change log. The platform
+      // cannot change it in place: changing it later replaces the destination.
       ingestionMode: "upsert",
     }),
+    tags: [ownerTag],
   },
   // Nothing should land in the warehouse before the source exists to feed it.
   { dependsOn: [orders] },

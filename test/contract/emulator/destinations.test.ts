@@ -120,11 +120,16 @@ describe("GET, PUT and DELETE /destinations/{destination_id}", () => {
     expect(got.body).toEqual({ result: [dst], page: 1, page_size: 10, total: 1, has_next: false });
 
     const updated = await s.api("PUT", `/destinations/${dst.id}?secret_returned=true`, {
-      body: { name: dst.name, connector: "snowflake", config: { ...snowflakeConfig(), "snowflake.private.key": "********", "ingestion.mode": "upsert" } },
+      body: { name: dst.name, connector: "snowflake", config: { ...snowflakeConfig(), "snowflake.private.key": "********", "snowflake.role.name": "LOADER_ROLE" } },
     });
     expect(updated.status, updated.text).toBe(200);
     expect(updated.body.config["snowflake.private.key"]).toBe(snowflakeConfig()["snowflake.private.key"]);
-    expect(updated.body.config["ingestion.mode"]).toBe("upsert");
+    expect(updated.body.config["snowflake.role.name"]).toBe("LOADER_ROLE");
+    // ingestion.mode is set once, at creation (a replace-on-change key of the catalogue).
+    expect422(
+      await s.api("PUT", `/destinations/${dst.id}`, { body: { name: dst.name, connector: "snowflake", config: { ...snowflakeConfig(), "snowflake.private.key": "********", "ingestion.mode": "upsert" } } }),
+      { loc: ["body", "config", "ingestion.mode"], type: "value_error" },
+    );
 
     expect((await s.api("DELETE", `/destinations/${dst.id}`)).body).toEqual({ id: dst.id, deleted: true });
     expect((await s.api("GET", `/destinations/${dst.id}`)).body.total).toBe(0);

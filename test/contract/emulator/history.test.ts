@@ -68,16 +68,16 @@ describe("GET /destinations/{id}/config-history/compare-to-original", () => {
 
   it("records an entry only when the config really changes", async () => {
     const dst = await create();
-    await put(dst, { ...snowflakeConfig(), "ingestion.mode": "upsert" });
+    await put(dst, { ...snowflakeConfig(), "snowflake.role.name": "LOADER_ROLE" });
     const before = await compare(dst.id);
     clock.advance(5);
-    await put(dst, { ...snowflakeConfig(), "snowflake.private.key": "********", "ingestion.mode": "upsert" }, uniqueName("renamed"));
+    await put(dst, { ...snowflakeConfig(), "snowflake.private.key": "********", "snowflake.role.name": "LOADER_ROLE" }, uniqueName("renamed"));
     expect((await compare(dst.id)).latest_timestamp).toBe(before.latest_timestamp);
   });
 
   it("keeps latest_timestamp moving when a change is reverted, with has_changes false", async () => {
     const dst = await create();
-    await put(dst, { ...snowflakeConfig(), "ingestion.mode": "upsert" });
+    await put(dst, { ...snowflakeConfig(), "snowflake.role.name": "LOADER_ROLE" });
     const changed = await compare(dst.id);
     await put(dst, snowflakeConfig());
     const reverted = await compare(dst.id);

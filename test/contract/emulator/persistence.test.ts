@@ -32,7 +32,7 @@ describe("--state persistence", () => {
     const src = (await api("POST", "/sources", { name: "persisted-src", connector: "postgresql", config: pgSourceConfig() })).body;
     await api("PUT", `/sources/${src.id}/pause`);
     const dst = (await api("POST", "/destinations", { name: "persisted-dst", connector: "snowflake", config: snowflakeConfig() })).body;
-    await api("PUT", `/destinations/${dst.id}`, { name: "persisted-dst", connector: "snowflake", config: { ...snowflakeConfig(), "ingestion.mode": "upsert" } });
+    await api("PUT", `/destinations/${dst.id}`, { name: "persisted-dst", connector: "snowflake", config: { ...snowflakeConfig(), "snowflake.role.name": "LOADER_ROLE" } });
     const compareBefore = (await api("GET", `/destinations/${dst.id}/config-history/compare-to-original`)).body;
     const tag = (await api("POST", "/tags", { name: "persisted-tag", type: ["sources"] })).body;
     const cred = (await api("POST", "/auth/client-credentials", { role_ids: ["role_editor"] })).body;
