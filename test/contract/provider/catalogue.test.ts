@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGUE, type ConnectorKind, type ConnectorSpec } from "../../../catalogue/index.js";
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs } from "../../../provider/resources/connector.js";
 import { HELPERS } from "../../../sdk/generated/index.js";
-import { allArgs, isSecret, requiredArgs, resolvedConfig } from "../../support/catalogue-samples.js";
+import { allArgs, isSecret, requiredArgs, requiredConfig, resolvedConfig } from "../../support/catalogue-samples.js";
 import { startHarness, type ProviderHarness } from "./harness.js";
 
 // Every connector of the catalogue, through its generated helper and the provider, against the
@@ -42,6 +42,28 @@ describe("every catalogued connector through its helper and the provider", () =>
     expect(read.id).toBe(id);
     expect(await p.diff(id, read.props as never, inputs as ConnectorInputs)).toMatchObject({ changes: false });
     await p.delete(id);
+  });
+
+  it.each(all)("%s: check() names the key of a missing required key, a wrong type and a bad enum value, before any API call", async (_label, kind, spec: ConnectorSpec) => {
+    const p = providers[kind];
+    const config = requiredConfig(spec);
+    const settable = spec.keys.filter((k) => !k.computed);
+    const required = settable.find((k) => k.required);
+    const others = settable.filter((k) => k !== required);
+    const typed = others.find((k) => k.type === "integer" || k.type === "boolean") ?? others.find((k) => k.type === "string" && !k.enum);
+    const enumKey = others.find((k) => k.enum && k !== typed);
+    const broken: Record<string, unknown> = { ...config };
+    if (required) delete broken[required.key];
+    if (typed) broken[typed.key] = typed.type === "string" ? 42 : "not-a-value";
+    if (enumKey) broken[enumKey.key] = "not-an-allowed-value";
+    const before = h.emulator.stats().total;
+    const { failures } = await p.check({}, { logicalName: `bad-${spec.code}`, connector: spec.code, config: broken });
+    expect(h.emulator.stats().total).toBe(before);
+    const named = (key: string) => failures.find((f) => f.property === `config["${key}"]`);
+    if (required) expect(named(required.key)?.reason, required.key).toMatch(/is required by the .* connector: add it to config/);
+    if (typed) expect(named(typed.key)?.reason, typed.key).toMatch(/must be (a whole number|true or false|a string)/);
+    if (enumKey) expect(named(enumKey.key)?.reason, enumKey.key).toMatch(/must be one of /);
+    expect(failures.length).toBe([required, typed, enumKey].filter(Boolean).length);
   });
 
   it.each(all)("%s: every settable key set, in the wire form, comes back with no diff", async (_label, kind, spec: ConnectorSpec) => {
