@@ -25,6 +25,11 @@ export interface FaultSettings {
   failNext: number;
   /** The next N matched writes are handled, then lose their response, whatever the rates. */
   loseNext: number;
+  /**
+   * Delayed deletes (the platform's `wait=false`): a deleted pipeline or transform is still
+   * there, and still holds its source, destination and transforms, for this many more GETs of it.
+   */
+  deleteDelayReads: number;
 }
 
 export const DEFAULT_FAULTS: FaultSettings = {
@@ -37,6 +42,7 @@ export const DEFAULT_FAULTS: FaultSettings = {
   routes: ["/"],
   failNext: 0,
   loseNext: 0,
+  deleteDelayReads: 0,
 };
 
 export type FaultDecision =
@@ -70,7 +76,7 @@ export function validateFaults(settings: FaultSettings): void {
   if (!Number.isFinite(settings.rateLimit) || settings.rateLimit < 0) {
     throw new RangeError(`rateLimit must be a non-negative number, got ${settings.rateLimit}`);
   }
-  for (const [name, v] of [["failNext", settings.failNext], ["loseNext", settings.loseNext]] as const) {
+  for (const [name, v] of [["failNext", settings.failNext], ["loseNext", settings.loseNext], ["deleteDelayReads", settings.deleteDelayReads]] as const) {
     if (!Number.isInteger(v) || v < 0) throw new RangeError(`${name} must be a non-negative integer, got ${v}`);
   }
   if (settings.seed !== undefined && !Number.isInteger(settings.seed)) {
@@ -118,6 +124,10 @@ export class FaultInjector {
       const base = prefix.endsWith("/") ? prefix.slice(0, -1) : prefix;
       return path === base || path.startsWith(`${base}/`);
     });
+  }
+
+  get deleteDelayReads(): number {
+    return this.current.deleteDelayReads;
   }
 
   get latencyMs(): number {

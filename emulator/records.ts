@@ -132,6 +132,66 @@ export interface LogSummaryRecord {
   created_at: string;
 }
 
+export interface PipelineTransformEntry {
+  id: string;
+  name: string;
+  start_time: string | null;
+  topic_id: string;
+  topic: string;
+}
+
+export interface PipelineRecord {
+  id: string;
+  name: string;
+  snapshot_new_tables: boolean;
+  source_id: string;
+  /** Selected source topics, as pretty names. */
+  source_topics: string[];
+  destination_id: string;
+  transforms: PipelineTransformEntry[];
+  topic_auto_discovery_transforms: { transform_id: string; regex: string }[];
+  tags: string[];
+  created_from: CreatedFrom | null;
+  created_at: string;
+  updated_at: string;
+  /** Delayed delete (fault option): GETs left before the record really goes. */
+  deleting_reads_left?: number;
+}
+
+export type JobStatus = "DEPLOYING" | "RUNNING" | "FAILED" | "CANCELED" | "STOPPED";
+
+export interface TransformVersion {
+  version_id: number;
+  description: string | null;
+  implementation: Record<string, unknown>;
+  config: Record<string, unknown> | null;
+}
+
+export interface TransformRecord {
+  id: string;
+  name: string;
+  transform_type: string;
+  config: Record<string, ConfigScalar>;
+  implementation: Record<string, unknown>;
+  version: number;
+  impl_versions: Record<string, TransformVersion>;
+  tags: string[];
+  created_from: CreatedFrom | null;
+  created_at: string;
+  updated_at: string;
+  start_time: string | null;
+  /** Job of the live deployment; null until deployed. */
+  job: { status: JobStatus; polls_until_settled: number; settles_to: JobStatus; failure_reason: string | null; deployed_version: number } | null;
+  deleting_reads_left?: number;
+}
+
+/** Tuning of a Kafka topic the platform created for a source or transform. */
+export interface TopicRecord {
+  id: string;
+  partition_count: number;
+  tags: string[];
+}
+
 export interface StateData {
   version: 1;
   tenant_id: string;
@@ -152,4 +212,8 @@ export interface StateData {
   llm_connections: Record<string, LlmConnectionRecord>;
   agents: Record<string, AgentRecord>;
   log_summaries: Record<string, LogSummaryRecord>;
+  pipelines: Record<string, PipelineRecord>;
+  transforms: Record<string, TransformRecord>;
+  /** Topics whose partitions or tags were tuned; other topics have the defaults. */
+  topics: Record<string, TopicRecord>;
 }

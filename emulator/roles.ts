@@ -16,6 +16,12 @@ export const PERMISSIONS = [
   "agents:read",
   "agents:write",
   "logs:write",
+  "pipelines:read",
+  "pipelines:write",
+  "transforms:read",
+  "transforms:write",
+  "topics:read",
+  "topics:write",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -6,6 +6,9 @@ import { registerAgentRoutes } from "./routes/agents.js";
 import { registerAuthRoutes } from "./routes/auth.js";
 import { registerConnectorRoutes } from "./routes/connectors.js";
 import { registerLogRoutes } from "./routes/logs.js";
+import { registerPipelineRoutes } from "./routes/pipelines.js";
+import { registerTopicRoutes } from "./routes/topics.js";
+import { registerTransformRoutes } from "./routes/transforms.js";
 import { registerTagRoutes } from "./routes/tags.js";
 import { authenticate } from "./tokens.js";
 import { InvalidJsonBody, RequestValidationError } from "./validation.js";
@@ -146,6 +149,9 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   registerTagRoutes(app, ctx);
   registerAgentRoutes(app, ctx);
   registerLogRoutes(app, ctx);
+  registerPipelineRoutes(app, ctx);
+  registerTransformRoutes(app, ctx);
+  registerTopicRoutes(app, ctx);
 
   return app;
 }

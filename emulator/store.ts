@@ -31,6 +31,9 @@ function freshState(): StateData {
     llm_connections: {},
     agents: {},
     log_summaries: {},
+    pipelines: {},
+    transforms: {},
+    topics: {},
   };
 }
 
@@ -46,6 +49,9 @@ const COLLECTIONS = [
   "llm_connections",
   "agents",
   "log_summaries",
+  "pipelines",
+  "transforms",
+  "topics",
 ] as const;
 
 function loadState(path: string): StateData {

@@ -7,6 +7,7 @@ import { randomHex } from "../crypto.js";
 import { ApiError, conflict, notFound } from "../errors.js";
 import { compareToOriginal, recordConfig } from "../history.js";
 import { envelope, pageOf } from "../paging.js";
+import { inUseMessage, pipelinesUsing } from "../topology.js";
 import type { Permission } from "../roles.js";
 import { CONNECTOR_STATUSES, type ConnectorRecord, type ConnectorStatus, type Store } from "../store.js";
 import {
@@ -211,6 +212,8 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
   app.delete(`${base}/:${idParam}`, { config: { permission: write } }, async (request) => {
     const { path } = validateRequest(request, { path: pathSchema });
     const record = find(path[idParam]!);
+    const users = pipelinesUsing(store, { [kind]: record.id });
+    if (users.length > 0) throw conflict(inUseMessage(kindLabel(kind), record.id, users));
     delete table()[record.id];
     delete store.data.history[record.id];
     store.markDirty();

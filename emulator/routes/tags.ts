@@ -149,7 +149,14 @@ export function registerTagRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     assertCustom(tag);
     delete store.data.tags[tag.id];
     // A deleted tag is no longer on anything.
-    for (const record of [...Object.values(store.data.sources), ...Object.values(store.data.destinations)]) {
+    const tagged = [
+      ...Object.values(store.data.sources),
+      ...Object.values(store.data.destinations),
+      ...Object.values(store.data.pipelines),
+      ...Object.values(store.data.transforms),
+      ...Object.values(store.data.topics),
+    ];
+    for (const record of tagged) {
       if (record.tags?.includes(tag.id)) record.tags = record.tags.filter((t) => t !== tag.id);
     }
     store.markDirty();

@@ -23,7 +23,7 @@ describe("fault injection", () => {
   it("is off by default", async () => {
     const fresh = await startEmulator({ port: 0 });
     try {
-      expect(fresh.getFaults()).toEqual({ latencyMs: 0, rateLimit: 0, failRate: 0, dropRate: 0, lostResponseRate: 0, seed: undefined, routes: ["/"], failNext: 0, loseNext: 0 });
+      expect(fresh.getFaults()).toEqual({ latencyMs: 0, rateLimit: 0, failRate: 0, dropRate: 0, lostResponseRate: 0, seed: undefined, routes: ["/"], failNext: 0, loseNext: 0, deleteDelayReads: 0 });
       const t = (await tokenFor(fresh)).accessToken;
       for (let i = 0; i < 20; i += 1) expect((await get("/sources", fresh, t)).status).toBe(200);
       expect(fresh.stats().faults).toEqual({ delayed: 0, rateLimited: 0, failed: 0, dropped: 0, lost: 0 });
