@@ -44,7 +44,8 @@ After a \`pulumi up\` was interrupted (killed, out of memory, a lost CI runner),
 pending operations: creates the engine started and never saw finish. This command finds each
 pending create's object in the API by its unique name (checking its connector and that Pulumi
 made it) and takes it into the stack; a pending create whose object never came to exist is
-cleared; a client credential it made is deleted (its secret was lost with the run); every other
+cleared (right after the kill it first waits until 15 s have passed since the run stopped, for
+creates still in flight); a client credential it made is deleted (its secret was lost with the run); every other
 pending operation is resolved by a \`pulumi refresh\`. A lock left by the killed run is released
 when its process is gone. Then one \`pulumi up\` finishes the work, with no 409 and no orphan.
 

@@ -25,6 +25,7 @@ const resourceSchema = z.looseObject({ urn: z.string(), type: z.string(), inputs
 const checkpointSchema = z.looseObject({
   deployment: z
     .looseObject({
+      manifest: z.looseObject({ time: z.string().nullish() }).nullish(),
       resources: z.array(z.looseObject({ urn: z.string(), id: z.string().nullish(), type: z.string() })).nullish(),
       pending_operations: z.array(z.looseObject({ resource: resourceSchema, type: z.string() })).nullish(),
     })
@@ -45,6 +46,13 @@ export function pendingOperations(checkpoint: unknown): PendingOperation[] {
     inputs: op.resource.inputs ?? {},
     resource: op.resource as Record<string, unknown>,
   }));
+}
+
+/** When the stack's state was last written: for an interrupted run, about when it stopped. */
+export function lastWritten(checkpoint: unknown): number | undefined {
+  const time = parse(checkpoint).deployment?.manifest?.time;
+  const ms = time ? Date.parse(time) : Number.NaN;
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 /** Ids the stack already tracks, per type token: an object tracked there is never adopted twice. */

@@ -7,7 +7,7 @@ import { findConnectorByName, findTagByName, notOurs } from "../provider/lookup.
 import { sameMembers } from "../provider/normalize.js";
 import { EXIT_ERROR, type RecoverOptions } from "./args.js";
 import { describeError, programDir } from "./common.js";
-import { CDC_TYPES, pendingOperations, settlePendingCreates, trackedIds, type PendingOperation } from "./pending.js";
+import { CDC_TYPES, lastWritten, pendingOperations, settlePendingCreates, trackedIds, type PendingOperation } from "./pending.js";
 import { exportStack, failed, PulumiCommandError, selectedStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
 
 export interface RecoverDeps {
@@ -19,7 +19,16 @@ export interface RecoverDeps {
   createClient: (settings: CdcSettings) => CdcClient;
   /** Whether a process of this host is alive: decides if a stale lock may be broken. */
   processAlive?: (pid: number) => boolean;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
 }
+
+/**
+ * A create the killed run sent may still be on its way through the API: "not found" right after
+ * the kill is not yet "never created". So before clearing a pending create, recover lets this
+ * much time pass since the interrupted run last wrote its state, then looks again.
+ */
+export const IN_FLIGHT_GRACE_MS = 15_000;
 
 /** What recover decided for one pending operation. */
 export type Decision =
@@ -175,7 +184,15 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
       return { code: 0, decisions: [] };
     }
     api = deps.createClient(resolveSettings(await stackSettingsConfig(deps.runPulumi, stack, cwd), deps.env));
-    const decisions = await decide(api, ops, trackedIds(checkpoint));
+    let decisions = await decide(api, ops, trackedIds(checkpoint));
+    const since = lastWritten(checkpoint);
+    const now = deps.now ?? Date.now;
+    const wait = since === undefined ? 0 : IN_FLIGHT_GRACE_MS - (now() - since);
+    if (wait > 0 && decisions.some((d) => d.action === "clear" || d.action === "delete-and-clear")) {
+      deps.stdout(`The interrupted run stopped ${Math.round((now() - since!) / 1000)} s ago; waiting ${Math.ceil(wait / 1000)} s for requests it may still have in flight, then looking again.\n`);
+      await (deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(wait);
+      decisions = await decide(api, ops, trackedIds(checkpoint));
+    }
     if (!options.yes) {
       deps.stdout(renderPlan(stack, decisions, false));
       return { code: 0, decisions };

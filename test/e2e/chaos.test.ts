@@ -16,9 +16,20 @@ const PROGRAM = join(__dirname, "fixtures", "chaos");
 const CLI = join(__dirname, "..", "..", "dist", "cli", "index.js");
 const PG_SOURCES = 14;
 
-// The fault mix of issue 8, seeded so a run meets the same faults for the same requests.
-const FAULT_MIX: Partial<FaultSettings> = { failRate: 0.2, dropRate: 0.02, lostResponseRate: 0.05, rateLimit: 40, latencyMs: 10, seed: 20261122, routes: ["/"] };
-const NO_FAULTS: Partial<FaultSettings> = { failRate: 0, dropRate: 0, lostResponseRate: 0, rateLimit: 0, latencyMs: 0, routes: ["/"] };
+// The fault mix of issue 8, seeded. The engine's concurrency orders requests differently from
+// run to run, so the first writes' answers are lost for certain (loseNext) on top of the rates:
+// every run meets lost answers, whatever the order.
+const FAULT_MIX: Partial<FaultSettings> = {
+  failRate: 0.2,
+  dropRate: 0.02,
+  lostResponseRate: 0.05,
+  rateLimit: 40,
+  latencyMs: 10,
+  seed: 20261122,
+  routes: ["/"],
+  loseNext: 3,
+};
+const NO_FAULTS: Partial<FaultSettings> = { failRate: 0, dropRate: 0, lostResponseRate: 0, rateLimit: 0, latencyMs: 0, routes: ["/"], loseNext: 0, failNext: 0 };
 
 interface ApiObjects {
   sources: Array<{ id: string; name: string }>;
@@ -124,9 +135,9 @@ describe("a stack of 20 resources against an API with bad minutes", { timeout: E
     // 20 resources and the stack itself.
     expect(up.stdout).toMatch(/\+ 21 created/);
     const faults = emulator.stats().faults;
-    // The faults really happened: failures, lost answers and rate limiting all met this run.
+    // The faults really happened: failures and lost answers met this run.
     expect(faults.failed).toBeGreaterThan(0);
-    expect(faults.lost).toBeGreaterThan(0);
+    expect(faults.lost).toBeGreaterThanOrEqual(3);
     await expectConverged(emulator, web, stack, "chaos");
 
     await stack.preview(["--expect-no-changes"]);

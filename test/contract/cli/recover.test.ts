@@ -196,6 +196,33 @@ describe("pulumi-cdc recover against the API", () => {
       expect(d.out.join("")).toMatch(/lock \(pid 999999, no longer running\) was released/);
     });
 
+    it("right after the kill, waits for in-flight creates before calling one never made", async () => {
+      const late = [{ type: "creating", resource: { urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/cdc:Source::late", type: SOURCE, inputs: { name: "rec-late", connector: "postgresql" } } }];
+      const stoppedAt = Date.parse("2026-11-22T08:00:00Z");
+      const { run } = fakePulumi({
+        "stack export": () => ({ code: 0, stdout: JSON.stringify({ version: 3, deployment: { manifest: { time: new Date(stoppedAt).toISOString() }, resources: [], pending_operations: late } }), stderr: "" }),
+        "config get": configGet,
+      });
+      const d = deps(run, () => false);
+      const waits: number[] = [];
+      const result = await runRecover(
+        { stack: "dev", yes: false },
+        {
+          ...d.deps,
+          now: () => stoppedAt + 2_000,
+          // The create the killed run sent lands while recover waits.
+          sleep: async (ms) => {
+            waits.push(ms);
+            await iac.post("/sources", { body: { name: "rec-late", connector: "postgresql", config: pgConfig, created_from: "terraform" } });
+          },
+        },
+      );
+      expect(result.code).toBe(0);
+      expect(waits).toEqual([13_000]);
+      expect(result.decisions?.map((x) => x.action)).toEqual(["adopt"]);
+      expect(d.out.join("")).toMatch(/stopped 2 s ago; waiting 13 s for requests it may still have in flight/);
+    });
+
     it("refuses to break the lock of a pulumi that is still running", async () => {
       const { run, calls } = fakePulumi({
         "stack export": () => ({ code: 0, stdout: JSON.stringify(checkpoint(pending)), stderr: "" }),
