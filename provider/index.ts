@@ -11,6 +11,9 @@ import { TagProvider } from "./resources/tag.js";
 import { AgentProvider } from "./resources/agent.js";
 import { HttpConnectionProvider } from "./resources/httpConnection.js";
 import { LlmConnectionProvider } from "./resources/llmConnection.js";
+import { PipelineProvider } from "./resources/pipeline.js";
+import { TopicProvider } from "./resources/topic.js";
+import { TransformProvider } from "./resources/transform.js";
 
 export { configure };
 export { providerInfo, type ProviderInfo } from "./info.js";
@@ -41,6 +44,9 @@ const providers = {
   HttpConnection: budgeted("HTTP connection", new HttpConnectionProvider()),
   LlmConnection: budgeted("LLM connection", new LlmConnectionProvider()),
   Agent: budgeted("agent", new AgentProvider()),
+  Pipeline: budgeted("pipeline", new PipelineProvider()),
+  Transform: budgeted("transform", new TransformProvider()),
+  Topic: budgeted("topic", new TopicProvider()),
 };
 
 export type ResourceKind = keyof typeof providers;
@@ -57,5 +63,8 @@ export type { ClientCredentialInputs, ClientCredentialOutputs } from "./resource
 export type { HttpConnectionInputs, HttpConnectionOutputs } from "./resources/httpConnection.js";
 export type { LlmConnectionInputs, LlmConnectionOutputs } from "./resources/llmConnection.js";
 export type { AgentInputs, AgentOutputs } from "./resources/agent.js";
+export type { PipelineInputs, PipelineOutputs } from "./resources/pipeline.js";
+export type { TransformInputs, TransformOutputs } from "./resources/transform.js";
+export type { TopicInputs, TopicOutputs } from "./resources/topic.js";
 export type { DriftReport } from "./drift.js";
 export * as api from "./client/index.js";

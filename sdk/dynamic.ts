@@ -1,6 +1,16 @@
 import type * as pulumi from "@pulumi/pulumi";
 
-export type ResourceKind = "Source" | "Destination" | "Tag" | "ClientCredential" | "HttpConnection" | "LlmConnection" | "Agent";
+export type ResourceKind =
+  | "Source"
+  | "Destination"
+  | "Tag"
+  | "ClientCredential"
+  | "HttpConnection"
+  | "LlmConnection"
+  | "Agent"
+  | "Pipeline"
+  | "Transform"
+  | "Topic";
 
 /**
  * The dynamic provider of one resource kind. Pulumi serializes this object into the state by

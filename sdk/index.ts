@@ -5,6 +5,9 @@ export { Tag, type TagArgs } from "./tag.js";
 export { ClientCredential, type ClientCredentialArgs } from "./clientCredential.js";
 export { getDestination, getRoles, getSource, getTag, type ConnectorLookup, type Role } from "./lookups.js";
 export { Agent, HttpConnection, LlmConnection, type AgentArgs, type HttpConnectionArgs, type LlmConnectionArgs } from "./agents.js";
+export { Pipeline, type PipelineArgs, type PipelineTransformArgs } from "./pipeline.js";
+export { Transform, codeImplementation, type CodeImplementationArgs, type TransformArgs, type TransformImplementation, type TransformType } from "./transform.js";
+export { Topic, type TopicArgs } from "./topic.js";
 // One typed helper per connector and transform type of the catalogue, generated (npm run generate).
 export * from "./generated/index.js";
 export * from "./connectors.js";

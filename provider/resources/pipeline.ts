@@ -1,0 +1,254 @@
+import { z } from "zod";
+import { failuresFromZod, knowable, nameSchema } from "../check.js";
+import { ConflictError, isNotFound, sourceConnectorSchema, destinationConnectorSchema, type CdcClient } from "../client/index.js";
+import { client } from "../context.js";
+import { reportDrift } from "../drift.js";
+import { containsUnknown, sameMembers, withoutUndefined } from "../normalize.js";
+import { asConflict, findByName, getPipeline, getTransform, waitUntilGone } from "../pipelines/api.js";
+import { pipelineSchema, type LivePipeline } from "../pipelines/schemas.js";
+import { alignTopics, alignTransformTopics, regroup, sameTopics, sameTransformTopics, topicSet, unwind, type TransformTopics } from "../pipelines/topics.js";
+import { createSurvivingFaults } from "./create.js";
+import { resolveName } from "./naming.js";
+
+/** A source or destination as a pipeline refers to it; the SDK fills name and connector from a resource. */
+export interface ConnectorRef {
+  id: string;
+  name?: string;
+  connector?: string;
+}
+
+export interface PipelineInputs {
+  logicalName?: string;
+  autonamed?: boolean;
+  name: string;
+  source: ConnectorRef;
+  destination: ConnectorRef;
+  /** Selected source topics, as the program wrote them (`public.orders`). */
+  sourceTopics: string[];
+  /** Per transform, the topics of it that go to the destination. */
+  transforms: TransformTopics[];
+  snapshotNewTables: boolean;
+  /** Tag ids; undefined: the program leaves the pipeline's tags alone. */
+  tags?: string[];
+}
+
+export interface PipelineOutputs extends PipelineInputs {
+  status: string;
+  /** Topic ids of everything the pipeline sends, as the API names them. */
+  topicIds: string[];
+  /** The tags the pipeline has (also when the program does not manage them). */
+  tagIds: string[];
+}
+
+const id = (what: string) => knowable(z.string({ error: `is required: the ${what}, or its id` }).min(1, { error: `must not be empty: the ${what}, or its id` }));
+const ref = (what: string) =>
+  z.object(
+    { id: id(what), name: knowable(z.string()).optional(), connector: knowable(z.string()).optional() },
+    { error: `is required: a ${what} resource, or its id` },
+  );
+const topic = knowable(z.string({ error: "must be a topic name" }).min(1, { error: "must not be empty: a topic name like public.orders" }));
+const inputSchema = z.object({
+  logicalName: z.string().optional(),
+  name: knowable(nameSchema).optional(),
+  source: ref("Source"),
+  destination: ref("Destination"),
+  sourceTopics: z.array(topic, { error: "must be a list of the source's topic names, e.g. [\"public.orders\"]" }).optional(),
+  transforms: z
+    .array(
+      z.object({
+        id: id("Transform"),
+        topics: z.array(topic, { error: "must be a list of the transform's topic names" }).min(1, { error: "must name at least one topic of the transform for the destination" }),
+      }),
+      { error: "must be a list of {transform, topics}" },
+    )
+    .optional(),
+  snapshotNewTables: z.boolean({ error: "must be true or false" }).optional(),
+  tags: z.array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), { error: "must be a list of tag ids or Tag resources" }).optional(),
+});
+
+const path = "/pipelines/{id}";
+
+/** The live pipeline in the program's terms: ids, topic names as sets, transforms regrouped. */
+export function livePipelineView(live: LivePipeline) {
+  const sourceId = live.source?.id ?? "";
+  return {
+    name: live.name ?? "",
+    sourceId,
+    destinationId: live.destination?.id ?? "",
+    sourceTopics: [...topicSet(live.source?.topics ?? [], { sourceId })],
+    transforms: regroup(live.transforms, sourceId),
+    snapshotNewTables: live.snapshot_new_tables ?? false,
+    tags: live.tags,
+  };
+}
+
+/** What changed on a pipeline outside Pulumi, against what Pulumi recorded; [] when nothing. Shared with `pulumi-cdc drift`. */
+export function pipelineFindings(live: LivePipeline | undefined, recorded: Pick<PipelineInputs, "name" | "source" | "destination" | "sourceTopics" | "transforms" | "snapshotNewTables" | "tags">): string[] {
+  if (!live) return ["was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again"];
+  const view = livePipelineView(live);
+  const sourceId = recorded.source.id;
+  const findings: string[] = [];
+  if (view.name !== recorded.name) findings.push(`was renamed to "${view.name}"`);
+  if (view.sourceId !== sourceId) findings.push(`reads source ${view.sourceId}, not ${sourceId}`);
+  if (view.destinationId !== recorded.destination.id) findings.push(`writes to destination ${view.destinationId}, not ${recorded.destination.id}`);
+  if (!sameTopics(view.sourceTopics, recorded.sourceTopics ?? [], { sourceId })) {
+    findings.push(`selects source topics [${view.sourceTopics.join(", ")}]; the program selects [${(recorded.sourceTopics ?? []).join(", ")}]`);
+  }
+  if (!sameTransformTopics(view.transforms, recorded.transforms ?? [], sourceId)) {
+    const show = (groups: readonly TransformTopics[]) => groups.map((g) => `${g.id}: ${g.topics.join(", ")}`).join("; ") || "none";
+    findings.push(`sends transform topics {${show(view.transforms)}}; the program sends {${show(recorded.transforms ?? [])}}`);
+  }
+  if (view.snapshotNewTables !== (recorded.snapshotNewTables ?? false)) findings.push(`has snapshotNewTables ${view.snapshotNewTables}`);
+  if (recorded.tags !== undefined && !sameMembers(view.tags, recorded.tags)) findings.push(`tags were changed to [${view.tags.join(", ")}]`);
+  return findings;
+}
+
+/** The reference as the program gave it (an id, or id, name and connector), with the live values. */
+function realignRef(given: ConnectorRef | undefined, id: string, live: { name?: string | null; connector?: string | null } | null | undefined): ConnectorRef {
+  if (!given?.name && !given?.connector) return { id };
+  return { id, name: live?.name ?? given.name, connector: live?.connector ?? given.connector };
+}
+
+/** Pipelines: one source into one destination, through transforms' topics; every field updates in place. */
+export class PipelineProvider {
+  async check(olds: Partial<PipelineInputs>, news: Record<string, unknown>) {
+    const parsed = inputSchema.safeParse(news);
+    if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
+    const input = parsed.data;
+    const inputs: PipelineInputs = withoutUndefined({
+      ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),
+      ...resolveName(olds, input, false),
+      source: input.source,
+      destination: input.destination,
+      sourceTopics: input.sourceTopics ?? [],
+      transforms: input.transforms ?? [],
+      snapshotNewTables: input.snapshotNewTables ?? false,
+      ...(input.tags !== undefined ? { tags: [...new Set(input.tags)] } : {}),
+    });
+    return { inputs, failures: [] };
+  }
+
+  async diff(pipelineId: string, olds: PipelineOutputs, news: PipelineInputs) {
+    const sourceId = news.source.id;
+    const changed = [
+      ...(olds.name !== news.name ? ["name"] : []),
+      ...(olds.source?.id !== news.source.id ? ["source"] : []),
+      ...(olds.destination?.id !== news.destination.id ? ["destination"] : []),
+      ...(!sameTopics(olds.sourceTopics ?? [], news.sourceTopics, { sourceId }) ? ["sourceTopics"] : []),
+      ...(!sameTransformTopics(olds.transforms ?? [], news.transforms, sourceId) ? ["transforms"] : []),
+      ...((olds.snapshotNewTables ?? false) !== news.snapshotNewTables ? ["snapshotNewTables"] : []),
+      ...(news.tags !== undefined && !sameMembers(olds.tags ?? olds.tagIds, news.tags) ? ["tags"] : []),
+    ];
+    let drifted = false;
+    if (!containsUnknown(news)) {
+      // A plain `pulumi preview` shows changes made outside Pulumi: ask the API.
+      const findings = pipelineFindings(await getPipeline(client(), pipelineId), olds);
+      drifted = findings.length > 0;
+      reportDrift(`pipeline "${olds.name}" (${pipelineId})`, findings);
+    }
+    return { changes: changed.length > 0 || drifted, replaces: [] as string[] };
+  }
+
+  async create(inputs: PipelineInputs & { __provider?: string }) {
+    const api = client();
+    const body = await this.body(api, inputs);
+    const live = await createSurvivingFaults({
+      what: `pipeline "${inputs.name}"`,
+      send: () => asConflict(() => api.post("/pipelines", { query: { secret_returned: true, wait: false }, body: { ...body, created_from: api.createdFrom }, schema: pipelineSchema })),
+      find: () => findByName(api, "/pipelines", pipelineSchema, inputs.name),
+      mismatch: (found) => {
+        if (found.created_from && found.created_from !== api.createdFrom) return `created from ${found.created_from}, not by Pulumi`;
+        if (found.source?.id && found.source.id !== inputs.source.id) return `a pipeline of source ${found.source.id}`;
+        return undefined;
+      },
+      policy: api.retryPolicy,
+    }).catch((err: unknown) => {
+      if (err instanceof ConflictError) throw new Error(`${err.message}. Pipeline names are unique: choose another name.`);
+      throw err;
+    });
+    return { id: live.id, outs: this.outputs(live, inputs) };
+  }
+
+  async read(pipelineId: string, props: Partial<PipelineOutputs>) {
+    const live = await getPipeline(client(), pipelineId);
+    if (!live) return { id: "", props: {} };
+    const view = livePipelineView(live);
+    const realigned: PipelineInputs = withoutUndefined({
+      ...(props.logicalName !== undefined ? { logicalName: props.logicalName } : {}),
+      ...(props.autonamed !== undefined ? { autonamed: props.autonamed } : {}),
+      name: view.name || props.name || "",
+      source: realignRef(props.source, view.sourceId, live.source),
+      destination: realignRef(props.destination, view.destinationId, live.destination),
+      sourceTopics: alignTopics(props.sourceTopics, view.sourceTopics, { sourceId: view.sourceId }),
+      transforms: alignTransformTopics(props.transforms, view.transforms, view.sourceId),
+      snapshotNewTables: view.snapshotNewTables,
+      ...(props.tags !== undefined ? { tags: view.tags } : {}),
+    });
+    return { id: pipelineId, props: this.outputs(live, realigned), inputs: realigned };
+  }
+
+  async update(pipelineId: string, olds: PipelineOutputs, news: PipelineInputs) {
+    const api = client();
+    // Unset tags are left as they are: the PUT carries the ones the pipeline has.
+    const body = await this.body(api, { ...news, tags: news.tags ?? olds.tagIds ?? [] });
+    try {
+      const live = await api.put(path, { params: { id: pipelineId }, query: { secret_returned: true, wait: false }, body, schema: pipelineSchema });
+      return { outs: this.outputs(live, news) };
+    } catch (err) {
+      if (isNotFound(err)) {
+        throw new Error(`pipeline "${news.name}" (${pipelineId}) no longer exists: it was deleted outside Pulumi. Run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again.`);
+      }
+      throw err;
+    }
+  }
+
+  async delete(pipelineId: string, props?: Partial<PipelineOutputs>) {
+    const api = client();
+    try {
+      await api.delete(path, { params: { id: pipelineId }, query: { secret_returned: true, wait: false } });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    // Its source, destination and transforms are deleted next, and cannot be while it is there.
+    await waitUntilGone(`pipeline "${props?.name ?? pipelineId}"`, async () => (await getPipeline(api, pipelineId)) !== undefined);
+  }
+
+  /** The write body: references with the names and connectors the API wants, one transforms entry per (transform, topic). */
+  private async body(api: CdcClient, inputs: PipelineInputs) {
+    const [source, destination] = await Promise.all([this.resolveRef(api, "source", inputs.source), this.resolveRef(api, "destination", inputs.destination)]);
+    const transforms = new Map<string, { name: string; start_time: string | null; topics: string[]; topic_ids: string[] }>();
+    await Promise.all(
+      [...new Set(inputs.transforms.map((g) => g.id))].map(async (tid) => {
+        const t = await getTransform(api, tid);
+        if (!t) throw new Error(`transforms: transform ${tid} does not exist; create it (a Transform resource) or fix the id`);
+        transforms.set(tid, { name: t.name ?? "", start_time: t.start_time ?? null, topics: t.topics, topic_ids: t.topic_ids });
+      }),
+    );
+    return {
+      name: inputs.name,
+      snapshot_new_tables: inputs.snapshotNewTables,
+      source: { ...source, topics: [...topicSet(inputs.sourceTopics, { sourceId: source.id })] },
+      destination,
+      transforms: unwind(inputs.transforms, transforms, source.id),
+      topic_auto_discovery_transforms: [],
+      tags: inputs.tags ?? [],
+    };
+  }
+
+  /** id, name and connector of a source or destination; name and connector read from the API when the program gave only an id. */
+  private async resolveRef(api: CdcClient, kind: "source" | "destination", r: ConnectorRef): Promise<{ id: string; name: string; connector: string }> {
+    if (r.name && r.connector) return { id: r.id, name: r.name, connector: r.connector };
+    const live = await api.findOne(`/${kind}s/{id}`, kind === "source" ? sourceConnectorSchema : destinationConnectorSchema, { params: { id: r.id } });
+    if (!live) throw new Error(`${kind}: there is no ${kind} with id "${r.id}"; pass the ${kind === "source" ? "Source" : "Destination"} resource, or an existing id`);
+    return { id: r.id, name: live.name ?? "", connector: live.connector ?? "" };
+  }
+
+  private outputs(live: LivePipeline, inputs: PipelineInputs): PipelineOutputs {
+    return withoutUndefined({
+      ...inputs,
+      status: live.status ?? "",
+      topicIds: [...(live.source?.topics ?? []), ...live.transforms.map((t) => t.topic_id ?? "").filter(Boolean)],
+      tagIds: live.tags,
+    });
+  }
+}

@@ -1,0 +1,130 @@
+import { z } from "zod";
+import { failuresFromZod, knowable } from "../check.js";
+import { isNotFound, type CdcClient } from "../client/index.js";
+import { client } from "../context.js";
+import { reportDrift } from "../drift.js";
+import { containsUnknown, isUnknown, sameMembers, withoutUndefined } from "../normalize.js";
+import { partitionCount, topicSchema, type LiveTopic } from "../pipelines/schemas.js";
+
+export interface TopicInputs {
+  /** The topic id, `source_<id>.<schema>.<table>` or a transform's `transform_<id>_<version>.<name>`. */
+  topicId: string;
+  partitionCount: number;
+  /** Tag ids; undefined: the topic's tags are left as they are. */
+  tags?: string[];
+}
+
+export interface TopicOutputs extends TopicInputs {
+  /** The topic's name without its owner's prefix. */
+  name: string;
+  tagIds: string[];
+}
+
+const inputSchema = z.object({
+  topicId: knowable(z.string({ error: "is required: the id of an existing topic, e.g. a Source's topicIds[0]" }).min(1, { error: "must not be empty" })),
+  partitionCount: z
+    .number({ error: "is required: the number of partitions" })
+    .int({ error: "must be a whole number" })
+    .min(1, { error: "must be at least 1" })
+    .max(1000, { error: "must be at most 1000" }),
+  tags: z.array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), { error: "must be a list of tag ids or Tag resources" }).optional(),
+});
+
+async function getTopic(api: CdcClient, topicId: string): Promise<LiveTopic | undefined> {
+  try {
+    return await api.get("/topics/{id}", { params: { id: topicId }, query: { detailed: true }, schema: topicSchema });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+function outputs(live: LiveTopic, inputs: TopicInputs): TopicOutputs {
+  return withoutUndefined({ ...inputs, name: live.name ?? inputs.topicId, tagIds: live.tags });
+}
+
+const DECREASE = "partitions can only be increased (Kafka cannot take them away)";
+
+/**
+ * Tunes a topic that a source or transform made: its partition count, which only grows, and its
+ * tags. Pulumi neither creates nor deletes the topic: create reads and tunes it, destroy leaves it.
+ */
+export class TopicProvider {
+  async check(olds: Partial<TopicInputs>, news: Record<string, unknown>) {
+    const parsed = inputSchema.safeParse(news);
+    if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
+    const input = parsed.data;
+    const failures =
+      olds.topicId === input.topicId && typeof olds.partitionCount === "number" && input.partitionCount < olds.partitionCount
+        ? [{ property: "partitionCount", reason: `is ${input.partitionCount}, but the topic has ${olds.partitionCount}: ${DECREASE}. Keep ${olds.partitionCount} or more.` }]
+        : [];
+    const inputs: TopicInputs = { topicId: input.topicId, partitionCount: input.partitionCount, ...(input.tags !== undefined ? { tags: [...new Set(input.tags)] } : {}) };
+    return { inputs, failures };
+  }
+
+  async diff(topicId: string, olds: TopicOutputs, news: TopicInputs) {
+    // Another topic is another object: the resource is replaced (which leaves both topics in place).
+    const replaces = olds.topicId !== news.topicId ? ["topicId"] : [];
+    const changed = olds.partitionCount !== news.partitionCount || (news.tags !== undefined && !sameMembers(olds.tags ?? olds.tagIds, news.tags));
+    let drifted = false;
+    if (replaces.length === 0 && !containsUnknown(news)) {
+      const live = await getTopic(client(), topicId);
+      const findings: string[] = [];
+      if (!live) findings.push("no longer exists (its source table or transform was removed): run `pulumi refresh` to drop it from the stack");
+      else {
+        const count = partitionCount(live);
+        if (count !== undefined && count !== olds.partitionCount) findings.push(`has ${count} partitions; the program wants ${olds.partitionCount}`);
+        if (olds.tags !== undefined && !sameMembers(live.tags, olds.tags)) findings.push(`tags were changed to [${live.tags.join(", ")}]`);
+      }
+      drifted = findings.length > 0;
+      reportDrift(`topic "${topicId}"`, findings);
+    }
+    return { changes: replaces.length > 0 || changed || drifted, replaces, deleteBeforeReplace: false };
+  }
+
+  async create(inputs: TopicInputs) {
+    const api = client();
+    const live = await getTopic(api, inputs.topicId);
+    if (!live) {
+      throw new Error(`topicId: there is no topic "${inputs.topicId}"; topics are made by sources (one per table) and transforms: use one of their topicIds`);
+    }
+    const count = partitionCount(live);
+    if (count !== undefined && inputs.partitionCount < count) {
+      throw new Error(`partitionCount: topic "${inputs.topicId}" already has ${count} partitions and the program asks for ${inputs.partitionCount}: ${DECREASE}. Set ${count} or more.`);
+    }
+    return { id: inputs.topicId, outs: await this.put(api, inputs) };
+  }
+
+  async read(topicId: string, props: Partial<TopicOutputs>) {
+    const live = await getTopic(client(), topicId);
+    if (!live) return { id: "", props: {} };
+    const realigned: TopicInputs = withoutUndefined({
+      topicId,
+      partitionCount: partitionCount(live) ?? props.partitionCount ?? 1,
+      ...(props.tags !== undefined ? { tags: live.tags } : {}),
+    });
+    return { id: topicId, props: outputs(live, realigned), inputs: realigned };
+  }
+
+  async update(_id: string, _olds: TopicOutputs, news: TopicInputs) {
+    return { outs: await this.put(client(), news) };
+  }
+
+  /** Topics belong to their source or transform: removing the resource leaves the topic, partitions and tags as they are. */
+  async delete(topicId: string) {
+    if (!isUnknown(topicId)) {
+      process.stderr.write(`topic "${topicId}" is left in place with its partitions and tags: topics belong to their source or transform, and go when it does\n`);
+    }
+  }
+
+  private async put(api: CdcClient, inputs: TopicInputs): Promise<TopicOutputs> {
+    // The answer's shape is not relied on (the platform's is loose): the topic is read back.
+    await api.put("/topics/{id}", {
+      params: { id: inputs.topicId },
+      body: { payload: { partition_count: inputs.partitionCount, ...(inputs.tags !== undefined ? { tags: inputs.tags } : {}) } },
+    });
+    const live = await getTopic(api, inputs.topicId);
+    if (!live) throw new Error(`topic "${inputs.topicId}" was tuned but no longer reads back`);
+    return outputs(live, inputs);
+  }
+}

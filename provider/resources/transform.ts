@@ -1,0 +1,255 @@
+import { z } from "zod";
+import { connectorCodes } from "../../catalogue/index.js";
+import { checkConnectorConfig, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, type CheckFailure } from "../check.js";
+import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
+import { client } from "../context.js";
+import { reportDrift } from "../drift.js";
+import { alignLiveConfig, canonicalJson, changedConfigKeys, containsUnknown, isUnknown, sameMembers, withoutUndefined, type ConfigMap } from "../normalize.js";
+import { asConflict, findByName, getTransform, waitUntilGone } from "../pipelines/api.js";
+import { DEFAULT_DEPLOY_TIMEOUT_SEC, deployAndWait, jobStatus } from "../pipelines/deploy.js";
+import { transformSchema, type LiveTransform } from "../pipelines/schemas.js";
+import { createSurvivingFaults } from "./create.js";
+import { PartialFailure, withProviderKey } from "./failure.js";
+import { resolveName } from "./naming.js";
+
+export const TRANSFORM_TYPES = connectorCodes("transform");
+const NAME_KEY = "transforms.name";
+const REPLAY_WINDOWS = ["7d", "3d", "24h", "10m", "0"] as const;
+
+export interface TransformInputs {
+  logicalName?: string;
+  autonamed?: boolean;
+  name: string;
+  /** The type: map_filter, enrich, enrich_async, sql_join, rollup, fan_out, topic_router. */
+  transform: string;
+  /** Settings in the platform's keys; `transforms.name` always carries the name. */
+  config: ConfigMap;
+  /** The code or SQL, in the type's shape; unset: managed elsewhere. */
+  implementation?: Record<string, unknown>;
+  /** Run it: deploy and wait for RUNNING. */
+  deploy: boolean;
+  deployTimeoutSec: number;
+  replayWindow?: string;
+  tags?: string[];
+}
+
+export interface TransformOutputs extends TransformInputs {
+  /** The job's status: RUNNING, FAILED, DEPLOYING, ... or NOT_DEPLOYED. */
+  status: string;
+  version: number;
+  topics: string[];
+  topicIds: string[];
+  startTime: string;
+  tagIds: string[];
+}
+
+const inputSchema = z.object({
+  logicalName: z.string().optional(),
+  name: knowable(nameSchema).optional(),
+  transform: z.enum(TRANSFORM_TYPES as [string, ...string[]], { error: `must be one of ${TRANSFORM_TYPES.join(", ")}` }),
+  config: z.record(z.string(), configValue, { error: "must be an object of transform settings (a helper such as mapFilterTransform builds it)" }).optional(),
+  implementation: z.record(z.string(), z.unknown(), { error: "must be an object: the code or SQL in the type's shape (e.g. codeImplementation({...}))" }).optional(),
+  deploy: z.boolean({ error: "must be true (deploy and wait for RUNNING) or false" }).optional(),
+  deployTimeoutSec: z
+    .number({ error: "must be a number of seconds" })
+    .int({ error: "must be a whole number of seconds" })
+    .min(10, { error: "must be at least 10 seconds" })
+    .max(3600, { error: "must be at most 3600 seconds (one hour)" })
+    .optional(),
+  replayWindow: z.enum(REPLAY_WINDOWS, { error: `must be one of ${REPLAY_WINDOWS.join(", ")}` }).optional(),
+  tags: z.array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), { error: "must be a list of tag ids or Tag resources" }).optional(),
+});
+
+/** Whether the API's implementation holds what the program set: the platform adds defaults and null keys. */
+export function implementationMatches(planned: unknown, live: unknown): boolean {
+  if (planned === null || planned === undefined) return true;
+  if (Array.isArray(planned)) return Array.isArray(live) && live.length === planned.length && planned.every((p, i) => implementationMatches(p, live[i]));
+  if (typeof planned === "object") {
+    if (!live || typeof live !== "object" || Array.isArray(live)) return false;
+    return Object.entries(planned as Record<string, unknown>).every(([k, v]) => implementationMatches(v, (live as Record<string, unknown>)[k]));
+  }
+  return canonicalJson(planned) === canonicalJson(live);
+}
+
+/** What changed on a transform outside Pulumi; [] when nothing. */
+export function transformFindings(live: LiveTransform | undefined, recorded: TransformOutputs, job: string | undefined): string[] {
+  if (!live) return ["was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again"];
+  const findings: string[] = [];
+  if (live.name && live.name !== recorded.name) findings.push(`was renamed to "${live.name}"`);
+  const aligned = alignLiveConfig(recorded.config ?? {}, live.config, new Set());
+  const keys = changedConfigKeys(recorded.config ?? {}, aligned);
+  if (keys.length > 0) findings.push(`config was changed: ${keys.map((k) => `${k} = ${JSON.stringify(aligned[k])}`).join(", ")}`);
+  if (recorded.implementation !== undefined && !implementationMatches(recorded.implementation, live.implementation ?? {})) findings.push("implementation was changed");
+  if (recorded.tags !== undefined && !sameMembers(live.tags, recorded.tags)) findings.push(`tags were changed to [${live.tags.join(", ")}]`);
+  if (recorded.deploy && job !== undefined && job !== "RUNNING") findings.push(`its job is ${job}; the program wants it RUNNING`);
+  return findings;
+}
+
+/** Transforms of the seven types: settings and implementation update in place, deploy is a desired state, a type change replaces. */
+export class TransformProvider {
+  async check(olds: Partial<TransformInputs>, news: Record<string, unknown>) {
+    const parsed = inputSchema.safeParse(news);
+    if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
+    const input = parsed.data;
+    const config = { ...(input.config ?? {}) } as Record<string, unknown>;
+    const failures: CheckFailure[] = [];
+    // The name lives in the config (`transforms.name`); `name` and the helper's name must agree.
+    const fromConfig = typeof config[NAME_KEY] === "string" ? (config[NAME_KEY] as string) : undefined;
+    if (input.name !== undefined && fromConfig !== undefined && !isUnknown(input.name) && !isUnknown(fromConfig) && input.name !== fromConfig) {
+      failures.push({ property: "name", reason: `is "${input.name}" but config["${NAME_KEY}"] is "${fromConfig}": set one of them` });
+    }
+    const replacing = olds.transform !== undefined && olds.transform !== input.transform;
+    const naming = resolveName(olds, { ...input, name: input.name ?? fromConfig }, replacing);
+    config[NAME_KEY] = naming.name;
+    failures.push(...checkConnectorConfig("transform", input.transform, config));
+    if (input.deploy && input.implementation === undefined && input.transform !== "topic_router") {
+      failures.push({ property: "implementation", reason: "is required to deploy a transform: set the code or SQL (e.g. codeImplementation({valueTransform: ...})), or set deploy: false" });
+    }
+    const inputs: TransformInputs = withoutUndefined({
+      ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),
+      ...naming,
+      transform: input.transform,
+      config: toWireConfig("transform", input.transform, config),
+      ...(input.implementation !== undefined ? { implementation: input.implementation } : {}),
+      deploy: input.deploy ?? false,
+      deployTimeoutSec: input.deployTimeoutSec ?? DEFAULT_DEPLOY_TIMEOUT_SEC,
+      ...(input.replayWindow !== undefined ? { replayWindow: input.replayWindow } : {}),
+      ...(input.tags !== undefined ? { tags: [...new Set(input.tags)] } : {}),
+    });
+    return { inputs, failures };
+  }
+
+  async diff(transformId: string, olds: TransformOutputs, news: TransformInputs) {
+    const replaces = olds.transform !== news.transform ? ["transform"] : [];
+    const changed =
+      olds.name !== news.name ||
+      changedConfigKeys(olds.config, news.config).length > 0 ||
+      (news.implementation !== undefined && canonicalJson(olds.implementation ?? null) !== canonicalJson(news.implementation)) ||
+      olds.deploy !== news.deploy ||
+      (news.tags !== undefined && !sameMembers(olds.tags ?? olds.tagIds, news.tags));
+    let drifted = false;
+    if (replaces.length === 0 && !containsUnknown(news)) {
+      const api = client();
+      const live = await getTransform(api, transformId);
+      const job = live && olds.deploy ? ((await jobStatus(api, transformId))?.status ?? "NOT_DEPLOYED") : undefined;
+      const findings = transformFindings(live, olds, job);
+      drifted = findings.length > 0;
+      reportDrift(`transform "${olds.name}" (${transformId})`, findings);
+    }
+    return {
+      changes: replaces.length > 0 || changed || drifted,
+      replaces,
+      // Names are unique: a named replacement deletes the original first.
+      deleteBeforeReplace: replaces.length > 0 && !news.autonamed,
+    };
+  }
+
+  async create(inputs: TransformInputs & { __provider?: string }) {
+    const api = client();
+    let live = await createSurvivingFaults({
+      what: `transform "${inputs.name}"`,
+      send: () =>
+        asConflict(() =>
+          api.post("/transforms", {
+            query: { secret_returned: true },
+            body: { transform: inputs.transform, config: inputs.config, created_from: api.createdFrom, tags: inputs.tags ?? null },
+            schema: transformSchema,
+          }),
+        ),
+      find: () => findByName(api, "/transforms", transformSchema, inputs.name),
+      mismatch: (found) => {
+        if (found.transform_type && found.transform_type !== inputs.transform) return `a ${found.transform_type} transform, not ${inputs.transform}`;
+        if (found.created_from && found.created_from !== api.createdFrom) return `created from ${found.created_from}, not by Pulumi`;
+        return undefined;
+      },
+      policy: api.retryPolicy,
+    }).catch((err: unknown) => {
+      if (err instanceof ConflictError) throw new Error(`${err.message}. Transform names are unique: choose another name.`);
+      throw err;
+    });
+    try {
+      live = await this.settle(api, live, inputs, { implementationChanged: inputs.implementation !== undefined, redeploy: inputs.deploy });
+      return { id: live.id, outs: await this.outputs(api, live, inputs) };
+    } catch (err) {
+      throw new PartialFailure(`transform "${inputs.name}"`, live.id, withProviderKey(await this.outputs(api, live, inputs, "NOT_DEPLOYED"), inputs), err);
+    }
+  }
+
+  async read(transformId: string, props: Partial<TransformOutputs>) {
+    const api = client();
+    const live = await getTransform(api, transformId);
+    if (!live) return { id: "", props: {} };
+    const realigned: TransformInputs = withoutUndefined({
+      ...(props.logicalName !== undefined ? { logicalName: props.logicalName } : {}),
+      ...(props.autonamed !== undefined ? { autonamed: props.autonamed } : {}),
+      name: live.name ?? props.name ?? "",
+      transform: live.transform_type ?? props.transform ?? "",
+      config: alignLiveConfig(props.config ?? {}, live.config, new Set()),
+      ...(props.implementation !== undefined
+        ? { implementation: implementationMatches(props.implementation, live.implementation ?? {}) ? props.implementation : (live.implementation ?? {}) }
+        : {}),
+      deploy: props.deploy ?? false,
+      deployTimeoutSec: props.deployTimeoutSec ?? DEFAULT_DEPLOY_TIMEOUT_SEC,
+      ...(props.replayWindow !== undefined ? { replayWindow: props.replayWindow } : {}),
+      ...(props.tags !== undefined ? { tags: live.tags } : {}),
+    });
+    return { id: transformId, props: await this.outputs(api, live, realigned), inputs: realigned };
+  }
+
+  async update(transformId: string, olds: TransformOutputs, news: TransformInputs) {
+    const api = client();
+    // The platform's PUT replaces the implementation too: carry the live one over, then set ours.
+    const current = await getTransform(api, transformId);
+    if (!current) {
+      throw new Error(`transform "${news.name}" (${transformId}) no longer exists: it was deleted outside Pulumi. Run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again.`);
+    }
+    let live = await api.put("/transforms", {
+      query: { secret_returned: true },
+      body: { id: transformId, transform: news.transform, config: news.config, implementation: current.implementation ?? {}, tags: news.tags ?? null },
+      schema: transformSchema,
+    });
+    try {
+      const implementationChanged = news.implementation !== undefined && !implementationMatches(news.implementation, live.implementation ?? {});
+      const configChanged = changedConfigKeys(olds.config, news.config).length > 0;
+      const running = news.deploy ? (await jobStatus(api, transformId))?.status === "RUNNING" : true;
+      live = await this.settle(api, live, news, { implementationChanged, redeploy: news.deploy && (implementationChanged || configChanged || !running || !olds.deploy) });
+      return { outs: await this.outputs(api, live, news) };
+    } catch (err) {
+      throw new PartialFailure(`transform "${news.name}"`, transformId, withProviderKey(await this.outputs(api, live, { ...news, deploy: olds.deploy }), news), err);
+    }
+  }
+
+  async delete(transformId: string, props?: Partial<TransformOutputs>) {
+    const api = client();
+    try {
+      await api.delete("/transforms", { query: { id: transformId } });
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+    }
+    await waitUntilGone(`transform "${props?.name ?? transformId}"`, async () => (await getTransform(api, transformId)) !== undefined);
+  }
+
+  /** Implementation, then deployment: the steps after the transform itself is written. */
+  private async settle(api: CdcClient, live: LiveTransform, inputs: TransformInputs, what: { implementationChanged: boolean; redeploy: boolean }): Promise<LiveTransform> {
+    if (what.implementationChanged && inputs.implementation !== undefined) {
+      await api.put("/transforms/{id}/implementation_details", { params: { id: live.id }, body: { transform_id: live.id, implementation: inputs.implementation } });
+    }
+    if (what.redeploy) {
+      await deployAndWait(api, { id: live.id, name: inputs.name, type: inputs.transform, timeoutSec: inputs.deployTimeoutSec, ...(inputs.replayWindow ? { replayWindow: inputs.replayWindow } : {}) });
+    }
+    return what.implementationChanged || what.redeploy ? ((await getTransform(api, live.id)) ?? live) : live;
+  }
+
+  private async outputs(api: CdcClient, live: LiveTransform, inputs: TransformInputs, status?: string): Promise<TransformOutputs> {
+    const job = status ?? (await jobStatus(api, live.id).catch(() => undefined))?.status ?? "NOT_DEPLOYED";
+    return withoutUndefined({
+      ...inputs,
+      status: job,
+      version: live.version ?? 0,
+      topics: live.topics,
+      topicIds: live.topic_ids,
+      startTime: live.start_time ?? "",
+      tagIds: live.tags,
+    });
+  }
+}
