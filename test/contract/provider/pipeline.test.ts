@@ -81,7 +81,7 @@ describe("Pipeline, Transform and Topic providers against the emulator", () => {
 
   it("a job that fails reports FAILED with the API's words, keeping the transform in the stack", async () => {
     const inputs = await transformInputs({ implementation: { ...JS, value_transform: "function (" }, deploy: true });
-    const err = await transforms.create(inputs).catch((e: unknown) => e as Error & { id?: string });
+    const err = (await transforms.create(inputs).then(() => new Error("created"), (e: unknown) => e)) as Error & { id?: string };
     expect(err.message).toMatch(/its job is FAILED: SyntaxError in value_transform/);
     expect(err.id).toMatch(/^[0-9a-f]{24}$/);
     await transforms.delete(err.id!);
