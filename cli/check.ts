@@ -1,7 +1,9 @@
 import { redact, type CdcClient } from "../provider/client/index.js";
 import { checkLive, NO_DRIFT, type DriftReport, type StatusCheck } from "../provider/drift.js";
 import { LiveCache, type LiveReader } from "../provider/live-cache.js";
-import type { ConnectorKind, TrackedConnector } from "./state.js";
+import { getPipeline } from "../provider/pipelines/api.js";
+import { pipelineFindings, type PipelineInputs } from "../provider/resources/pipeline.js";
+import type { CheckedKind, TrackedConnector, TrackedPipeline } from "./state.js";
 
 export { statusCheck, type StatusCheck } from "../provider/drift.js";
 
@@ -13,7 +15,7 @@ export interface ResourceDrift extends DriftReport {
 }
 
 export interface CheckedResource {
-  type: ConnectorKind;
+  type: CheckedKind;
   name: string;
   id: string;
   urn: string;
@@ -63,4 +65,25 @@ export function checkAll(api: CdcClient, resources: readonly TrackedConnector[])
   // destinations are known here, so nothing is fetched ahead on speculation.
   const reader = new LiveCache(api, { prefetchComparisons: false }).reader("drift");
   return Promise.all(resources.map((r) => checkConnector(reader, r)));
+}
+
+/**
+ * A pipeline against the API: deleted, or what changed (source, destination, topics as sets of
+ * names, transforms, snapshotNewTables, tags), with the same findings a plain preview prints.
+ */
+export async function checkPipeline(api: CdcClient, resource: TrackedPipeline): Promise<CheckedResource> {
+  const identity = { type: resource.kind, name: resource.name, id: resource.id, urn: resource.urn };
+  const live = await getPipeline(api, resource.id);
+  if (!live) return { ...identity, drift: { ...NO_DRIFT, detected: true, deleted: true } };
+  const recorded = resource.outputs as unknown as PipelineInputs;
+  const findings = pipelineFindings(live, {
+    name: recorded.name ?? resource.name,
+    source: recorded.source ?? { id: "" },
+    destination: recorded.destination ?? { id: "" },
+    sourceTopics: Array.isArray(recorded.sourceTopics) ? recorded.sourceTopics : [],
+    transforms: Array.isArray(recorded.transforms) ? recorded.transforms : [],
+    snapshotNewTables: recorded.snapshotNewTables === true,
+    ...(Array.isArray(recorded.tags) ? { tags: recorded.tags } : {}),
+  });
+  return { ...identity, drift: { ...NO_DRIFT, detected: findings.length > 0, maskedDiff: redactDiff(findings.join("\n")) } };
 }

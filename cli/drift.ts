@@ -1,10 +1,10 @@
 import { CdcClient, redact, resolveSettings, type CdcSettings } from "../provider/client/index.js";
 import { EXIT_ERROR, type DriftOptions } from "./args.js";
-import { checkAll } from "./check.js";
+import { checkAll, checkPipeline } from "./check.js";
 import { describeError, programDir } from "./common.js";
 import { exportStack, selectedStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
 import { driftRun, exitCodeFor, renderHuman, renderJson, type DriftRun } from "./report.js";
-import { trackedConnectors } from "./state.js";
+import { trackedConnectors, trackedPipelines } from "./state.js";
 
 /** Everything the command touches outside itself, injectable for tests. */
 export interface DriftDeps {
@@ -26,13 +26,17 @@ export async function runDrift(options: DriftOptions, deps: DriftDeps): Promise<
     const cwd = await programDir(deps.cwd, options.cwd);
     const stack = options.stack ?? (await selectedStack(deps.runPulumi, cwd));
     // The checkpoint first: its error for a wrong stack name is the clearest one.
-    const resources = trackedConnectors(await exportStack(deps.runPulumi, stack, cwd));
+    const checkpoint = await exportStack(deps.runPulumi, stack, cwd);
+    const resources = trackedConnectors(checkpoint);
+    const pipelines = trackedPipelines(checkpoint);
     let checked: DriftRun["resources"] = [];
-    if (resources.length > 0) {
+    if (resources.length + pipelines.length > 0) {
       // Settings only when there is something to check: an empty stack needs neither credentials nor a passphrase.
       const config = await stackSettingsConfig(deps.runPulumi, stack, cwd);
-      api = deps.createClient(resolveSettings(config, deps.env));
-      checked = await checkAll(api, resources);
+      const client = deps.createClient(resolveSettings(config, deps.env));
+      api = client;
+      const [connectors, joined] = await Promise.all([checkAll(client, resources), Promise.all(pipelines.map((p) => checkPipeline(client, p)))]);
+      checked = [...connectors, ...joined];
     }
     const run = driftRun(stack, deps.now(), checked);
     deps.stdout(options.json ? renderJson(run) : renderHuman(run));

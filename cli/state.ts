@@ -10,6 +10,29 @@ export const CONNECTOR_TYPES: Readonly<Record<string, ConnectorKind>> = {
   "pulumi-nodejs:dynamic/cdc:Destination": "destination",
 };
 
+/** The kinds the drift command reports: connectors, and pipelines. */
+export type CheckedKind = ConnectorKind | "pipeline";
+
+export const PIPELINE_TYPE = "pulumi-nodejs:dynamic/cdc:Pipeline";
+
+/** A pipeline as the stack's last deployment recorded it: its outputs, which hold what the program set. */
+export interface TrackedPipeline {
+  kind: "pipeline";
+  urn: string;
+  id: string;
+  name: string;
+  outputs: Record<string, unknown>;
+}
+
+/** Pipelines of a checkpoint, in state order (the old half of a replacement left out). */
+export function trackedPipelines(checkpoint: unknown): TrackedPipeline[] {
+  const parsed = checkpointSchema.safeParse(checkpoint);
+  if (!parsed.success) throw new CheckpointError("the stack export is not a Pulumi checkpoint (expected {deployment: {resources: [...]}})");
+  return (parsed.data.deployment?.resources ?? [])
+    .filter((r) => r.type === PIPELINE_TYPE && !r.delete && r.id)
+    .map((r) => ({ kind: "pipeline" as const, urn: r.urn, id: r.id!, name: stringOr(r.outputs?.name, logicalNameOf(r.urn)), outputs: r.outputs ?? {} }));
+}
+
 /** A source or destination as the stack's last deployment recorded it. */
 export interface TrackedConnector {
   kind: ConnectorKind;
