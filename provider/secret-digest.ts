@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { isMasked } from "./normalize.js";
 
 /**
  * What a resource keeps of a secret in its outputs: a keyed digest, never the value. Outputs
@@ -22,4 +23,24 @@ export function sameSecret(salt: string | undefined, digest: string | undefined,
   const a = Buffer.from(secretDigest(salt, value), "hex");
   const b = Buffer.from(digest, "hex");
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A secret config value as outputs keep it. An object, so tools that read state see no scalar to compare. */
+export interface SecretDigestValue {
+  secretDigest: string;
+}
+
+/**
+ * The config with every secret scalar replaced by its digest. Without a salt (state written
+ * before digests existed) the config is returned as is, so it is compared as before.
+ */
+export function digestSecrets<T extends Record<string, unknown>>(config: T, secretKeys: ReadonlySet<string>, salt: string | undefined): T {
+  if (!salt) return config;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config)) {
+    const scalar = typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+    // The API's mask (what a get() reads) is no secret, and stays as the API shows it.
+    out[key] = secretKeys.has(key) && scalar && !isMasked(value) ? { secretDigest: secretDigest(salt, String(value)) } : value;
+  }
+  return out as T;
 }

@@ -43,4 +43,9 @@ export class Destination extends pulumi.dynamic.Resource {
       "Destination",
     );
   }
+
+  /** Reads an existing destination without managing it: its live config (secrets masked), status and topics. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Destination {
+    return new Destination(name, undefined as unknown as DestinationArgs, { ...opts, id });
+  }
 }

@@ -57,8 +57,9 @@ interface ConnectorArgsLike {
  * The property bag of a Source or Destination: the inputs (secret config keys protected) and,
  * as undefined, the outputs the provider fills in, so they appear on the resource object.
  */
-export function connectorProps(kind: ConnectorKind, logicalName: string, args: ConnectorArgsLike, outputs: readonly string[]): pulumi.Inputs {
-  const props: pulumi.Inputs = {
+export function connectorProps(kind: ConnectorKind, logicalName: string, args: ConnectorArgsLike | undefined, outputs: readonly string[]): pulumi.Inputs {
+  // No args: a `get()`, which reads the object by id and sets nothing.
+  const props: pulumi.Inputs = !args ? { logicalName } : {
     logicalName,
     name: args.name,
     connector: args.connector,
@@ -67,6 +68,8 @@ export function connectorProps(kind: ConnectorKind, logicalName: string, args: C
     adoptId: args.adoptId,
     tags: tagIds(args.tags),
   };
-  for (const key of ["status", "displayName", "createdTimestamp", "drift", ...outputs]) props[key] = undefined;
+  for (const key of ["name", "connector", "config", "desiredState", "tags", "status", "displayName", "createdTimestamp", "drift", ...outputs]) {
+    if (!(key in props)) props[key] = undefined;
+  }
   return props;
 }

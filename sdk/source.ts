@@ -46,4 +46,9 @@ export class Source extends pulumi.dynamic.Resource {
       "Source",
     );
   }
+
+  /** Reads an existing source without managing it: its live config (secrets masked), status and topics. */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Source {
+    return new Source(name, undefined as unknown as SourceArgs, { ...opts, id });
+  }
 }

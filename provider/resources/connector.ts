@@ -17,6 +17,7 @@ import { findConnectorByName, notOurs } from "../lookup.js";
 import { createSurvivingFaults } from "./create.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { resolveName } from "./naming.js";
+import { digestSecrets, newSalt } from "../secret-digest.js";
 
 export type DesiredState = "active" | "paused" | "stopped";
 
@@ -42,6 +43,11 @@ export interface ConnectorOutputs extends ConnectorInputs {
   topicIds: string[];
   topicMap: Record<string, unknown>;
   drift: DriftReport;
+  /**
+   * Keys the digests of secret config values (see secret-digest.ts): outputs never carry a
+   * secret value. Absent in state written before digests existed.
+   */
+  secretSalt?: string;
 }
 
 interface KindSpec {
@@ -166,10 +172,12 @@ export class ConnectorProvider {
   }
 
   async diff(id: string, olds: ConnectorOutputs, news: ConnectorInputs) {
-    const replaces = olds.connector !== news.connector ? ["connector"] : replacedConfigKeys(this.spec.kind, news.connector, olds.config, news.config);
+    // The stack keeps digests of secret values: the program's are compared in the same form.
+    const newsConfig = digestSecrets(news.config, secretKeySet(this.spec.kind, news.connector, news.config), olds.secretSalt);
+    const replaces = olds.connector !== news.connector ? ["connector"] : replacedConfigKeys(this.spec.kind, news.connector, olds.config, newsConfig);
     const changed = [
       ...(olds.name !== news.name ? ["name"] : []),
-      ...(changedConfigKeys(olds.config, news.config).length > 0 ? ["config"] : []),
+      ...(changedConfigKeys(olds.config, newsConfig).length > 0 ? ["config"] : []),
       ...((olds.desiredState ?? "active") !== news.desiredState ? ["desiredState"] : []),
       ...(news.tags !== undefined && !sameMembers(olds.tags, news.tags) ? ["tags"] : []),
     ];
@@ -198,6 +206,7 @@ export class ConnectorProvider {
 
   async create(inputs: ConnectorInputs & { __provider?: string }) {
     const api = client();
+    const salt = newSalt();
     let written = inputs.adoptId;
     try {
       let live: DestinationConnector;
@@ -212,9 +221,9 @@ export class ConnectorProvider {
       try {
         live = await this.settleState(api, id, live, inputs.desiredState);
         const baselineTimestamp = await this.baseline(api, id);
-        return { id, outs: this.outputs(live, inputs, { ...NO_DRIFT, baselineTimestamp }) };
+        return { id, outs: this.outputs(live, inputs, { ...NO_DRIFT, baselineTimestamp }, salt) };
       } catch (err) {
-        throw new PartialFailure(`${this.spec.label} "${inputs.name}"`, id, withProviderKey(this.outputs(live, inputs, NO_DRIFT), inputs), err);
+        throw new PartialFailure(`${this.spec.label} "${inputs.name}"`, id, withProviderKey(this.outputs(live, inputs, NO_DRIFT, salt), inputs), err);
       }
     } finally {
       if (written) this.wrote(api, written);
@@ -225,7 +234,12 @@ export class ConnectorProvider {
     const { live, config: found } = await checkLive(liveCache(client()).reader("read"), this.managed(id, props));
     if (!live) return { id: "", props: {} };
     const planned = props.config ?? {};
-    const aligned = alignLiveConfig(planned, live.config, secretKeySet(this.spec.kind, live.connector ?? props.connector, planned));
+    // No recorded config: a `get()` of an object the program does not manage. It reads the
+    // config as the API shows it (secrets masked).
+    const aligned =
+      props.config === undefined
+        ? Object.fromEntries(Object.entries(live.config ?? {}).map(([k, v]) => [k, v === null ? "" : toApiString(v)]))
+        : alignLiveConfig(planned, live.config, secretKeySet(this.spec.kind, live.connector ?? props.connector, planned));
     // Refresh takes the live config into the stack, so the live config is the new baseline: from
     // now on the program is compared with it, and only later outside changes count as drift.
     // `detected` and the diff still say what this refresh found.
@@ -238,7 +252,7 @@ export class ConnectorProvider {
       desiredState: liveState(live.connector_status) ?? props.desiredState ?? "active",
       ...(props.tags !== undefined ? { tags: tagIdsOf(live) } : {}),
     };
-    return { id, props: this.outputs(live, realigned, drift), inputs: realigned };
+    return { id, props: this.outputs(live, realigned, drift, props.secretSalt ?? newSalt()), inputs: realigned };
   }
 
   async update(id: string, olds: ConnectorOutputs, news: ConnectorInputs) {
@@ -249,9 +263,9 @@ export class ConnectorProvider {
       try {
         live = await this.settleState(api, id, live, news.desiredState);
         const baselineTimestamp = await this.baseline(api, id);
-        return { outs: this.outputs(live, news, { ...NO_DRIFT, baselineTimestamp }) };
+        return { outs: this.outputs(live, news, { ...NO_DRIFT, baselineTimestamp }, olds.secretSalt ?? newSalt()) };
       } catch (err) {
-        throw new PartialFailure(`${this.spec.label} "${news.name}"`, id, withProviderKey(this.outputs(live, news, olds.drift ?? NO_DRIFT), news), err);
+        throw new PartialFailure(`${this.spec.label} "${news.name}"`, id, withProviderKey(this.outputs(live, news, olds.drift ?? NO_DRIFT, olds.secretSalt ?? newSalt()), news), err);
       }
     } finally {
       this.wrote(api, id);
@@ -371,9 +385,11 @@ export class ConnectorProvider {
     };
   }
 
-  private outputs(live: DestinationConnector, inputs: ConnectorInputs, drift: DriftReport): ConnectorOutputs {
+  private outputs(live: DestinationConnector, inputs: ConnectorInputs, drift: DriftReport, salt: string): ConnectorOutputs {
     return withoutUndefined({
       ...inputs,
+      config: digestSecrets(inputs.config, secretKeySet(this.spec.kind, inputs.connector, inputs.config), salt),
+      secretSalt: salt,
       status: live.connector_status ?? "Unknown",
       displayName: live.connector_display_name ?? inputs.connector,
       createdTimestamp: live.created_timestamp === null || live.created_timestamp === undefined ? "" : toApiString(live.created_timestamp),

@@ -170,6 +170,35 @@ describe("adoption and out-of-band deletion under the real engine", { timeout: E
     expect(recreated).not.toBe(existing.id);
     expect(await web.findOne("/sources/{id}", sourceConnectorSchema, { params: { id: recreated } })).toMatchObject({ name: "legacy-orders" });
   });
+
+  it("reads an object it does not manage with get(), and leaves it alone on destroy", async () => {
+    const { web, stack } = env;
+    const other = await web.post("/sources", {
+      body: {
+        name: "someone-elses",
+        connector: "postgresql",
+        config: {
+          "database.hostname.user.defined": "their-db",
+          "database.user": "them",
+          "database.password": "their-password-9c1",
+          "database.dbname": "theirs",
+          "schema.include.list": "public",
+          "table.include.list.user.defined": "public.things",
+        },
+        created_from: "web",
+      },
+      schema: sourceConnectorSchema,
+    });
+    await stack.setConfig("e2e:readSourceId", other.id!);
+    await stack.up();
+    const outs = await stack.outputs();
+    expect(outs["readOnlyName"]).toBe("someone-elses");
+    expect(outs["readOnlyConfig"]).toMatchObject({ "database.hostname.user.defined": "their-db", "database.password": "********" });
+    await stack.preview(["--expect-no-changes"]);
+    await stack.destroy();
+    expect(await web.findOne("/sources/{id}", sourceConnectorSchema, { params: { id: other.id! } })).toMatchObject({ name: "someone-elses" });
+    await stack.run(["config", "rm", "e2e:readSourceId", "--stack", stack.stackName]);
+  });
 });
 
 describe("bad programs and secrets in logs", { timeout: ENGINE_TIMEOUT_MS }, () => {
@@ -222,6 +251,34 @@ describe("bad programs and secrets in logs", { timeout: ENGINE_TIMEOUT_MS }, () 
         expect(up.output).not.toContain(secret);
         expect(destroy.output).not.toContain(secret);
       }
+    } finally {
+      await stack.dispose();
+    }
+  });
+
+  it("keeps a secret the program passed as a plain string out of --debug logs and state", async () => {
+    // Pulumi's CLI masks the values of secret stack config in what it prints, but not a string
+    // written in the program: only the provider can keep it out of the outputs the engine echoes.
+    const PLAIN = "PLAIN-PGPASS-IN-CODE-4f2d";
+    const stack = await TestStack.create(fixture("pipeline"), { stackName: "plainsecret" });
+    try {
+      await configureStack(stack, emulator);
+      // Stored in plain on purpose: the program reads it with config.get, as code would hold it.
+      await stack.run(["config", "set", "--plaintext", "--stack", stack.stackName, "e2e:plainPassword", PLAIN]);
+      const up = await stack.run(["up", "--yes", "--skip-preview", "--debug", "--stack", stack.stackName]);
+      expect(up.output).toMatch(/debug/i);
+      expect(up.output).not.toContain(PLAIN);
+      const refresh = await stack.run(["refresh", "--yes", "--skip-preview", "--debug", "--stack", stack.stackName]);
+      expect(refresh.output).not.toContain(PLAIN);
+      await stack.preview(["--expect-no-changes"]);
+      // The resources' records hold it encrypted (inputs) or as a digest (outputs). (The stack's
+      // provider record copies the stack config, where this test stored it in plain on purpose.)
+      const checkpoint = JSON.parse(await stack.exportState()) as { deployment: { resources: Array<{ type: string }> } };
+      const ours = checkpoint.deployment.resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/cdc:"));
+      expect(ours.length).toBeGreaterThan(0);
+      expect(JSON.stringify(ours)).not.toContain(PLAIN);
+      const destroy = await stack.run(["destroy", "--yes", "--skip-preview", "--debug", "--stack", stack.stackName]);
+      expect(destroy.output).not.toContain(PLAIN);
     } finally {
       await stack.dispose();
     }

@@ -22,7 +22,11 @@ describe("Source provider against the emulator", () => {
   it("creates with created_from stamped, reads, updates, pauses and deletes", async () => {
     const inputs = await checked(sources, { logicalName: "orders", connector: "postgresql", config: pgSourceConfig });
     const { id, outs } = await sources.create(inputs);
-    expect(outs).toMatchObject({ name: inputs.name, status: "Active", desiredState: "active", config: pgSourceConfig });
+    // Outputs keep a digest of each secret value, never the value: they come back to the program,
+    // and `pulumi up --debug` prints them.
+    const withDigest = { ...pgSourceConfig, "database.password": { secretDigest: expect.stringMatching(/^[0-9a-f]{32}$/) } };
+    expect(outs).toMatchObject({ name: inputs.name, status: "Active", desiredState: "active", config: withDigest });
+    expect(JSON.stringify(outs)).not.toContain(pgSourceConfig["database.password"]);
     expect(outs.topics.length).toBe(2);
     const live = await h.console.findOne("/sources/{id}", sourceConnectorSchema, { params: { id } });
     expect(live).toMatchObject({ created_from: "terraform", name: inputs.name });
@@ -32,7 +36,9 @@ describe("Source provider against the emulator", () => {
     expect(await sources.diff(id, outs, inputs)).toMatchObject({ changes: false });
     const read = await sources.read(id, outs);
     expect(read.id).toBe(id);
-    expect(read.props).toMatchObject({ config: pgSourceConfig, drift: { detected: false } });
+    expect(read.props).toMatchObject({ config: withDigest, drift: { detected: false } });
+    // A changed secret is still a change, seen through its digest.
+    expect(await sources.diff(id, outs, { ...inputs, config: { ...inputs.config, "database.password": "rotated" } })).toMatchObject({ changes: true });
     expect(await sources.diff(id, read.props as ConnectorOutputs, inputs)).toMatchObject({ changes: false });
 
     const news = await checked(sources, { logicalName: "orders", connector: "postgresql", config: { ...pgSourceConfig, "table.include.list.user.defined": "public.orders" }, desiredState: "paused" }, inputs);
@@ -143,7 +149,8 @@ describe("Destination provider against the emulator", () => {
     expect(props.drift.maskedDiff).toContain("MANUAL");
     expect(props.drift.maskedDiff).not.toContain("MIIEvQ");
     expect(props.config["snowflake.schema.name"]).toBe("MANUAL");
-    expect(props.config["snowflake.private.key"]).toBe(snowflakeConfig["snowflake.private.key"]);
+    expect(props.config["snowflake.private.key"]).toEqual({ secretDigest: expect.any(String) });
+    expect(JSON.stringify(props)).not.toContain(snowflakeConfig["snowflake.private.key"]);
 
     // Refresh took the live config into the stack: the program still differs from it (a change),
     // but a program that accepts the live config has nothing left to do.
