@@ -192,16 +192,16 @@ describe("a pulumi up killed with -9 halfway", { timeout: ENGINE_TIMEOUT_MS }, (
     emulator.setFaults(NO_FAULTS);
 
     const dryRun = await runCli(stack, ["recover"]);
-    expect(dryRun.code).toBe(0);
+    expect(dryRun.code, dryRun.output).toBe(0);
     expect(dryRun.output).toMatch(/pending operation/);
     expect(dryRun.output).toMatch(/Nothing was changed/);
 
     const recovered = await runCli(stack, ["recover", "--yes"]);
     expect(recovered.output).toMatch(/Done/);
-    expect(recovered.code).toBe(0);
+    expect(recovered.code, recovered.output).toBe(0);
 
     const up = await stack.up();
-    expect(up.output).not.toMatch(/409|already exists/);
+    expect(up.output, `recover said:\n${recovered.output}`).not.toMatch(/409|already exists/);
     await expectConverged(emulator, web, stack, "killed");
     await stack.preview(["--expect-no-changes"]);
 
