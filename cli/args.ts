@@ -103,8 +103,12 @@ export function parseCommandLine(argv: readonly string[]): Command {
   throw new UsageError(first.startsWith("-") ? `unknown option '${first}' before the command` : `unknown command '${first}'`, USAGE);
 }
 
-export function parseDriftArgs(argv: readonly string[]): Command {
-  let values: { stack?: string; cwd?: string; json?: boolean; help?: boolean };
+/**
+ * The options every stack command shares (`--stack`, `--cwd`, `--help`) plus its own flag.
+ * Throws UsageError with the command's usage.
+ */
+function parseStackCommand(argv: readonly string[], usage: string, flag: { name: string; short?: string }) {
+  let values: { stack?: string; cwd?: string; help?: boolean } & Record<string, unknown>;
   try {
     ({ values } = parseArgs({
       args: [...argv],
@@ -113,56 +117,36 @@ export function parseDriftArgs(argv: readonly string[]): Command {
       options: {
         stack: { type: "string", short: "s" },
         cwd: { type: "string", short: "C" },
-        json: { type: "boolean" },
+        [flag.name]: { type: "boolean", ...(flag.short ? { short: flag.short } : {}) },
         help: { type: "boolean", short: "h" },
       },
-    }));
+    }) as { values: { stack?: string; cwd?: string; help?: boolean } & Record<string, unknown> });
   } catch (error) {
     // node:util's messages are precise ("Unknown option '--jsn'"); later sentences give advice about its own syntax.
-    throw new UsageError((error as Error).message.split(/\.(?:\s|$)/)[0]!, DRIFT_USAGE);
+    throw new UsageError((error as Error).message.split(/\.(?:\s|$)/)[0]!, usage);
   }
-  if (values.help) return { command: "help", usage: DRIFT_USAGE };
-  const options: DriftOptions = { json: values.json === true };
+  const common: { help: boolean; flag: boolean; stack?: string; cwd?: string } = { help: values.help === true, flag: values[flag.name] === true };
   if (values.stack !== undefined) {
     const stack = values.stack.trim();
-    // `--stack --json` would otherwise check a stack named "--json".
-    if (stack === "" || stack.startsWith("-")) throw new UsageError(`--stack needs a stack name, got '${values.stack}'`, DRIFT_USAGE);
-    options.stack = stack;
+    // `--stack --json` would otherwise name a stack "--json".
+    if (stack === "" || stack.startsWith("-")) throw new UsageError(`--stack needs a stack name, got '${values.stack}'`, usage);
+    common.stack = stack;
   }
   if (values.cwd !== undefined) {
-    if (values.cwd.trim() === "" || values.cwd.startsWith("-")) throw new UsageError(`--cwd needs a directory, got '${values.cwd}'`, DRIFT_USAGE);
-    options.cwd = values.cwd;
+    if (values.cwd.trim() === "" || values.cwd.startsWith("-")) throw new UsageError(`--cwd needs a directory, got '${values.cwd}'`, usage);
+    common.cwd = values.cwd;
   }
-  return { command: "drift", options };
+  return common;
+}
+
+export function parseDriftArgs(argv: readonly string[]): Command {
+  const { help, flag, stack, cwd } = parseStackCommand(argv, DRIFT_USAGE, { name: "json" });
+  if (help) return { command: "help", usage: DRIFT_USAGE };
+  return { command: "drift", options: { json: flag, ...(stack !== undefined ? { stack } : {}), ...(cwd !== undefined ? { cwd } : {}) } };
 }
 
 export function parseRecoverArgs(argv: readonly string[]): Command {
-  let values: { stack?: string; cwd?: string; yes?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        stack: { type: "string", short: "s" },
-        cwd: { type: "string", short: "C" },
-        yes: { type: "boolean", short: "y" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message.split(/\.(?:\s|$)/)[0]!, RECOVER_USAGE);
-  }
-  if (values.help) return { command: "help", usage: RECOVER_USAGE };
-  const options: RecoverOptions = { yes: values.yes === true };
-  if (values.stack !== undefined) {
-    const stack = values.stack.trim();
-    if (stack === "" || stack.startsWith("-")) throw new UsageError(`--stack needs a stack name, got '${values.stack}'`, RECOVER_USAGE);
-    options.stack = stack;
-  }
-  if (values.cwd !== undefined) {
-    if (values.cwd.trim() === "" || values.cwd.startsWith("-")) throw new UsageError(`--cwd needs a directory, got '${values.cwd}'`, RECOVER_USAGE);
-    options.cwd = values.cwd;
-  }
-  return { command: "recover", options };
+  const { help, flag, stack, cwd } = parseStackCommand(argv, RECOVER_USAGE, { name: "yes", short: "y" });
+  if (help) return { command: "help", usage: RECOVER_USAGE };
+  return { command: "recover", options: { yes: flag, ...(stack !== undefined ? { stack } : {}), ...(cwd !== undefined ? { cwd } : {}) } };
 }

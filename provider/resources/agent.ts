@@ -5,6 +5,7 @@ import { client } from "../context.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers } from "../normalize.js";
 import { createNamed } from "./createNamed.js";
+import { unlessGone } from "./gone.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { resolveName } from "./naming.js";
 
@@ -44,14 +45,9 @@ const inputSchema = z.object({
 const path = "/agents/{id}";
 
 async function getLive(api: CdcClient, agentId: string): Promise<Agent | undefined> {
-  try {
-    const live = await api.get(path, { params: { id: agentId }, schema: agentSchema });
-    // A soft-deleted agent is a tombstone: for Pulumi it is gone.
-    return live.status === "deleted" ? undefined : live;
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
+  const live = await unlessGone(() => api.get(path, { params: { id: agentId }, schema: agentSchema }));
+  // A soft-deleted agent is a tombstone: for Pulumi it is gone.
+  return live?.status === "deleted" ? undefined : live;
 }
 
 /** The lifecycle calls from a live status to the desired state, like a connector's pause and resume. */
@@ -189,12 +185,8 @@ export class AgentProvider {
   }
 
   async delete(agentId: string) {
-    try {
-      // The API's soft delete cancels a running agent first.
-      await client().delete(path, { params: { id: agentId } });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    // The API's soft delete cancels a running agent first.
+    await unlessGone(() => client().delete(path, { params: { id: agentId } }));
   }
 
   private async settle(api: CdcClient, live: Agent, deployed: boolean): Promise<Agent> {

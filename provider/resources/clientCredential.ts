@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { failuresFromZod, knowable } from "../check.js";
 import { setTimeout as delay } from "node:timers/promises";
-import { backoffDelay, clientCredentialSchema, currentBudget, isNotFound, type CdcClient, type ClientCredential } from "../client/index.js";
+import { backoffDelay, clientCredentialSchema, currentBudget, type CdcClient, type ClientCredential } from "../client/index.js";
 import { isTransient } from "./create.js";
+import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
 import { isMasked, sameMembers } from "../normalize.js";
 
@@ -61,11 +62,7 @@ async function lostCredentials(api: CdcClient, before: ReadonlySet<string>, inpu
 
 /** Gone already is what a delete wants (a retried DELETE whose first answer was lost finds nothing). */
 async function deleteCredential(api: CdcClient, id: string): Promise<void> {
-  try {
-    await api.delete("/auth/client-credentials/{id}", { params: { id } });
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-  }
+  await unlessGone(() => api.delete("/auth/client-credentials/{id}", { params: { id } }));
 }
 
 // Credentials have no unique name: a lost create is recognised as "a new matching credential

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { failuresFromZod, knowable, nameSchema } from "../check.js";
-import { httpConnectionSchema, isNotFound, type CdcClient, type HttpConnection } from "../client/index.js";
+import { httpConnectionSchema, type CdcClient, type HttpConnection } from "../client/index.js";
 import { client } from "../context.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK, sameMembers } from "../normalize.js";
 import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
 import { createNamed } from "./createNamed.js";
+import { unlessGone } from "./gone.js";
 import { resolveName } from "./naming.js";
 
 export interface HttpConnectionInputs {
@@ -73,13 +74,8 @@ export function headerPatch(same: (name: string, value: string) => boolean, news
   return Object.fromEntries(Object.entries(news).map(([name, value]) => [name, same(name, value) && live.has(name) ? MASK : value]));
 }
 
-async function getLive(api: CdcClient, id: string): Promise<HttpConnection | undefined> {
-  try {
-    return await api.get(path, { params: { id }, schema: httpConnectionSchema });
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
+function getLive(api: CdcClient, id: string): Promise<HttpConnection | undefined> {
+  return unlessGone(() => api.get(path, { params: { id }, schema: httpConnectionSchema }));
 }
 
 /** HTTP connections of agents: headers are secrets the provider never reads back. */
@@ -176,10 +172,6 @@ export class HttpConnectionProvider {
   }
 
   async delete(id: string) {
-    try {
-      await client().delete(path, { params: { id } });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    await unlessGone(() => client().delete(path, { params: { id } }));
   }
 }

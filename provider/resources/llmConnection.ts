@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { failuresFromZod, knowable, nameSchema } from "../check.js";
-import { isNotFound, llmConnectionSchema, type CdcClient, type LlmConnection } from "../client/index.js";
+import { llmConnectionSchema, type CdcClient, type LlmConnection } from "../client/index.js";
 import { client } from "../context.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK } from "../normalize.js";
 import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
 import { createNamed } from "./createNamed.js";
+import { unlessGone } from "./gone.js";
 import { resolveName } from "./naming.js";
 
 /** The providers the API accepts (emulator/routes/agents.ts follows the same list). */
@@ -47,13 +48,8 @@ const path = "/agents/connections/llm/{id}";
 /** Every input is fixed at creation: the API has no update for LLM connections. */
 const REPLACE_KEYS = ["name", "provider", "model", "apiKey", "baseUrl"] as const;
 
-async function getLive(api: CdcClient, id: string): Promise<LlmConnection | undefined> {
-  try {
-    return await api.get(path, { params: { id }, schema: llmConnectionSchema });
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    throw err;
-  }
+function getLive(api: CdcClient, id: string): Promise<LlmConnection | undefined> {
+  return unlessGone(() => api.get(path, { params: { id }, schema: llmConnectionSchema }));
 }
 
 function outputs(live: LlmConnection, inputs: Omit<LlmConnectionInputs, "apiKey">, key: { salt: string; digest: string }): LlmConnectionOutputs {
@@ -152,10 +148,6 @@ export class LlmConnectionProvider {
   }
 
   async delete(id: string) {
-    try {
-      await client().delete(path, { params: { id } });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    await unlessGone(() => client().delete(path, { params: { id } }));
   }
 }

@@ -3,6 +3,7 @@ import { failuresFromZod, knowable, nameSchema } from "../check.js";
 import { ConflictError, isNotFound, tagSchema, type CdcClient, type Tag } from "../client/index.js";
 import { findTagByName, listTags, notOurs } from "../lookup.js";
 import { createSurvivingFaults } from "./create.js";
+import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
 import { sameMembers } from "../normalize.js";
 import { resolveName } from "./naming.js";
@@ -122,10 +123,6 @@ export class TagProvider {
   }
 
   async delete(id: string) {
-    try {
-      await client().delete("/tags/{id}", { params: { id } });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-    }
+    await unlessGone(() => client().delete("/tags/{id}", { params: { id } }));
   }
 }
