@@ -1,8 +1,11 @@
 import * as pulumi from "@pulumi/pulumi";
 
-// The floor for the benchmark: the same resources as ../cdc, with the same inputs (connector
-// configs holding one secret each), on a provider that makes no API call. The difference between
-// the two runs is what pulumi-cdc adds: loading the package, HTTP, the emulator's work.
+// The floor for the benchmark: the same resources as ../cdc, declared with the same properties
+// as pulumi-cdc's Source and Destination (the same inputs, connector configs holding one secret
+// each, and the same output properties, which every dynamic resource registers with the engine),
+// on a provider that makes no API call and returns its inputs. The difference between the two
+// runs is what pulumi-cdc adds: loading the package, its checks, HTTP, the emulator's work, and
+// the outputs it stores.
 const provider: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
     return { inputs: news };
@@ -21,15 +24,22 @@ const provider: pulumi.dynamic.ResourceProvider = {
 
 type Config = Record<string, pulumi.Input<string | number>>;
 
+/** The property bag pulumi-cdc's SDK registers for a connector (sdk/inputs.ts), outputs as placeholders. */
+function connectorProps(logicalName: string, name: string, connector: string, config: Config, outputs: string[]): pulumi.Inputs {
+  const props: pulumi.Inputs = { logicalName, name, connector, config, desiredState: undefined, adoptId: undefined, tags: undefined };
+  for (const key of ["status", "displayName", "createdTimestamp", "drift", ...outputs]) props[key] = undefined;
+  return props;
+}
+
 class NoopSource extends pulumi.dynamic.Resource {
   constructor(name: string, args: { name: string; connector: string; config: Config }) {
-    super(provider, name, args, undefined, "bench", "NoopSource");
+    super(provider, name, connectorProps(name, args.name, args.connector, args.config, ["topics", "topicIds", "topicMap"]), undefined, "bench", "NoopSource");
   }
 }
 
 class NoopDestination extends pulumi.dynamic.Resource {
   constructor(name: string, args: { name: string; connector: string; config: Config }) {
-    super(provider, name, args, undefined, "bench", "NoopDestination");
+    super(provider, name, connectorProps(name, args.name, args.connector, args.config, []), undefined, "bench", "NoopDestination");
   }
 }
 
