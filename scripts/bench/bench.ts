@@ -147,7 +147,7 @@ async function editOutOfBand(web: CdcClient, stack: string): Promise<void> {
   const [source] = (await web.listAll("/sources", { partial_name: `${stack}-src-0` }, sourceConnectorSchema)).filter((s) => s.name === `${stack}-src-0`);
   const [destination] = (await web.listAll("/destinations", { partial_name: `${stack}-dst-0` }, destinationConnectorSchema)).filter((d) => d.name === `${stack}-dst-0`);
   if (!source?.id || !destination?.id) throw new Error(`bench: ${stack}-src-0 or ${stack}-dst-0 is missing from the emulator`);
-  await web.put("/sources/{id}", { params: { id: source.id }, body: { name: source.name, connector: source.connector, config: { ...source.config, "database.hostname": "edited-by-hand" } } });
+  await web.put("/sources/{id}", { params: { id: source.id }, body: { name: source.name, connector: source.connector, config: { ...source.config, "database.hostname.user.defined": "edited-by-hand" } } });
   await web.put("/destinations/{id}", {
     params: { id: destination.id },
     body: { name: destination.name, connector: destination.connector, config: { ...destination.config, "snowflake.schema.name": "EDITED_BY_HAND" } },

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { Destination, postgresqlSource, snowflakeDestination, Source } from "pulumi-cdc";
+import { Destination, postgresqlTables, snowflakeDestination, Source } from "pulumi-cdc";
 
 // bench:sources PostgreSQL sources and bench:destinations Snowflake destinations against the
 // emulator. noop/index.ts declares the same resources, with the same inputs, on a provider that
@@ -13,13 +13,13 @@ for (let i = 0; i < sources; i++) {
   new Source(`src-${i}`, {
     // Explicit, stack-scoped names: names are unique per tenant and several stacks share one emulator.
     name: `${stack}-src-${i}`,
-    ...postgresqlSource({
-      hostname: "db.internal",
-      port: 5432,
-      user: "cdc",
+    ...postgresqlTables({
+      databaseHostname: "db.internal",
+      databasePort: 5432,
+      databaseUser: "cdc",
       // A fixed sandbox value; the provider still stores it as a Pulumi secret, as it would a real one.
-      password: "bench-password",
-      dbname: "shop",
+      databasePassword: "bench-password",
+      databaseDbname: "shop",
       tables: [`public.orders_${i}`],
     }),
   });
@@ -29,11 +29,11 @@ for (let i = 0; i < destinations; i++) {
   new Destination(`dst-${i}`, {
     name: `${stack}-dst-${i}`,
     ...snowflakeDestination({
-      urlName: "acme.snowflakecomputing.com",
-      userName: "LOADER",
-      privateKey: "bench-private-key",
-      databaseName: "ANALYTICS",
-      schemaName: `RAW_${i}`,
+      snowflakeUrlName: "acme.snowflakecomputing.com",
+      snowflakeUserName: "LOADER",
+      snowflakePrivateKey: "bench-private-key",
+      snowflakeDatabaseName: "ANALYTICS",
+      snowflakeSchemaName: `RAW_${i}`,
     }),
   });
 }

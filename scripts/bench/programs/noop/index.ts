@@ -52,13 +52,15 @@ for (let i = 0; i < sources; i++) {
   new NoopSource(`src-${i}`, {
     name: `${stack}-src-${i}`,
     connector: "postgresql",
+    // What postgresqlTables() gives ../cdc: the platform's keys.
     config: {
-      "database.hostname": "db.internal",
-      "database.port": 5432,
+      "database.hostname.user.defined": "db.internal",
+      "database.port.user.defined": 5432,
       "database.user": "cdc",
       "database.password": pulumi.secret("bench-password"),
       "database.dbname": "shop",
-      "table.include.list": `public.orders_${i}`,
+      "table.include.list.user.defined": `public.orders_${i}`,
+      "schema.include.list": "public",
     },
   });
 }
