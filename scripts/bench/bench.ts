@@ -34,11 +34,12 @@ export const MAX_COUNT = 1_000;
 export const MAX_REPEAT = 5;
 export const MAX_LATENCY_MS = 2_000;
 
-const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--out .bench/result.json]
+const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--max-concurrency n] [--out .bench/result.json]
 
   --counts <n,...>      resources per stack, each 2..${MAX_COUNT}: half sources, half destinations (default 200)
   --latency-ms <n,...>  the emulator's added latency per request, each 0..${MAX_LATENCY_MS} (default 0)
   --repeat <n>          runs per size, latency and program, 1..${MAX_REPEAT}; the table shows the median (default 1)
+  --max-concurrency <n> set cdc:maxConcurrency on the pulumi-cdc stacks (default: unset, the provider's default)
   --out <file>          where to write the JSON result (default .bench/result.json)
 `;
 
@@ -46,6 +47,7 @@ interface BenchOptions {
   counts: number[];
   latencies: number[];
   repeat: number;
+  maxConcurrency: number | undefined;
   out: string;
 }
 
@@ -67,6 +69,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
       counts: { type: "string" },
       "latency-ms": { type: "string" },
       repeat: { type: "string" },
+      "max-concurrency": { type: "string" },
       out: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -77,6 +80,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
     counts: integers("--counts", values.counts ?? "200", 2, MAX_COUNT),
     latencies: integers("--latency-ms", values["latency-ms"] ?? "0", 0, MAX_LATENCY_MS),
     repeat: repeat!,
+    maxConcurrency: values["max-concurrency"] === undefined ? undefined : integers("--max-concurrency", values["max-concurrency"], 1, 256)[0],
     out: resolve(values.out ?? join(ROOT, ".bench", "result.json")),
   };
 }
@@ -163,6 +167,8 @@ interface StepCommand {
 }
 
 interface Round {
+  /** cdc:maxConcurrency for the pulumi-cdc stack; undefined: the provider's default. */
+  maxConcurrency: number | undefined;
   program: ProgramName;
   sources: number;
   destinations: number;
@@ -206,6 +212,7 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
       await set("cdc:apiUrl", emulator.url);
       await set("cdc:clientId", emulator.clientId);
       await set("cdc:clientSecret", emulator.clientSecret, true);
+      if (r.maxConcurrency !== undefined) await set("cdc:maxConcurrency", String(r.maxConcurrency));
     }
     const pulumiStep = (args: string[]): StepCommand => ({
       file: "pulumi",
@@ -289,7 +296,7 @@ async function pulumiVersion(): Promise<string> {
 export interface BenchResult {
   generatedAt: string;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; os: string; node: string; pulumi: string };
-  settings: { counts: number[]; latenciesMs: number[]; repeat: number; steps: string[]; resources: Record<ProgramName, string[]> };
+  settings: { counts: number[]; latenciesMs: number[]; repeat: number; maxConcurrency: number | string; steps: string[]; resources: Record<ProgramName, string[]> };
   notes: string[];
   /** Per program, size and latency: median seconds over the repetitions, API traffic and peak memory of each step. */
   results: RunResult[];
@@ -319,7 +326,7 @@ async function main(argv: string[]): Promise<number> {
         emulator.setFaults({ latencyMs });
         // Programs alternate within each round, so a burst of load from elsewhere hits both alike.
         for (let round = 1; round <= options.repeat; round++) {
-          for (const program of PROGRAMS) samples.push(await benchOne({ program, sources: count - destinations, destinations, latencyMs, round }, emulator, web));
+          for (const program of PROGRAMS) samples.push(await benchOne({ program, sources: count - destinations, destinations, latencyMs, round, maxConcurrency: options.maxConcurrency }, emulator, web));
         }
       }
     }
@@ -334,7 +341,14 @@ async function main(argv: string[]): Promise<number> {
         node: process.version,
         pulumi: await pulumiVersion(),
       },
-      settings: { counts: options.counts, latenciesMs: options.latencies, repeat: options.repeat, steps: [...STEPS], resources: RESOURCE_TYPES },
+      settings: {
+        counts: options.counts,
+        latenciesMs: options.latencies,
+        repeat: options.repeat,
+        maxConcurrency: options.maxConcurrency ?? "provider default",
+        steps: [...STEPS],
+        resources: RESOURCE_TYPES,
+      },
       notes: [
         "Resources: postgresql Sources and snowflake Destinations, half each (pulumi-cdc), vs the same inputs on a dynamic provider that makes no API call (no-op floor).",
         "API: the local emulator in this process, with the given latency added to every request.",
