@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -147,6 +148,31 @@ describe("a stack of 20 resources against an API with bad minutes", { timeout: E
   });
 });
 
+/** Every process below `pid` (Linux /proc), found before the kill: the CLI starts its plugins in process groups of their own. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The field after the parenthesised command name is the state, then the parent pid.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // Exited while we looked.
+    }
+  }
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
 /** `pulumi up` in its own process group, so the whole run (CLI, language host, providers) can be killed at once. */
 function startUp(stack: TestStack) {
   const child = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--stack", stack.stackName], {
@@ -186,7 +212,16 @@ describe("a pulumi up killed with -9 halfway", { timeout: ENGINE_TIMEOUT_MS }, (
         await new Promise((r) => setTimeout(r, 50));
       }
     } finally {
+      // As a crash would: everything at once, the plugins too (else they outlive the test).
+      const all = descendants(run.child.pid!);
       process.kill(-run.child.pid!, "SIGKILL");
+      for (const pid of all) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Already gone with its group.
+        }
+      }
       await run.exited;
     }
     emulator.setFaults(NO_FAULTS);
