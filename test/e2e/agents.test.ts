@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { agentSchema, CdcClient, httpConnectionSchema, llmConnectionSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { webClient } from "../support/web.js";
 
 const PROGRAM = join(__dirname, "..", "..", "examples", "agents");
 const TOKEN = "Bearer AGENT-TOKEN-SENTINEL-71c3";
@@ -14,11 +15,9 @@ describe("the agents example under the real Pulumi engine", { timeout: ENGINE_TI
   let stack: TestStack;
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
-    web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
+    web = webClient(emulator);
     stack = await TestStack.create(PROGRAM, { stackName: "agents" });
-    await stack.setConfig("cdc:apiUrl", emulator.url);
-    await stack.setConfig("cdc:clientId", emulator.clientId);
-    await stack.setConfig("cdc:clientSecret", emulator.clientSecret, true);
+    await stack.useApi(emulator);
     await stack.setConfig("cdc-agents:openaiApiKey", API_KEY, true);
     await stack.setConfig("cdc-agents:ticketsToken", TOKEN, true);
     await stack.setConfig("cdc-agents:traceHeader", "trace-on");

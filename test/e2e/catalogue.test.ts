@@ -4,6 +4,7 @@ import { CATALOGUE } from "../../catalogue/index.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { webClient } from "../support/web.js";
 
 // The "done when", under the real engine: a source or destination built from each
 // connector's generated helper with its required keys is created, and previews empty afterwards.
@@ -14,11 +15,9 @@ describe("every catalogued connector under the real Pulumi engine", { timeout: E
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
-    web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
+    web = webClient(emulator);
     stack = await TestStack.create(join(__dirname, "fixtures", "catalogue"), { stackName: "catalogue" });
-    await stack.setConfig("cdc:apiUrl", emulator.url);
-    await stack.setConfig("cdc:clientId", emulator.clientId);
-    await stack.setConfig("cdc:clientSecret", emulator.clientSecret, true);
+    await stack.useApi(emulator);
   });
   afterAll(async () => {
     await stack?.destroy().catch(() => undefined);

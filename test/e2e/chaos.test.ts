@@ -106,9 +106,7 @@ function chaosStack(stackName: string, prefix: string) {
     const { url, clientId, clientSecret } = env.emulator;
     env.web = new CdcClient({ settings: { apiUrl: url, clientId, clientSecret, createdFrom: "web" } });
     env.stack = await TestStack.create(PROGRAM, { stackName });
-    await env.stack.setConfig("cdc:apiUrl", url);
-    await env.stack.setConfig("cdc:clientId", clientId);
-    await env.stack.setConfig("cdc:clientSecret", clientSecret, true);
+    await env.stack.useApi({ url, clientId, clientSecret });
     // Shorter back-off than the defaults keeps the test quick; the policy is the same.
     await env.stack.setConfig("cdc:retryBaseDelayMs", "100");
     await env.stack.setConfig("cdc:retryMaxDelayMs", "2000");

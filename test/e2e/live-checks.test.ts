@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { CdcClient, sourceConnectorSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { webClient } from "../support/web.js";
 
 // What a run asks the API, counted by the emulator, for a stack whose sources span two pages of
 // the API's lists. Counts only: the engine calls diff one resource at a time, and a preview that
@@ -31,11 +32,9 @@ describe("the live checks of a run under the real engine", { timeout: ENGINE_TIM
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
-    web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
+    web = webClient(emulator);
     stack = await TestStack.create(FIXTURE, { stackName: `fleet-${process.pid}` });
-    await stack.setConfig("cdc:apiUrl", emulator.url);
-    await stack.setConfig("cdc:clientId", emulator.clientId);
-    await stack.setConfig("cdc:clientSecret", emulator.clientSecret, true);
+    await stack.useApi(emulator);
     await stack.setConfig("fleet:sources", String(SOURCES));
     await stack.setConfig("fleet:destinations", String(DESTINATIONS));
     await stack.up();

@@ -5,6 +5,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { CdcClient, sourceConnectorSchema } from "../../provider/client/index.js";
 import { pipelineSchema, topicSchema, transformSchema } from "../../provider/pipelines/schemas.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { webClient } from "../support/web.js";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAM = join(ROOT, "examples", "pipeline");
@@ -16,11 +17,9 @@ describe("the pipeline example under the real Pulumi engine", { timeout: ENGINE_
   let stack: TestStack;
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
-    web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
+    web = webClient(emulator);
     stack = await TestStack.create(PROGRAM, { stackName: "pipeline" });
-    await stack.setConfig("cdc:apiUrl", emulator.url);
-    await stack.setConfig("cdc:clientId", emulator.clientId);
-    await stack.setConfig("cdc:clientSecret", emulator.clientSecret, true);
+    await stack.useApi(emulator);
     await stack.setConfig("cdc-pipeline:dbPassword", "PG-PIPELINE-SENTINEL", true);
     await stack.setConfig("cdc-pipeline:snowflakePrivateKey", "SF-PIPELINE-SENTINEL", true);
   });

@@ -10,9 +10,7 @@ const DB_PASSWORD = "PGPASS-SENTINEL-7c1e";
 const SNOWFLAKE_KEY = "SFKEY-SENTINEL-93ab";
 
 async function configureStack(stack: TestStack, emulator: RunningEmulator) {
-  await stack.setConfig("cdc:apiUrl", emulator.url);
-  await stack.setConfig("cdc:clientId", emulator.clientId);
-  await stack.setConfig("cdc:clientSecret", emulator.clientSecret, true);
+  await stack.useApi(emulator);
   await stack.setConfig("e2e:dbPassword", DB_PASSWORD, true);
   await stack.setConfig("e2e:snowflakeKey", SNOWFLAKE_KEY, true);
 }
@@ -219,9 +217,7 @@ describe("bad programs and secrets in logs", { timeout: ENGINE_TIMEOUT_MS }, () 
       credential: /roleIds.*needs at least one role id/,
     };
     try {
-      await stack.setConfig("cdc:apiUrl", emulator.url);
-      await stack.setConfig("cdc:clientId", emulator.clientId);
-      await stack.setConfig("cdc:clientSecret", emulator.clientSecret, true);
+      await stack.useApi(emulator);
       emulator.resetStats();
       for (const [mistake, message] of Object.entries(cases)) {
         await stack.setConfig("bad:case", mistake);

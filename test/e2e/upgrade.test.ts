@@ -45,9 +45,7 @@ describe("a stack deployed with the per-resource provider objects of earlier ver
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
     stack = await TestStack.create(FIXTURE, { stackName: `upgrade-${process.pid}` });
-    await stack.setConfig("cdc:apiUrl", emulator.url);
-    await stack.setConfig("cdc:clientId", emulator.clientId);
-    await stack.setConfig("cdc:clientSecret", emulator.clientSecret, true);
+    await stack.useApi(emulator);
   });
 
   afterAll(async () => {

@@ -96,6 +96,13 @@ export class TestStack {
     await this.run(["config", "set", "--stack", this.stackName, ...(secret ? ["--secret"] : []), key, value]);
   }
 
+  /** Points the stack's provider at an API (the emulator) as a user's `pulumi config set` would, the client secret as a secret. */
+  async useApi(api: { url: string; clientId: string; clientSecret: string }) {
+    await this.setConfig("cdc:apiUrl", api.url);
+    await this.setConfig("cdc:clientId", api.clientId);
+    await this.setConfig("cdc:clientSecret", api.clientSecret, true);
+  }
+
   async outputs(): Promise<Record<string, unknown>> {
     const { stdout } = await this.run(["stack", "output", "--json", "--show-secrets", "--stack", this.stackName]);
     return JSON.parse(stdout) as Record<string, unknown>;

@@ -7,6 +7,7 @@ import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "..
 import { secretKeySet } from "../../../provider/catalogue.js";
 import { MASK } from "../../../provider/normalize.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../../support/pulumi.js";
+import { webClient } from "../../support/web.js";
 
 // The built `pulumi-cdc drift` command, as a user runs it, on a stack deployed by the real
 // Pulumi engine against an emulator started here. Out-of-band changes are made with a separate
@@ -77,12 +78,10 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
   beforeAll(async () => {
     if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
     emulator = await startEmulator({ port: 0 });
-    web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
+    web = webClient(emulator);
     // A stack name of its own: the fixture directory is shared with the end-to-end suite, which runs at the same time.
     stack = await TestStack.create(FIXTURE, { stackName: `cli-drift-${process.pid}` });
-    await stack.setConfig("cdc:apiUrl", emulator.url);
-    await stack.setConfig("cdc:clientId", emulator.clientId);
-    await stack.setConfig("cdc:clientSecret", emulator.clientSecret, true);
+    await stack.useApi(emulator);
     await stack.setConfig("e2e:dbPassword", DB_PASSWORD, true);
     await stack.setConfig("e2e:snowflakeKey", SNOWFLAKE_KEY, true);
     secrets = [emulator.clientSecret, DB_PASSWORD, SNOWFLAKE_KEY];

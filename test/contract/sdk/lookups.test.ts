@@ -5,6 +5,7 @@ import { CdcClient, clientCredentialSchema } from "../../../provider/client/inde
 import { getRoles, getSource, getTag } from "../../../sdk/lookups.js";
 import { ClientCredentialProvider } from "../../../provider/resources/clientCredential.js";
 import { configure, resetClients } from "../../../provider/client/index.js";
+import { webClient } from "../../support/web.js";
 
 const PG_CONFIG = {
   "database.hostname.user.defined": "db",
@@ -24,7 +25,7 @@ describe("lookups for programs", () => {
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
     Object.assign(process.env, { CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret });
-    web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
+    web = webClient(emulator);
   });
   afterAll(async () => {
     for (const k of ["CDC_API_URL", "CDC_CLIENT_ID", "CDC_CLIENT_SECRET"]) {
