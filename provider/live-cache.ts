@@ -76,6 +76,8 @@ export class LiveCache {
   #seq = 0;
   readonly #listings = new Map<ConnectorKind, Listing>();
   readonly #comparisons = new Map<string, ComparisonEntry>();
+  /** Comparisons asked for that the prefetch had not fetched: each widens the window by one. */
+  #misses = 0;
   /** `kind:id` → seq of our last write. */
   readonly #writes = new Map<string, number>();
   /** `consumer:what:id` → seq of the data that consumer last read. */
@@ -148,6 +150,14 @@ export class LiveCache {
     }
     const own = this.#fetchComparison(id, false);
     this.#comparisons.set(id, own);
+    if (this.#options.prefetchComparisons) {
+      // Not foreseen: the engine asks in its own order (creates ran in parallel, so the listing's
+      // order is not the program's), and the window may be full of ones asked for later. Each
+      // such miss is a destination of this stack, so widening the window by one keeps the calls
+      // wasted on other stacks' destinations bounded while the prefetch catches up.
+      this.#misses++;
+      this.#pump();
+    }
     const result = await own.result;
     this.#read.set(readKey, own.seq);
     return result;
@@ -206,7 +216,7 @@ export class LiveCache {
   }
 
   #pump(): void {
-    while (this.#workers < this.#options.prefetchWorkers && this.#queue.length > 0 && this.#ahead < this.#options.prefetchAhead) {
+    while (this.#workers < this.#options.prefetchWorkers && this.#queue.length > 0 && this.#ahead < this.#options.prefetchAhead + this.#misses) {
       const id = this.#queue.shift()!;
       const existing = this.#comparisons.get(id);
       if (existing && existing.seq > (this.#writes.get(`destination:${id}`) ?? 0)) continue;

@@ -193,4 +193,21 @@ describe("prefetching destination comparisons", () => {
     expect(requests(h)[COMPARE]).toBe(ours.length);
     expect(requests(h)[LIST_DESTINATIONS]).toBe(1);
   });
+
+  it("widens the window by one for each comparison asked for that it had not fetched (the engine's order is not the listing's)", async () => {
+    const cache = new LiveCache(api, { prefetchComparisons: true, prefetchWorkers: 2, prefetchAhead: 2 });
+    const reader = cache.reader("diff");
+    h.emulator.resetStats();
+    await reader.connector("destination", ours[0]!);
+    await settle(h, COMPARE, 2);
+    // The last one listed, asked for first: fetched on demand, and one more prefetched besides.
+    expect(await reader.comparison(ours[5]!)).toMatchObject({ has_changes: false });
+    await settle(h, COMPARE, 4);
+    await delay(100);
+    expect(requests(h)[COMPARE]).toBe(4);
+    for (const id of ours.slice(0, 5)) expect(await reader.comparison(id)).toMatchObject({ has_changes: false });
+    await delay(100);
+    // Every comparison once; none of the other tenant's.
+    expect(requests(h)[COMPARE]).toBe(ours.length);
+  });
 });
