@@ -6,6 +6,7 @@ import { clientCredentialSchema, redact, resolveSettings, type CdcClient, type C
 import { findConnectorByName, findTagByName, notOurs } from "../provider/lookup.js";
 import { sameMembers } from "../provider/normalize.js";
 import { EXIT_ERROR, type RecoverOptions } from "./args.js";
+import { findBrokenSidecars, readCheckpointFile, removeSidecars, UNREADABLE_CHECKPOINT } from "./backend.js";
 import { describeError, programDir } from "./common.js";
 import { CDC_TYPES, lastWritten, pendingOperations, settlePendingCreates, trackedIds, type PendingOperation } from "./pending.js";
 import { exportStack, failed, PulumiCommandError, selectedStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
@@ -170,6 +171,29 @@ async function withLock(deps: RecoverDeps, args: string[], cwd: string, stack: s
   if (result.code !== 0) throw failed(args, result);
 }
 
+/**
+ * The stack's checkpoint. When the CLI cannot load it because the kill cut Pulumi's metadata
+ * sidecar short (see backend.ts), --yes removes the broken sidecar and exports again; without
+ * --yes the checkpoint file is read directly, so the plan can still be shown with nothing changed.
+ */
+async function loadCheckpoint(deps: RecoverDeps, stack: string, cwd: string, yes: boolean | undefined): Promise<{ checkpoint: unknown; unreadable: boolean }> {
+  try {
+    return { checkpoint: await exportStack(deps.runPulumi, stack, cwd), unreadable: false };
+  } catch (error) {
+    if (!(error instanceof PulumiCommandError) || !UNREADABLE_CHECKPOINT.test(error.message)) throw error;
+    const broken = await findBrokenSidecars(deps.runPulumi, stack, cwd);
+    if (broken.length === 0) throw error;
+    const files = broken.map((b) => b.sidecar).join(", ");
+    if (!yes) {
+      deps.stdout(`The interrupted run was killed while Pulumi wrote its checkpoint's metadata file, so Pulumi cannot load the stack (nor its config): --yes removes ${files} (Pulumi reads a missing one as default metadata; the checkpoint itself is whole).\n`);
+      return { checkpoint: await readCheckpointFile(broken[0]!.checkpoint), unreadable: true };
+    }
+    await removeSidecars(broken);
+    deps.stdout(`Removed ${files}: the interrupted run was killed while Pulumi wrote it, and Pulumi could not load the stack.\n`);
+    return { checkpoint: await exportStack(deps.runPulumi, stack, cwd), unreadable: false };
+  }
+}
+
 /** `pulumi-cdc recover`: settles the pending operations of an interrupted run. Does not throw. */
 export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Promise<{ code: number; decisions?: Decision[] }> {
   let api: CdcClient | undefined;
@@ -177,8 +201,18 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
   try {
     const cwd = await programDir(deps.cwd, options.cwd);
     const stack = options.stack ?? (await selectedStack(deps.runPulumi, cwd));
-    const checkpoint = await exportStack(deps.runPulumi, stack, cwd);
+    const { checkpoint, unreadable } = await loadCheckpoint(deps, stack, cwd, options.yes);
     const ops = pendingOperations(checkpoint);
+    if (unreadable) {
+      // Pulumi reads the stack's config (the API credentials) only once it can load the stack, so
+      // what to do with each pending operation is decided after the repair, by --yes.
+      const names = ops.map((op) => `  ${op.urn.slice(op.urn.lastIndexOf("::") + 2)} (${op.type})`);
+      deps.stdout(
+        `Stack ${stack}: ${ops.length} pending operation${ops.length === 1 ? "" : "s"} from an interrupted run${ops.length > 0 ? ":" : "."}\n${names.map((n) => `${n}\n`).join("")}` +
+          "Each is settled (adopted, cleared or refreshed) once Pulumi can load the stack again.\nNothing was changed. Run again with --yes to do this.\n",
+      );
+      return { code: 0, decisions: [] };
+    }
     if (ops.length === 0) {
       deps.stdout(renderPlan(stack, [], false));
       return { code: 0, decisions: [] };

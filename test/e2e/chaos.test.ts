@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -224,12 +224,22 @@ describe("a pulumi up killed with -9 halfway", { timeout: ENGINE_TIMEOUT_MS }, (
     }
     emulator.setFaults(NO_FAULTS);
 
+    // The worst moment for the kill, made certain: Pulumi writes the checkpoint's metadata
+    // sidecar in place, and a kill in the middle leaves it empty (seen in CI). Pulumi then
+    // cannot load the stack at all; recover must still settle it.
+    const sidecar = join(stack.backendDir, ".pulumi", "stacks", "cdc-e2e-chaos", `${stack.stackName}.json.attrs`);
+    writeFileSync(sidecar, "");
+    expect((await stack.run(["stack", "export", "--stack", stack.stackName], { allowFailure: true })).output).toMatch(/failed to load checkpoint: EOF/);
+
     const dryRun = await runCli(stack, ["recover"]);
     expect(dryRun.code, dryRun.output).toBe(0);
+    expect(dryRun.output).toMatch(/--yes removes \S*\.json\.attrs/);
     expect(dryRun.output).toMatch(/pending operation/);
     expect(dryRun.output).toMatch(/Nothing was changed/);
+    expect(readFileSync(sidecar, "utf8")).toBe("");
 
     const recovered = await runCli(stack, ["recover", "--yes"]);
+    expect(recovered.output).toMatch(/Removed \S*\.json\.attrs/);
     expect(recovered.output).toMatch(/Done/);
     expect(recovered.code, recovered.output).toBe(0);
 

@@ -4,7 +4,10 @@ import { CdcClient, clientCredentialSchema } from "../../../provider/client/inde
 import type { PendingOperation } from "../../../cli/pending.js";
 import { decide, runRecover } from "../../../cli/recover.js";
 import type { PulumiResult, PulumiRunner } from "../../../cli/pulumi.js";
-import { hostname } from "node:os";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
 
 // recover's decisions against the emulator over HTTP; the Pulumi CLI is faked (the end-to-end
 // test in test/e2e/chaos.test.ts runs the real one after a real kill -9).
@@ -164,6 +167,62 @@ describe("pulumi-cdc recover against the API", () => {
       expect(d.out.join("")).toMatch(/clear\s+gone \(creating\): no source named "rec-gone" exists/);
       expect(calls.map((c) => c.slice(0, 2).join(" "))).not.toContain("stack import");
       expect(calls.map((c) => c[0])).not.toContain("refresh");
+    });
+
+    it("when a kill cut Pulumi's checkpoint sidecar short: plans from the file without --yes, removes the sidecar with it", async () => {
+      // The file backend's layout: the checkpoint file whole, its .attrs sidecar empty.
+      const backend = await mkdtemp(join(tmpdir(), "pulumi-cdc-sidecar-"));
+      try {
+        const folder = join(backend, ".pulumi", "stacks", "p");
+        await mkdir(folder, { recursive: true });
+        const file = join(folder, "dev.json");
+        await writeFile(file, JSON.stringify({ version: 3, checkpoint: { stack: "organization/p/dev", latest: { resources: [], pending_operations: pending } } }));
+        await writeFile(`${file}.attrs`, "");
+        
+        const { run, calls } = fakePulumi({
+          "stack export": () =>
+            // What Pulumi prints while the sidecar is broken; afterwards the checkpoint as usual.
+            existsSync(`${file}.attrs`) ? { code: 255, stdout: "", stderr: "error: failed to load checkpoint: EOF\n" } : { code: 0, stdout: JSON.stringify(checkpoint(pending)), stderr: "" },
+          "whoami --verbose": () => ({ code: 0, stdout: JSON.stringify({ user: "u", url: `file://${backend}` }), stderr: "" }),
+          "config get": configGet,
+        });
+
+        const dry = deps(run, () => false);
+        expect((await runRecover({ stack: "dev", yes: false }, dry.deps)).code).toBe(0);
+        expect(dry.err.join("")).toBe("");
+        expect(dry.out.join("")).toMatch(/killed while Pulumi wrote its checkpoint's metadata file[^\n]*--yes removes [^\n]*dev\.json\.attrs/);
+        expect(dry.out.join("")).toMatch(/1 pending operation from an interrupted run:\n\s+gone \(creating\)/);
+        expect(calls.map((c) => c[0])).not.toContain("config");
+        expect(dry.out.join("")).toMatch(/Nothing was changed/);
+        expect(await readFile(`${file}.attrs`, "utf8")).toBe("");
+        expect(calls.map((c) => c[0])).not.toContain("refresh");
+
+        const applied = deps(run, () => false);
+        expect((await runRecover({ stack: "dev", yes: true }, applied.deps)).code).toBe(0);
+        expect(applied.err.join("")).toBe("");
+        expect(applied.out.join("")).toMatch(/Removed [^\n]*dev\.json\.attrs/);
+        expect(applied.out.join("")).toMatch(/clear\s+gone \(creating\): no source named "rec-gone" exists/);
+        expect(existsSync(`${file}.attrs`)).toBe(false);
+        expect(existsSync(file)).toBe(true);
+        expect(calls.map((c) => c.slice(0, 2).join(" ")).slice(-2)).toEqual(["stack import", "refresh --yes"]);
+      } finally {
+        await rm(backend, { recursive: true, force: true });
+      }
+    });
+
+    it("a checkpoint Pulumi cannot load for another reason fails with Pulumi's words, and nothing is touched", async () => {
+      const backend = await mkdtemp(join(tmpdir(), "pulumi-cdc-sidecar-"));
+      try {
+        const { run } = fakePulumi({
+          "stack export": () => ({ code: 255, stdout: "", stderr: "error: failed to load checkpoint: unexpected end of JSON input\n" }),
+          "whoami --verbose": () => ({ code: 0, stdout: JSON.stringify({ user: "u", url: `file://${backend}` }), stderr: "" }),
+        });
+        const d = deps(run, () => false);
+        expect((await runRecover({ stack: "dev", yes: true }, d.deps)).code).not.toBe(0);
+        expect(d.err.join("")).toMatch(/failed to load checkpoint: unexpected end of JSON input/);
+      } finally {
+        await rm(backend, { recursive: true, force: true });
+      }
     });
 
     it("releases a lock whose owner is gone, then imports the settled checkpoint and refreshes", async () => {
