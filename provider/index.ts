@@ -3,7 +3,7 @@
  * dynamic-provider process. sdk/ serializes only calls into this module, so everything with
  * state (HTTP pool, token, limiter) lives here, once per run.
  */
-import { currentTuning, withBudget } from "./client/index.js";
+import { currentTuning, withBudget, type ConfigSource } from "./client/index.js";
 import { configure } from "./context.js";
 import { ClientCredentialProvider } from "./resources/clientCredential.js";
 import { ConnectorProvider, DESTINATION, SOURCE } from "./resources/connector.js";
@@ -54,6 +54,36 @@ export type ResourceKind = keyof typeof providers;
 export function provider<K extends ResourceKind>(kind: K): (typeof providers)[K] {
   const found = providers[kind];
   if (!found) throw new Error(`pulumi-cdc has no provider for "${String(kind)}": the installed package is older than the program's state`);
+  return found;
+}
+
+type Operation = "check" | "diff" | "create" | "read" | "update" | "delete";
+type Call = (...args: never[]) => Promise<unknown>;
+/** The dynamic-provider host's view of a provider: `configure({ config })` and the operations. */
+export type DynamicProvider = Record<Operation, Call> & { configure(req: { config: ConfigSource }): Promise<void> };
+const dynamicProviders = new Map<string, DynamicProvider>();
+
+/**
+ * What the `__provider` text of each resource (sdk/dynamic.ts) hands the engine's dynamic-provider
+ * host: the kind's operations and `configure`, one object per kind. Stacks written by earlier
+ * versions hold a serialized closure that calls provider() and configure() instead; both stay.
+ */
+export function dynamicProvider(kind: ResourceKind): DynamicProvider {
+  let found = dynamicProviders.get(kind);
+  if (!found) {
+    const target = provider(kind) as unknown as Record<Operation, Call>;
+    const call = (op: Operation): Call => (...args) => target[op](...args);
+    found = {
+      configure: async (req) => configure(req.config),
+      check: call("check"),
+      diff: call("diff"),
+      create: call("create"),
+      read: call("read"),
+      update: call("update"),
+      delete: call("delete"),
+    };
+    dynamicProviders.set(kind, found);
+  }
   return found;
 }
 

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProvider } from "./dynamic.js";
+import { CdcResource } from "./dynamic.js";
 
 export interface HttpConnectionArgs {
   /** Unset: `<resource name>-<random suffix>`. */
@@ -14,7 +14,7 @@ export interface HttpConnectionArgs {
 }
 
 /** An HTTP endpoint an agent may call, with secret headers. */
-export class HttpConnection extends pulumi.dynamic.Resource {
+export class HttpConnection extends CdcResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly url: pulumi.Output<string>;
   /** The header names the API holds. Values are never read back, nor kept in outputs. */
@@ -22,7 +22,7 @@ export class HttpConnection extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: HttpConnectionArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("HttpConnection"),
+      "HttpConnection",
       name,
       {
         logicalName: name,
@@ -36,8 +36,6 @@ export class HttpConnection extends pulumi.dynamic.Resource {
         createdFrom: undefined,
       },
       opts,
-      "cdc",
-      "HttpConnection",
     );
   }
 
@@ -61,7 +59,7 @@ export interface LlmConnectionArgs {
  * A connection to a language model. The API cannot update one: any change replaces it, and the
  * agents that use it are repointed to the new one before the old one is deleted.
  */
-export class LlmConnection extends pulumi.dynamic.Resource {
+export class LlmConnection extends CdcResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly provider: pulumi.Output<string>;
   declare readonly model: pulumi.Output<string>;
@@ -69,7 +67,7 @@ export class LlmConnection extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: LlmConnectionArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("LlmConnection"),
+      "LlmConnection",
       name,
       {
         logicalName: name,
@@ -83,8 +81,6 @@ export class LlmConnection extends pulumi.dynamic.Resource {
         createdFrom: undefined,
       },
       opts,
-      "cdc",
-      "LlmConnection",
     );
   }
 
@@ -110,7 +106,7 @@ const idOf = (r: pulumi.Resource | pulumi.Input<string>): pulumi.Input<string> =
   r instanceof pulumi.CustomResource ? (r.id as pulumi.Output<string>) : (r as pulumi.Input<string>);
 
 /** A stream-processing AI agent. Deleting it is the API's soft delete (a running agent is cancelled first). */
-export class Agent extends pulumi.dynamic.Resource {
+export class Agent extends CdcResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly instructions: pulumi.Output<string>;
   declare readonly llmConnectionId: pulumi.Output<string>;
@@ -122,7 +118,7 @@ export class Agent extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: AgentArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("Agent"),
+      "Agent",
       name,
       {
         logicalName: name,
@@ -137,8 +133,6 @@ export class Agent extends pulumi.dynamic.Resource {
         createdFrom: undefined,
       },
       opts,
-      "cdc",
-      "Agent",
     );
   }
 

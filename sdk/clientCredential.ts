@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProvider } from "./dynamic.js";
+import { CdcResource } from "./dynamic.js";
 
 export interface ClientCredentialArgs {
   /** Role ids (at least one), e.g. from `GET /auth/roles`. */
@@ -12,7 +12,7 @@ export interface ClientCredentialArgs {
  * An API client credential for a downstream service. The API has no update and shows the
  * secret only at creation: any change replaces the credential (and so rotates the secret).
  */
-export class ClientCredential extends pulumi.dynamic.Resource {
+export class ClientCredential extends CdcResource {
   declare readonly roleIds: pulumi.Output<string[]>;
   declare readonly description: pulumi.Output<string | undefined>;
   declare readonly serviceId: pulumi.Output<string | undefined>;
@@ -24,7 +24,7 @@ export class ClientCredential extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ClientCredentialArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("ClientCredential"),
+      "ClientCredential",
       name,
       {
         roleIds: args?.roleIds,
@@ -36,8 +36,6 @@ export class ClientCredential extends pulumi.dynamic.Resource {
         createdAt: undefined,
       },
       pulumi.mergeOptions(opts, { additionalSecretOutputs: ["secret"] }),
-      "cdc",
-      "ClientCredential",
     );
   }
 

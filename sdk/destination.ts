@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DriftReport } from "../provider/drift.js";
-import { dynamicProvider } from "./dynamic.js";
+import { CdcResource } from "./dynamic.js";
 import { connectorProps, type ConfigInput, type ConfigValue, type TagsInput } from "./inputs.js";
 
 export interface DestinationArgs {
@@ -19,7 +19,7 @@ export interface DestinationArgs {
 }
 
 /** A CDC destination connector, with drift detection through the API's config history. */
-export class Destination extends pulumi.dynamic.Resource {
+export class Destination extends CdcResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly connector: pulumi.Output<string>;
   declare readonly config: pulumi.Output<Record<string, ConfigValue>>;
@@ -35,12 +35,10 @@ export class Destination extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: DestinationArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("Destination"),
+      "Destination",
       name,
       connectorProps("destination", name, args, []),
       opts,
-      "cdc",
-      "Destination",
     );
   }
 

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProvider } from "./dynamic.js";
+import { CdcResource } from "./dynamic.js";
 import { tagIds, type TagsInput } from "./inputs.js";
 import type { Destination } from "./destination.js";
 import type { Source } from "./source.js";
@@ -38,7 +38,7 @@ function connectorRef(value: Source | Destination | pulumi.Input<string>): pulum
 }
 
 /** A CDC pipeline: a source's topics, optionally through transforms, into a destination. */
-export class Pipeline extends pulumi.dynamic.Resource {
+export class Pipeline extends CdcResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly source: pulumi.Output<{ id: string; name?: string; connector?: string }>;
   declare readonly destination: pulumi.Output<{ id: string; name?: string; connector?: string }>;
@@ -55,7 +55,7 @@ export class Pipeline extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: PipelineArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("Pipeline"),
+      "Pipeline",
       name,
       {
         logicalName: name,
@@ -71,8 +71,6 @@ export class Pipeline extends pulumi.dynamic.Resource {
         topicIds: undefined,
       },
       opts,
-      "cdc",
-      "Pipeline",
     );
   }
 

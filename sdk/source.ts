@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { DriftReport } from "../provider/drift.js";
-import { dynamicProvider } from "./dynamic.js";
+import { CdcResource } from "./dynamic.js";
 import { connectorProps, type ConfigInput, type ConfigValue, type TagsInput } from "./inputs.js";
 
 export interface SourceArgs {
@@ -19,7 +19,7 @@ export interface SourceArgs {
 }
 
 /** A CDC source connector. */
-export class Source extends pulumi.dynamic.Resource {
+export class Source extends CdcResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly connector: pulumi.Output<string>;
   declare readonly config: pulumi.Output<Record<string, ConfigValue>>;
@@ -38,12 +38,10 @@ export class Source extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: SourceArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("Source"),
+      "Source",
       name,
       connectorProps("source", name, args, ["topics", "topicIds", "topicMap"]),
       opts,
-      "cdc",
-      "Source",
     );
   }
 

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProvider } from "./dynamic.js";
+import { CdcResource } from "./dynamic.js";
 
 export interface TagArgs {
   /** Unique per tenant. Unset: `<resource name>-<random suffix>`. */
@@ -12,7 +12,7 @@ export interface TagArgs {
 }
 
 /** A tag for organising pipelines. */
-export class Tag extends pulumi.dynamic.Resource {
+export class Tag extends CdcResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly description: pulumi.Output<string>;
   declare readonly type: pulumi.Output<string[]>;
@@ -21,12 +21,10 @@ export class Tag extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: TagArgs = {}, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("Tag"),
+      "Tag",
       name,
       { logicalName: name, name: args.name, description: args.description, type: args.type, adoptId: args.adoptId, system: undefined, custom: undefined },
       opts,
-      "cdc",
-      "Tag",
     );
   }
 

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { dynamicProvider } from "./dynamic.js";
+import { CdcResource } from "./dynamic.js";
 import { tagIds, type TagsInput } from "./inputs.js";
 
 export interface TopicArgs {
@@ -15,7 +15,7 @@ export interface TopicArgs {
  * Tuning of an existing Kafka topic: partitions and tags. The topic belongs to its source or
  * transform: Pulumi neither creates it nor deletes it (destroy leaves it in place).
  */
-export class Topic extends pulumi.dynamic.Resource {
+export class Topic extends CdcResource {
   declare readonly topicId: pulumi.Output<string>;
   declare readonly partitionCount: pulumi.Output<number>;
   /** The topic's name without its owner's prefix. */
@@ -25,12 +25,10 @@ export class Topic extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: TopicArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("Topic"),
+      "Topic",
       name,
       { topicId: args?.topicId, partitionCount: args?.partitionCount, tags: tagIds(args?.tags), name: undefined, tagIds: undefined },
       opts,
-      "cdc",
-      "Topic",
     );
   }
 

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ConfigValue } from "./inputs.js";
-import { dynamicProvider } from "./dynamic.js";
+import { CdcResource } from "./dynamic.js";
 import { tagIds, type TagsInput } from "./inputs.js";
 
 export type TransformType = "map_filter" | "enrich" | "enrich_async" | "sql_join" | "rollup" | "fan_out" | "topic_router";
@@ -49,7 +49,7 @@ export function codeImplementation(args: CodeImplementationArgs): TransformImple
 }
 
 /** A stream processor between a source's topics and a pipeline's destination. */
-export class Transform extends pulumi.dynamic.Resource {
+export class Transform extends CdcResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly transform: pulumi.Output<TransformType>;
   declare readonly config: pulumi.Output<Record<string, ConfigValue>>;
@@ -66,7 +66,7 @@ export class Transform extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: TransformArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      dynamicProvider("Transform"),
+      "Transform",
       name,
       {
         logicalName: name,
@@ -86,8 +86,6 @@ export class Transform extends pulumi.dynamic.Resource {
         tagIds: undefined,
       },
       opts,
-      "cdc",
-      "Transform",
     );
   }
 

@@ -1,11 +1,13 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { providerText, type ResourceKind } from "../../sdk/dynamic.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 
-// Earlier versions built a provider object per resource; now there is one per kind. Each
-// resource's state holds its provider's serialized text (`__provider`), which the engine uses
-// to delete it, so a stack deployed before the change must go on working after it.
+// Each resource's state holds its provider's text (`__provider`), which the engine's dynamic-provider
+// host loads to diff, read and delete it. pulumi-cdc 0.1.0 stored a serialized closure there
+// (2.3 KB); now it stores one line that loads the provider by package name. A stack deployed
+// before the change must go on working after it.
 
 const FIXTURE = join(__dirname, "fixtures", "upgrade");
 const KINDS = ["Tag", "Source", "Destination", "ClientCredential"];
@@ -54,27 +56,33 @@ describe("a stack deployed with the per-resource provider objects of earlier ver
     await emulator?.stop();
   });
 
-  it("previews with no changes after the upgrade, deletes with its recorded provider, and matches what the upgrade writes", async () => {
+  it("previews with no changes after the upgrade, deletes with its recorded provider, and then stores the one-line text", async () => {
     await stack.setConfig("upgrade:legacy", "true");
     // Five resources and the stack.
     expect((await stack.up()).stdout).toMatch(/\+ 6 created/);
-    expect((await stack.outputs())["providerObjects"]).toBe("one per resource");
-    const legacy = await providerTexts(stack);
+    for (const [kind, text] of Object.entries(await providerTexts(stack))) {
+      expect(text, kind).toContain(`with({ kind: "${kind}"`);
+      expect(text.length, kind).toBeGreaterThan(2000);
+    }
 
     await stack.run(["config", "rm", "upgrade:legacy", "--stack", stack.stackName]);
     await stack.preview(["--expect-no-changes"]);
     const upgraded = await stack.up();
     expect(upgraded.stdout).toMatch(/6 unchanged/);
     expect(upgraded.stdout).not.toMatch(/updated|replaced|created|deleted/);
+    await stack.refresh();
+    await stack.preview(["--expect-no-changes"]);
 
     // The engine deletes each resource with the provider text its state recorded.
     const destroyed = await stack.destroy();
     expect(destroyed.stdout).toMatch(/- 6 deleted/);
     expect(emulator.stats().requests["DELETE /sources/:source_id"]).toBe(2);
 
-    // What the upgraded package writes is the same text, byte for byte: nothing for the engine to change.
+    // Deployed now: each resource carries its kind's one line, and a second preview is empty.
     await stack.up();
-    expect((await stack.outputs())["providerObjects"]).toBe("one per kind");
-    expect(await providerTexts(stack)).toEqual(legacy);
+    const texts = await providerTexts(stack);
+    expect(texts).toEqual(Object.fromEntries(KINDS.map((kind) => [kind, providerText(kind as ResourceKind)])));
+    expect(texts["Source"]).toBe('exports.handler = () => require("pulumi-cdc/provider").dynamicProvider("Source");\n');
+    await stack.preview(["--expect-no-changes"]);
   });
 });
