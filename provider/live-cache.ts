@@ -7,6 +7,7 @@ import {
   paginatedSchema,
   sourceConnectorSchema,
   withBudget,
+  DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_PAGES,
   DEFAULT_PAGE_SIZE,
   DEFAULT_RESOURCE_TIMEOUT_MS,
@@ -37,8 +38,9 @@ export interface LiveCacheOptions {
   /** Concurrent prefetches; the client's limiter bounds the requests in flight anyway. */
   prefetchWorkers?: number;
   /**
-   * Prefetched comparisons not yet asked for, at most. Bounds the calls wasted on destinations
-   * of other stacks in a shared tenant: once this many wait unread, prefetching pauses.
+   * Prefetched comparisons not yet asked for, at most, before the first is asked for; the
+   * window then grows by one with every comparison asked for. Bounds the calls wasted on
+   * destinations of other stacks in a shared tenant to this many plus the stack's own.
    */
   prefetchAhead?: number;
   /** Each shared fetch runs under a retry budget of its own (not the budget of whoever started it). */
@@ -76,8 +78,8 @@ export class LiveCache {
   #seq = 0;
   readonly #listings = new Map<ConnectorKind, Listing>();
   readonly #comparisons = new Map<string, ComparisonEntry>();
-  /** Comparisons asked for that the prefetch had not fetched: each widens the window by one. */
-  #misses = 0;
+  /** Comparisons answered to a caller: each widens the prefetch window by one. */
+  #answered = 0;
   /** `kind:id` → seq of our last write. */
   readonly #writes = new Map<string, number>();
   /** `consumer:what:id` → seq of the data that consumer last read. */
@@ -92,7 +94,7 @@ export class LiveCache {
     options: LiveCacheOptions,
   ) {
     this.#options = {
-      prefetchWorkers: 8,
+      prefetchWorkers: DEFAULT_MAX_CONCURRENCY,
       prefetchAhead: DEFAULT_PREFETCH_AHEAD,
       budgetMs: DEFAULT_RESOURCE_TIMEOUT_MS,
       ...options,
@@ -143,6 +145,7 @@ export class LiveCache {
       // Checked again after the wait: a write of ours may have finished meanwhile. A failed
       // shared fetch is retried below as this caller's own.
       if (result !== FAILED && this.#comparisons.get(id) === shared && shared.seq > this.#floor("destination", id, readKey)) {
+        this.#answered++;
         this.#markRead(shared);
         this.#read.set(readKey, shared.seq);
         return result;
@@ -151,11 +154,7 @@ export class LiveCache {
     const own = this.#fetchComparison(id, false);
     this.#comparisons.set(id, own);
     if (this.#options.prefetchComparisons) {
-      // Not foreseen: the engine asks in its own order (creates ran in parallel, so the listing's
-      // order is not the program's), and the window may be full of ones asked for later. Each
-      // such miss is a destination of this stack, so widening the window by one keeps the calls
-      // wasted on other stacks' destinations bounded while the prefetch catches up.
-      this.#misses++;
+      this.#answered++;
       this.#pump();
     }
     const result = await own.result;
@@ -216,7 +215,13 @@ export class LiveCache {
   }
 
   #pump(): void {
-    while (this.#workers < this.#options.prefetchWorkers && this.#queue.length > 0 && this.#ahead < this.#options.prefetchAhead + this.#misses) {
+    // The window grows with each comparison asked for: each is a destination of this stack, so
+    // the calls wasted on other stacks' stay at most `prefetchAhead` plus the stack's own. A
+    // fixed window stalls: the engine asks in program order, the listing is in creation order,
+    // and parallel creates (with retries) put some destinations hundreds of places later, so
+    // each of those became a round trip of its own, one after another (55 of 500 at 1,000
+    // resources and 100 ms: 5.5 s of a preview).
+    while (this.#workers < this.#options.prefetchWorkers && this.#queue.length > 0 && this.#ahead < this.#options.prefetchAhead + this.#answered) {
       const id = this.#queue.shift()!;
       const existing = this.#comparisons.get(id);
       if (existing && existing.seq > (this.#writes.get(`destination:${id}`) ?? 0)) continue;

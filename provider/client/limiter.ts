@@ -1,7 +1,11 @@
 // Bounds in-flight requests for the whole provider process: a `pulumi up` with hundreds of
 // resources would otherwise open hundreds of sockets and trip the API's rate limit at once.
 
-export const DEFAULT_MAX_CONCURRENCY = 8;
+// 16: about what Terraform's default parallelism of 10 puts in flight, with room for the
+// config comparisons a preview fetches ahead (their round trips are what a preview at 100 ms
+// waits for). The API's limits are not published; when it wants fewer it answers 429, and the
+// whole client then waits (see client.ts), so a stack that needs fewer sets cdc:maxConcurrency.
+export const DEFAULT_MAX_CONCURRENCY = 16;
 
 export class Semaphore {
   private active = 0;

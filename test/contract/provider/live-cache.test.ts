@@ -194,7 +194,24 @@ describe("prefetching destination comparisons", () => {
     expect(requests(h)[LIST_DESTINATIONS]).toBe(1);
   });
 
-  it("widens the window by one for each comparison asked for that it had not fetched (the engine's order is not the listing's)", async () => {
+  it("widens the window by one for each comparison asked for, so it runs ahead of a reader whose order is not the listing's", async () => {
+    const cache = new LiveCache(api, { prefetchComparisons: true, prefetchWorkers: 2, prefetchAhead: 2 });
+    const reader = cache.reader("diff");
+    h.emulator.resetStats();
+    await reader.connector("destination", ours[0]!);
+    await settle(h, COMPARE, 2);
+    // Two read: the window is 2 + 2, all of it free, so four more are fetched ahead.
+    for (const id of ours.slice(0, 2)) expect(await reader.comparison(id)).toMatchObject({ has_changes: false });
+    await settle(h, COMPARE, 6);
+    await delay(100);
+    expect(requests(h)[COMPARE]).toBe(6);
+    for (const id of ours.slice(2)) expect(await reader.comparison(id)).toMatchObject({ has_changes: false });
+    await delay(100);
+    // Every comparison once; none of the other tenant's.
+    expect(requests(h)[COMPARE]).toBe(ours.length);
+  });
+
+  it("a comparison asked for that it had not fetched is fetched on demand, and widens the window too", async () => {
     const cache = new LiveCache(api, { prefetchComparisons: true, prefetchWorkers: 2, prefetchAhead: 2 });
     const reader = cache.reader("diff");
     h.emulator.resetStats();

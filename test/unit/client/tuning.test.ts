@@ -8,7 +8,7 @@ describe("resolveTuning", () => {
     expect(resolveTuning(undefined, {})).toEqual({
       retry: { maxAttempts: 8, baseDelayMs: 500, maxDelayMs: 10_000, maxRetryAfterMs: 30_000 },
       resourceTimeoutMs: 300_000,
-      maxConcurrency: 8,
+      maxConcurrency: 16,
     });
     expect(DEFAULT_TUNING.resourceTimeoutMs).toBe(300_000);
   });
