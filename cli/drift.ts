@@ -1,4 +1,4 @@
-import { CdcClient, redact, resolveSettings, type CdcSettings } from "../provider/client/index.js";
+import { CdcClient, redact, resolveSettings, resolveTuning, type CdcSettings, type Tuning } from "../provider/client/index.js";
 import { EXIT_ERROR, type DriftOptions } from "./args.js";
 import { checkAll, checkPipeline } from "./check.js";
 import { describeError, programDir } from "./common.js";
@@ -16,7 +16,7 @@ export interface DriftDeps {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   now: () => Date;
-  createClient: (settings: CdcSettings) => CdcClient;
+  createClient: (settings: CdcSettings, tuning: Tuning) => CdcClient;
 }
 
 /** Reads the stack, checks its sources and destinations, prints the report. Does not throw. */
@@ -33,7 +33,7 @@ export async function runDrift(options: DriftOptions, deps: DriftDeps): Promise<
     if (resources.length + pipelines.length > 0) {
       // Settings only when there is something to check: an empty stack needs neither credentials nor a passphrase.
       const config = await stackSettingsConfig(deps.runPulumi, stack, cwd);
-      const client = deps.createClient(resolveSettings(config, deps.env));
+      const client = deps.createClient(resolveSettings(config, deps.env), resolveTuning(config, deps.env));
       api = client;
       const [connectors, joined] = await Promise.all([checkAll(client, resources), Promise.all(pipelines.map((p) => checkPipeline(client, p)))]);
       checked = [...connectors, ...joined];

@@ -28,7 +28,7 @@ async function main(argv: string[]): Promise<number> {
       cwd: process.cwd(),
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
-      createClient: (settings) => new CdcClient({ settings }),
+      createClient: (settings, tuning) => new CdcClient({ settings, maxConcurrency: tuning.maxConcurrency, retry: tuning.retry }),
     });
     return code;
   }
@@ -39,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     now: () => new Date(),
-    createClient: (settings) => new CdcClient({ settings }),
+    createClient: (settings, tuning) => new CdcClient({ settings, maxConcurrency: tuning.maxConcurrency, retry: tuning.retry }),
   });
   return code;
 }

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { redact } from "../provider/client/index.js";
+import { redact, TUNING_SPECS } from "../provider/client/index.js";
 
 /** What one `pulumi` invocation produced. `code` is null when it did not exit by itself (timeout, signal). */
 export interface PulumiResult {
@@ -122,11 +122,36 @@ export async function stackConfigValue(run: PulumiRunner, stack: string, cwd: st
   return typeof value === "string" ? value : undefined;
 }
 
-/** The API settings the stack's config holds, keyed like stack config (`cdc:apiUrl`), unset keys left out. */
-export async function stackSettingsConfig(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, string>> {
-  // Read-only commands, so they run side by side: four CLI start-ups cost one.
-  const values = await Promise.all(SETTINGS_KEYS.map((key) => stackConfigValue(run, stack, cwd, key)));
+/**
+ * The stack's plain `cdc:` values besides credentials: `cdc:createdFrom` and the tuning
+ * (cdc:maxConcurrency, the retry budget), from one `pulumi config --json`. They are never
+ * secret, so nothing is decrypted for them.
+ */
+export async function stackTuningConfig(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, string>> {
+  const args = ["config", "--json", "--stack", stack];
+  const result = await run(args, cwd);
+  if (result.code !== 0) throw failed(args, result);
+  let parsed: unknown = {};
+  try {
+    if (result.stdout.trim() !== "") parsed = JSON.parse(result.stdout);
+  } catch {
+    throw new PulumiCommandError(`\`pulumi ${args.join(" ")}\` printed something that is not JSON`);
+  }
   const out: Record<string, string> = {};
+  for (const key of PLAIN_KEYS) {
+    const entry = (parsed as Record<string, { value?: unknown; secret?: unknown } | undefined>)[key];
+    if (entry && entry.secret !== true && (typeof entry.value === "string" || typeof entry.value === "number")) out[key] = String(entry.value);
+  }
+  return out;
+}
+
+const PLAIN_KEYS = ["cdc:createdFrom", ...Object.values(TUNING_SPECS).map((spec) => spec.config)];
+
+/** The API settings and tuning the stack's config holds, keyed like stack config (`cdc:apiUrl`), unset keys left out. */
+export async function stackSettingsConfig(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, string>> {
+  // Read-only commands, so they run side by side: five CLI start-ups cost one.
+  const [tuning, ...values] = await Promise.all([stackTuningConfig(run, stack, cwd), ...SETTINGS_KEYS.map((key) => stackConfigValue(run, stack, cwd, key))]);
+  const out: Record<string, string> = { ...tuning };
   SETTINGS_KEYS.forEach((key, i) => {
     const value = values[i];
     if (value !== undefined) out[key] = value;

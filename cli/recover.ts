@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { clientCredentialSchema, redact, resolveSettings, type CdcClient, type CdcSettings } from "../provider/client/index.js";
+import { clientCredentialSchema, redact, resolveSettings, resolveTuning, type CdcClient, type CdcSettings, type Tuning } from "../provider/client/index.js";
 import { findConnectorByName, findTagByName, notOurs } from "../provider/lookup.js";
 import { sameMembers } from "../provider/normalize.js";
 import { EXIT_ERROR, type RecoverOptions } from "./args.js";
@@ -17,7 +17,7 @@ export interface RecoverDeps {
   cwd: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  createClient: (settings: CdcSettings) => CdcClient;
+  createClient: (settings: CdcSettings, tuning: Tuning) => CdcClient;
   /** Whether a process of this host is alive: decides if a stale lock may be broken. */
   processAlive?: (pid: number) => boolean;
   now?: () => number;
@@ -217,7 +217,8 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
       deps.stdout(renderPlan(stack, [], false));
       return { code: 0, decisions: [] };
     }
-    api = deps.createClient(resolveSettings(await stackSettingsConfig(deps.runPulumi, stack, cwd), deps.env));
+    const config = await stackSettingsConfig(deps.runPulumi, stack, cwd);
+    api = deps.createClient(resolveSettings(config, deps.env), resolveTuning(config, deps.env));
     let decisions = await decide(api, ops, trackedIds(checkpoint));
     const since = lastWritten(checkpoint);
     const now = deps.now ?? Date.now;

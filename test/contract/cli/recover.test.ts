@@ -243,6 +243,7 @@ describe("pulumi-cdc recover against the API", () => {
       expect(result.code).toBe(0);
       expect(calls.map((c) => c.slice(0, 2).join(" "))).toEqual([
         "stack export",
+        "config --json",
         "config get",
         "config get",
         "config get",

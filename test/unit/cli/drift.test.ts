@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runDrift, type DriftDeps } from "../../../cli/drift.js";
 import type { PulumiResult } from "../../../cli/pulumi.js";
-import { AuthError, type CdcClient, type CdcSettings } from "../../../provider/client/index.js";
+import { AuthError, DEFAULT_TUNING, type CdcClient, type CdcSettings, type Tuning } from "../../../provider/client/index.js";
 
 // runDrift with the Pulumi CLI and the API replaced by fakes: the wiring (which settings win,
 // what is printed where, exit codes) without processes or sockets. The real CLI and API are
@@ -32,17 +32,26 @@ interface Harness {
   err: string[];
   calls: string[][];
   settings: CdcSettings[];
+  tunings: Tuning[];
 }
 
-function harness(opts: { answers?: (args: readonly string[]) => Answer | undefined; env?: NodeJS.ProcessEnv; live?: Record<string, unknown> | Error } = {}): Harness {
+function harness(
+  opts: { answers?: (args: readonly string[]) => Answer | undefined; env?: NodeJS.ProcessEnv; live?: Record<string, unknown> | Error; extraConfig?: Record<string, string> } = {},
+): Harness {
   const out: string[] = [];
   const err: string[] = [];
   const calls: string[][] = [];
   const settings: CdcSettings[] = [];
-  const config: Record<string, string> = { "cdc:apiUrl": "http://127.0.0.1:1", "cdc:clientId": "from-stack", "cdc:clientSecret": CLIENT_SECRET };
+  const tunings: Tuning[] = [];
+  const config: Record<string, string> = { "cdc:apiUrl": "http://127.0.0.1:1", "cdc:clientId": "from-stack", "cdc:clientSecret": CLIENT_SECRET, ...opts.extraConfig };
   const defaultAnswer = (args: readonly string[]): Answer => {
     if (args[0] === "stack" && args[1] === "export") return { stdout: JSON.stringify(checkpoint) };
     if (args[0] === "stack" && args[1] === "--show-name") return { stdout: "selected\n" };
+    if (args[0] === "config" && args[1] === "--json") {
+      // As Pulumi prints it: secret values left out unless --show-secrets.
+      const secret = (key: string) => key === "cdc:clientSecret";
+      return { stdout: JSON.stringify(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, secret(k) ? { secret: true } : { value: v, secret: false }]))) };
+    }
     if (args[0] === "config" && args[1] === "get") {
       const value = config[args[2]!];
       return value === undefined
@@ -76,12 +85,13 @@ function harness(opts: { answers?: (args: readonly string[]) => Answer | undefin
     stdout: (t) => out.push(t),
     stderr: (t) => err.push(t),
     now: () => new Date("2026-01-01T00:00:00.000Z"),
-    createClient: (s) => {
+    createClient: (s, t) => {
       settings.push(s);
+      tunings.push(t);
       return fakeClient;
     },
   };
-  return { deps, out, err, calls, settings };
+  return { deps, out, err, calls, settings, tunings };
 }
 
 describe("runDrift", () => {
@@ -94,6 +104,7 @@ describe("runDrift", () => {
     expect(run?.clean).toBe(true);
     expect(h.calls[0]).toEqual(["stack", "export", "--stack", "dev"]);
     expect(h.calls.slice(1).map((c) => c.slice(0, 3).join(" ")).sort()).toEqual([
+      "config --json --stack",
       "config get cdc:accessToken",
       "config get cdc:apiUrl",
       "config get cdc:clientId",
@@ -109,10 +120,21 @@ describe("runDrift", () => {
     expect(withConfig.settings[0]).toMatchObject({ apiUrl: "http://127.0.0.1:1", clientId: "from-stack", clientSecret: CLIENT_SECRET });
 
     const notSet = (args: readonly string[]): Answer | undefined =>
-      args[0] === "config" ? { code: 1, stderr: `error: configuration key '${args[2]}' not found for stack 'dev'` } : undefined;
+      args[0] === "config" && args[1] === "get" ? { code: 1, stderr: `error: configuration key '${args[2]}' not found for stack 'dev'` } : undefined;
     const fromEnv = harness({ env, answers: notSet });
     expect((await runDrift({ stack: "dev", json: false }, fromEnv.deps)).code).toBe(0);
     expect(fromEnv.settings[0]).toMatchObject({ apiUrl: "http://127.0.0.1:2", clientId: "from-env", clientSecret: "env-secret-value" });
+  });
+
+  it("runs its client with the stack's cdc:maxConcurrency, retry settings and cdc:createdFrom, as the provider would", async () => {
+    const h = harness({ extraConfig: { "cdc:maxConcurrency": "32", "cdc:retryAttempts": "3", "cdc:createdFrom": "pulumi" } });
+    expect((await runDrift({ stack: "dev", json: true }, h.deps)).code).toBe(0);
+    expect(h.tunings[0]).toMatchObject({ maxConcurrency: 32, retry: { maxAttempts: 3 } });
+    expect(h.settings[0]).toMatchObject({ createdFrom: "pulumi" });
+    // Unset: the defaults, the environment's where it has them.
+    const d = harness({ env: { CDC_MAX_CONCURRENCY: "4" } });
+    await runDrift({ stack: "dev", json: true }, d.deps);
+    expect(d.tunings[0]).toMatchObject({ maxConcurrency: 4, retry: { maxAttempts: DEFAULT_TUNING.retry.maxAttempts } });
   });
 
   it("uses the selected stack when --stack is not given", async () => {
@@ -140,7 +162,7 @@ describe("runDrift", () => {
   });
 
   it("exits 1 naming the missing settings, before any API call, when there are no credentials", async () => {
-    const h = harness({ answers: (args) => (args[0] === "config" ? { code: 1, stderr: `error: configuration key '${args[2]}' not found` } : undefined) });
+    const h = harness({ answers: (args) => (args[0] === "config" && args[1] === "get" ? { code: 1, stderr: `error: configuration key '${args[2]}' not found` } : undefined) });
     const { code } = await runDrift({ stack: "dev", json: false }, h.deps);
     expect(code).toBe(1);
     expect(h.settings).toEqual([]);
