@@ -243,18 +243,21 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
       const memory = new PeakMemory(watch);
       memory.start();
       const before = emulator.stats();
+      const cpuBefore = process.cpuUsage();
       const started = performance.now();
       const result = await run(file, args, cwd, env, stepLimit);
       const seconds = (performance.now() - started) / 1000;
+      const cpu = process.cpuUsage(cpuBefore);
+      const apiCpuSeconds = Math.round((cpu.user + cpu.system) / 1e4) / 100;
       const after = emulator.stats();
       const peakMemoryMiB = await memory.stop();
       if (!ok(result.code)) throw failure(`${program} ${STEP_LABELS[step]}`, result, stepLimit);
-      steps[step] = { seconds: Math.round(seconds * 100) / 100, ...statsDelta(before, after), peakMemoryMiB };
+      steps[step] = { seconds: Math.round(seconds * 100) / 100, ...statsDelta(before, after), peakMemoryMiB, apiCpuSeconds };
       // Outside the timing: the numbers only count if the step did what it should.
       await verify(r, step, result, stack, cwd, env, setupLimit);
       if (step === "destroy") destroyed = true;
       process.stderr.write(
-        `[bench] ${program} ${count} @${r.latencyMs} ms #${r.round}: ${STEP_LABELS[step]} ${seconds.toFixed(1)} s, ${steps[step].apiRequests} API requests, ${peakMemoryMiB} MiB\n`,
+        `[bench] ${program} ${count} @${r.latencyMs} ms #${r.round}: ${STEP_LABELS[step]} ${seconds.toFixed(1)} s, ${steps[step].apiRequests} API requests, ${peakMemoryMiB} MiB, emulator CPU ${apiCpuSeconds} s\n`,
       );
     }
     return { ...r, steps };

@@ -31,6 +31,12 @@ export interface StepSample {
   requests: Record<string, number>;
   /** Peak resident memory of the process doing the step's API work (the dynamic provider; the drift command's own process). */
   peakMemoryMiB: number;
+  /**
+   * CPU time of the bench's own process during the step: the emulator's work answering the
+   * API calls, plus the memory sampling (what the floor's column shows). The stand-in API
+   * shares the machine's cores with the engine; a hosted API would not.
+   */
+  apiCpuSeconds: number;
 }
 
 /** One run of one program at one size and latency: every step, on a fresh stack. */
@@ -83,6 +89,7 @@ export function summarise(samples: readonly RunSample[]): RunResult[] {
         tokenRequests: Math.max(...all.map((x) => x.tokenRequests)),
         requests: busiest.requests,
         peakMemoryMiB: Math.max(...all.map((x) => x.peakMemoryMiB)),
+        apiCpuSeconds: median(all.map((x) => x.apiCpuSeconds ?? 0)),
       };
     }
     const { program, sources, destinations, latencyMs } = sample;
@@ -102,8 +109,8 @@ const fmt = (n: number) => n.toFixed(1);
 /** One row per size, latency and step: floor and pulumi-cdc (medians), their ratio, pulumi-cdc's API traffic and both programs' peak memory. */
 export function markdownTable(results: readonly RunResult[]): string {
   const rows = [
-    "| resources (sources + destinations) | latency | step | no-op floor (s) | pulumi-cdc (s) | ratio | API requests | of which lists + comparisons | provider peak memory, floor / pulumi-cdc (MiB) |",
-    "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+    "| resources (sources + destinations) | latency | step | no-op floor (s) | pulumi-cdc (s) | ratio | API requests | of which lists + comparisons | emulator CPU, floor / pulumi-cdc (s) | provider peak memory, floor / pulumi-cdc (MiB) |",
+    "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const cdc of results.filter((r) => r.program === "cdc")) {
     const noop = results.find((r) => r.program === "noop" && sameConfig(r, { ...cdc, program: "noop" }));
@@ -113,7 +120,7 @@ export function markdownTable(results: readonly RunResult[]): string {
       const b = cdc.steps[step];
       const ratio = a.seconds > 0 ? `${(b.seconds / a.seconds).toFixed(2)}×` : "–";
       rows.push(
-        `| ${cdc.sources + cdc.destinations} (${cdc.sources} + ${cdc.destinations}) | ${cdc.latencyMs} ms | ${STEP_LABELS[step]} | ${fmt(a.seconds)} | ${fmt(b.seconds)} | ${ratio} | ${b.apiRequests} | ${listsAndComparisons(b)} | ${fmt(a.peakMemoryMiB)} / ${fmt(b.peakMemoryMiB)} |`,
+        `| ${cdc.sources + cdc.destinations} (${cdc.sources} + ${cdc.destinations}) | ${cdc.latencyMs} ms | ${STEP_LABELS[step]} | ${fmt(a.seconds)} | ${fmt(b.seconds)} | ${ratio} | ${b.apiRequests} | ${listsAndComparisons(b)} | ${fmt(a.apiCpuSeconds ?? 0)} / ${fmt(b.apiCpuSeconds ?? 0)} | ${fmt(a.peakMemoryMiB)} / ${fmt(b.peakMemoryMiB)} |`,
       );
     }
   }
