@@ -1,9 +1,14 @@
 #!/usr/bin/env node
-import { CdcClient, redact } from "../provider/client/index.js";
+import { CdcClient, redact, type CdcSettings, type Tuning } from "../provider/client/index.js";
 import { EXIT_ERROR, parseCommandLine, UsageError } from "./args.js";
 import { runDrift } from "./drift.js";
 import { pulumiRunner } from "./pulumi.js";
 import { runRecover } from "./recover.js";
+
+/** A command's client: the stack's settings and its tuning (concurrency, retries), as the provider runs with. */
+function cliClient(settings: CdcSettings, tuning: Tuning): CdcClient {
+  return new CdcClient({ settings, maxConcurrency: tuning.maxConcurrency, retry: tuning.retry });
+}
 
 async function main(argv: string[]): Promise<number> {
   let command: ReturnType<typeof parseCommandLine>;
@@ -28,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
       cwd: process.cwd(),
       stdout: (text) => process.stdout.write(text),
       stderr: (text) => process.stderr.write(text),
-      createClient: (settings, tuning) => new CdcClient({ settings, maxConcurrency: tuning.maxConcurrency, retry: tuning.retry }),
+      createClient: cliClient,
     });
     return code;
   }
@@ -39,7 +44,7 @@ async function main(argv: string[]): Promise<number> {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     now: () => new Date(),
-    createClient: (settings, tuning) => new CdcClient({ settings, maxConcurrency: tuning.maxConcurrency, retry: tuning.retry }),
+    createClient: cliClient,
   });
   return code;
 }

@@ -127,7 +127,7 @@ export async function stackConfigValue(run: PulumiRunner, stack: string, cwd: st
  * (cdc:maxConcurrency, the retry budget), from one `pulumi config --json`. They are never
  * secret, so nothing is decrypted for them.
  */
-export async function stackTuningConfig(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, string>> {
+export async function stackPlainConfig(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, string>> {
   const args = ["config", "--json", "--stack", stack];
   const result = await run(args, cwd);
   if (result.code !== 0) throw failed(args, result);
@@ -150,8 +150,8 @@ const PLAIN_KEYS = ["cdc:createdFrom", ...Object.values(TUNING_SPECS).map((spec)
 /** The API settings and tuning the stack's config holds, keyed like stack config (`cdc:apiUrl`), unset keys left out. */
 export async function stackSettingsConfig(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, string>> {
   // Read-only commands, so they run side by side: five CLI start-ups cost one.
-  const [tuning, ...values] = await Promise.all([stackTuningConfig(run, stack, cwd), ...SETTINGS_KEYS.map((key) => stackConfigValue(run, stack, cwd, key))]);
-  const out: Record<string, string> = { ...tuning };
+  const [plain, ...values] = await Promise.all([stackPlainConfig(run, stack, cwd), ...SETTINGS_KEYS.map((key) => stackConfigValue(run, stack, cwd, key))]);
+  const out: Record<string, string> = { ...plain };
   SETTINGS_KEYS.forEach((key, i) => {
     const value = values[i];
     if (value !== undefined) out[key] = value;

@@ -10,6 +10,7 @@ import { findBrokenSidecars, readCheckpointFile, removeSidecars, UNREADABLE_CHEC
 import { describeError, programDir } from "./common.js";
 import { CDC_TYPES, lastWritten, pendingOperations, settlePendingCreates, trackedIds, type PendingOperation } from "./pending.js";
 import { exportStack, failed, PulumiCommandError, selectedStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
+import { logicalNameOf } from "./state.js";
 
 export interface RecoverDeps {
   runPulumi: PulumiRunner;
@@ -131,7 +132,7 @@ async function decideCredential(api: CdcClient, op: PendingOperation, tracked: R
 export function renderPlan(stack: string, decisions: Decision[], applied: boolean): string {
   if (decisions.length === 0) return `Stack ${stack}: no pending operations, nothing to recover.\n`;
   const lines = [`Stack ${stack}: ${decisions.length} pending operation${decisions.length === 1 ? "" : "s"} from an interrupted run.`];
-  for (const d of decisions) lines.push(`  ${d.action.padEnd(16)} ${d.op.urn.slice(d.op.urn.lastIndexOf("::") + 2)} (${d.op.type}): ${d.note}`);
+  for (const d of decisions) lines.push(`  ${d.action.padEnd(16)} ${logicalNameOf(d.op.urn)} (${d.op.type}): ${d.note}`);
   lines.push(applied ? "Done. Run `pulumi up` to finish what the interrupted run started." : "Nothing was changed. Run again with --yes to do this.");
   return `${lines.join("\n")}\n`;
 }
@@ -206,7 +207,7 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
     if (unreadable) {
       // Pulumi reads the stack's config (the API credentials) only once it can load the stack, so
       // what to do with each pending operation is decided after the repair, by --yes.
-      const names = ops.map((op) => `  ${op.urn.slice(op.urn.lastIndexOf("::") + 2)} (${op.type})`);
+      const names = ops.map((op) => `  ${logicalNameOf(op.urn)} (${op.type})`);
       deps.stdout(
         `Stack ${stack}: ${ops.length} pending operation${ops.length === 1 ? "" : "s"} from an interrupted run${ops.length > 0 ? ":" : "."}\n${names.map((n) => `${n}\n`).join("")}` +
           "Each is settled (adopted, cleared or refreshed) once Pulumi can load the stack again.\nNothing was changed. Run again with --yes to do this.\n",

@@ -177,12 +177,17 @@ describe("prefetching destination comparisons", () => {
     await h?.close();
   });
 
-  it("fetches only destinations this client made, and at most `prefetchAhead` that nobody has asked for", async () => {
-    const cache = new LiveCache(api, { prefetchComparisons: true, prefetchWorkers: 2, prefetchAhead: 2 });
-    const reader = cache.reader("diff");
+  /** A fresh cache (window of 2) whose destinations are listed and whose first two comparisons are prefetched. */
+  async function listedWithWindowOfTwo() {
+    const reader = new LiveCache(api, { prefetchComparisons: true, prefetchWorkers: 2, prefetchAhead: 2 }).reader("diff");
     h.emulator.resetStats();
     expect(await reader.connector("destination", ours[0]!)).toMatchObject({ id: ours[0] });
     await settle(h, COMPARE, 2);
+    return reader;
+  }
+
+  it("fetches only destinations this client made, and at most `prefetchAhead` that nobody has asked for", async () => {
+    const reader = await listedWithWindowOfTwo();
     await delay(100);
     // The window is full: two prefetched, none read.
     expect(requests(h)[COMPARE]).toBe(2);
@@ -195,11 +200,7 @@ describe("prefetching destination comparisons", () => {
   });
 
   it("widens the window by one for each comparison asked for, so it runs ahead of a reader whose order is not the listing's", async () => {
-    const cache = new LiveCache(api, { prefetchComparisons: true, prefetchWorkers: 2, prefetchAhead: 2 });
-    const reader = cache.reader("diff");
-    h.emulator.resetStats();
-    await reader.connector("destination", ours[0]!);
-    await settle(h, COMPARE, 2);
+    const reader = await listedWithWindowOfTwo();
     // Two read: the window is 2 + 2, all of it free, so four more are fetched ahead.
     for (const id of ours.slice(0, 2)) expect(await reader.comparison(id)).toMatchObject({ has_changes: false });
     await settle(h, COMPARE, 6);
@@ -212,11 +213,7 @@ describe("prefetching destination comparisons", () => {
   });
 
   it("a comparison asked for that it had not fetched is fetched on demand, and widens the window too", async () => {
-    const cache = new LiveCache(api, { prefetchComparisons: true, prefetchWorkers: 2, prefetchAhead: 2 });
-    const reader = cache.reader("diff");
-    h.emulator.resetStats();
-    await reader.connector("destination", ours[0]!);
-    await settle(h, COMPARE, 2);
+    const reader = await listedWithWindowOfTwo();
     // The last one listed, asked for first: fetched on demand, and one more prefetched besides.
     expect(await reader.comparison(ours[5]!)).toMatchObject({ has_changes: false });
     await settle(h, COMPARE, 4);
