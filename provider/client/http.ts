@@ -130,7 +130,8 @@ export class HttpCore {
       } catch (err) {
         failure = err;
       } finally {
-        release();
+        // An answer opens the window, a 429 halves it; a 5xx or a failure says nothing either way.
+        release(res === undefined || res.status >= 500 ? undefined : res.status === 429 ? "throttled" : "ok");
       }
       const elapsed = this.opts.now() - started;
       const ctx: { method: string; path: string; requestId: string; attempts: number; elapsedMs: number; hint?: string } = {

@@ -1,18 +1,41 @@
 // Bounds in-flight requests for the whole provider process: a `pulumi up` with hundreds of
 // resources would otherwise open hundreds of sockets and trip the API's rate limit at once.
+//
+// The API's limits are not published, so the window adapts, as TCP's does: it starts at
+// INITIAL_CONCURRENCY, opens by one for each answered request while others wait for a slot
+// (doubling per round trip, then by one per round trip once a 429 has been seen), and halves
+// on a 429 (once per window: the requests already in flight when it came do not halve it
+// again). It never exceeds `max` (cdc:maxConcurrency). A preview or refresh of a big stack far
+// from the API is round trips the engine waits for (one config comparison per destination);
+// a fixed 16 in flight made 500 of them 3 s at 100 ms.
 
-// 16: about what Terraform's default parallelism of 10 puts in flight, with room for the
-// config comparisons a preview fetches ahead (their round trips are what a preview at 100 ms
-// waits for). The API's limits are not published; when it wants fewer it answers 429, and the
-// whole client then waits (see client.ts), so a stack that needs fewer sets cdc:maxConcurrency.
-export const DEFAULT_MAX_CONCURRENCY = 16;
+/** The most requests in flight unless cdc:maxConcurrency says otherwise. */
+export const DEFAULT_MAX_CONCURRENCY = 64;
+/** Where the window starts: about what Terraform's default parallelism of 10 puts in flight, with room. */
+export const INITIAL_CONCURRENCY = 16;
+
+/** How the request that held a slot went: "ok" (an answer), "throttled" (429), or neither (a failure, said nothing about load). */
+export type SlotOutcome = "ok" | "throttled";
+export type Release = (outcome?: SlotOutcome) => void;
 
 export class Semaphore {
   private active = 0;
   private readonly waiters: Array<() => void> = [];
+  /** The current window; fractional while it opens by 1/window per answer. */
+  #window: number;
+  /** Below it the window doubles per round trip (slow start); above it, grows by one per round trip. */
+  #threshold: number;
+  /** Bumped by each halving: a slot taken before it cannot halve the window again. */
+  #epoch = 0;
 
-  constructor(readonly max: number = DEFAULT_MAX_CONCURRENCY) {
+  constructor(
+    readonly max: number = DEFAULT_MAX_CONCURRENCY,
+    initial: number = Math.min(max, INITIAL_CONCURRENCY),
+  ) {
     if (!Number.isInteger(max) || max < 1) throw new RangeError(`concurrency limit must be a positive integer, got ${max}`);
+    if (!Number.isInteger(initial) || initial < 1 || initial > max) throw new RangeError(`initial concurrency must be an integer from 1 to ${max}, got ${initial}`);
+    this.#window = initial;
+    this.#threshold = max;
   }
 
   get inFlight(): number {
@@ -23,21 +46,27 @@ export class Semaphore {
     return this.waiters.length;
   }
 
+  /** Requests allowed in flight right now. */
+  get limit(): number {
+    return Math.floor(this.#window);
+  }
+
   /** Resolves with a release function once a slot is free; waiters are served in arrival order. */
-  async acquire(): Promise<() => void> {
-    if (this.active < this.max) {
+  async acquire(): Promise<Release> {
+    if (this.active < this.limit && this.waiters.length === 0) {
       this.active++;
     } else {
-      // The slot is handed over by release(), so `active` never dips and lets a newcomer jump the queue.
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
+    const epoch = this.#epoch;
     let released = false;
-    return () => {
+    return (outcome) => {
       if (released) return;
       released = true;
-      const next = this.waiters.shift();
-      if (next) next();
-      else this.active--;
+      this.active--;
+      if (outcome === "throttled") this.#throttled(epoch);
+      else if (outcome === "ok" && this.waiters.length > 0) this.#open();
+      this.#admit();
     };
   }
 
@@ -47,6 +76,25 @@ export class Semaphore {
       return await fn();
     } finally {
       release();
+    }
+  }
+
+  #open(): void {
+    const step = this.#window < this.#threshold ? 1 : 1 / this.#window;
+    this.#window = Math.min(this.max, this.#window + step);
+  }
+
+  #throttled(epoch: number): void {
+    if (epoch !== this.#epoch) return;
+    this.#epoch++;
+    this.#window = Math.max(1, Math.floor(this.#window / 2));
+    this.#threshold = this.#window;
+  }
+
+  #admit(): void {
+    while (this.active < this.limit && this.waiters.length > 0) {
+      this.active++;
+      this.waiters.shift()!();
     }
   }
 }

@@ -42,7 +42,7 @@ export const TUNING_SPECS = {
   retryMaxDelayMs: { config: "cdc:retryMaxDelayMs", env: "CDC_RETRY_MAX_DELAY_MS", min: 0, max: 300_000, scale: 1, meaning: "longest back-off between two attempts" },
   retryAfterMaxMs: { config: "cdc:retryAfterMaxMs", env: "CDC_RETRY_AFTER_MAX_MS", min: 0, max: 600_000, scale: 1, meaning: "longest `Retry-After` honoured; a longer one is cut to this" },
   resourceTimeoutSec: { config: "cdc:resourceTimeoutSec", env: "CDC_RESOURCE_TIMEOUT_SEC", min: 1, max: 86_400, scale: 1000, meaning: "budget of one resource operation; no retry starts after it" },
-  maxConcurrency: { config: "cdc:maxConcurrency", env: "CDC_MAX_CONCURRENCY", min: 1, max: 256, scale: 1, meaning: "API requests in flight at once for the whole run" },
+  maxConcurrency: { config: "cdc:maxConcurrency", env: "CDC_MAX_CONCURRENCY", min: 1, max: 256, scale: 1, meaning: "most API requests in flight at once for the whole run" },
 } as const satisfies Record<string, TuningSpec>;
 
 function raw(config: ConfigSource, env: NodeJS.ProcessEnv, spec: TuningSpec): string | undefined {

@@ -68,6 +68,26 @@ describe("concurrency limit", () => {
     await all;
     expect(h.api.maxConcurrent).toBe(3);
   });
+
+  it("opens past 16 while requests queue and the API answers, never past the maximum, and halves on a 429", async () => {
+    const limiter = new Semaphore(40);
+    h = await startHarness({}, { limiter });
+    let throttle = false;
+    h.api.route("GET", "/items/{id}", ({ res }) => {
+      if (throttle) return sendJson(res, 429, { detail: "slow down" }, { "retry-after": "0" });
+      // A round trip long enough for the requests let in by one answer to overlap the rest.
+      setTimeout(() => sendJson(res, 200, { ok: true }), 20);
+    });
+    await Promise.all(Array.from({ length: 160 }, (_, i) => h!.client.get("/items/{id}", { params: { id: i } })));
+    expect(h.api.maxConcurrent).toBeGreaterThan(16);
+    expect(h.api.maxConcurrent).toBeLessThanOrEqual(40);
+    expect(limiter.limit).toBe(40);
+
+    throttle = true;
+    const once = h.makeClient({ retry: { maxAttempts: 1 } });
+    await expect(once.get("/items/{id}", { params: { id: "x" } })).rejects.toMatchObject({ status: 429 });
+    expect(limiter.limit).toBe(20);
+  });
 });
 
 describe("request ids and counters", () => {

@@ -4,11 +4,11 @@ import { DEFAULT_TUNING, resolveTuning, RetryBudget, SettingsError, withBudget, 
 const config = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
 
 describe("resolveTuning", () => {
-  it("has documented defaults: 8 attempts, 500 ms doubling to 10 s, Retry-After capped at 30 s, 300 s per resource, 8 in flight", () => {
+  it("has documented defaults: 8 attempts, 500 ms doubling to 10 s, Retry-After capped at 30 s, 300 s per resource, at most 64 in flight", () => {
     expect(resolveTuning(undefined, {})).toEqual({
       retry: { maxAttempts: 8, baseDelayMs: 500, maxDelayMs: 10_000, maxRetryAfterMs: 30_000 },
       resourceTimeoutMs: 300_000,
-      maxConcurrency: 16,
+      maxConcurrency: 64,
     });
     expect(DEFAULT_TUNING.resourceTimeoutMs).toBe(300_000);
   });
