@@ -38,9 +38,8 @@ export interface LiveCacheOptions {
   /** Concurrent prefetches; the client's limiter bounds the requests in flight anyway. */
   prefetchWorkers?: number;
   /**
-   * Prefetched comparisons not yet asked for, at most, before the first is asked for; the
-   * window then grows by one with every comparison asked for. Bounds the calls wasted on
-   * destinations of other stacks in a shared tenant to this many plus the stack's own.
+   * Read-ahead: each destination asked about has its comparison and those of the next this
+   * many (in listing order, counting only destinations this client could have made) fetched.
    */
   prefetchAhead?: number;
   /** Each shared fetch runs under a retry budget of its own (not the budget of whoever started it). */
@@ -57,8 +56,6 @@ interface ComparisonEntry {
   seq: number;
   /** undefined: the destination is gone. */
   result: Promise<ConfigComparison | undefined>;
-  /** A prefetch nobody has read yet: it holds a place in the window (`prefetchAhead`). */
-  unread: boolean;
 }
 
 const DEFAULT_PREFETCH_AHEAD = 100;
@@ -78,15 +75,18 @@ export class LiveCache {
   #seq = 0;
   readonly #listings = new Map<ConnectorKind, Listing>();
   readonly #comparisons = new Map<string, ComparisonEntry>();
-  /** Comparisons answered to a caller: each widens the prefetch window by one. */
-  #answered = 0;
+  /** Listed destinations this client could have made, in listing order, and where each is in it. */
+  #order: string[] | undefined;
+  readonly #position = new Map<string, number>();
+  /** Destinations asked about before their listing arrived: read-ahead starts from them once it does. */
+  readonly #askedBeforeListing: string[] = [];
   /** `kind:id` → seq of our last write. */
   readonly #writes = new Map<string, number>();
   /** `consumer:what:id` → seq of the data that consumer last read. */
   readonly #read = new Map<string, number>();
   readonly #queue: string[] = [];
+  readonly #queued = new Set<string>();
   #workers = 0;
-  #ahead = 0;
   readonly #options: Required<LiveCacheOptions>;
 
   constructor(
@@ -119,6 +119,7 @@ export class LiveCache {
   async connector(consumer: Consumer, kind: ConnectorKind, id: string): Promise<DestinationConnector | undefined> {
     const readKey = `${consumer}:${kind}:${id}`;
     const listing = this.#listings.get(kind) ?? this.#list(kind);
+    if (kind === "destination") this.#readAhead(id);
     if (listing.seq > this.#floor(kind, id, readKey)) {
       const items = await listing.items;
       // Checked again after the wait: a write of ours may have finished meanwhile.
@@ -145,18 +146,13 @@ export class LiveCache {
       // Checked again after the wait: a write of ours may have finished meanwhile. A failed
       // shared fetch is retried below as this caller's own.
       if (result !== FAILED && this.#comparisons.get(id) === shared && shared.seq > this.#floor("destination", id, readKey)) {
-        this.#answered++;
-        this.#markRead(shared);
         this.#read.set(readKey, shared.seq);
         return result;
       }
     }
-    const own = this.#fetchComparison(id, false);
+    const own = this.#fetchComparison(id);
     this.#comparisons.set(id, own);
-    if (this.#options.prefetchComparisons) {
-      this.#answered++;
-      this.#pump();
-    }
+    this.#readAhead(id);
     const result = await own.result;
     this.#read.set(readKey, own.seq);
     return result;
@@ -175,7 +171,7 @@ export class LiveCache {
     this.#listings.set(kind, listing);
     listing.items.then(
       (items) => {
-        if (kind === "destination" && this.#options.prefetchComparisons) this.#prefetch(items);
+        if (kind === "destination" && this.#options.prefetchComparisons) this.#ordered(items);
       },
       () => {
         // Dropped, so that the next check lists again; the callers waiting on it get the error.
@@ -185,47 +181,78 @@ export class LiveCache {
     return listing;
   }
 
-  #fetchComparison(id: string, speculative: boolean): ComparisonEntry {
+  #fetchComparison(id: string): ComparisonEntry {
     const result = withBudget("the destination config comparison", this.#options.budgetMs, () =>
       this.api.get("/destinations/{id}/config-history/compare-to-original", { params: { id }, schema: configComparisonSchema }),
     ).catch((err: unknown) => {
       if (isNotFound(err)) return undefined;
       throw err;
     });
-    const entry: ComparisonEntry = { seq: ++this.#seq, result, unread: speculative };
-    if (speculative) this.#ahead++;
-    // Forgotten on failure, so that it neither holds a place in the window nor answers later.
+    const entry: ComparisonEntry = { seq: ++this.#seq, result };
+    // Forgotten on failure, so that it does not answer later.
     result.catch(() => this.#drop(id, entry));
     return entry;
   }
 
   /**
-   * Queues the comparisons of listed destinations that this client made (or that carry no
+   * Keeps the order of the listed destinations that this client made (or that carry no
    * `created_from`): those are the ones a stack can hold, adoption aside (an adopted one is
-   * fetched when asked for).
+   * fetched when asked for). Read-ahead walks this order.
    */
-  #prefetch(items: Map<string, DestinationConnector>): void {
+  #ordered(items: Map<string, DestinationConnector>): void {
+    const order: string[] = [];
+    this.#position.clear();
     for (const [id, item] of items) {
       if (item.created_from && item.created_from !== this.api.createdFrom) continue;
-      const entry = this.#comparisons.get(id);
-      if (entry && entry.seq > (this.#writes.get(`destination:${id}`) ?? 0)) continue;
-      this.#queue.push(id);
+      this.#position.set(id, order.length);
+      order.push(id);
+    }
+    this.#order = order;
+    for (const id of this.#askedBeforeListing.splice(0)) this.#readAhead(id);
+  }
+
+  /**
+   * Queues the comparisons of this destination and of the `prefetchAhead` after it in listing
+   * order. The engine asks in the program's order (a preview) or the state's (a refresh); both
+   * follow the order of creation closely, which is the listing's, so what comes next is
+   * fetched before it is asked for. Reading ahead of each destination asked about, rather
+   * than fetching everything listed, bounds the calls spent on other stacks' destinations in a
+   * shared tenant: only those within `prefetchAhead` after one of this stack's are fetched.
+   */
+  #readAhead(id: string): void {
+    if (!this.#options.prefetchComparisons) return;
+    const order = this.#order;
+    if (!order) {
+      // The listing is on its way (or about to be: a comparison may be asked for first).
+      this.#askedBeforeListing.push(id);
+      return;
+    }
+    const at = this.#position.get(id);
+    // Not listed as one this client could have made (adopted, or created since): nothing to read ahead from.
+    if (at === undefined) return;
+    const end = Math.min(order.length, at + this.#options.prefetchAhead + 1);
+    for (let i = at; i < end; i++) {
+      const next = order[i]!;
+      if (!this.#current(next) && !this.#queued.has(next)) {
+        this.#queued.add(next);
+        this.#queue.push(next);
+      }
     }
     this.#pump();
   }
 
+  /** A comparison fetched after our last write to that destination (in flight or done). */
+  #current(id: string): boolean {
+    const entry = this.#comparisons.get(id);
+    return entry !== undefined && entry.seq > (this.#writes.get(`destination:${id}`) ?? 0);
+  }
+
   #pump(): void {
-    // The window grows with each comparison asked for: each is a destination of this stack, so
-    // the calls wasted on other stacks' stay at most `prefetchAhead` plus the stack's own. A
-    // fixed window stalls: the engine asks in program order, the listing is in creation order,
-    // and parallel creates (with retries) put some destinations hundreds of places later, so
-    // each of those became a round trip of its own, one after another (55 of 500 at 1,000
-    // resources and 100 ms: 5.5 s of a preview).
-    while (this.#workers < this.#options.prefetchWorkers && this.#queue.length > 0 && this.#ahead < this.#options.prefetchAhead + this.#answered) {
+    while (this.#workers < this.#options.prefetchWorkers && this.#queue.length > 0) {
       const id = this.#queue.shift()!;
-      const existing = this.#comparisons.get(id);
-      if (existing && existing.seq > (this.#writes.get(`destination:${id}`) ?? 0)) continue;
-      const entry = this.#fetchComparison(id, true);
+      this.#queued.delete(id);
+      if (this.#current(id)) continue;
+      const entry = this.#fetchComparison(id);
       this.#comparisons.set(id, entry);
       this.#workers++;
       const done = () => {
@@ -236,16 +263,8 @@ export class LiveCache {
     }
   }
 
-  #markRead(entry: ComparisonEntry): void {
-    if (!entry.unread) return;
-    entry.unread = false;
-    this.#ahead--;
-    this.#pump();
-  }
-
   #drop(id: string, entry: ComparisonEntry): void {
     if (this.#comparisons.get(id) === entry) this.#comparisons.delete(id);
-    this.#markRead(entry);
   }
 }
 

@@ -166,8 +166,12 @@ describe("prefetching destination comparisons", () => {
   beforeAll(async () => {
     h = await startHarness();
     api = new CdcClient({ settings: { apiUrl: h.emulator.url, clientId: h.emulator.clientId, clientSecret: h.emulator.clientSecret, createdFrom: "terraform" } });
+    // Another stack's destinations, made earlier with the same IaC value: listed before ours.
+    for (let i = 0; i < 4; i++) {
+      await h.console.post("/destinations", { body: { name: `other-stack-${i}`, connector: "snowflake", config: snowflakeConfig, created_from: "terraform" } });
+    }
     for (let i = 0; i < 6; i++) ours.push((await deploy(destinations, { logicalName: `ours-${i}`, connector: "snowflake", config: snowflakeConfig })).id);
-    // Someone else's destinations in the same tenant.
+    // Someone else's destinations in the same tenant, made in the web console.
     for (let i = 0; i < 3; i++) {
       await h.console.post("/destinations", { body: { name: `theirs-${i}`, connector: "snowflake", config: snowflakeConfig, created_from: "web" } });
     }
@@ -177,51 +181,56 @@ describe("prefetching destination comparisons", () => {
     await h?.close();
   });
 
-  /** A fresh cache (window of 2) whose destinations are listed and whose first two comparisons are prefetched. */
-  async function listedWithWindowOfTwo() {
-    const reader = new LiveCache(api, { prefetchComparisons: true, prefetchWorkers: 2, prefetchAhead: 2 }).reader("diff");
+  /** A fresh cache reading two ahead, with nothing fetched yet. */
+  function readingTwoAhead() {
     h.emulator.resetStats();
-    expect(await reader.connector("destination", ours[0]!)).toMatchObject({ id: ours[0] });
-    await settle(h, COMPARE, 2);
-    return reader;
+    return new LiveCache(api, { prefetchComparisons: true, prefetchWorkers: 2, prefetchAhead: 2 }).reader("diff");
   }
 
-  it("fetches only destinations this client made, and at most `prefetchAhead` that nobody has asked for", async () => {
-    const reader = await listedWithWindowOfTwo();
-    await delay(100);
-    // The window is full: two prefetched, none read.
-    expect(requests(h)[COMPARE]).toBe(2);
+  /** What the engine asks for each destination: the object and its comparison, together. */
+  async function check(reader: ReturnType<typeof readingTwoAhead>, id: string) {
+    const [live, comparison] = await Promise.all([reader.connector("destination", id), reader.comparison(id)]);
+    expect(live).toMatchObject({ id });
+    expect(comparison).toMatchObject({ has_changes: false });
+  }
 
-    // Each one read makes room for the next.
-    for (const id of ours) expect(await reader.comparison(id)).toMatchObject({ has_changes: false });
+  it("fetches the comparisons of the destination asked about and of the next `prefetchAhead` this client made, before they are asked for", async () => {
+    const reader = readingTwoAhead();
+    await check(reader, ours[0]!);
+    await settle(h, COMPARE, 3);
     await delay(100);
+    // ours[0] and the two after it; none of the other stack's (listed before) or the console's.
+    expect(requests(h)[COMPARE]).toBe(3);
+
+    for (const id of ours.slice(1)) await check(reader, id);
+    await delay(100);
+    // Every comparison once, and one listing.
     expect(requests(h)[COMPARE]).toBe(ours.length);
     expect(requests(h)[LIST_DESTINATIONS]).toBe(1);
   });
 
-  it("widens the window by one for each comparison asked for, so it runs ahead of a reader whose order is not the listing's", async () => {
-    const reader = await listedWithWindowOfTwo();
-    // Two read: the window is 2 + 2, all of it free, so four more are fetched ahead.
-    for (const id of ours.slice(0, 2)) expect(await reader.comparison(id)).toMatchObject({ has_changes: false });
-    await settle(h, COMPARE, 6);
+  it("a reader out of the listing's order gets a round trip for the one out of place, and reads ahead from it too", async () => {
+    const reader = readingTwoAhead();
+    // The fourth one listed, asked about first: fetched then, with the two after it.
+    await check(reader, ours[3]!);
+    await settle(h, COMPARE, 3);
+    for (const id of ours.filter((id) => id !== ours[3])) await check(reader, id);
     await delay(100);
-    expect(requests(h)[COMPARE]).toBe(6);
-    for (const id of ours.slice(2)) expect(await reader.comparison(id)).toMatchObject({ has_changes: false });
-    await delay(100);
-    // Every comparison once; none of the other tenant's.
+    // Still every comparison once; none of the other tenants'.
     expect(requests(h)[COMPARE]).toBe(ours.length);
   });
 
-  it("a comparison asked for that it had not fetched is fetched on demand, and widens the window too", async () => {
-    const reader = await listedWithWindowOfTwo();
-    // The last one listed, asked for first: fetched on demand, and one more prefetched besides.
-    expect(await reader.comparison(ours[5]!)).toMatchObject({ has_changes: false });
-    await settle(h, COMPARE, 4);
+  it("fetches only what the stack asks about and `prefetchAhead` past it: another stack's destinations listed after cost at most that many", async () => {
+    const reader = readingTwoAhead();
+    const later: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const made = await h.console.post("/destinations", { body: { name: `later-stack-${i}`, connector: "snowflake", config: snowflakeConfig, created_from: "terraform" } });
+      later.push((made as { id: string }).id);
+    }
+    h.emulator.resetStats();
+    for (const id of ours) await check(reader, id);
     await delay(100);
-    expect(requests(h)[COMPARE]).toBe(4);
-    for (const id of ours.slice(0, 5)) expect(await reader.comparison(id)).toMatchObject({ has_changes: false });
-    await delay(100);
-    // Every comparison once; none of the other tenant's.
-    expect(requests(h)[COMPARE]).toBe(ours.length);
+    expect(requests(h)[COMPARE]).toBe(ours.length + 2);
+    for (const id of later) await h.console.delete("/destinations/{id}", { params: { id } });
   });
 });
