@@ -7,6 +7,7 @@ import {
   paginatedSchema,
   sourceConnectorSchema,
   withBudget,
+  Background,
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_MAX_PAGES,
   DEFAULT_PAGE_SIZE,
@@ -56,6 +57,8 @@ interface ComparisonEntry {
   seq: number;
   /** undefined: the destination is gone. */
   result: Promise<ConfigComparison | undefined>;
+  /** A read-ahead's: waits behind requests someone needs, until someone needs this one. */
+  background?: Background;
 }
 
 const DEFAULT_PREFETCH_AHEAD = 100;
@@ -142,6 +145,7 @@ export class LiveCache {
     const readKey = `${consumer}:comparison:${id}`;
     const shared = this.#comparisons.get(id);
     if (shared && shared.seq > this.#floor("destination", id, readKey)) {
+      shared.background?.wanted();
       const result = await shared.result.catch((): typeof FAILED => FAILED);
       // Checked again after the wait: a write of ours may have finished meanwhile. A failed
       // shared fetch is retried below as this caller's own.
@@ -181,14 +185,14 @@ export class LiveCache {
     return listing;
   }
 
-  #fetchComparison(id: string): ComparisonEntry {
+  #fetchComparison(id: string, background?: Background): ComparisonEntry {
     const result = withBudget("the destination config comparison", this.#options.budgetMs, () =>
-      this.api.get("/destinations/{id}/config-history/compare-to-original", { params: { id }, schema: configComparisonSchema }),
+      this.api.get("/destinations/{id}/config-history/compare-to-original", { params: { id }, schema: configComparisonSchema, background }),
     ).catch((err: unknown) => {
       if (isNotFound(err)) return undefined;
       throw err;
     });
-    const entry: ComparisonEntry = { seq: ++this.#seq, result };
+    const entry: ComparisonEntry = { seq: ++this.#seq, result, background };
     // Forgotten on failure, so that it does not answer later.
     result.catch(() => this.#drop(id, entry));
     return entry;
@@ -252,7 +256,7 @@ export class LiveCache {
       const id = this.#queue.shift()!;
       this.#queued.delete(id);
       if (this.#current(id)) continue;
-      const entry = this.#fetchComparison(id);
+      const entry = this.#fetchComparison(id, new Background());
       this.#comparisons.set(id, entry);
       this.#workers++;
       const done = () => {

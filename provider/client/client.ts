@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { DebugLogger } from "./debug.js";
 import { isNotFound } from "./errors.js";
 import { HttpCore, type Query } from "./http.js";
-import { Semaphore, DEFAULT_MAX_CONCURRENCY } from "./limiter.js";
+import { Semaphore, DEFAULT_MAX_CONCURRENCY, type Background } from "./limiter.js";
 import { paginatePages, type PaginateOptions } from "./paginate.js";
 import { retryPolicy, type RetryPolicy } from "./retry.js";
 import { paginatedSchema, type Paginated } from "./schemas.js";
@@ -24,6 +24,8 @@ export interface RequestOptions<S extends z.ZodType = z.ZodUnknown> {
   headers?: Record<string, string>;
   /** Override the method's retry rule: true only when repeating the call is harmless. */
   idempotent?: boolean;
+  /** Fetched ahead of need (read-ahead): requests someone waits for take the free slots first, until `wanted()`. */
+  background?: Background;
 }
 
 export interface BodyRequestOptions<S extends z.ZodType = z.ZodUnknown> extends RequestOptions<S> {
@@ -126,6 +128,7 @@ export class CdcClient {
       schema: options.schema,
       headers: options.headers,
       idempotent: options.idempotent,
+      background: options.background,
       auth: this.tokens,
     });
   }

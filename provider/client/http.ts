@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { currentBudget, seconds } from "./budget.js";
 import { emitDebug, type DebugLogger } from "./debug.js";
 import { ConnectionError, errorFromResponse, ResponseShapeError } from "./errors.js";
-import { Semaphore } from "./limiter.js";
+import { Semaphore, type Background } from "./limiter.js";
 import { describeBodyKeys, redact, registerSecretsIn } from "./redact.js";
 import { decideRetry, errorCode, parseRetryAfter, type Outcome, type RetryPolicy } from "./retry.js";
 import { recordRequest } from "./stats.js";
@@ -35,6 +35,8 @@ export interface CoreRequest<S extends z.ZodType = z.ZodType> {
   /** Override the method rule: true when repeating the call is known to be harmless. */
   idempotent?: boolean;
   headers?: Record<string, string>;
+  /** Fetched ahead of need: requests someone waits for take the free slots first. */
+  background?: Background;
 }
 
 export interface HttpCoreOptions {
@@ -116,7 +118,7 @@ export class HttpCore {
 
       let res: RawResponse | undefined;
       let failure: unknown;
-      const release = await this.opts.limiter.acquire();
+      const release = await this.opts.limiter.acquire(req.background);
       const started = this.opts.now();
       try {
         res = await sendOnce(this.opts.dispatcher, {

@@ -23,7 +23,7 @@ export {
   type ValidationIssue,
 } from "./errors.js";
 export { queryString, type AuthProvider, type Query, type QueryValue } from "./http.js";
-export { DEFAULT_MAX_CONCURRENCY, INITIAL_CONCURRENCY, Semaphore, type Release, type SlotOutcome } from "./limiter.js";
+export { Background, DEFAULT_MAX_CONCURRENCY, INITIAL_CONCURRENCY, Semaphore, type Release, type SlotOutcome } from "./limiter.js";
 export { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE, paginatePages, type PaginateOptions } from "./paginate.js";
 export { REDACTED, describeBodyKeys, isSensitiveKey, redact, redactValue, registerSecret } from "./redact.js";
 export { DEFAULT_RETRY_POLICY, backoffDelay, decideRetry, isIdempotentMethod, parseRetryAfter, type RetryPolicy } from "./retry.js";

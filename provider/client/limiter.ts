@@ -18,9 +18,37 @@ export const INITIAL_CONCURRENCY = 16;
 export type SlotOutcome = "ok" | "throttled";
 export type Release = (outcome?: SlotOutcome) => void;
 
+/**
+ * Marks a request made ahead of need (read-ahead): it waits behind every other request until
+ * someone needs its answer and calls `wanted()`; from then on it queues like any other.
+ */
+export class Background {
+  #wanted = false;
+  #onWanted: (() => void) | undefined;
+
+  get isWanted(): boolean {
+    return this.#wanted;
+  }
+
+  wanted(): void {
+    if (this.#wanted) return;
+    this.#wanted = true;
+    const hook = this.#onWanted;
+    this.#onWanted = undefined;
+    hook?.();
+  }
+
+  /** @internal The semaphore's way to move the waiter when it is wanted. */
+  set onWanted(hook: (() => void) | undefined) {
+    this.#onWanted = hook;
+  }
+}
+
 export class Semaphore {
   private active = 0;
   private readonly waiters: Array<() => void> = [];
+  /** Waiters for work done ahead of need (read-ahead): served only when no one else waits. */
+  private readonly background: Array<() => void> = [];
   /** The current window; fractional while it opens by 1/window per answer. */
   #window: number;
   /** Below it the window doubles per round trip (slow start); above it, grows by one per round trip. */
@@ -43,7 +71,7 @@ export class Semaphore {
   }
 
   get queued(): number {
-    return this.waiters.length;
+    return this.waiters.length + this.background.length;
   }
 
   /** Requests allowed in flight right now. */
@@ -51,10 +79,27 @@ export class Semaphore {
     return Math.floor(this.#window);
   }
 
-  /** Resolves with a release function once a slot is free; waiters are served in arrival order. */
-  async acquire(): Promise<Release> {
-    if (this.active < this.limit && this.waiters.length === 0) {
+  /**
+   * Resolves with a release function once a slot is free. Waiters are served in arrival order,
+   * `background` ones only when no other waits: a fetch someone is waiting for never queues
+   * behind a hundred fetched in case.
+   */
+  async acquire(background?: Background): Promise<Release> {
+    const behind = background !== undefined && !background.isWanted;
+    if (this.active < this.limit && this.waiters.length === 0 && (!behind || this.background.length === 0)) {
       this.active++;
+    } else if (behind) {
+      await new Promise<void>((resolve) => {
+        this.background.push(resolve);
+        background.onWanted = () => {
+          const at = this.background.indexOf(resolve);
+          if (at < 0) return;
+          this.background.splice(at, 1);
+          this.waiters.push(resolve);
+          this.#admit();
+        };
+      });
+      background.onWanted = undefined;
     } else {
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
@@ -65,7 +110,7 @@ export class Semaphore {
       released = true;
       this.active--;
       if (outcome === "throttled") this.#throttled(epoch);
-      else if (outcome === "ok" && this.waiters.length > 0) this.#open();
+      else if (outcome === "ok" && this.queued > 0) this.#open();
       this.#admit();
     };
   }
@@ -92,9 +137,9 @@ export class Semaphore {
   }
 
   #admit(): void {
-    while (this.active < this.limit && this.waiters.length > 0) {
+    while (this.active < this.limit && this.queued > 0) {
       this.active++;
-      this.waiters.shift()!();
+      (this.waiters.shift() ?? this.background.shift())!();
     }
   }
 }

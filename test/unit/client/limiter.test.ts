@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INITIAL_CONCURRENCY, Semaphore, type Release } from "../../../provider/client/index.js";
+import { Background, INITIAL_CONCURRENCY, Semaphore, type Release } from "../../../provider/client/index.js";
 
 describe("Semaphore", () => {
   it("admits at most max at once and serves waiters in order", async () => {
@@ -27,6 +27,27 @@ describe("Semaphore", () => {
     const sem = new Semaphore(1);
     await expect(sem.run(async () => Promise.reject(new Error("x")))).rejects.toThrow("x");
     expect(await sem.run(async () => 7)).toBe(7);
+    expect(sem.inFlight).toBe(0);
+  });
+
+  it("serves background waiters only when no other waits, and a wanted one like any other", async () => {
+    const sem = new Semaphore(1, 1);
+    const order: string[] = [];
+    const hold = await sem.acquire();
+    const later = new Background();
+    const take = (name: string, background?: Background) => sem.acquire(background).then((r) => (order.push(name), r));
+    const b1 = take("ahead-1", new Background());
+    const b2 = take("ahead-2", later);
+    const n1 = take("needed");
+    expect(sem.queued).toBe(3);
+    hold();
+    const needed = await n1;
+    // Someone now needs the second read-ahead: it goes before the first.
+    later.wanted();
+    needed();
+    (await b2)();
+    (await b1)();
+    expect(order).toEqual(["needed", "ahead-2", "ahead-1"]);
     expect(sem.inFlight).toBe(0);
   });
 
