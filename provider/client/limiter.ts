@@ -80,13 +80,22 @@ export class Semaphore {
   }
 
   /**
+   * Background requests in flight, at most: a quarter of the window stays free for requests
+   * someone waits for, so that one asked for just now is sent at once instead of a round
+   * trip later, when a background one ends.
+   */
+  get #backgroundLimit(): number {
+    return this.limit - Math.floor(this.limit / 4);
+  }
+
+  /**
    * Resolves with a release function once a slot is free. Waiters are served in arrival order,
-   * `background` ones only when no other waits: a fetch someone is waiting for never queues
+   * `background` ones only when no other waits and within their share: a fetch someone is waiting for never queues
    * behind a hundred fetched in case.
    */
   async acquire(background?: Background): Promise<Release> {
     const behind = background !== undefined && !background.isWanted;
-    if (this.active < this.limit && this.waiters.length === 0 && (!behind || this.background.length === 0)) {
+    if (behind ? this.active < this.#backgroundLimit && this.waiters.length === 0 && this.background.length === 0 : this.active < this.limit && this.waiters.length === 0) {
       this.active++;
     } else if (behind) {
       await new Promise<void>((resolve) => {
@@ -137,9 +146,16 @@ export class Semaphore {
   }
 
   #admit(): void {
-    while (this.active < this.limit && this.queued > 0) {
+    for (;;) {
+      const next =
+        this.active < this.limit && this.waiters.length > 0
+          ? this.waiters.shift()
+          : this.active < this.#backgroundLimit && this.background.length > 0
+            ? this.background.shift()
+            : undefined;
+      if (!next) return;
       this.active++;
-      (this.waiters.shift() ?? this.background.shift())!();
+      next();
     }
   }
 }

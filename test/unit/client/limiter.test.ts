@@ -51,6 +51,21 @@ describe("Semaphore", () => {
     expect(sem.inFlight).toBe(0);
   });
 
+  it("keeps a quarter of the window free of background requests, for the next one someone waits for", async () => {
+    const sem = new Semaphore(16, 16);
+    const ahead = Array.from({ length: 20 }, () => sem.acquire(new Background()));
+    await new Promise((r) => setImmediate(r));
+    expect(sem.inFlight).toBe(12);
+    expect(sem.queued).toBe(8);
+    // Sent at once, though eight background requests were queued first.
+    const needed = await sem.acquire();
+    expect(sem.inFlight).toBe(13);
+    needed();
+    for (const p of ahead.slice(0, 12)) (await p)();
+    for (const p of ahead.slice(12)) (await p)();
+    expect(sem.inFlight).toBe(0);
+  });
+
   it("rejects a bad limit", () => {
     expect(() => new Semaphore(0)).toThrow(RangeError);
     expect(() => new Semaphore(4, 5)).toThrow(RangeError);
