@@ -19,7 +19,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 // The built emulator and client (run.sh builds): the same code `npx pulumi-cdc-emulator` runs.
 import { startEmulator, type EmulatorStats, type RunningEmulator } from "../../dist/emulator/index.js";
-import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
+import { CdcClient, DEFAULT_CREATED_FROM, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
 import { dynamicProviderOf, PeakMemory, type WatchTarget } from "./memory";
 import { markdownTable, PROGRAMS, STEP_LABELS, STEPS, summarise, type ProgramName, type RunResult, type RunSample, type StepName, type StepSample } from "./report";
 
@@ -34,12 +34,15 @@ export const MAX_COUNT = 1_000;
 export const MAX_REPEAT = 5;
 export const MAX_LATENCY_MS = 2_000;
 
-const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--max-concurrency n] [--out .bench/result.json]
+const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--max-concurrency n] [--neighbours 0] [--out .bench/result.json]
 
   --counts <n,...>      resources per stack, each 2..${MAX_COUNT}: half sources, half destinations (default 200)
   --latency-ms <n,...>  the emulator's added latency per request, each 0..${MAX_LATENCY_MS} (default 0)
   --repeat <n>          runs per size, latency and program, 1..${MAX_REPEAT}; the table shows the median (default 1)
   --max-concurrency <n> set cdc:maxConcurrency on the pulumi-cdc stacks (default: unset, the provider's default)
+  --neighbours <n>      connectors of another stack in the same tenant, made with the same IaC value before
+                        the runs, half sources and half destinations, 0..${MAX_COUNT} (default 0): a tenant shared
+                        by dev and prod stacks, whose objects every listing returns
   --out <file>          where to write the JSON result (default .bench/result.json)
 `;
 
@@ -48,6 +51,7 @@ interface BenchOptions {
   latencies: number[];
   repeat: number;
   maxConcurrency: number | undefined;
+  neighbours: number;
   out: string;
 }
 
@@ -70,6 +74,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
       "latency-ms": { type: "string" },
       repeat: { type: "string" },
       "max-concurrency": { type: "string" },
+      neighbours: { type: "string" },
       out: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
@@ -81,6 +86,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
     latencies: integers("--latency-ms", values["latency-ms"] ?? "0", 0, MAX_LATENCY_MS),
     repeat: repeat!,
     maxConcurrency: values["max-concurrency"] === undefined ? undefined : integers("--max-concurrency", values["max-concurrency"], 1, 256)[0],
+    neighbours: integers("--neighbours", values.neighbours ?? "0", 0, MAX_COUNT)[0]!,
     out: resolve(values.out ?? join(ROOT, ".bench", "result.json")),
   };
 }
@@ -291,6 +297,29 @@ async function verify(r: Round, step: StepName, result: CommandResult, stack: st
   }
 }
 
+/**
+ * Another stack's connectors, made as pulumi-cdc makes them (the same IaC value in
+ * `created_from`), so that the measured stacks share the tenant with them as dev and prod
+ * stacks do: every listing returns them, and the provider must not spend its reads on them.
+ */
+async function makeNeighbours(emulator: RunningEmulator, count: number): Promise<void> {
+  if (count === 0) return;
+  const api = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: DEFAULT_CREATED_FROM } });
+  try {
+    const destinations = Math.floor(count / 2);
+    for (let i = 0; i < count - destinations; i++) {
+      const config = { "database.hostname.user.defined": "db.internal", "database.port.user.defined": 5432, "database.user": "cdc", "database.password": "bench-password", "database.dbname": "shop", "table.include.list.user.defined": `public.orders_${i}`, "schema.include.list": "public" };
+      await api.post("/sources", { body: { name: `neighbour-src-${i}`, connector: "postgresql", config, created_from: DEFAULT_CREATED_FROM } });
+    }
+    for (let i = 0; i < destinations; i++) {
+      const config = { "snowflake.url.name": "acme.snowflakecomputing.com", "snowflake.user.name": "LOADER", "snowflake.private.key": "bench-private-key", "snowflake.database.name": "ANALYTICS", "snowflake.schema.name": `RAW_${i}` };
+      await api.post("/destinations", { body: { name: `neighbour-dst-${i}`, connector: "snowflake", config, created_from: DEFAULT_CREATED_FROM } });
+    }
+  } finally {
+    await api.close();
+  }
+}
+
 async function pulumiVersion(): Promise<string> {
   const result = await pulumi(["version"], ROOT, process.env, 30_000);
   return result.stdout.trim() || "unknown";
@@ -299,7 +328,7 @@ async function pulumiVersion(): Promise<string> {
 export interface BenchResult {
   generatedAt: string;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; os: string; node: string; pulumi: string };
-  settings: { counts: number[]; latenciesMs: number[]; repeat: number; maxConcurrency: number | string; steps: string[]; resources: Record<ProgramName, string[]> };
+  settings: { counts: number[]; latenciesMs: number[]; repeat: number; maxConcurrency: number | string; neighbours: number; steps: string[]; resources: Record<ProgramName, string[]> };
   notes: string[];
   /** Per program, size and latency: median seconds over the repetitions, API traffic and peak memory of each step. */
   results: RunResult[];
@@ -322,6 +351,7 @@ async function main(argv: string[]): Promise<number> {
   const emulator = await startEmulator({ port: 0 });
   const web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
   try {
+    await makeNeighbours(emulator, options.neighbours);
     const samples: RunSample[] = [];
     for (const count of options.counts) {
       const destinations = Math.floor(count / 2);
@@ -349,6 +379,7 @@ async function main(argv: string[]): Promise<number> {
         latenciesMs: options.latencies,
         repeat: options.repeat,
         maxConcurrency: options.maxConcurrency ?? "provider default",
+        neighbours: options.neighbours,
         steps: [...STEPS],
         resources: RESOURCE_TYPES,
       },
@@ -358,6 +389,7 @@ async function main(argv: string[]): Promise<number> {
         "Each step is one command with default parallelism, timed from start to exit (CLI start-up and program run included).",
         "Before 'preview after an out-of-band edit', one source and one destination are edited through the API; the drift command and refresh then see that drift.",
         "Peak memory: VmHWM of the dynamic-provider process (for the drift command, of the command's own process).",
+        ...(options.neighbours > 0 ? [`The tenant also held ${options.neighbours} connectors of another stack, made with the same IaC value: listings return them too.`] : []),
       ],
       results: summarise(samples),
       samples,
