@@ -122,6 +122,8 @@ export class LiveCache {
   async connector(consumer: Consumer, kind: ConnectorKind, id: string): Promise<DestinationConnector | undefined> {
     const readKey = `${consumer}:${kind}:${id}`;
     const listing = this.#listings.get(kind) ?? this.#list(kind);
+    // A destination's check asks for its object and its comparison together: reading ahead here
+    // serves both, once.
     if (kind === "destination") this.#readAhead(id);
     if (listing.seq > this.#floor(kind, id, readKey)) {
       const items = await listing.items;
@@ -156,7 +158,6 @@ export class LiveCache {
     }
     const own = this.#fetchComparison(id);
     this.#comparisons.set(id, own);
-    this.#readAhead(id);
     const result = await own.result;
     this.#read.set(readKey, own.seq);
     return result;

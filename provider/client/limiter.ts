@@ -94,11 +94,9 @@ export class Semaphore {
    * behind a hundred fetched in case.
    */
   async acquire(background?: Background): Promise<Release> {
-    const behind = background !== undefined && !background.isWanted;
-    if (behind ? this.active < this.#backgroundLimit && this.waiters.length === 0 && this.background.length === 0 : this.active < this.limit && this.waiters.length === 0) {
-      this.active++;
-    } else if (behind) {
-      await new Promise<void>((resolve) => {
+    // Every request queues, and #admit alone decides who goes: one rule for newcomers and waiters.
+    await new Promise<void>((resolve) => {
+      if (background && !background.isWanted) {
         this.background.push(resolve);
         background.onWanted = () => {
           const at = this.background.indexOf(resolve);
@@ -107,11 +105,12 @@ export class Semaphore {
           this.waiters.push(resolve);
           this.#admit();
         };
-      });
-      background.onWanted = undefined;
-    } else {
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
-    }
+      } else {
+        this.waiters.push(resolve);
+      }
+      this.#admit();
+    });
+    if (background) background.onWanted = undefined;
     const epoch = this.#epoch;
     let released = false;
     return (outcome) => {
