@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First, so that the modules imported after it are read from the code cache.
+import "../provider/compile-cache.js";
 import { CdcClient, redact, type CdcSettings, type Tuning } from "../provider/client/index.js";
 import { EXIT_ERROR, parseCommandLine, UsageError } from "./args.js";
 import { runDrift } from "./drift.js";

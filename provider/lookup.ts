@@ -1,11 +1,13 @@
-import type { z } from "zod";
+import { z } from "zod";
 import {
   CdcApiError,
   destinationConnectorSchema,
+  roleSchema,
   sourceConnectorSchema,
   tagSchema,
   type CdcClient,
   type DestinationConnector,
+  type Role,
   type Tag,
 } from "./client/index.js";
 import type { ConnectorKind } from "./catalogue.js";
@@ -21,6 +23,16 @@ export async function findConnectorByName(api: CdcClient, kind: ConnectorKind, n
     if (item.name === name) return item;
   }
   return undefined;
+}
+
+/** Every connector of one kind with exactly this name (the API's `partial_name` filter, then exact). */
+export async function connectorsNamed(api: CdcClient, kind: ConnectorKind, name: string): Promise<DestinationConnector[]> {
+  const schema = kind === "source" ? sourceConnectorSchema : destinationConnectorSchema;
+  return (await api.listAll(`/${kind}s`, { partial_name: name }, schema)).filter((c) => c.name === name);
+}
+
+export function listRoles(api: CdcClient): Promise<Role[]> {
+  return api.get("/auth/roles", { schema: z.array(roleSchema) });
 }
 
 export async function listTags(api: CdcClient, query: Record<string, string>): Promise<Tag[]> {

@@ -1,7 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
-import { CdcClient, destinationConnectorSchema, resolveSettings, roleSchema, sourceConnectorSchema, type Tag } from "../provider/client/index.js";
-import { listTags } from "../provider/lookup.js";
+import type { CdcClient, Tag } from "../provider/client/index.js";
 
 /**
  * Lookups for programs: read objects the stack does not manage. They run in the program, with
@@ -9,13 +7,18 @@ import { listTags } from "../provider/lookup.js";
  * with a clear message when nothing, or more than one object, matches.
  */
 
-async function withClient<T>(fn: (api: CdcClient) => Promise<T>): Promise<T> {
+type Lookup = typeof import("../provider/lookup.js");
+
+async function withClient<T>(fn: (api: CdcClient, lookup: Lookup) => Promise<T>): Promise<T> {
+  // Loaded by the first lookup, not with the SDK: the client brings undici and zod, about 80 ms of
+  // CPU in every `pulumi up` and preview, and most programs never look anything up.
+  const [{ CdcClient, resolveSettings }, lookup] = await Promise.all([import("../provider/client/index.js"), import("../provider/lookup.js")]);
   // The program's own view of the stack config; secrets come decrypted, as the provider gets them.
   const settings = resolveSettings({ get: (key: string) => pulumi.runtime.getConfig(key) });
   // Its own client, closed afterwards: an open keep-alive pool would hold the program open.
   const api = new CdcClient({ settings });
   try {
-    return await fn(api);
+    return await fn(api, lookup);
   } finally {
     await api.close();
   }
@@ -36,8 +39,8 @@ export interface Role {
 
 /** The roles a ClientCredential can be bound to (`GET /auth/roles`). */
 export function getRoles(): Promise<Role[]> {
-  return withClient(async (api) =>
-    (await api.get("/auth/roles", { schema: z.array(roleSchema) })).map((r) => ({
+  return withClient(async (api, lookup) =>
+    (await lookup.listRoles(api)).map((r) => ({
       id: r.id,
       ...(r.key ? { key: r.key } : {}),
       ...(r.name ? { name: r.name } : {}),
@@ -57,9 +60,8 @@ export interface ConnectorLookup {
 }
 
 async function getConnector(kind: "source" | "destination", name: string): Promise<ConnectorLookup> {
-  return withClient(async (api) => {
-    const schema = kind === "source" ? sourceConnectorSchema : destinationConnectorSchema;
-    const matches = (await api.listAll(`/${kind}s`, { partial_name: name }, schema)).filter((c) => c.name === name);
+  return withClient(async (api, lookup) => {
+    const matches = await lookup.connectorsNamed(api, kind, name);
     const found = exactlyOne(kind, name, matches);
     return {
       id: found.id ?? "",
@@ -84,8 +86,8 @@ export function getDestination(args: { name: string }): Promise<ConnectorLookup>
 
 /** A tag by its exact name. */
 export function getTag(args: { name: string }): Promise<Pick<Tag, "id" | "name" | "type"> & { description: string; system: boolean }> {
-  return withClient(async (api) => {
-    const found = exactlyOne("tag", args.name, (await listTags(api, { tag_name: args.name })).filter((t) => t.name === args.name));
+  return withClient(async (api, lookup) => {
+    const found = exactlyOne("tag", args.name, (await lookup.listTags(api, { tag_name: args.name })).filter((t) => t.name === args.name));
     return { id: found.id, name: found.name, type: found.type, description: found.description ?? "", system: Boolean(found.system) };
   });
 }

@@ -49,8 +49,18 @@ export type SourceConnector = z.output<typeof sourceConnectorSchema>;
 export const destinationConnectorSchema = z.looseObject(connectorFields);
 export type DestinationConnector = z.output<typeof destinationConnectorSchema>;
 
+// One envelope per item schema: zod compiles an object schema on its first parse, so a schema
+// built per request would be compiled again for every request.
+const envelopes = new WeakMap<z.ZodType, z.ZodType>();
+
 /** The paginated envelope `{result, page, page_size, total, has_next}` around any item schema. */
-export function paginatedSchema<S extends z.ZodType>(item: S) {
+export function paginatedSchema<S extends z.ZodType>(item: S): ReturnType<typeof envelopeOf<S>> {
+  let envelope = envelopes.get(item);
+  if (!envelope) envelopes.set(item, (envelope = envelopeOf(item)));
+  return envelope as ReturnType<typeof envelopeOf<S>>;
+}
+
+function envelopeOf<S extends z.ZodType>(item: S) {
   return z.looseObject({
     // A missing or null result is an empty page (e.g. GET /sources/{id} of a deleted source).
     result: z
