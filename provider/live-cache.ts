@@ -222,7 +222,8 @@ export class LiveCache {
    * follow the order of creation closely, which is the listing's, so what comes next is
    * fetched before it is asked for. Reading ahead of each destination asked about, rather
    * than fetching everything listed, bounds the calls spent on other stacks' destinations in a
-   * shared tenant: only those within `prefetchAhead` after one of this stack's are fetched.
+   * shared tenant: only those within `prefetchAhead` after one of this stack's are fetched, or,
+   * when no more than `prefetchAhead` + 1 are listed at all, all of them.
    */
   #readAhead(id: string): void {
     if (!this.#options.prefetchComparisons) return;
@@ -235,8 +236,12 @@ export class LiveCache {
     const at = this.#position.get(id);
     // Not listed as one this client could have made (adopted, or created since): nothing to read ahead from.
     if (at === undefined) return;
-    const end = Math.min(order.length, at + this.#options.prefetchAhead + 1);
-    for (let i = at; i < end; i++) {
+    // When every destination this client could have made fits in the read-ahead, all of them
+    // are fetched, those listed before this one last: the engine's order then costs no round
+    // trips, and the calls spent on another stack's destinations stay within `prefetchAhead`.
+    const ahead = this.#options.prefetchAhead;
+    const positions = order.length <= ahead + 1 ? [...range(at, order.length), ...range(0, at)] : range(at, Math.min(order.length, at + ahead + 1));
+    for (const i of positions) {
       const next = order[i]!;
       if (!this.#current(next) && !this.#queued.has(next)) {
         this.#queued.add(next);
@@ -274,6 +279,10 @@ export class LiveCache {
 }
 
 const FAILED: unique symbol = Symbol("failed");
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
+}
 
 /**
  * Every object of a kind. Page 1 says how many there are; the other pages are then fetched at

@@ -220,6 +220,21 @@ describe("prefetching destination comparisons", () => {
     expect(requests(h)[COMPARE]).toBe(ours.length);
   });
 
+  it("fetches every one this client could have made, in whatever order asked, when they all fit in the read-ahead", async () => {
+    h.emulator.resetStats();
+    // 4 of the other stack's and 6 of ours: 10, within the one asked about and 9 more.
+    const reader = new LiveCache(api, { prefetchComparisons: true, prefetchWorkers: 2, prefetchAhead: 9 }).reader("diff");
+    await check(reader, ours[3]!);
+    // All ten, those listed before ours[3] included, before anything else is asked.
+    await settle(h, COMPARE, 10);
+    await delay(100);
+    expect(requests(h)[COMPARE]).toBe(10);
+    for (const id of ours.filter((id) => id !== ours[3])) await check(reader, id);
+    await delay(100);
+    // Nothing more: every destination of the stack was answered from what was read ahead.
+    expect(requests(h)[COMPARE]).toBe(10);
+  });
+
   it("fetches only what the stack asks about and `prefetchAhead` past it: another stack's destinations listed after cost at most that many", async () => {
     const reader = readingTwoAhead();
     const later: string[] = [];
