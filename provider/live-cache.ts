@@ -1,11 +1,10 @@
 import type { ConnectorKind } from "./catalogue.js";
 import {
   configComparisonSchema,
+  connectorSchema,
   currentTuning,
-  destinationConnectorSchema,
   isNotFound,
   paginatedSchema,
-  sourceConnectorSchema,
   withBudget,
   Background,
   DEFAULT_MAX_CONCURRENCY,
@@ -137,7 +136,7 @@ export class LiveCache {
       // object deleted on an earlier page moves the rest forward). One GET tells which.
     }
     const seq = ++this.#seq;
-    const schema = kind === "source" ? sourceConnectorSchema : destinationConnectorSchema;
+    const schema = connectorSchema(kind);
     const item = await this.api.findOne(`/${kind}s/{id}`, schema, { params: { id } });
     this.#read.set(readKey, seq);
     return item;
@@ -289,7 +288,7 @@ function range(from: number, to: number): number[] {
  * once (the client's limiter bounds them), and any growth since is followed page by page.
  */
 export async function listAll(api: CdcClient, kind: ConnectorKind): Promise<Map<string, DestinationConnector>> {
-  const envelope = paginatedSchema(kind === "source" ? sourceConnectorSchema : destinationConnectorSchema);
+  const envelope = paginatedSchema(connectorSchema(kind));
   const path = `/${kind}s`;
   const pageSize = DEFAULT_PAGE_SIZE;
   const page = (n: number) => api.get(path, { query: { page: n, page_size: pageSize }, schema: envelope }) as Promise<Paginated<DestinationConnector>>;

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import {
   CdcApiError,
-  destinationConnectorSchema,
+  connectorSchema,
   roleSchema,
-  sourceConnectorSchema,
   tagSchema,
   type CdcClient,
   type DestinationConnector,
@@ -18,7 +17,7 @@ import type { ConnectorKind } from "./catalogue.js";
  */
 
 export async function findConnectorByName(api: CdcClient, kind: ConnectorKind, name: string): Promise<DestinationConnector | undefined> {
-  const schema = kind === "source" ? sourceConnectorSchema : destinationConnectorSchema;
+  const schema = connectorSchema(kind);
   for await (const item of api.paginate(`/${kind}s`, { partial_name: name }, schema)) {
     if (item.name === name) return item;
   }
@@ -27,7 +26,7 @@ export async function findConnectorByName(api: CdcClient, kind: ConnectorKind, n
 
 /** Every connector of one kind with exactly this name (the API's `partial_name` filter, then exact). */
 export async function connectorsNamed(api: CdcClient, kind: ConnectorKind, name: string): Promise<DestinationConnector[]> {
-  const schema = kind === "source" ? sourceConnectorSchema : destinationConnectorSchema;
+  const schema = connectorSchema(kind);
   return (await api.listAll(`/${kind}s`, { partial_name: name }, schema)).filter((c) => c.name === name);
 }
 

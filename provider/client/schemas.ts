@@ -49,6 +49,11 @@ export type SourceConnector = z.output<typeof sourceConnectorSchema>;
 export const destinationConnectorSchema = z.looseObject(connectorFields);
 export type DestinationConnector = z.output<typeof destinationConnectorSchema>;
 
+/** A source's or a destination's schema, by kind. */
+export function connectorSchema(kind: "source" | "destination"): typeof sourceConnectorSchema | typeof destinationConnectorSchema {
+  return kind === "source" ? sourceConnectorSchema : destinationConnectorSchema;
+}
+
 // One envelope per item schema: zod compiles an object schema on its first parse, so a schema
 // built per request would be compiled again for every request.
 const envelopes = new WeakMap<z.ZodType, z.ZodType>();

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { failuresFromZod, knowable, nameSchema } from "../check.js";
-import { ConflictError, isNotFound, sourceConnectorSchema, destinationConnectorSchema, type CdcClient } from "../client/index.js";
+import { ConflictError, connectorSchema, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers, withoutUndefined } from "../normalize.js";
@@ -238,7 +238,7 @@ export class PipelineProvider {
   /** id, name and connector of a source or destination; name and connector read from the API when the program gave only an id. */
   private async resolveRef(api: CdcClient, kind: "source" | "destination", r: ConnectorRef): Promise<{ id: string; name: string; connector: string }> {
     if (r.name && r.connector) return { id: r.id, name: r.name, connector: r.connector };
-    const live = await api.findOne(`/${kind}s/{id}`, kind === "source" ? sourceConnectorSchema : destinationConnectorSchema, { params: { id: r.id } });
+    const live = await api.findOne(`/${kind}s/{id}`, connectorSchema(kind), { params: { id: r.id } });
     if (!live) throw new Error(`${kind}: there is no ${kind} with id "${r.id}"; pass the ${kind === "source" ? "Source" : "Destination"} resource, or an existing id`);
     return { id: r.id, name: live.name ?? "", connector: live.connector ?? "" };
   }
