@@ -48,6 +48,8 @@ export interface TrackedConnector {
   desiredState: string;
   /** Destinations: the config-history timestamp Pulumi recorded right after its own last write. */
   baselineTimestamp?: string;
+  /** Destinations Pulumi created and has not written since: the baseline is the original config. */
+  baselineOriginal?: boolean;
 }
 
 // Loose on purpose: the checkpoint format belongs to Pulumi and grows fields; only what is read here is checked.
@@ -110,7 +112,8 @@ export function trackedConnectors(checkpoint: unknown): TrackedConnector[] {
       }
     }
     const drift = outputs.drift;
-    const baseline = drift && typeof drift === "object" ? (drift as { baselineTimestamp?: unknown }).baselineTimestamp : undefined;
+    const recorded = drift && typeof drift === "object" ? (drift as { baselineTimestamp?: unknown; baselineOriginal?: unknown }) : {};
+    const baseline = recorded.baselineTimestamp;
     const tracked: TrackedConnector = {
       kind,
       urn: resource.urn,
@@ -123,6 +126,7 @@ export function trackedConnectors(checkpoint: unknown): TrackedConnector[] {
       desiredState: stringOr(outputs.desiredState, "active"),
     };
     if (typeof baseline === "string" && baseline !== "") tracked.baselineTimestamp = baseline;
+    if (recorded.baselineOriginal === true) tracked.baselineOriginal = true;
     out.push(tracked);
   }
   return out;

@@ -15,6 +15,12 @@ export interface DriftReport {
   oldestTimestamp?: string;
   latestTimestamp?: string;
   baselineTimestamp?: string;
+  /**
+   * Destinations Pulumi created and has not written since: the baseline is the original config
+   * (the history's oldest entry), which the create itself recorded, so no comparison is fetched
+   * to learn its timestamp.
+   */
+  baselineOriginal?: boolean;
 }
 
 export const NO_DRIFT: DriftReport = { detected: false, maskedDiff: "", changedKeys: [] };
@@ -35,18 +41,21 @@ function instant(value: unknown): number {
 /**
  * Destination drift. The API compares the current config with the *original* one, which also
  * differs after Pulumi's own updates; so drift means a config recorded after the baseline that
- * Pulumi took right after its own last write.
+ * Pulumi took right after its own last write. After Pulumi's create that baseline is the
+ * original itself (`baselineOriginal`): drift is anything recorded after the oldest entry.
  */
-export function destinationDrift(comparison: ConfigComparison, baselineTimestamp: string | undefined): DriftReport {
+export function destinationDrift(comparison: ConfigComparison, baselineTimestamp: string | undefined, baselineOriginal = false): DriftReport {
   const latest = optionalString(comparison.latest_timestamp);
-  const detected = baselineTimestamp !== undefined && latest !== undefined && instant(latest) > instant(baselineTimestamp);
+  const oldest = optionalString(comparison.oldest_timestamp);
+  const baseline = baselineTimestamp ?? (baselineOriginal ? oldest : undefined);
+  const detected = baseline !== undefined && latest !== undefined && instant(latest) > instant(baseline);
   return {
     detected,
     maskedDiff: detected ? (comparison.masked_diff ?? "") : "",
     changedKeys: [],
-    oldestTimestamp: optionalString(comparison.oldest_timestamp),
+    oldestTimestamp: oldest,
     latestTimestamp: latest,
-    baselineTimestamp,
+    baselineTimestamp: baseline,
   };
 }
 
@@ -80,6 +89,8 @@ export interface ManagedConnector {
   desiredState: string;
   /** Destinations: the config-history timestamp recorded right after Pulumi's own last write. */
   baselineTimestamp?: string;
+  /** Destinations Pulumi created and has not written since: the baseline is the original config. */
+  baselineOriginal?: boolean;
 }
 
 /** Live connector_status against the program's desiredState. */
@@ -135,7 +146,7 @@ export async function checkLive(reader: LiveReader, c: ManagedConnector): Promis
     const secrets = secretKeySet("source", live.connector ?? c.connector, c.config);
     config = sourceDrift(c.config, alignLiveConfig(c.config, live.config, secrets), secrets, `source ${c.name}`);
   } else {
-    config = destinationDrift(comparison!, c.baselineTimestamp);
+    config = destinationDrift(comparison!, c.baselineTimestamp, c.baselineOriginal === true);
   }
   const status = statusCheck(c.desiredState, live.connector_status);
   return status ? { live, config, status } : { live, config };

@@ -226,8 +226,16 @@ export class ConnectorProvider {
       written = id;
       try {
         live = await this.settleState(api, id, live, inputs.desiredState);
-        const baselineTimestamp = await this.baseline(api, id);
-        return { id, outs: this.outputs(live, inputs, { ...NO_DRIFT, baselineTimestamp }, salt) };
+        // A destination we created has one config in its history, the original: that is the
+        // baseline, with no round trip to ask for its timestamp (and no window in which an
+        // edit made right after the create would be taken as ours). An adopted one has a
+        // history of its own, so its baseline is the latest entry after our write.
+        const drift: DriftReport = inputs.adoptId
+          ? { ...NO_DRIFT, baselineTimestamp: await this.baseline(api, id) }
+          : this.spec.kind === "destination"
+            ? { ...NO_DRIFT, baselineOriginal: true }
+            : NO_DRIFT;
+        return { id, outs: this.outputs(live, inputs, drift, salt) };
       } catch (err) {
         throw new PartialFailure(`${this.spec.label} "${inputs.name}"`, id, withProviderKey(this.outputs(live, inputs, NO_DRIFT, salt), inputs), err);
       }
@@ -249,7 +257,11 @@ export class ConnectorProvider {
     // Refresh takes the live config into the stack, so the live config is the new baseline: from
     // now on the program is compared with it, and only later outside changes count as drift.
     // `detected` and the diff still say what this refresh found.
-    const drift = found.latestTimestamp ? { ...found, baselineTimestamp: found.latestTimestamp } : found;
+    const drift: DriftReport = found.latestTimestamp
+      ? { ...found, baselineTimestamp: found.latestTimestamp }
+      : props.drift?.baselineOriginal === true
+        ? { ...found, baselineOriginal: true }
+        : found;
     const realigned: ConnectorInputs = {
       ...this.inputsOf(props),
       name: live.name ?? props.name,
@@ -379,6 +391,7 @@ export class ConnectorProvider {
       config: olds.config ?? {},
       desiredState: olds.desiredState ?? "active",
       ...(olds.drift?.baselineTimestamp ? { baselineTimestamp: olds.drift.baselineTimestamp } : {}),
+      ...(olds.drift?.baselineOriginal === true ? { baselineOriginal: true } : {}),
     };
   }
 

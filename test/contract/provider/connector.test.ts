@@ -127,7 +127,9 @@ describe("Destination provider against the emulator", () => {
     const inputs = await checked(destinations, { logicalName: "wh", connector: "snowflake", config: snowflakeConfig });
     const created = await destinations.create(inputs);
     const id = created.id;
-    expect(created.outs.drift.baselineTimestamp).toEqual(expect.any(String));
+    // Created by Pulumi: the baseline is the original config, with no comparison asked for it.
+    expect(created.outs.drift).toMatchObject({ baselineOriginal: true });
+    expect(created.outs.drift.baselineTimestamp).toBeUndefined();
     expect(await destinations.diff(id, created.outs, inputs)).toMatchObject({ changes: false });
 
     // Pulumi's own update: original != current now, and still no drift.
@@ -165,6 +167,30 @@ describe("Destination provider against the emulator", () => {
     expect(await destinations.diff(id, reconciled.outs, news)).toMatchObject({ changes: false });
     const live = await h.console.findOne("/destinations/{id}", destinationConnectorSchema, { params: { id } });
     expect(live!.config!["snowflake.schema.name"]).toBe("STAGING");
+    await destinations.delete(id);
+  });
+
+  it("creates a destination in one round trip and still sees an edit made right after it", async () => {
+    const inputs = await checked(destinations, { logicalName: "fresh", connector: "snowflake", config: snowflakeConfig });
+    h.emulator.resetStats();
+    const created = await destinations.create(inputs);
+    const id = created.id;
+    // The create alone: no config comparison to learn the baseline's timestamp.
+    const calls = Object.entries(h.emulator.stats().requests).filter(([route]) => !route.includes("/auth/"));
+    expect(Object.fromEntries(calls)).toEqual({ "POST /destinations": 1 });
+    expect(await destinations.diff(id, created.outs, inputs)).toMatchObject({ changes: false });
+    const clean = (await destinations.read(id, created.outs)).props as ConnectorOutputs;
+    expect(clean.drift.detected).toBe(false);
+
+    // An edit in the console before any other Pulumi run is drift, against the original.
+    await h.console.put("/destinations/{id}", {
+      params: { id },
+      body: { name: inputs.name, connector: "snowflake", config: { ...snowflakeConfig, "snowflake.private.key": "********", "snowflake.schema.name": "EDITED" } },
+    });
+    expect(await destinations.diff(id, created.outs, inputs)).toMatchObject({ changes: true });
+    const drifted = (await destinations.read(id, created.outs)).props as ConnectorOutputs;
+    expect(drifted.drift).toMatchObject({ detected: true, baselineTimestamp: drifted.drift.latestTimestamp });
+    expect(drifted.drift.maskedDiff).toContain("EDITED");
     await destinations.delete(id);
   });
 

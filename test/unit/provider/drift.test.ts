@@ -18,6 +18,17 @@ describe("destinationDrift", () => {
     const report = destinationDrift(comparison("2026-01-02T00:00:00.001Z"), "2026-01-02T00:00:00.000Z");
     expect(report).toMatchObject({ detected: true, maskedDiff: expect.stringContaining("+a: 2"), baselineTimestamp: "2026-01-02T00:00:00.000Z" });
   });
+  it("takes the original config as the baseline of a destination Pulumi created and has not written since", () => {
+    const untouched = destinationDrift({ ...comparison("2026-01-01T00:00:00.000Z"), has_changes: false, masked_diff: "" }, undefined, true);
+    expect(untouched).toMatchObject({ detected: false, baselineTimestamp: "2026-01-01T00:00:00.000Z" });
+    const edited = destinationDrift(comparison("2026-01-01T00:00:00.001Z"), undefined, true);
+    expect(edited).toMatchObject({ detected: true, maskedDiff: expect.stringContaining("+a: 2"), baselineTimestamp: "2026-01-01T00:00:00.000Z" });
+    // A recorded timestamp (Pulumi's own later write) wins over the original.
+    expect(destinationDrift(comparison("2026-01-02T00:00:00.000Z"), "2026-01-02T00:00:00.000Z", true).detected).toBe(false);
+  });
+  it("is never drift without a baseline (state from before baselines existed)", () => {
+    expect(destinationDrift(comparison("2026-01-02T00:00:00.000Z"), undefined).detected).toBe(false);
+  });
 });
 
 describe("sourceDrift", () => {
