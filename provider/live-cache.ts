@@ -239,10 +239,13 @@ export class LiveCache {
     // are fetched, those listed before this one last: the engine's order then costs no round
     // trips, and the calls spent on another stack's destinations stay within `prefetchAhead`.
     const ahead = this.#options.prefetchAhead;
-    const positions = order.length <= ahead + 1 ? [...range(at, order.length), ...range(0, at)] : range(at, Math.min(order.length, at + ahead + 1));
-    for (const i of positions) {
-      const next = order[i]!;
-      if (!this.#current(next) && !this.#queued.has(next)) {
+    const all = order.length <= ahead + 1;
+    const count = all ? order.length : Math.min(order.length - at, ahead + 1);
+    // Walked in place (from `at`, wrapping round when all fit): this runs at every destination
+    // check, so it allocates nothing.
+    for (let k = 0; k < count; k++) {
+      const next = order[(at + k) % order.length]!;
+      if (!this.#queued.has(next) && !this.#current(next)) {
         this.#queued.add(next);
         this.#queue.push(next);
       }
@@ -278,10 +281,6 @@ export class LiveCache {
 }
 
 const FAILED: unique symbol = Symbol("failed");
-
-function range(from: number, to: number): number[] {
-  return Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
-}
 
 /**
  * Every object of a kind. Page 1 says how many there are; the other pages are then fetched at

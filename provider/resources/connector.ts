@@ -118,6 +118,17 @@ function replacedConfigKeys(kind: ConnectorKind, connector: string, olds: Config
     .map((k) => `config["${k}"]`);
 }
 
+/** Whether a refresh's realigned inputs say what the recorded ones say (config compared as the API echoes it). */
+function sameInputs(recorded: ConnectorOutputs, realigned: ConnectorInputs): boolean {
+  return (
+    recorded.name === realigned.name &&
+    recorded.connector === realigned.connector &&
+    (recorded.desiredState ?? "active") === realigned.desiredState &&
+    (recorded.tags === undefined || sameMembers(recorded.tags, realigned.tags)) &&
+    changedConfigKeys(recorded.config, realigned.config).length === 0
+  );
+}
+
 function liveState(status: string | null | undefined): DesiredState | undefined {
   return status ? STATUS_TO_STATE[status.toLowerCase()] : undefined;
 }
@@ -270,7 +281,11 @@ export class ConnectorProvider {
       desiredState: liveState(live.connector_status) ?? props.desiredState ?? "active",
       ...(props.tags !== undefined ? { tags: tagIdsOf(live) } : {}),
     };
-    return { id, props: this.outputs(live, realigned, drift, props.secretSalt ?? newSalt()), inputs: realigned };
+    const outs = this.outputs(live, realigned, drift, props.secretSalt ?? newSalt());
+    // Inputs only when the object moved away from them: otherwise the engine keeps the stack's
+    // own (with the program's secret values), and a refresh of a clean stack sends the engine
+    // one struct per resource instead of two.
+    return props.config !== undefined && sameInputs(props, realigned) ? { id, props: outs } : { id, props: outs, inputs: realigned };
   }
 
   async update(id: string, olds: ConnectorOutputs, news: ConnectorInputs) {

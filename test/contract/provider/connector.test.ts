@@ -179,8 +179,10 @@ describe("Destination provider against the emulator", () => {
     const calls = Object.entries(h.emulator.stats().requests).filter(([route]) => !route.includes("/auth/"));
     expect(Object.fromEntries(calls)).toEqual({ "POST /destinations": 1 });
     expect(await destinations.diff(id, created.outs, inputs)).toMatchObject({ changes: false });
-    const clean = (await destinations.read(id, created.outs)).props as ConnectorOutputs;
-    expect(clean.drift.detected).toBe(false);
+    const cleanRead = await destinations.read(id, created.outs);
+    expect((cleanRead.props as ConnectorOutputs).drift.detected).toBe(false);
+    // Nothing moved: the engine keeps the stack's inputs (with the program's secret), so none are sent.
+    expect(cleanRead).not.toHaveProperty("inputs");
 
     // An edit in the console before any other Pulumi run is drift, against the original.
     await h.console.put("/destinations/{id}", {
@@ -188,9 +190,12 @@ describe("Destination provider against the emulator", () => {
       body: { name: inputs.name, connector: "snowflake", config: { ...snowflakeConfig, "snowflake.private.key": "********", "snowflake.schema.name": "EDITED" } },
     });
     expect(await destinations.diff(id, created.outs, inputs)).toMatchObject({ changes: true });
-    const drifted = (await destinations.read(id, created.outs)).props as ConnectorOutputs;
+    const driftedRead = await destinations.read(id, created.outs);
+    const drifted = driftedRead.props as ConnectorOutputs;
     expect(drifted.drift).toMatchObject({ detected: true, baselineTimestamp: drifted.drift.latestTimestamp });
     expect(drifted.drift.maskedDiff).toContain("EDITED");
+    // The live config is taken into the stack's inputs too, so the program now differs from them.
+    expect(driftedRead.inputs).toMatchObject({ config: { "snowflake.schema.name": "EDITED" } });
     await destinations.delete(id);
   });
 
