@@ -1,4 +1,3 @@
-import { createTwoFilesPatch } from "diff";
 import { secretKeySet, type ConnectorKind } from "./catalogue.js";
 import { configComparisonSchema, redact, type CdcClient, type ConfigComparison, type DestinationConnector } from "./client/index.js";
 import type { LiveReader } from "./live-cache.js";
@@ -59,11 +58,16 @@ export function destinationDrift(comparison: ConfigComparison, baselineTimestamp
   };
 }
 
+// Loaded on the first drift found: most runs find none, and loading the library cost every
+// provider start about 15 ms.
+let diffLibrary: typeof import("diff") | undefined;
+
 /** Source drift: the live config of the keys Pulumi manages against Pulumi's, secrets excluded. */
 export function sourceDrift(planned: ConfigMap, live: ConfigMap, secretKeys: ReadonlySet<string>, label: string): DriftReport {
   const changedKeys = changedConfigKeys(planned, live).filter((k) => !secretKeys.has(k));
   if (changedKeys.length === 0) return NO_DRIFT;
-  const maskedDiff = createTwoFilesPatch(`${label} (pulumi)`, `${label} (live)`, renderConfig(planned, secretKeys), renderConfig(live, secretKeys));
+  diffLibrary ??= require("diff") as typeof import("diff");
+  const maskedDiff = diffLibrary.createTwoFilesPatch(`${label} (pulumi)`, `${label} (live)`, renderConfig(planned, secretKeys), renderConfig(live, secretKeys));
   return { detected: true, maskedDiff, changedKeys };
 }
 

@@ -1,0 +1,26 @@
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const DIST = join(__dirname, "..", "..", "..", "dist", "provider");
+
+// The provider process starts cold on every Pulumi command: what it loads before its first
+// answer is paid by every up, preview, refresh and destroy.
+function modulesLoadedBy(script: string): string[] {
+  const out = execFileSync(process.execPath, ["-e", `${script}; console.log(JSON.stringify(Object.keys(require.cache)))`], { encoding: "utf8" });
+  return JSON.parse(out) as string[];
+}
+
+describe("loading the provider", () => {
+  it("loads the diff library only when a source drift is rendered", () => {
+    const drift = JSON.stringify(join(DIST, "drift.js"));
+    const atStart = modulesLoadedBy(`require(${JSON.stringify(join(DIST, "index.js"))})`);
+    expect(atStart.some((m) => m.endsWith(join("provider", "resources", "connector.js")))).toBe(true);
+    expect(atStart.filter((m) => /node_modules[\\/]diff[\\/]/.test(m))).toEqual([]);
+
+    const clean = modulesLoadedBy(`require(${drift}).sourceDrift({ a: "1" }, { a: 1 }, new Set(), "s")`);
+    expect(clean.filter((m) => /node_modules[\\/]diff[\\/]/.test(m))).toEqual([]);
+    const drifted = modulesLoadedBy(`const r = require(${drift}).sourceDrift({ a: "1" }, { a: "2" }, new Set(), "s"); if (!r.maskedDiff.includes("+a: 2")) process.exit(3)`);
+    expect(drifted.some((m) => /node_modules[\\/]diff[\\/]/.test(m))).toBe(true);
+  });
+});
