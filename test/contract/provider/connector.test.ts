@@ -123,6 +123,13 @@ describe("Destination provider against the emulator", () => {
   });
   afterAll(async () => h?.close());
 
+  /** A person sets the destination's schema in the web console; the private key sent as the mask keeps its value. */
+  const editSchema = (id: string, name: string, schema: string) =>
+    h.console.put("/destinations/{id}", {
+      params: { id },
+      body: { name, connector: "snowflake", config: { ...snowflakeConfig, "snowflake.private.key": "********", "snowflake.schema.name": schema } },
+    });
+
   it("reports drift only for changes made outside Pulumi, never after its own updates", async () => {
     const inputs = await checked(destinations, { logicalName: "wh", connector: "snowflake", config: snowflakeConfig });
     const created = await destinations.create(inputs);
@@ -140,10 +147,7 @@ describe("Destination provider against the emulator", () => {
     expect((clean.props as ConnectorOutputs).drift.detected).toBe(false);
 
     // A person changes it in the console.
-    await h.console.put("/destinations/{id}", {
-      params: { id },
-      body: { name: news.name, connector: "snowflake", config: { ...snowflakeConfig, "snowflake.private.key": "********", "snowflake.schema.name": "MANUAL" } },
-    });
+    await editSchema(id, news.name, "MANUAL");
     expect(await destinations.diff(id, updated.outs, news)).toMatchObject({ changes: true });
     const drifted = await destinations.read(id, updated.outs);
     const props = drifted.props as ConnectorOutputs;
@@ -185,10 +189,7 @@ describe("Destination provider against the emulator", () => {
     expect(cleanRead).not.toHaveProperty("inputs");
 
     // An edit in the console before any other Pulumi run is drift, against the original.
-    await h.console.put("/destinations/{id}", {
-      params: { id },
-      body: { name: inputs.name, connector: "snowflake", config: { ...snowflakeConfig, "snowflake.private.key": "********", "snowflake.schema.name": "EDITED" } },
-    });
+    await editSchema(id, inputs.name, "EDITED");
     expect(await destinations.diff(id, created.outs, inputs)).toMatchObject({ changes: true });
     const driftedRead = await destinations.read(id, created.outs);
     const drifted = driftedRead.props as ConnectorOutputs;
