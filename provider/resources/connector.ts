@@ -235,20 +235,17 @@ export class ConnectorProvider {
       const id = live.id;
       if (!id) throw new Error(`the API created the ${this.spec.label} "${inputs.name}" but returned no id`);
       written = id;
+      // A destination we created has one config in its history, the original: that is the
+      // baseline, with no round trip to ask for its timestamp (and no window in which an edit
+      // made right after the create would be taken as ours), even if what follows fails. An
+      // adopted one has a history of its own: its baseline is the latest entry after our write.
+      const created: DriftReport = !inputs.adoptId && this.spec.kind === "destination" ? { ...NO_DRIFT, baselineOriginal: true } : NO_DRIFT;
       try {
         live = await this.settleState(api, id, live, inputs.desiredState);
-        // A destination we created has one config in its history, the original: that is the
-        // baseline, with no round trip to ask for its timestamp (and no window in which an
-        // edit made right after the create would be taken as ours). An adopted one has a
-        // history of its own, so its baseline is the latest entry after our write.
-        const drift: DriftReport = inputs.adoptId
-          ? { ...NO_DRIFT, baselineTimestamp: await this.baseline(api, id) }
-          : this.spec.kind === "destination"
-            ? { ...NO_DRIFT, baselineOriginal: true }
-            : NO_DRIFT;
+        const drift: DriftReport = inputs.adoptId ? { ...NO_DRIFT, baselineTimestamp: await this.baseline(api, id) } : created;
         return { id, outs: this.outputs(live, inputs, drift, salt) };
       } catch (err) {
-        throw new PartialFailure(`${this.spec.label} "${inputs.name}"`, id, withProviderKey(this.outputs(live, inputs, NO_DRIFT, salt), inputs), err);
+        throw new PartialFailure(`${this.spec.label} "${inputs.name}"`, id, withProviderKey(this.outputs(live, inputs, created, salt), inputs), err);
       }
     } finally {
       if (written) this.wrote(api, written);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getRequestCounts } from "../../../provider/client/index.js";
-import { ConnectorProvider, DESTINATION, type ConnectorInputs } from "../../../provider/resources/connector.js";
+import { configure, getRequestCounts, resetClients } from "../../../provider/client/index.js";
+import { ConnectorProvider, DESTINATION, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
 import { TagProvider, type TagInputs } from "../../../provider/resources/tag.js";
 import { destinationConnectorSchema } from "../../../provider/client/index.js";
 import { provider } from "../../../provider/index.js";
+import { CLIENT_ID, CLIENT_SECRET, FakeApi, sendJson } from "../client/fake-api.js";
 import { FAST_RETRIES, snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
 
 const destinations = new ConnectorProvider(DESTINATION);
@@ -150,5 +151,30 @@ describe("short-lived tokens", () => {
     await tags.delete(id);
     const stats = h.emulator.stats();
     expect(stats.tokenRequests.accessToken + stats.tokenRequests.refresh).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("a destination created but not brought to its desired state", () => {
+  let api: FakeApi;
+  beforeAll(async () => {
+    api = await new FakeApi().start();
+    configure({ "cdc:apiUrl": api.url, "cdc:clientId": CLIENT_ID, "cdc:clientSecret": CLIENT_SECRET, ...FAST_RETRIES }, {});
+  });
+  afterAll(async () => {
+    await resetClients();
+    await api?.stop();
+  });
+
+  it("stays in state with the original config as its drift baseline", async () => {
+    api.route("POST", "/destinations", ({ res, seen }) =>
+      sendJson(res, 200, { id: "d-half", ...(seen.body as object), connector_status: "Active", config: { "snowflake.schema.name": "RAW" } }),
+    );
+    api.route("PUT", "/destinations/{id}/stop", ({ res }) => sendJson(res, 409, { detail: "the destination is being deployed" }));
+    const { inputs } = await destinations.check({}, { logicalName: "half", connector: "snowflake", config: snowflakeConfig, desiredState: "stopped" });
+    const error = (await destinations.create(inputs as ConnectorInputs).catch((e: unknown) => e)) as { name: string; id: string; properties: ConnectorOutputs };
+    expect(error).toMatchObject({ name: "PartialFailure", id: "d-half" });
+    // The next preview compares the history with its original, which is this create's config.
+    expect(error.properties.drift).toMatchObject({ detected: false, baselineOriginal: true });
+    expect(api.requestsTo("GET", "/destinations/d-half/config-history/compare-to-original")).toEqual([]);
   });
 });
