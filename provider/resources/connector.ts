@@ -118,15 +118,18 @@ function replacedConfigKeys(kind: ConnectorKind, connector: string, olds: Config
     .map((k) => `config["${k}"]`);
 }
 
-/** Whether a refresh's realigned inputs say what the recorded ones say (config compared as the API echoes it). */
-function sameInputs(recorded: ConnectorOutputs, realigned: ConnectorInputs): boolean {
-  return (
-    recorded.name === realigned.name &&
-    recorded.connector === realigned.connector &&
-    (recorded.desiredState ?? "active") === realigned.desiredState &&
-    (recorded.tags === undefined || sameMembers(recorded.tags, realigned.tags)) &&
-    changedConfigKeys(recorded.config, realigned.config).length === 0
-  );
+/**
+ * The updatable inputs whose values differ between what the stack recorded and `news` (config
+ * compared as the API echoes it; `newsConfig` is `news.config` in the recorded form). Tags left
+ * out of `news` are left alone, so they never differ.
+ */
+function changedInputs(olds: ConnectorOutputs, news: ConnectorInputs, newsConfig: ConfigMap = news.config): string[] {
+  return [
+    ...(olds.name !== news.name ? ["name"] : []),
+    ...(changedConfigKeys(olds.config, newsConfig).length > 0 ? ["config"] : []),
+    ...((olds.desiredState ?? "active") !== news.desiredState ? ["desiredState"] : []),
+    ...(news.tags !== undefined && !sameMembers(olds.tags, news.tags) ? ["tags"] : []),
+  ];
 }
 
 function liveState(status: string | null | undefined): DesiredState | undefined {
@@ -192,12 +195,7 @@ export class ConnectorProvider {
     // The stack keeps digests of secret values: the program's are compared in the same form.
     const newsConfig = digestSecrets(news.config, secretKeySet(this.spec.kind, news.connector, news.config), olds.secretSalt);
     const replaces = olds.connector !== news.connector ? ["connector"] : replacedConfigKeys(this.spec.kind, news.connector, olds.config, newsConfig);
-    const changed = [
-      ...(olds.name !== news.name ? ["name"] : []),
-      ...(changedConfigKeys(olds.config, newsConfig).length > 0 ? ["config"] : []),
-      ...((olds.desiredState ?? "active") !== news.desiredState ? ["desiredState"] : []),
-      ...(news.tags !== undefined && !sameMembers(olds.tags, news.tags) ? ["tags"] : []),
-    ];
+    const changed = changedInputs(olds, news, newsConfig);
     let drifted = false;
     if (replaces.length === 0 && !containsUnknown(news)) {
       // A plain `pulumi preview` must show changes made outside Pulumi, so diff asks the API:
@@ -282,7 +280,8 @@ export class ConnectorProvider {
     // Inputs only when the object moved away from them: otherwise the engine keeps the stack's
     // own (with the program's secret values), and a refresh of a clean stack sends the engine
     // one struct per resource instead of two.
-    return props.config !== undefined && sameInputs(props, realigned) ? { id, props: outs } : { id, props: outs, inputs: realigned };
+    const moved = props.config === undefined || props.connector !== realigned.connector || changedInputs(props, realigned).length > 0;
+    return moved ? { id, props: outs, inputs: realigned } : { id, props: outs };
   }
 
   async update(id: string, olds: ConnectorOutputs, news: ConnectorInputs) {
