@@ -55,6 +55,8 @@ export function destinationDrift(comparison: ConfigComparison, baselineTimestamp
     oldestTimestamp: oldest,
     latestTimestamp: latest,
     baselineTimestamp: baseline,
+    // A comparison without timestamps resolves nothing: the report keeps saying where the baseline is.
+    ...(baseline === undefined && baselineOriginal ? { baselineOriginal: true } : {}),
   };
 }
 

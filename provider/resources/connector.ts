@@ -263,11 +263,7 @@ export class ConnectorProvider {
     // Refresh takes the live config into the stack, so the live config is the new baseline: from
     // now on the program is compared with it, and only later outside changes count as drift.
     // `detected` and the diff still say what this refresh found.
-    const drift: DriftReport = found.latestTimestamp
-      ? { ...found, baselineTimestamp: found.latestTimestamp }
-      : props.drift?.baselineOriginal === true
-        ? { ...found, baselineOriginal: true }
-        : found;
+    const drift = found.latestTimestamp ? { ...found, baselineTimestamp: found.latestTimestamp } : found;
     const realigned: ConnectorInputs = {
       ...this.inputsOf(props),
       name: live.name ?? props.name,

@@ -23,6 +23,10 @@ describe("destinationDrift", () => {
     expect(untouched).toMatchObject({ detected: false, baselineTimestamp: "2026-01-01T00:00:00.000Z" });
     const edited = destinationDrift(comparison("2026-01-01T00:00:00.001Z"), undefined, true);
     expect(edited).toMatchObject({ detected: true, maskedDiff: expect.stringContaining("+a: 2"), baselineTimestamp: "2026-01-01T00:00:00.000Z" });
+    // Without timestamps nothing resolves, and the report still says the baseline is the original.
+    const blank = destinationDrift({ has_changes: false, oldest_timestamp: null, latest_timestamp: null, masked_diff: "" }, undefined, true);
+    expect(blank).toMatchObject({ detected: false, baselineOriginal: true });
+    expect(blank.baselineTimestamp).toBeUndefined();
     // A recorded timestamp (Pulumi's own later write) wins over the original.
     expect(destinationDrift(comparison("2026-01-02T00:00:00.000Z"), "2026-01-02T00:00:00.000Z", true).detected).toBe(false);
   });
