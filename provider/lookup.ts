@@ -35,13 +35,25 @@ export function listRoles(api: CdcClient): Promise<Role[]> {
 }
 
 export async function listTags(api: CdcClient, query: Record<string, string>): Promise<Tag[]> {
-  // GET /tags answers a plain list or the paginated envelope; both are accepted.
+  // The platform answers `{tags: [...]}` (its Terraform client decodes that key); the seed's list
+  // envelope (`result`) and a bare list are accepted too.
   const body = await api.get("/tags", { query: { ...query, page_size: 100 } });
-  const items = Array.isArray(body) ? body : ((body as { result?: unknown[] } | null)?.result ?? []);
+  const items = tagItems(body);
   return items.flatMap((item) => {
     const tag = tagSchema.safeParse(item);
     return tag.success ? [tag.data] : [];
   });
+}
+
+/** The tags of a listing answer in any of the forms an API could give. */
+export function tagItems(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (body && typeof body === "object") {
+    const { tags, result } = body as { tags?: unknown; result?: unknown };
+    if (Array.isArray(tags)) return tags;
+    if (Array.isArray(result)) return result;
+  }
+  return [];
 }
 
 export async function findTagByName(api: CdcClient, name: string): Promise<Tag | undefined> {

@@ -17,12 +17,16 @@ const tagBody = z.object({
   created_from: createdFromField,
 });
 const tagPath = z.object({ tag_id: pathId });
+const repeated = z.union([z.string(), z.array(z.string())]).optional();
 const listQuery = z.object({
-  tag_ids: z.union([z.string(), z.array(z.string())]).optional(),
+  tag_ids: repeated,
   tag_name: queryString(),
+  tag_type: repeated,
   page: queryInt({ default: 1, ge: 1 }),
-  page_size: queryInt({ default: 10, ge: 1, le: 100 }),
+  // 0: not given, and then every match is answered (the platform's own client never pages tags).
+  page_size: queryInt({ default: 0, ge: 1, le: 100 }),
 });
+const searchBody = z.object({ tag_ids: z.array(z.string()).optional() }).nullable().optional();
 
 /**
  * Tags the platform ships with: `system` true, `custom` false, read-only. Their ids are fixed so
@@ -70,7 +74,17 @@ function renderTag(tag: TagRecord) {
   };
 }
 
-/** `tag_ids` may be repeated or comma-separated, or both. */
+/**
+ * The tag listing answers `{tags: [...]}`, the key the platform's Terraform client decodes,
+ * with the paging fields of the list envelope beside it (see README: "Tags").
+ */
+function tagList(all: readonly TagRecord[], page: number, pageSize: number) {
+  const size = pageSize === 0 ? Math.max(all.length, 1) : pageSize;
+  const { result, ...paging } = pageOf(all, page, size, renderTag);
+  return { tags: result, ...paging };
+}
+
+/** `tag_ids` and `tag_type` may be repeated or comma-separated, or both. */
 function splitIds(raw: string | string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
   const parts = (Array.isArray(raw) ? raw : [raw]).flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
@@ -94,15 +108,26 @@ export function registerTagRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     if (tag.system) throw forbidden(`Tag '${tag.id}' is a system tag and cannot be changed or deleted`);
   };
 
-  app.get("/tags", { config: { permission: "tags:read" } }, async (request) => {
-    const { query } = validateRequest(request, { query: listQuery });
-    const ids = splitIds(query.tag_ids);
-    const needle = query.tag_name?.toLowerCase();
-    const matches = Object.values(store.data.tags)
+  const matching = (ids: string[] | undefined, name: string | undefined, types: string[] | undefined) => {
+    const needle = name?.toLowerCase();
+    return Object.values(store.data.tags)
       .filter((t) => ids === undefined || ids.includes(t.id))
       .filter((t) => needle === undefined || t.name.toLowerCase().includes(needle))
+      // Any of the types (the platform's default tag_logic "or").
+      .filter((t) => types === undefined || types.length === 0 || t.type.some((ty) => types.includes(ty)))
       .sort((a, b) => a.created_at.localeCompare(b.created_at));
-    return pageOf(matches, query.page, query.page_size, renderTag);
+  };
+
+  app.get("/tags", { config: { permission: "tags:read" } }, async (request) => {
+    const { query } = validateRequest(request, { query: listQuery });
+    return tagList(matching(splitIds(query.tag_ids), query.tag_name, splitIds(query.tag_type)), query.page, query.page_size);
+  });
+
+  // The body form of the listing, for id lists too long for a URL; body ids win over query ids.
+  app.post("/tags/search", { config: { permission: "tags:read" } }, async (request) => {
+    const { query, body } = validateRequest(request, { query: listQuery, body: searchBody });
+    const ids = body?.tag_ids ?? splitIds(query.tag_ids);
+    return tagList(matching(ids, query.tag_name, splitIds(query.tag_type)), query.page, query.page_size);
   });
 
   app.get("/tags/:tag_id", { config: { permission: "tags:read" } }, async (request) => {

@@ -12,6 +12,7 @@ import {
   tagSchema,
 } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { tagItems } from "../../provider/lookup.js";
 
 const PROGRAM = join(__dirname, "fixtures", "chaos");
 const CLI = join(__dirname, "..", "..", "dist", "cli", "index.js");
@@ -47,8 +48,7 @@ async function apiObjects(emulator: RunningEmulator, web: CdcClient, prefix: str
     const mine = (name: string | null | undefined) => typeof name === "string" && name.startsWith(`${prefix}-`);
     const sources = (await web.listAll("/sources", {}, sourceConnectorSchema)).filter((s) => mine(s.name));
     const destinations = (await web.listAll("/destinations", {}, destinationConnectorSchema)).filter((d) => mine(d.name));
-    const tagBody = (await web.get("/tags", { query: { page_size: 100 } })) as { result?: unknown[] } | unknown[];
-    const tags = z.array(tagSchema).parse(Array.isArray(tagBody) ? tagBody : (tagBody.result ?? [])).filter((t) => mine(t.name));
+    const tags = z.array(tagSchema).parse(tagItems(await web.get("/tags", { query: { page_size: 100 } }))).filter((t) => mine(t.name));
     const credentials = (await web.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) })).filter(
       (c) => c.description === `${prefix} reader`,
     );

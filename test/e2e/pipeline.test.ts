@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { CdcClient, destinationConnectorSchema, destinationEnvelopeSchema as destinationEnvelope, sourceConnectorSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { tagItems } from "../../provider/lookup.js";
 
 const fixture = (name: string) => join(__dirname, "fixtures", name);
 const DB_PASSWORD = "PGPASS-SENTINEL-7c1e";
@@ -121,8 +122,8 @@ describe("the pipeline program under the real Pulumi engine", { timeout: ENGINE_
     const sources = await web.listAll("/sources", {}, sourceConnectorSchema);
     const destinations = await web.listAll("/destinations", {}, destinationConnectorSchema);
     expect([...sources, ...destinations]).toEqual([]);
-    const tags = (await web.get("/tags", { query: { page_size: 100 } })) as { result?: Array<{ system?: boolean }> } | Array<{ system?: boolean }>;
-    const custom = (Array.isArray(tags) ? tags : (tags.result ?? [])).filter((t) => !t.system);
+    const tags = tagItems(await web.get("/tags", { query: { page_size: 100 } })) as Array<{ system?: boolean }>;
+    const custom = tags.filter((t) => !t.system);
     expect(custom).toEqual([]);
   });
 });

@@ -64,14 +64,14 @@ describe("GET /tags", () => {
   it("includes the read-only system tags", async () => {
     const reply = await s.api("GET", "/tags?tag_name=production");
     expect(reply.status).toBe(200);
-    expect(reply.body.result).toEqual([expect.objectContaining({ name: "Production", system: true, custom: false })]);
+    expect(reply.body.tags).toEqual([expect.objectContaining({ name: "Production", system: true, custom: false })]);
   });
 
   it("filters by tag_ids given comma-separated, repeated, or both", async () => {
     const a = await createTag();
     const b = await createTag();
     const c = await createTag();
-    const ids = (r: { body: { result: { id: string }[] } }) => r.body.result.map((t) => t.id).sort();
+    const ids = (r: { body: { tags: { id: string }[] } }) => r.body.tags.map((t) => t.id).sort();
     expect(ids(await s.api("GET", `/tags?tag_ids=${a.id},${b.id}`))).toEqual([a.id, b.id].sort());
     expect(ids(await s.api("GET", `/tags?tag_ids=${a.id}&tag_ids=${c.id}`))).toEqual([a.id, c.id].sort());
     expect(ids(await s.api("GET", `/tags?tag_ids=${a.id},${b.id}&tag_ids=${c.id}`))).toEqual([a.id, b.id, c.id].sort());
@@ -83,9 +83,36 @@ describe("GET /tags", () => {
     for (let i = 0; i < 3; i += 1) await createTag({ name: `${prefix}-${i}` });
     const page = await s.api("GET", `/tags?tag_name=${prefix.toLowerCase()}&page_size=2`);
     expect(page.body).toMatchObject({ total: 3, page: 1, page_size: 2, has_next: true });
-    expect(page.body.result.map((t: { name: string }) => t.name)).toEqual([`${prefix}-0`, `${prefix}-1`]);
+    expect(page.body.tags.map((t: { name: string }) => t.name)).toEqual([`${prefix}-0`, `${prefix}-1`]);
     expect422(await s.api("GET", "/tags?page_size=101"), { loc: ["query", "page_size"], type: "less_than_equal" });
     expect422(await s.api("GET", "/tags?page=zero"), { loc: ["query", "page"], type: "int_parsing" });
+  });
+
+  it("answers {tags: [...]} as the platform's Terraform client decodes it, every match when not paged", async () => {
+    const prefix = uniqueName("Many");
+    for (let i = 0; i < 12; i += 1) await createTag({ name: `${prefix}-${i}` });
+    const reply = await s.api("GET", `/tags?tag_name=${prefix}`);
+    expect(reply.status).toBe(200);
+    expect(reply.body).not.toHaveProperty("result");
+    expect(reply.body.tags).toHaveLength(12);
+  });
+
+  it("filters by tag_type, repeated, matching any of the types", async () => {
+    const prefix = uniqueName("Typed");
+    const s1 = await createTag({ name: `${prefix}-s`, type: ["sources"] });
+    const d1 = await createTag({ name: `${prefix}-d`, type: ["destinations", "general"] });
+    await createTag({ name: `${prefix}-p`, type: ["pipelines"] });
+    const names = (r: { body: { tags: { name: string }[] } }) => r.body.tags.map((t) => t.name).sort();
+    expect(names(await s.api("GET", `/tags?tag_name=${prefix}&tag_type=sources`))).toEqual([s1.name]);
+    expect(names(await s.api("GET", `/tags?tag_name=${prefix}&tag_type=sources&tag_type=general`))).toEqual([d1.name, s1.name].sort());
+  });
+
+  it("POST /tags/search takes the ids in the body", async () => {
+    const a = await createTag();
+    const b = await createTag();
+    const reply = await s.api("POST", "/tags/search", { body: { tag_ids: [a.id, b.id] } });
+    expect(reply.status).toBe(200);
+    expect(reply.body.tags.map((t: { id: string }) => t.id).sort()).toEqual([a.id, b.id].sort());
   });
 
   it("gets one tag by id", async () => {
@@ -110,7 +137,7 @@ describe("PUT /tags/{tag_id}", () => {
     expectDetail(await s.api("PUT", `/tags/${b.id}`, { body: { name: a.name, type: ["sources"] } }), 409);
     expect((await s.api("PUT", `/tags/${b.id}`, { body: { name: b.name, type: ["sources"] } })).status).toBe(200);
     expectDetail(await s.api("PUT", "/tags/unknown", { body: { name: "x", type: ["sources"] } }), 404);
-    const system = (await s.api("GET", "/tags?tag_name=Development")).body.result[0];
+    const system = (await s.api("GET", "/tags?tag_name=Development")).body.tags[0];
     expectDetail(await s.api("PUT", `/tags/${system.id}`, { body: { name: "Dev", type: ["sources"] } }), 403, /system tag/);
   });
 
@@ -128,9 +155,9 @@ describe("DELETE /tags/{tag_id}", () => {
     const del = await s.api("DELETE", `/tags/${tag.id}`);
     expect(del.status).toBe(200);
     expect(del.body).toEqual({ id: tag.id, deleted: true });
-    expect((await s.api("GET", `/tags?tag_ids=${tag.id}`)).body.result).toEqual([]);
+    expect((await s.api("GET", `/tags?tag_ids=${tag.id}`)).body.tags).toEqual([]);
     expectDetail(await s.api("DELETE", `/tags/${tag.id}`), 404);
-    const system = (await s.api("GET", "/tags?tag_name=Production")).body.result[0];
+    const system = (await s.api("GET", "/tags?tag_name=Production")).body.tags[0];
     expectDetail(await s.api("DELETE", `/tags/${system.id}`), 403);
     expect422(await s.api("DELETE", `/tags/${"t".repeat(129)}`), { loc: ["path", "tag_id"], type: "string_too_long" });
   });

@@ -1,0 +1,26 @@
+// The forms in which the platform and the seed could answer the same call: pulumi-cdc reads both.
+import { afterEach, describe, expect, it } from "vitest";
+import { listTags } from "../../../provider/lookup.js";
+import { sendJson } from "./fake-api.js";
+import { startHarness, type Harness } from "./harness.js";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const TAG = { id: "t-1", name: "prod", description: "", type: ["sources"], system: false, custom: true };
+
+describe("tag listings", () => {
+  it.each([
+    ["the platform's {tags: [...]}", { tags: [TAG] }],
+    ["the seed's list envelope", { result: [TAG], page: 1, page_size: 100, total: 1, has_next: false }],
+    ["a bare list", [TAG]],
+  ])("reads %s", async (_what, answer) => {
+    h = await startHarness();
+    h.api.route("GET", "/tags", ({ res }) => sendJson(res, 200, answer));
+    expect(await listTags(h.client, { tag_ids: "t-1" })).toEqual([expect.objectContaining({ id: "t-1", name: "prod" })]);
+    expect(h.api.requests.at(-1)?.query.get("tag_ids")).toBe("t-1");
+  });
+});
