@@ -184,6 +184,8 @@ function fromZodIssue(issue: z.core.$ZodIssue, root: unknown, prefix: Loc): Vali
       }
     }
     case "invalid_value":
+      // A required enum that is absent is missing, as pydantic says, not a wrong value.
+      if (!here.found) return err.missing(loc, path.length === 0 ? null : valueAt(root, path.slice(0, -1)).value);
       return err.enumError(
         loc,
         input,

@@ -5,7 +5,7 @@ import type { EmulatorContext } from "../context.js";
 import { ApiError, notFound } from "../errors.js";
 import type { ConnectorRecord, Store, TopicRecord, TransformRecord } from "../store.js";
 import { DEFAULT_PARTITIONS, sourceTopics, topicOwner, transformTopicIds, type TopicOwner } from "../topology.js";
-import { RequestValidationError, err, queryBool, validateRequest, type ValidationDetail } from "../validation.js";
+import { RequestValidationError, err, queryBool, queryInt, validateRequest, type ValidationDetail } from "../validation.js";
 
 /**
  * Topics are made by sources (one per table) and transforms (their outputs); the API only tunes
@@ -15,7 +15,32 @@ import { RequestValidationError, err, queryBool, validateRequest, type Validatio
 
 // Kafka topic ids hold dots, dashes and more; the bound is Kafka's 249 plus a prefix.
 const pathSchema = z.object({ topic_id: z.string().min(1).max(400) });
-const readQuery = z.object({ detailed: queryBool(false) });
+// The platform answers the detailed form by default (its Terraform client pins detailed=true).
+const readQuery = z.object({ detailed: queryBool(true) });
+const repeated = z.union([z.string(), z.array(z.string())]).optional();
+const ENTITY_TYPES = ["sources", "transforms", "destinations"] as const;
+const listQuery = z.object({
+  entity_type: z.enum(ENTITY_TYPES).optional(),
+  entity_id: repeated,
+  limit: queryInt({ default: 100, ge: 1, le: 1000 }),
+  offset: queryInt({ default: 0, ge: 0 }),
+});
+const metricsBody = z.object({
+  entities: z.array(
+    z.object({
+      id: z.string().min(1),
+      entity_type: z.enum(ENTITY_TYPES),
+      connector: z.string().optional(),
+      topic_ids: z.array(z.string()),
+      topic_db_ids: z.array(z.string()).optional(),
+    }),
+  ),
+  timestamp_from: z.string().nullable().optional(),
+  timestamp_to: z.string().nullable().optional(),
+  time_type: z.enum(["latest", "timeseries", "timesummary"]).nullable().optional(),
+  time_interval: z.number().int().min(1).nullable().optional(),
+  time_unit: z.enum(["minute", "hour", "day", "week", "month"]).nullable().optional(),
+});
 const updateBody = z.object({
   payload: z.object({
     partition_count: z.number().int().min(1).max(1000).optional(),
@@ -53,6 +78,31 @@ function entityOf(store: Store, owner: TopicOwner) {
   };
 }
 
+/** Every topic id the platform has made: each source's tables, each transform's outputs. */
+function allTopics(store: Store): Array<{ id: string; owner: TopicOwner }> {
+  const out: Array<{ id: string; owner: TopicOwner }> = [];
+  for (const source of Object.values(store.data.sources).sort((a, b) => a.created_timestamp.localeCompare(b.created_timestamp))) {
+    for (const name of sourceTopics(source)) {
+      const prefix = `source_${source.id}`;
+      out.push({ id: `${prefix}.${name}`, owner: { entity_type: "sources", entity: source, name, prefix } });
+    }
+  }
+  for (const transform of Object.values(store.data.transforms).sort((a, b) => a.created_at.localeCompare(b.created_at))) {
+    for (const id of transformTopicIds(store, transform)) {
+      const owner = topicOwner(store, id);
+      if (owner) out.push({ id, owner });
+    }
+  }
+  return out;
+}
+
+/** A row of `GET /topics/details`: the topic without its Kafka block. */
+function renderDetails(store: Store, id: string, owner: TopicOwner) {
+  const { kafka: _kafka, ...row } = renderTopic(store, id, owner);
+  // The emulator moves no data: no messages were seen.
+  return { ...row, messages_7d: 0, messages_30d: 0 };
+}
+
 export function renderTopic(store: Store, id: string, owner: TopicOwner) {
   const t = tuning(store, id);
   return {
@@ -73,6 +123,41 @@ export function registerTopicRoutes(app: FastifyInstance, ctx: EmulatorContext):
     if (!owner) throw notFound(`Topic '${id}' not found`);
     return owner;
   };
+
+  // A static path: Fastify matches it before /topics/:topic_id, so `details` is never a topic id.
+  app.get("/topics/details", { config: { permission: "topics:read" } }, async (request) => {
+    const { query } = validateRequest(request, { query: listQuery });
+    const ids = query.entity_id === undefined ? undefined : (Array.isArray(query.entity_id) ? query.entity_id : [query.entity_id]).flatMap((v) => v.split(","));
+    const matches = allTopics(store)
+      .filter((t) => query.entity_type === undefined || t.owner.entity_type === query.entity_type)
+      .filter((t) => ids === undefined || ids.includes(t.owner.entity.id));
+    const rows = matches.slice(query.offset, query.offset + query.limit).map((t) => renderDetails(store, t.id, t.owner));
+    return {
+      result: rows,
+      page: Math.floor(query.offset / query.limit) + 1,
+      page_size: query.limit,
+      total: matches.length,
+      has_next: query.offset + query.limit < matches.length,
+    };
+  });
+
+  // Metrics per entity and topic: entity id -> topic id -> metrics. Topics the entity does not
+  // own are left out, as the platform has no metrics for them.
+  app.post("/topics/table_metrics", { config: { permission: "topics:read" } }, async (request) => {
+    const { body } = validateRequest(request, { body: metricsBody });
+    const out: Record<string, Record<string, Record<string, number>>> = {};
+    for (const entity of body.entities) {
+      const metrics: Record<string, Record<string, number>> = {};
+      for (const topicId of entity.topic_ids) {
+        const owner = topicOwner(store, topicId);
+        if (!owner || owner.entity.id !== entity.id) continue;
+        // The emulator moves no data: every counter is zero.
+        metrics[topicId] = { messages_in: 0, messages_out: 0, bytes_in: 0, bytes_out: 0, lag: 0, avg_latency_ms: 0 };
+      }
+      out[entity.id] = metrics;
+    }
+    return out;
+  });
 
   app.get("/topics/:topic_id", { config: { permission: "topics:read" } }, async (request) => {
     const { path } = validateRequest(request, { path: pathSchema, query: readQuery });

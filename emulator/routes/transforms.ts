@@ -222,7 +222,8 @@ export function registerTransformRoutes(app: FastifyInstance, ctx: EmulatorConte
     const record = find(path.transform_id);
     return {
       transform_id: record.id,
-      impl_versions: Object.fromEntries(Object.entries(record.impl_versions).map(([v, e]) => [v, { transform_id: record.id, ...e }])),
+      // version_id travels as a string, as the platform's Terraform client decodes it.
+      impl_versions: Object.fromEntries(Object.entries(record.impl_versions).map(([v, e]) => [v, { transform_id: record.id, ...e, version_id: String(e.version_id) }])),
     };
   });
 
@@ -234,7 +235,7 @@ export function registerTransformRoutes(app: FastifyInstance, ctx: EmulatorConte
     newVersion(record, body.implementation, body.description ?? null, body.config ?? null);
     record.updated_at = store.nowIso();
     store.markDirty();
-    return { transform_id: record.id, version_id: record.version, description: body.description ?? null, implementation: record.implementation, config: body.config ?? null };
+    return { transform_id: record.id, version_id: String(record.version), description: body.description ?? null, implementation: record.implementation, config: body.config ?? null };
   });
 
   // A preview deployment runs beside the live job and does not change its status.

@@ -53,6 +53,26 @@ export const transformSchema = z.looseObject({
 });
 export type LiveTransform = z.output<typeof transformSchema>;
 
+/** `version_id` is a string to the platform's Terraform client; a number is read as its digits. */
+const versionId = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .transform((v) => (v === null || v === undefined ? undefined : String(v)));
+
+/** One saved implementation version: the answer of `PUT /transforms/{id}/implementation_details`. */
+export const implementationVersionSchema = z.looseObject({
+  transform_id: str,
+  version_id: versionId,
+  description: str,
+  implementation: z.record(z.string(), z.unknown()).nullish(),
+});
+export type ImplementationVersion = z.output<typeof implementationVersionSchema>;
+
+export const implementationDetailsSchema = z.looseObject({
+  transform_id: str,
+  impl_versions: z.record(z.string(), implementationVersionSchema).nullish(),
+});
+
 export const jobStatusSchema = z.looseObject({
   id: str,
   job_name: str,

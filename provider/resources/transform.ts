@@ -7,7 +7,7 @@ import { reportDrift } from "../drift.js";
 import { alignLiveConfig, canonicalJson, changedConfigKeys, containsUnknown, isUnknown, sameMembers, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { asConflict, findByName, getTransform, waitUntilGone } from "../pipelines/api.js";
 import { DEFAULT_DEPLOY_TIMEOUT_SEC, deployAndWait, jobStatus } from "../pipelines/deploy.js";
-import { transformSchema, type LiveTransform } from "../pipelines/schemas.js";
+import { implementationVersionSchema, transformSchema, type LiveTransform } from "../pipelines/schemas.js";
 import { createSurvivingFaults } from "./create.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { resolveName } from "./naming.js";
@@ -232,7 +232,11 @@ export class TransformProvider {
   /** Implementation, then deployment: the steps after the transform itself is written. */
   private async settle(api: CdcClient, live: LiveTransform, inputs: TransformInputs, what: { implementationChanged: boolean; redeploy: boolean }): Promise<LiveTransform> {
     if (what.implementationChanged && inputs.implementation !== undefined) {
-      await api.put("/transforms/{id}/implementation_details", { params: { id: live.id }, body: { transform_id: live.id, implementation: inputs.implementation } });
+      await api.put("/transforms/{id}/implementation_details", {
+        params: { id: live.id },
+        body: { transform_id: live.id, implementation: inputs.implementation },
+        schema: implementationVersionSchema,
+      });
     }
     if (what.redeploy) {
       await deployAndWait(api, { id: live.id, name: inputs.name, type: inputs.transform, timeoutSec: inputs.deployTimeoutSec, ...(inputs.replayWindow ? { replayWindow: inputs.replayWindow } : {}) });

@@ -1,6 +1,7 @@
 // The forms in which the platform and the seed could answer the same call: pulumi-cdc reads both.
 import { afterEach, describe, expect, it } from "vitest";
 import { listTags } from "../../../provider/lookup.js";
+import { implementationVersionSchema } from "../../../provider/pipelines/schemas.js";
 import { sendJson } from "./fake-api.js";
 import { startHarness, type Harness } from "./harness.js";
 
@@ -22,5 +23,23 @@ describe("tag listings", () => {
     h.api.route("GET", "/tags", ({ res }) => sendJson(res, 200, answer));
     expect(await listTags(h.client, { tag_ids: "t-1" })).toEqual([expect.objectContaining({ id: "t-1", name: "prod" })]);
     expect(h.api.requests.at(-1)?.query.get("tag_ids")).toBe("t-1");
+  });
+});
+
+describe("transform implementation versions", () => {
+  it.each([
+    ["a string, as the platform's Terraform client decodes it", "3"],
+    ["a number", 3],
+  ])("reads version_id given as %s", async (_what, versionId) => {
+    h = await startHarness();
+    h.api.route("PUT", "/transforms/t-1/implementation_details", ({ res }) =>
+      sendJson(res, 200, { transform_id: "t-1", version_id: versionId, implementation: { language: "PYTHON" } }),
+    );
+    const saved = await h.client.put("/transforms/{id}/implementation_details", {
+      params: { id: "t-1" },
+      body: { transform_id: "t-1", implementation: { language: "PYTHON" } },
+      schema: implementationVersionSchema,
+    });
+    expect(saved.version_id).toBe("3");
   });
 });

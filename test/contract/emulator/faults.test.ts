@@ -75,7 +75,7 @@ describe("fault injection", () => {
     expect(emu.stats().faults.lost).toBe(1);
     emu.setFaults({ lostResponseRate: 0 });
     const listed = await get("/tags?tag_name=lost-answer");
-    expect(listed.body.result.map((t: { name: string }) => t.name)).toEqual(["lost-answer"]);
+    expect(listed.body.tags.map((t: { name: string }) => t.name)).toEqual(["lost-answer"]);
   });
 
   it("rate-limits with 429 and Retry-After in seconds, refilling as the clock moves", async () => {

@@ -172,9 +172,9 @@ describe("transforms", () => {
     expectDetail(await s.api("GET", `/transforms/${t.id}/job_status`), 400, /^Job not found$/);
     const impl = { language: "JAVASCRIPT", value_transform: "function _stk(record) { return record; }" };
     const saved = await ok("PUT", `/transforms/${t.id}/implementation_details`, { transform_id: t.id, implementation: impl });
-    expect(saved).toMatchObject({ transform_id: t.id, version_id: 1, implementation: impl });
+    expect(saved).toMatchObject({ transform_id: t.id, version_id: "1", implementation: impl });
     const details = await ok("GET", `/transforms/${t.id}/implementation_details`);
-    expect(details.impl_versions["1"]).toMatchObject({ transform_id: t.id, version_id: 1, implementation: impl });
+    expect(details.impl_versions["1"]).toMatchObject({ transform_id: t.id, version_id: "1", implementation: impl });
     expect422(await s.api("PUT", `/transforms/${t.id}/deploy-job-preview/no-version?replay_window=0`), { loc: ["query", "replay_window"] });
     await ok("PUT", `/transforms/${t.id}/deploy-job-preview/no-version?replay_window=24h`);
     expectDetail(await s.api("GET", `/transforms/${t.id}/job_status`), 400, /Job not found/);
@@ -204,6 +204,34 @@ describe("transforms", () => {
 });
 
 describe("topics", () => {
+  it("GET /topics/details lists every topic with its entity, filtered by entity_type and entity_id; `details` is no topic id", async () => {
+    const [a, b] = [await source(), await source()];
+    const reply = await s.api("GET", `/topics/details?entity_type=sources&entity_id=${a.id}&entity_id=${b.id}`);
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body).toMatchObject({ page: 1, total: 4, has_next: false });
+    expect(reply.body.result.map((t: { id: string }) => t.id).sort()).toEqual(
+      [`source_${a.id}.public.orders`, `source_${a.id}.public.users`, `source_${b.id}.public.orders`, `source_${b.id}.public.users`].sort(),
+    );
+    expect(reply.body.result[0]).toMatchObject({ name: expect.any(String), entity: { entity_type: "sources", entity_id: expect.any(String) }, serialization: { key_format: "avro" } });
+    const paged = await ok("GET", `/topics/details?entity_id=${a.id}&limit=1&offset=1`);
+    expect(paged).toMatchObject({ total: 2, page: 2, page_size: 1, has_next: false });
+    expect((await ok("GET", `/topics/details?entity_type=transforms&entity_id=${a.id}`)).result).toEqual([]);
+    expect422(await s.api("GET", "/topics/details?entity_type=galaxies"), { loc: ["query", "entity_type"] });
+  });
+
+  it("POST /topics/table_metrics answers entity id -> topic id -> metrics for the entity's own topics", async () => {
+    const src = await source();
+    const mine = `source_${src.id}.public.orders`;
+    const reply = await s.api("POST", "/topics/table_metrics", {
+      body: { entities: [{ id: src.id, entity_type: "sources", connector: "postgresql", topic_ids: [mine, "source_other.public.x"], topic_db_ids: [] }], time_type: "latest" },
+    });
+    expect(reply.status, reply.text).toBe(200);
+    expect(Object.keys(reply.body)).toEqual([src.id]);
+    expect(Object.keys(reply.body[src.id])).toEqual([mine]);
+    expect(reply.body[src.id][mine]).toMatchObject({ messages_in: 0, lag: 0 });
+    expect422(await s.api("POST", "/topics/table_metrics", { body: { entities: [{ id: "x" }] } }), { loc: ["body", "entities", 0, "entity_type"], type: "missing" });
+  });
+
   it("GET answers kafka.partitions.count; PUT takes the payload wrapper, grows partitions, sets and clears tags", async () => {
     const src = await source();
     const id = `source_${src.id}.public.orders`;

@@ -6,6 +6,7 @@ import { destinationConnectorSchema } from "../../../provider/client/index.js";
 import { provider } from "../../../provider/index.js";
 import { CLIENT_ID, CLIENT_SECRET, FakeApi, sendJson } from "../client/fake-api.js";
 import { FAST_RETRIES, snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
+import { tagItems } from "../../../provider/lookup.js";
 
 const destinations = new ConnectorProvider(DESTINATION);
 const tags = new TagProvider();
@@ -106,8 +107,7 @@ describe("a create whose answer is lost", () => {
     h.emulator.setFaults({ lostResponseRate: 1, routes: ["/tags"] });
     const created = await tags.create(inputs as TagInputs).finally(() => h.emulator.setFaults({ lostResponseRate: 0, routes: ["/"] }));
     expect(h.emulator.stats().faults.lost).toBe(1);
-    const named = (await h.console.get("/tags", { query: { tag_name: (inputs as TagInputs).name } })) as { result?: Array<{ id: string }> } | Array<{ id: string }>;
-    const items = Array.isArray(named) ? named : (named.result ?? []);
+    const items = tagItems(await h.console.get("/tags", { query: { tag_name: (inputs as TagInputs).name } })) as Array<{ id: string }>;
     expect(items.map((t) => t.id)).toEqual([created.id]);
     await tags.delete(created.id);
   });
@@ -130,8 +130,7 @@ describe("the retry budget of a resource", () => {
     expect((error as Error).message).toMatch(/tag ".*": create failed \d+ times?/);
     expect((error as Error).message).toMatch(/retry budget \(cdc:resourceTimeoutSec, 1 s\) is spent/);
     expect((error as Error).message).toMatch(/503/);
-    const named = (await h.console.get("/tags", { query: { tag_name: (inputs as TagInputs).name } })) as { result?: unknown[] } | unknown[];
-    expect(Array.isArray(named) ? named : (named.result ?? [])).toEqual([]);
+    expect(tagItems(await h.console.get("/tags", { query: { tag_name: (inputs as TagInputs).name } }))).toEqual([]);
   });
 });
 
