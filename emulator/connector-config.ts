@@ -186,10 +186,12 @@ export function checkConfig(
         }
         continue;
       }
-      if (value === "") {
-        if (keySpec.required) details.push(err.stringTooShort(loc, value, 1));
+      if (value === "" && keySpec.required) {
+        details.push(err.stringTooShort(loc, value, 1));
         continue;
       }
+      // An empty secret is kept as sent and echoed as "" (see echoConfig), as the platform's
+      // Terraform client expects of an optional secret it sends empty.
       secrets[key] = vault.seal(value);
       plainSecrets[key] = value;
       continue;
@@ -243,7 +245,11 @@ export function echoConfig(record: Pick<ConnectorRecord, "config" | "secrets" | 
       if (keyIn(record.config, from)) entries.push([plain, String(record.config[from])]);
     }
   }
-  for (const [k, sealed] of Object.entries(record.secrets)) entries.push([k, revealSecrets ? vault.open(sealed) : MASK]);
+  for (const [k, sealed] of Object.entries(record.secrets)) {
+    const plain = vault.open(sealed);
+    // Nothing is hidden in an empty secret: a mask would claim a value that is not there.
+    entries.push([k, revealSecrets || plain === "" ? plain : MASK]);
+  }
   entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return Object.fromEntries(entries);
 }

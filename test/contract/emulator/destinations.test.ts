@@ -44,6 +44,16 @@ describe("POST /destinations", () => {
     expect(dst.config["snowflake.private.key.passphrase"]).toBe("pp");
   });
 
+  it("keeps an optional secret sent empty and echoes it as \"\", masked or not (a refresh then matches what was sent)", async () => {
+    const dst = await createDestination("snowflake", { ...snowflakeConfig(), "snowflake.private.key.passphrase": "" });
+    expect(dst.config["snowflake.private.key.passphrase"]).toBe("");
+    expect(dst.config["snowflake.private.key"]).toBe("********");
+    const got = await s.api("GET", `/destinations/${dst.id}`);
+    expect(got.body.result[0].config["snowflake.private.key.passphrase"]).toBe("");
+    const revealed = await s.api("GET", `/destinations/${dst.id}?secret_returned=true`);
+    expect(revealed.body.result[0].config["snowflake.private.key.passphrase"]).toBe("");
+  });
+
   it("creates clickhouse, postgresql and s3 destinations with their defaults and masks", async () => {
     const ch = await createDestination("clickhouse", {
       hostname: "ch.example",

@@ -1,0 +1,117 @@
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { acceptanceTests, outputOf, parseGoTestOutput, selectTests, tally } from "./results.js";
+
+// Builds the vendor's acceptance tests, starts the emulator, runs every test that does not need
+// the vendor's own tenant against it, and ends with `N passed, N failed`.
+const [root, vendor, only] = process.argv.slice(2) as [string, string, string | undefined];
+const here = join(root, "scripts", "conformance");
+const exclusions = (JSON.parse(readFileSync(join(here, "exclusions.json"), "utf8")) as { tests: Record<string, string> }).tests;
+const tfVars = (JSON.parse(readFileSync(join(here, "tf-vars.json"), "utf8")) as { vars: Record<string, string> }).vars;
+const cache = join(process.env.PULUMI_CDC_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-cdc"), "conformance");
+mkdirSync(cache, { recursive: true });
+
+function say(line: string) {
+  process.stderr.write(`[conformance] ${line}\n`);
+}
+
+function buildTests(): string {
+  const commit = spawnSync("git", ["-C", vendor, "rev-parse", "--short=12", "HEAD"], { encoding: "utf8" }).stdout.trim() || "unversioned";
+  const dirty = spawnSync("git", ["-C", vendor, "status", "--porcelain"], { encoding: "utf8" }).stdout.trim() !== "";
+  const binary = join(cache, `provider-${commit}${dirty ? "-dirty" : ""}.test`);
+  if (existsSync(binary) && !dirty) {
+    say(`using the built tests ${binary}`);
+    return binary;
+  }
+  say(`building the vendor's acceptance tests at ${commit} (go test -c ./internal/provider; minutes on the first run)`);
+  const built = spawnSync("go", ["test", "-c", "-o", binary, "./internal/provider"], { cwd: vendor, stdio: ["ignore", "inherit", "inherit"] });
+  if (built.status !== 0) {
+    say("error: go test -c failed (see above)");
+    process.exit(2);
+  }
+  return binary;
+}
+
+async function startEmulator(): Promise<{ url: string; clientId: string; secret: string; stop: () => void }> {
+  const child = spawn(process.execPath, [join(root, "dist", "emulator", "cli.js"), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  let text = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      text += chunk.toString();
+      const m = /listening on (\S+)/.exec(text);
+      if (m && /client secret: \S+/.test(text)) resolve(m[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`the emulator exited (${code}) before listening`)));
+  });
+  const clientId = /client id: (\S+)/.exec(text)![1]!;
+  const secret = /client secret: (\S+)/.exec(text)![1]!;
+  return { url, clientId, secret, stop: () => child.kill("SIGTERM") };
+}
+
+async function main() {
+  const providerDir = join(vendor, "internal", "provider");
+  const sources = readdirSync(providerDir).filter((f) => f.endsWith("_test.go")).map((f) => readFileSync(join(providerDir, f), "utf8"));
+  const all = acceptanceTests(sources);
+  const selected = selectTests(all, exclusions, only);
+  const excluded = all.filter((name) => name in exclusions);
+  say(`${all.length} acceptance tests; ${excluded.length} excluded (emulator/README.md, "Conformance"); running ${selected.length}`);
+  if (selected.length === 0) {
+    say("error: no test selected");
+    process.exit(2);
+  }
+  const binary = buildTests();
+  const emulator = await startEmulator();
+  say(`emulator at ${emulator.url}`);
+  const logPath = join(cache, "last-run.log");
+  const log = createWriteStream(logPath);
+  let output = "";
+  try {
+    const status = await new Promise<number | null>((resolve) => {
+      const child = spawn(binary, ["-test.run", `^(${selected.join("|")})$`, "-test.v", "-test.count=1", "-test.timeout=80m"], {
+        cwd: providerDir,
+        env: {
+          ...process.env,
+          ...tfVars,
+          TF_ACC: "1",
+          STREAMKAP_HOST: emulator.url,
+          STREAMKAP_CLIENT_ID: emulator.clientId,
+          STREAMKAP_SECRET: emulator.secret,
+          CHECKPOINT_DISABLE: "1",
+          TF_IN_AUTOMATION: "1",
+          // The machine's own CLI configuration (provider mirrors, credentials) stays out of the run.
+          TF_CLI_CONFIG_FILE: "/dev/null",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const take = (chunk: Buffer) => {
+        const s = chunk.toString();
+        output += s;
+        log.write(s);
+        for (const line of s.split("\n")) if (/^--- (PASS|FAIL|SKIP)/.test(line)) say(line);
+      };
+      child.stdout.on("data", take);
+      child.stderr.on("data", take);
+      child.once("exit", resolve);
+    });
+    say(`go test exited ${status}; full output in ${logPath}`);
+  } finally {
+    emulator.stop();
+    log.end();
+  }
+  const by = tally(selected, parseGoTestOutput(output));
+  for (const name of by.fail) {
+    const lines = outputOf(output, name).split("\n").filter((l) => /Error|error|expected|got|Step \d|inconsistent|unexpected/.test(l)).slice(0, 8);
+    process.stdout.write(`FAIL ${name}\n${lines.map((l) => `    ${l.trim()}`).join("\n")}\n`);
+  }
+  for (const name of by.skip) process.stdout.write(`SKIP ${name}\n`);
+  process.stdout.write(`excluded: ${excluded.length} (reasons in scripts/conformance/exclusions.json and emulator/README.md)\n`);
+  process.stdout.write(`${by.pass.length} passed, ${by.fail.length} failed${by.skip.length ? `, ${by.skip.length} skipped` : ""}\n`);
+  process.exitCode = by.fail.length > 0 ? 1 : 0;
+}
+
+main().catch((error: unknown) => {
+  say(`error: ${(error as Error).message}`);
+  process.exit(2);
+});
