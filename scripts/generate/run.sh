@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm run generate`: the SDK's typed helpers (sdk/generated/*.ts) from catalogue/connectors.json.
+# `npm run generate`: the SDK's typed helpers (sdk/generated/*.ts) from catalogue/connectors.json,
+# after completing the catalogue from the vendor's provider when PULUMI_CDC_VENDOR_REPO names a clone.
 # Run it after changing the catalogue and commit the result; the tests fail while it is stale.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -10,4 +11,13 @@ cdc_toolchain
 out="$(mktemp -d -t pulumi-cdc-generate.XXXXXX)"
 trap 'rm -rf "$out"' EXIT
 npx tsc -p scripts/generate/tsconfig.json --noEmit false --outDir "$out"
+# The catalogue's keys beyond the vendor's generated files, from a clone of the vendor's provider
+# (CI has none: the committed connectors.json is what the tests read).
+if [ -n "${PULUMI_CDC_VENDOR_REPO:-}" ]; then
+  node "$out/scripts/generate/complete-catalogue.js" "$(pwd)" "$PULUMI_CDC_VENDOR_REPO"
+  # The compiled generator holds a copy of the catalogue from before this step.
+  cp catalogue/connectors.json "$out/catalogue/connectors.json"
+else
+  echo "catalogue: PULUMI_CDC_VENDOR_REPO is not set, so the catalogue is not completed from the vendor's provider (the committed one stands)"
+fi
 node "$out/scripts/generate/main.js" "$(pwd)"

@@ -1562,6 +1562,10 @@ export interface PostgresqlSourceArgs {
   transformsOversizedRecordsReplaceNullWithDefault?: In<boolean>;
   /** `InsertTopicName.enabled`. Default false. */
   insertTopicNameEnabled?: In<boolean>;
+  /** `streamkap.snapshot.custom.table.config.user.defined` */
+  streamkapSnapshotCustomTableConfig?: In<Record<string, { chunks: number }>>;
+  /** `streamkap.snapshot.large.table.threshold` */
+  streamkapSnapshotLargeTableThreshold?: In<number>;
 }
 
 const POSTGRESQL_SOURCE_KEYS: KeyMap = {
@@ -1618,6 +1622,8 @@ const POSTGRESQL_SOURCE_KEYS: KeyMap = {
   transformsOversizedRecordsSemanticTypesExclude: "transforms.OversizedRecords.semantic.types.exclude",
   transformsOversizedRecordsReplaceNullWithDefault: "transforms.OversizedRecords.replace.null.with.default",
   insertTopicNameEnabled: "InsertTopicName.enabled",
+  streamkapSnapshotCustomTableConfig: "streamkap.snapshot.custom.table.config.user.defined",
+  streamkapSnapshotLargeTableThreshold: "streamkap.snapshot.large.table.threshold",
 };
 
 /** The PostgreSQL source (`postgresql`): `{connector, config}` in the API's keys, to spread into `Source` args. */
@@ -2071,6 +2077,8 @@ export interface SqlserverSourceArgs {
   insertTopicNameEnabled?: In<boolean>;
   /** `streamkap.snapshot.custom.table.config.user.defined` */
   snapshotCustomTableConfig?: In<Record<string, { chunks: number }>>;
+  /** `streamkap.snapshot.large.table.threshold` */
+  snapshotLargeTableThreshold?: In<number>;
 }
 
 const SQLSERVER_SOURCE_KEYS: KeyMap = {
@@ -2113,6 +2121,7 @@ const SQLSERVER_SOURCE_KEYS: KeyMap = {
   transformsOversizedRecordsReplaceNullWithDefault: "transforms.OversizedRecords.replace.null.with.default",
   insertTopicNameEnabled: "InsertTopicName.enabled",
   snapshotCustomTableConfig: "streamkap.snapshot.custom.table.config.user.defined",
+  snapshotLargeTableThreshold: "streamkap.snapshot.large.table.threshold",
 };
 
 /** The SQL Server source (`sqlserveraws`): `{connector, config}` in the API's keys, to spread into `Source` args. */

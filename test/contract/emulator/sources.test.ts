@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ORIGIN, findConnector, findKey } from "../../../catalogue/index.js";
+import { requiredConfig } from "../../support/catalogue-samples.js";
 import { expect422, expectDetail, openSession, pgSourceConfig, uniqueName, type Session } from "./helpers.js";
 
 let s: Session;
@@ -89,6 +91,17 @@ describe("POST /sources", () => {
     });
     const src = await createSource({ config: { ...pgSourceConfig(), "binary.handling.mode": null } });
     expect(src.config["binary.handling.mode"]).toBe("bytes");
+  });
+
+  it("accepts the keys the platform's Terraform provider sends beyond its generated schema (catalogue additions)", async () => {
+    const sqlserver = findConnector("source", "sqlserveraws")!;
+    const config = { ...requiredConfig(sqlserver), "streamkap.snapshot.large.table.threshold": 250000 };
+    const reply = await s.api("POST", "/sources?secret_returned=true&wait=false", { body: { name: uniqueName("mssql"), connector: "sqlserveraws", config } });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.config["streamkap.snapshot.large.table.threshold"]).toBe("250000");
+    for (const addition of (ORIGIN as unknown as { additions: { keys: Array<{ kind: string; code: string; key: string }> } }).additions.keys) {
+      expect(findKey(findConnector(addition.kind as "source", addition.code)!, addition.key), `${addition.code} ${addition.key}`).toBeDefined();
+    }
   });
 
   it("carries tag ids, left out of the answer when there are none", async () => {
