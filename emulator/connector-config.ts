@@ -1,6 +1,6 @@
 import { MASK, derivedKeys, findConnector, type ConnectorKind, type ConnectorSpec, type KeySpec } from "./catalogue.js";
 import { randomHex, type Vault } from "./crypto.js";
-import type { ConfigScalar, ConnectorRecord } from "./store.js";
+import type { ConfigValue, ConnectorRecord } from "./store.js";
 import { err, parseLaxBool, type ValidationDetail } from "./validation.js";
 
 /**
@@ -13,7 +13,7 @@ import { err, parseLaxBool, type ValidationDetail } from "./validation.js";
 
 export interface CheckedConfig {
   /** Every non-secret value in its stored (string) form, defaults and computed values included. */
-  config: Record<string, ConfigScalar>;
+  config: Record<string, ConfigValue>;
   /** Secret values, sealed. */
   secrets: Record<string, string>;
 }
@@ -33,7 +33,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-type Stored = { ok: string } | { problem: ValidationDetail };
+type Stored = { ok: ConfigValue } | { problem: ValidationDetail };
 
 /** One non-secret value against its key: its stored form, or what the API says is wrong with it. */
 function storeValue(keySpec: KeySpec, value: unknown, loc: (string | number)[]): Stored {
@@ -105,13 +105,16 @@ function storeValue(keySpec: KeySpec, value: unknown, loc: (string | number)[]):
           }
         }
       }
-      return { ok: typeof value === "string" ? value : JSON.stringify(map) };
+      // A json-string map stays the string it travels as; any other map is kept, and echoed, as
+      // the JSON object the platform's Terraform client reads back (helper.GetTfCfgMapString).
+      if (keySpec.encoding === "json-string") return { ok: typeof value === "string" ? value : JSON.stringify(map) };
+      return { ok: map };
     }
   }
 }
 
 /** Splits a comma-separated include list into its entries. */
-export function listEntries(value: ConfigScalar | undefined): string[] {
+export function listEntries(value: ConfigValue | undefined): string[] {
   if (value === undefined) return [];
   return [...new Set(String(value).split(",").map((s) => s.trim()).filter((s) => s !== ""))];
 }
@@ -154,7 +157,7 @@ export function checkConfig(
   previous?: Pick<ConnectorRecord, "secrets" | "config">,
 ): { ok: true; value: CheckedConfig } | { ok: false; details: ValidationDetail[] } {
   const details: ValidationDetail[] = [];
-  const config: Record<string, ConfigScalar> = {};
+  const config: Record<string, ConfigValue> = {};
   const secrets: Record<string, string> = {};
   const plainSecrets: Record<string, string> = {};
   const keys = new Map(spec.keys.map((k) => [k.key, k]));
@@ -237,12 +240,15 @@ function keyIn(obj: Record<string, unknown>, key: string): boolean {
  * revealed, and the plain keys the platform derives from `.user.defined` ones (see
  * derivedKeys) alongside the keys that were set.
  */
-export function echoConfig(record: Pick<ConnectorRecord, "config" | "secrets" | "kind" | "connector">, vault: Vault, revealSecrets: boolean): Record<string, string> {
-  const entries: [string, string][] = Object.entries(record.config).map(([k, v]) => [k, String(v)]);
+export function echoConfig(record: Pick<ConnectorRecord, "config" | "secrets" | "kind" | "connector">, vault: Vault, revealSecrets: boolean): Record<string, string | ConfigValue> {
+  const entries: [string, string | ConfigValue][] = Object.entries(record.config).map(([k, v]) => [k, typeof v === "object" ? v : String(v)]);
   const spec = findConnector(record.kind, record.connector);
   if (spec) {
     for (const [plain, from] of derivedKeys(spec)) {
-      if (keyIn(record.config, from)) entries.push([plain, String(record.config[from])]);
+      if (keyIn(record.config, from)) {
+        const v = record.config[from]!;
+        entries.push([plain, typeof v === "object" ? v : String(v)]);
+      }
     }
   }
   for (const [k, sealed] of Object.entries(record.secrets)) {
@@ -275,4 +281,9 @@ export function deriveTopics(record: ConnectorRecord): DerivedTopics {
 
 export function kindLabel(kind: ConnectorKind): "Source" | "Destination" {
   return kind === "source" ? "Source" : "Destination";
+}
+
+/** The echoed config with every value as text (maps as JSON), for the config history and its diff. */
+export function echoConfigText(record: Pick<ConnectorRecord, "config" | "secrets" | "kind" | "connector">, vault: Vault): Record<string, string> {
+  return Object.fromEntries(Object.entries(echoConfig(record, vault, false)).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
 }

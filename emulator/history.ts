@@ -1,6 +1,6 @@
 import { FILE_HEADERS_ONLY, createTwoFilesPatch } from "diff";
 import { MASK } from "./catalogue.js";
-import { echoConfig } from "./connector-config.js";
+import { echoConfigText } from "./connector-config.js";
 import type { ConnectorRecord, HistoryEntry, Store } from "./store.js";
 
 /**
@@ -10,7 +10,7 @@ import type { ConnectorRecord, HistoryEntry, Store } from "./store.js";
  */
 
 export function snapshot(store: Store, record: ConnectorRecord): Omit<HistoryEntry, "timestamp"> {
-  const config = echoConfig(record, store.vault, false);
+  const config = echoConfigText(record, store.vault);
   const secret_digests: Record<string, string> = {};
   for (const [key, sealed] of Object.entries(record.secrets)) secret_digests[key] = store.vault.digest(store.vault.open(sealed));
   return { config, secret_digests };

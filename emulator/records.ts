@@ -21,14 +21,16 @@ export const CONNECTOR_STATUSES: readonly ConnectorStatus[] = [
 ];
 
 export type ConfigScalar = string | number | boolean;
+/** A stored config value: a scalar, or a map the platform keeps (and echoes) as a JSON object. */
+export type ConfigValue = ConfigScalar | { readonly [key: string]: unknown };
 
 export interface ConnectorRecord {
   id: string;
   kind: ConnectorKind;
   name: string;
   connector: string;
-  /** Non-secret config in its stored (string) form, plus filled defaults and computed values. */
-  config: Record<string, ConfigScalar>;
+  /** Non-secret config in its stored (string, or map object) form, plus filled defaults and computed values. */
+  config: Record<string, ConfigValue>;
   /** Secret config values, sealed. */
   secrets: Record<string, string>;
   created_timestamp: string;
@@ -171,7 +173,7 @@ export interface TransformRecord {
   id: string;
   name: string;
   transform_type: string;
-  config: Record<string, ConfigScalar>;
+  config: Record<string, ConfigValue>;
   implementation: Record<string, unknown>;
   version: number;
   impl_versions: Record<string, TransformVersion>;

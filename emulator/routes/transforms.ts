@@ -84,7 +84,7 @@ export function renderTransform(store: Store, t: TransformRecord) {
     tenant_id: store.data.tenant_id,
     service_id: store.data.service_id,
     job_name: `job-${t.id}`,
-    config: Object.fromEntries(Object.entries(t.config).map(([k, v]) => [k, String(v)])),
+    config: Object.fromEntries(Object.entries(t.config).map(([k, v]) => [k, typeof v === "object" ? v : String(v)])),
     implementation: t.implementation,
     version: t.version,
     live_version: t.job?.deployed_version ?? null,

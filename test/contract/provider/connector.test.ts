@@ -174,6 +174,22 @@ describe("Destination provider against the emulator", () => {
     await destinations.delete(id);
   });
 
+  it("a map-valued key comes back as the JSON object the platform echoes: no diff, no drift, and an edit to one entry is seen", async () => {
+    const mapping = { users: "JUNIT.USERS", orders: "JUNIT.ORDERS" };
+    const inputs = await checked(destinations, { logicalName: "mapped", connector: "snowflake", config: { ...snowflakeConfig, "auto.qa.dedupe.table.mapping": mapping } });
+    const { id, outs } = await destinations.create(inputs);
+    const live = await h.console.findOne("/destinations/{id}", destinationConnectorSchema, { params: { id } });
+    expect(live!.config!["auto.qa.dedupe.table.mapping"]).toEqual(mapping);
+    expect(await destinations.diff(id, outs, inputs)).toMatchObject({ changes: false });
+    const read = await destinations.read(id, outs);
+    expect((read.props as ConnectorOutputs).drift.detected).toBe(false);
+    expect(read).not.toHaveProperty("inputs");
+    const edited = { ...mapping, orders: "JUNIT.ORDERS_V2" };
+    await h.console.put("/destinations/{id}", { params: { id }, body: { name: inputs.name, connector: "snowflake", config: { ...snowflakeConfig, "auto.qa.dedupe.table.mapping": edited } } });
+    expect(await destinations.diff(id, outs, inputs)).toMatchObject({ changes: true });
+    await destinations.delete(id);
+  });
+
   it("creates a destination in one round trip and still sees an edit made right after it", async () => {
     const inputs = await checked(destinations, { logicalName: "fresh", connector: "snowflake", config: snowflakeConfig });
     h.emulator.resetStats();
