@@ -202,6 +202,25 @@ export function toWireConfig(kind: CatalogueKind, connector: string, config: Rec
   return out;
 }
 
+/**
+ * The config a write sends, as the platform's own provider sends it: every catalogued key, with
+ * the program's value where it set one, else the catalogue's default, else `null`. So a
+ * connector made by pulumi-cdc equals one made in the console or by Terraform, whether or not
+ * the service fills in defaults itself. Keys the platform sets (computed) go only when given;
+ * an uncatalogued connector's config goes as given. Diff and drift still compare only the keys
+ * the program set (the stack keeps `inputs.config`, not this).
+ */
+export function wireConfigWithDefaults(kind: CatalogueKind, connector: string, config: ConfigMap): Record<string, ConfigMap[string] | null> {
+  const spec = findConnector(kind, connector);
+  if (!spec) return config;
+  const out: Record<string, ConfigMap[string] | null> = {};
+  for (const keySpec of spec.keys) {
+    if (keySpec.computed || Object.prototype.hasOwnProperty.call(config, keySpec.key)) continue;
+    out[keySpec.key] = keySpec.default === undefined ? null : (wireValue(keySpec, keySpec.default) ?? null);
+  }
+  return { ...out, ...config };
+}
+
 function wireValue(spec: KeySpec, value: unknown): ConfigMap[string] | undefined {
   if (spec.type === "integer" && typeof value === "string" && INTEGER.test(value)) return Number(value);
   if (spec.type === "boolean" && typeof value === "string" && BOOLEAN.test(value)) return value.trim().toLowerCase() === "true";

@@ -56,6 +56,8 @@ function checkTags(store: Store, tags: string[] | null | undefined): string[] | 
   return [...new Set(tags)];
 }
 const secretQuery = z.object({ secret_returned: queryBool(false) });
+// Writes also take `wait` (the platform's client sends wait=false): see README, "Connector writes".
+const writeQuery = z.object({ secret_returned: queryBool(false), wait: queryBool(true) });
 const listQuery = z.object({
   page: queryInt({ default: 1, ge: 1 }),
   page_size: queryInt({ default: 10, ge: 1, le: 100 }),
@@ -127,7 +129,7 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
   const updateBody = connectorBody(kind);
 
   app.post(base, { config: { permission: write } }, async (request) => {
-    const { query, body } = validateRequest(request, { query: secretQuery, body: createBody });
+    const { query, body } = validateRequest(request, { query: writeQuery, body: createBody });
     const spec = findConnector(kind, body.connector)!;
     const checked = checkConfig(spec, body.config, store.vault);
     if (!checked.ok) throw new RequestValidationError(checked.details);
@@ -178,7 +180,7 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
   });
 
   app.put(`${base}/:${idParam}`, { config: { permission: write } }, async (request) => {
-    const { path, query, body } = validateRequest(request, { path: pathSchema, query: secretQuery, body: updateBody });
+    const { path, query, body } = validateRequest(request, { path: pathSchema, query: writeQuery, body: updateBody });
     const record = find(path[idParam]!);
     if (body.connector !== record.connector) {
       throw new RequestValidationError([
@@ -210,7 +212,7 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
   });
 
   app.delete(`${base}/:${idParam}`, { config: { permission: write } }, async (request) => {
-    const { path } = validateRequest(request, { path: pathSchema });
+    const { path } = validateRequest(request, { path: pathSchema, query: writeQuery });
     const record = find(path[idParam]!);
     const users = pipelinesUsing(store, { [kind]: record.id });
     if (users.length > 0) throw conflict(inUseMessage(kindLabel(kind), record.id, users));

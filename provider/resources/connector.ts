@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { replacingKeys, secretKeySet, type ConnectorKind } from "../catalogue.js";
-import { checkConnectorConfig, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, type CheckFailure } from "../check.js";
+import { checkConnectorConfig, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, wireConfigWithDefaults, type CheckFailure } from "../check.js";
 import {
   destinationConnectorSchema,
   ConflictError,
@@ -58,6 +58,13 @@ interface KindSpec {
   states: readonly DesiredState[];
   schema: typeof sourceConnectorSchema | typeof destinationConnectorSchema;
 }
+
+/**
+ * The query of connector writes, as the platform's own provider sends it: answer without waiting
+ * for the connector's deployment (`wait=false`). Secrets are not asked back (`secret_returned`
+ * stays false): the stack keeps only digests of them, so they need not cross the wire twice.
+ */
+const WRITE_QUERY = { wait: false } as const;
 
 export const SOURCE: KindSpec = {
   kind: "source",
@@ -300,7 +307,7 @@ export class ConnectorProvider {
   async delete(id: string) {
     const api = client();
     try {
-      await api.delete(this.path(id), { params: { id } });
+      await api.delete(this.path(id), { params: { id }, query: WRITE_QUERY });
     } catch (err) {
       // Already gone is what delete wants.
       if (!isNotFound(err)) throw err;
@@ -320,6 +327,7 @@ export class ConnectorProvider {
         what: `${this.spec.label} "${inputs.name}"`,
         send: () =>
           api.post(this.path(), {
+            query: WRITE_QUERY,
             body: { ...this.body(inputs), created_from: api.createdFrom },
             schema: this.spec.schema,
           }),
@@ -341,6 +349,7 @@ export class ConnectorProvider {
     try {
       return await api.put(this.path(id), {
         params: { id },
+        query: WRITE_QUERY,
         body: this.body(inputs),
         schema: this.spec.schema,
       });
@@ -355,9 +364,13 @@ export class ConnectorProvider {
     }
   }
 
-  /** The create and update body; `tags` absent leaves the object's tags as they are, `[]` clears them. */
+  /**
+   * The create and update body: the whole config, defaults included (wireConfigWithDefaults);
+   * `tags` absent leaves the object's tags as they are, `[]` clears them.
+   */
   private body(inputs: ConnectorInputs) {
-    return { name: inputs.name, connector: inputs.connector, config: inputs.config, ...(inputs.tags !== undefined ? { tags: inputs.tags } : {}) };
+    const config = wireConfigWithDefaults(this.spec.kind, inputs.connector, inputs.config);
+    return { name: inputs.name, connector: inputs.connector, config, ...(inputs.tags !== undefined ? { tags: inputs.tags } : {}) };
   }
 
   /** Takes over an existing object: it must exist and be of the same connector; then it is made to match. */

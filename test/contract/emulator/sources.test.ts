@@ -389,6 +389,17 @@ describe("DELETE /sources/{source_id}", () => {
     expect((await s.api("POST", "/sources", { body: { name: src.name, connector: "postgresql", config: pgSourceConfig() } })).status).toBe(200);
     expect422(await s.api("DELETE", `/sources/${"z".repeat(300)}`), { loc: ["path", "source_id"] });
   });
+
+  it("takes wait=false on create, update and delete as the platform's client sends it, and refuses a wait that is no boolean", async () => {
+    const created = await s.api("POST", "/sources?secret_returned=true&wait=false", { body: { name: uniqueName("w"), connector: "postgresql", config: pgSourceConfig() } });
+    expect(created.status, created.text).toBe(200);
+    expect(created.body.connector_status).toBe("Active");
+    const id = created.body.id as string;
+    const updated = await s.api("PUT", `/sources/${id}?secret_returned=true&wait=false`, { body: { name: created.body.name, connector: "postgresql", config: pgSourceConfig() } });
+    expect(updated.status, updated.text).toBe(200);
+    expect422(await s.api("DELETE", `/sources/${id}?wait=later`), { loc: ["query", "wait"], type: "bool_parsing" });
+    expect((await s.api("DELETE", `/sources/${id}?secret_returned=true&wait=false`)).body).toEqual({ id, deleted: true });
+  });
 });
 
 describe("source lifecycle", () => {
