@@ -186,7 +186,7 @@ async function injectFaults(ctx: EmulatorContext, request: FastifyRequest, reply
       throw new ApiError(429, "Too Many Requests: rate limit exceeded", { "retry-after": String(decision.retryAfterSeconds) });
     case "fail":
       stats.faults.failed += 1;
-      throw new ApiError(503, "Service temporarily unavailable");
+      throw new ApiError(503, "503 Service Unavailable: the service is temporarily unavailable, try again");
     case "none":
       // Only writes: a read whose answer is lost is just a dropped connection.
       if (request.method !== "GET" && faults.loseResponse()) responsesToLose.add(request);

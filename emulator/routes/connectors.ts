@@ -64,6 +64,7 @@ const listQuery = z.object({
   partial_name: queryString(),
   connector: queryString(),
   status: queryString(),
+  secret_returned: queryBool(false),
 });
 
 function taskView(status: ConnectorStatus): { tasks: number[]; task_statuses: Record<string, { state: string }> } {
@@ -168,7 +169,7 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
       .filter((r) => query.connector === undefined || r.connector === query.connector)
       .filter((r) => query.status === undefined || r.connector_status.toLowerCase() === query.status.toLowerCase())
       .sort((a, b) => a.created_timestamp.localeCompare(b.created_timestamp));
-    return pageOf(matches, query.page, query.page_size, (r) => renderConnector(store, r, false));
+    return pageOf(matches, query.page, query.page_size, (r) => renderConnector(store, r, query.secret_returned));
   });
 
   // The get operation answers with a list envelope; an unknown id is an empty result, not a 404.

@@ -31,8 +31,9 @@ const metricsBody = z.object({
       id: z.string().min(1),
       entity_type: z.enum(ENTITY_TYPES),
       connector: z.string().optional(),
-      topic_ids: z.array(z.string()),
-      topic_db_ids: z.array(z.string()).optional(),
+      // The platform's client sends these without omitempty: null when it has none.
+      topic_ids: z.array(z.string()).nullable(),
+      topic_db_ids: z.array(z.string()).nullish(),
     }),
   ),
   timestamp_from: z.string().nullable().optional(),
@@ -148,7 +149,7 @@ export function registerTopicRoutes(app: FastifyInstance, ctx: EmulatorContext):
     const out: Record<string, Record<string, Record<string, number>>> = {};
     for (const entity of body.entities) {
       const metrics: Record<string, Record<string, number>> = {};
-      for (const topicId of entity.topic_ids) {
+      for (const topicId of entity.topic_ids ?? []) {
         const owner = topicOwner(store, topicId);
         if (!owner || owner.entity.id !== entity.id) continue;
         // The emulator moves no data: every counter is zero.

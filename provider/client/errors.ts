@@ -161,6 +161,13 @@ export function errorFromResponse(ctx: Omit<ApiErrorInit, "status" | "detail">, 
   const parsed = parseErrorBody(res.body);
   const init: ApiErrorInit = { ...ctx, status: res.status, detail: parsed.detail };
   const s = res.status;
+  // A name already taken is 409 on the seed's routes, but the platform also answers it as 422
+  // (transforms; sources and destinations at times) or 400 (tags, "A tag with identical properties
+  // already exists."), and its own client goes by the words: so do we, so a create whose answer
+  // was lost resolves a duplicate whichever status comes back.
+  if ((s === 400 || s === 422) && /already exists/i.test(issueText(parsed))) {
+    return new ConflictError({ ...init, detail: issueText(parsed) });
+  }
   if (s === 422 || (parsed.issues && s >= 400 && s < 500)) return new ValidationError(init, parsed.issues ?? []);
   if (s === 401 || s === 403) return new AuthError(init);
   if (s === 404) return new NotFoundError(init);
@@ -168,6 +175,11 @@ export function errorFromResponse(ctx: Omit<ApiErrorInit, "status" | "detail">, 
   if (s === 429) return new RateLimitError(init, res.retryAfterSeconds);
   if (s >= 500) return new ServerError(init);
   return new CdcApiError(init);
+}
+
+function issueText(parsed: { detail: unknown; issues?: ValidationIssue[] }): string {
+  if (parsed.issues && parsed.issues.length > 0) return parsed.issues.map((i) => i.msg).join("; ");
+  return typeof parsed.detail === "string" ? parsed.detail : "";
 }
 
 function parseErrorBody(body: string): { detail: unknown; issues?: ValidationIssue[] } {

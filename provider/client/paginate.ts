@@ -10,26 +10,25 @@ export interface PaginateOptions {
   maxPages?: number;
 }
 
-/** Page through `fetchPage(page, pageSize)` until `has_next` is false, a page is empty, or `total` is reached. */
+/**
+ * Page through `fetchPage(page, pageSize)` until `has_next` is false, a page is empty, or (when
+ * the server leaves `has_next` out) a page comes back short. `total` is not trusted to stop: the
+ * platform's own client stops on a short page only, and a lookup by name that stopped early on a
+ * wrong `total` would miss the object and create a duplicate.
+ */
 export async function* paginatePages<T>(
   fetchPage: (page: number, pageSize: number) => Promise<Paginated<T>>,
   options: PaginateOptions = {},
 ): AsyncGenerator<T, void, undefined> {
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
-  let seen = 0;
   for (let page = 1; page <= maxPages; page++) {
     const envelope = await fetchPage(page, pageSize);
     const items = envelope.result;
     if (items.length === 0) return;
     for (const item of items) yield item;
-    seen += items.length;
     if (envelope.has_next === false) return;
-    if (envelope.has_next !== true) {
-      // Servers that leave has_next null: fall back to total, then to a short page.
-      if (typeof envelope.total === "number" && seen >= envelope.total) return;
-      if (items.length < pageSize) return;
-    }
+    if (envelope.has_next !== true && items.length < pageSize) return;
   }
   throw new Error(`pagination stopped after ${maxPages} pages: the server kept reporting more results`);
 }

@@ -90,8 +90,9 @@ export class TokenManager implements AuthProvider {
       try {
         return this.adopt(await this.refresh(held.refreshToken));
       } catch (err) {
-        if (err instanceof CdcApiError && err.status !== undefined && [400, 401, 403, 404, 422].includes(err.status)) {
-          // Refresh token expired, revoked or already used: start over with the credentials.
+        if (err instanceof CdcApiError && err.status !== undefined && [400, 401, 403, 404, 405, 422].includes(err.status)) {
+          // Refresh token expired, revoked or already used, or no refresh route at all (the
+          // platform's own client never refreshes): start over with the credentials.
           emitDebug(() => `token refresh refused (${err.status}); exchanging client credentials`, this.#opts.debug);
         } else if (!held.rejected && held.expiresAt > this.#now()) {
           // Transient failure and the current token still works: keep it, try again next call.

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { z } from "zod";
-import { ConflictError, currentBudget, ValidationError, type CdcClient } from "../client/index.js";
+import { currentBudget, type CdcClient } from "../client/index.js";
 import { pipelineSchema, transformSchema, type LivePipeline, type LiveTransform } from "./schemas.js";
 
 /**
@@ -22,22 +22,6 @@ export async function findByName<S extends z.ZodType>(api: CdcClient, path: stri
     if ((item as { name?: unknown }).name === name) return item;
   }
   return undefined;
-}
-
-/**
- * A duplicate name is 409 for pipelines and 422 "already exists" for transforms on the
- * platform (§5.8): both become a ConflictError, so a create whose answer was lost resolves a
- * duplicate the same way whichever the API sends.
- */
-export async function asConflict<T>(send: () => Promise<T>): Promise<T> {
-  try {
-    return await send();
-  } catch (err) {
-    if (err instanceof ValidationError && /already exists/i.test(err.message)) {
-      throw new ConflictError({ method: err.method, path: err.path, status: 409, detail: err.issues.map((i) => i.msg).join("; "), requestId: err.requestId });
-    }
-    throw err;
-  }
 }
 
 /**

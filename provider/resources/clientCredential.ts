@@ -121,8 +121,9 @@ export class ClientCredentialProvider {
         cred = await api.post("/auth/client-credentials", {
           body: {
             role_ids: inputs.roleIds,
-            description: inputs.description ?? null,
-            service_id: inputs.serviceId ?? null,
+            // Left out when unset, as the platform's own client does, rather than sent as null.
+            ...(inputs.description !== undefined ? { description: inputs.description } : {}),
+            ...(inputs.serviceId !== undefined ? { service_id: inputs.serviceId } : {}),
             created_from: api.createdFrom,
           },
           schema: clientCredentialSchema,

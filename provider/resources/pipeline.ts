@@ -4,7 +4,7 @@ import { ConflictError, connectorSchema, isNotFound, type CdcClient } from "../c
 import { client } from "../context.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers, withoutUndefined } from "../normalize.js";
-import { asConflict, findByName, getPipeline, getTransform, waitUntilGone } from "../pipelines/api.js";
+import { findByName, getPipeline, getTransform, waitUntilGone } from "../pipelines/api.js";
 import { pipelineSchema, type LivePipeline } from "../pipelines/schemas.js";
 import { alignTopics, alignTransformTopics, regroup, sameTopics, sameTransformTopics, topicSet, unwind, type TransformTopics } from "../pipelines/topics.js";
 import { createSurvivingFaults } from "./create.js";
@@ -154,7 +154,7 @@ export class PipelineProvider {
     const body = await this.body(api, inputs);
     const live = await createSurvivingFaults({
       what: `pipeline "${inputs.name}"`,
-      send: () => asConflict(() => api.post("/pipelines", { query: { secret_returned: true, wait: false }, body: { ...body, created_from: api.createdFrom }, schema: pipelineSchema })),
+      send: () => api.post("/pipelines", { query: { secret_returned: true, wait: false }, body: { ...body, created_from: api.createdFrom }, schema: pipelineSchema }),
       find: () => findByName(api, "/pipelines", pipelineSchema, inputs.name),
       mismatch: (found) => {
         if (found.created_from && found.created_from !== api.createdFrom) return `created from ${found.created_from}, not by Pulumi`;

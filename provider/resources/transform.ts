@@ -5,7 +5,7 @@ import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { reportDrift } from "../drift.js";
 import { alignLiveConfig, canonicalJson, changedConfigKeys, containsUnknown, isUnknown, sameMembers, withoutUndefined, type ConfigMap } from "../normalize.js";
-import { asConflict, findByName, getTransform, waitUntilGone } from "../pipelines/api.js";
+import { findByName, getTransform, waitUntilGone } from "../pipelines/api.js";
 import { DEFAULT_DEPLOY_TIMEOUT_SEC, deployAndWait, jobStatus } from "../pipelines/deploy.js";
 import { implementationVersionSchema, transformSchema, type LiveTransform } from "../pipelines/schemas.js";
 import { createSurvivingFaults } from "./create.js";
@@ -148,14 +148,13 @@ export class TransformProvider {
     const api = client();
     let live = await createSurvivingFaults({
       what: `transform "${inputs.name}"`,
+      // A duplicate name is a 422 "already exists" here (§5.8): the request core makes it a ConflictError.
       send: () =>
-        asConflict(() =>
-          api.post("/transforms", {
-            query: { secret_returned: true },
-            body: { transform: inputs.transform, config: inputs.config, created_from: api.createdFrom, tags: inputs.tags ?? null },
-            schema: transformSchema,
-          }),
-        ),
+        api.post("/transforms", {
+          query: { secret_returned: true },
+          body: { transform: inputs.transform, config: inputs.config, created_from: api.createdFrom, tags: inputs.tags ?? null },
+          schema: transformSchema,
+        }),
       find: () => findByName(api, "/transforms", transformSchema, inputs.name),
       mismatch: (found) => {
         if (found.transform_type && found.transform_type !== inputs.transform) return `a ${found.transform_type} transform, not ${inputs.transform}`;

@@ -89,7 +89,7 @@ describe("token manager against a fake API", () => {
     expect(h.api.tokenExchanges).toBe(1);
   });
 
-  it.each([401, 422])("falls back to client credentials when the refresh is refused with %i", async (status) => {
+  it.each([401, 405, 422])("falls back to client credentials when the refresh is refused with %i (405: an API without the refresh route)", async (status) => {
     h = await startHarness({ expiresIn: 600 });
     h.api.route("GET", "/ping", ({ res }) => sendJson(res, 200, { ok: true }));
     await h.client.get("/ping");

@@ -66,7 +66,7 @@ describe("pagination", () => {
     expect(h.api.requestsTo("GET", "/destinations")).toHaveLength(2);
   });
 
-  it("accepts has_next null with a total, and string numbers", async () => {
+  it("accepts has_next null with a total, and string numbers; a full last page is followed by one more request", async () => {
     h = await startHarness();
     h.api.route("GET", "/tags", ({ res, seen }) => {
       const page = Number(seen.query.get("page"));
@@ -83,8 +83,19 @@ describe("pagination", () => {
     const tags = await h.client.listAll("/tags", undefined, tagSchema);
     expect(tags).toHaveLength(200);
     expect(tags[0]?.system).toBe(false);
-    // total reached after page 2: no third request
-    expect(h.api.requestsTo("GET", "/tags")).toHaveLength(2);
+    // Without has_next only a short page ends the listing, whatever total says.
+    expect(h.api.requestsTo("GET", "/tags")).toHaveLength(3);
+  });
+
+  it("reads past a total that is too small, as the platform's client does", async () => {
+    h = await startHarness();
+    h.api.route("GET", "/sources", ({ res, seen }) => {
+      const page = Number(seen.query.get("page"));
+      const count = page < 3 ? 100 : 50;
+      sendJson(res, 200, { result: Array.from({ length: count }, (_, i) => source(page * 1000 + i)), page, page_size: 100, total: 100, has_next: null });
+    });
+    expect(await h.client.listAll("/sources", undefined, sourceConnectorSchema)).toHaveLength(250);
+    expect(h.api.requestsTo("GET", "/sources")).toHaveLength(3);
   });
 
   it("is bounded when the server always reports more", async () => {

@@ -1,5 +1,6 @@
 // The forms in which the platform and the seed could answer the same call: pulumi-cdc reads both.
 import { afterEach, describe, expect, it } from "vitest";
+import { ConflictError, ValidationError } from "../../../provider/client/index.js";
 import { listTags } from "../../../provider/lookup.js";
 import { implementationVersionSchema } from "../../../provider/pipelines/schemas.js";
 import { sendJson } from "./fake-api.js";
@@ -41,5 +42,26 @@ describe("transform implementation versions", () => {
       schema: implementationVersionSchema,
     });
     expect(saved.version_id).toBe("3");
+  });
+});
+
+describe("a name already taken", () => {
+  it.each([
+    ["409, as the seed's routes answer", 409, { detail: "A source named 'x' already exists" }],
+    ["422 with the words in its issues, as transforms (and at times sources) answer", 422, { detail: [{ loc: ["body", "name"], msg: "Value error, a source named 'x' already exists", type: "value_error", input: "x" }] }],
+    ["400, as the platform answers a duplicate tag", 400, { detail: "A tag with identical properties already exists." }],
+  ])("is a ConflictError when it comes as %s", async (_what, status, answer) => {
+    h = await startHarness();
+    h.api.route("POST", "/sources", ({ res }) => sendJson(res, status, answer));
+    const err = await h.client.post("/sources", { body: { name: "x" } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConflictError);
+    expect((err as ConflictError).status).toBe(status);
+    expect((err as ConflictError).message).toMatch(/already exists/);
+  });
+
+  it("leaves other 400 and 422 answers as they were", async () => {
+    h = await startHarness();
+    h.api.route("POST", "/sources", ({ res }) => sendJson(res, 422, { detail: [{ loc: ["body", "name"], msg: "Field required", type: "missing", input: null }] }));
+    expect(await h.client.post("/sources", { body: {} }).catch((e: unknown) => e)).toBeInstanceOf(ValidationError);
   });
 });

@@ -51,6 +51,8 @@ describe("fault injection", () => {
     emu.setFaults({ failRate: 1 });
     const failed = await get("/sources");
     expectDetail(failed, 503);
+    // The platform's client retries a write only when the error's words say 503 or "service unavailable".
+    expect(failed.body.detail).toMatch(/503|service unavailable/i);
     expect(failed.headers.get("x-request-id")).toBeTruthy();
     expectDetail(await call(emu.url, "POST", "/auth/access-token", { body: { client_id: "cdc-local", secret: "cdc-local-secret" } }), 503);
     expectDetail(await get("/sources", emu, null), 503);

@@ -230,6 +230,10 @@ describe("topics", () => {
     expect(Object.keys(reply.body[src.id])).toEqual([mine]);
     expect(reply.body[src.id][mine]).toMatchObject({ messages_in: 0, lag: 0 });
     expect422(await s.api("POST", "/topics/table_metrics", { body: { entities: [{ id: "x" }] } }), { loc: ["body", "entities", 0, "entity_type"], type: "missing" });
+    // The platform's client sends its id lists without omitempty: null when it has none.
+    const nulls = await s.api("POST", "/topics/table_metrics", { body: { entities: [{ id: src.id, entity_type: "sources", connector: "postgresql", topic_ids: null, topic_db_ids: null }] } });
+    expect(nulls.status, nulls.text).toBe(200);
+    expect(nulls.body).toEqual({ [src.id]: {} });
   });
 
   it("GET answers kafka.partitions.count; PUT takes the payload wrapper, grows partitions, sets and clears tags", async () => {

@@ -300,6 +300,9 @@ describe("GET /sources", () => {
     expect(byConnector.body.result.map((r: { id: string }) => r.id)).toEqual([mongo.body.id]);
     const paused = await s.api("GET", `/sources?partial_name=${tag}&status=paused`);
     expect(paused.body.result.map((r: { id: string }) => r.id)).toEqual([pg.id]);
+    // The platform's client lists with secret_returned=true and takes a listed item as its object.
+    const revealed = await s.api("GET", `/sources?partial_name=${tag}-pg&secret_returned=true`);
+    expect(revealed.body.result[0].config["database.password"]).toBe("pg-s3cret");
   });
 
   it("validates paging and filter parameters", async () => {
