@@ -1,7 +1,8 @@
 # shellcheck shell=bash
-# Source this file: it makes sure Node.js >= 22 and the Pulumi CLI are available, installing
-# them into a cache outside the repository when the machine lacks them, and sets up an
-# offline Pulumi environment (file backend, passphrase, no update checks, no plugin downloads).
+# Source this file: it makes sure Node.js >= 22, the Pulumi CLI and Pulumi's YAML language host
+# are available, installing them into a cache outside the repository when the machine lacks them,
+# and sets up an offline Pulumi environment (file backend, passphrase, no update checks, no plugin
+# downloads).
 #
 #   source scripts/toolchain.sh
 #
@@ -11,6 +12,8 @@
 CDC_NODE_VERSION=24.21.0
 CDC_PULUMI_VERSION=3.259.0
 # The commit of the v3.259.0 tag, for the record: a05d88f24d05.
+# pulumi-language-yaml, built from github.com/pulumi/pulumi-yaml against the pkg/v3 above.
+CDC_PULUMI_YAML_VERSION=1.38.1
 CDC_MIN_NODE_MAJOR=22
 CDC_MIN_PULUMI=3.200.0
 
@@ -79,24 +82,91 @@ package tools
 import _ "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"
 EOF
   cdc_say "building the Pulumi CLI v$CDC_PULUMI_VERSION from Go modules (first run only: about 10-20 minutes on 2 cores)"
+  cdc_go_build "the Pulumi CLI" "$build" "$out/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi \
+    "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$CDC_PULUMI_VERSION"
+}
+
+# cdc_go_build LABEL BUILD_DIR OUT_FILE PACKAGE LDFLAGS: resolves the modules of BUILD_DIR (a
+# go.mod and a tools.go importing PACKAGE) and builds PACKAGE into OUT_FILE, static, with
+# progress every 30 s. The binary appears only once complete.
+cdc_go_build() {
+  local label="$1" build="$2" out="$3" pkg="$4" ldflags="$5"
   cdc_say "  resolving modules..."
-  (cd "$build" && go mod tidy) >&2 || { cdc_die "go mod tidy failed for the Pulumi CLI build in $build"; return 1; }
-  cdc_say "  compiling (progress: go build -v prints packages as they finish)..."
+  (cd "$build" && go mod tidy) >&2 || { cdc_die "go mod tidy failed for the $label build in $build"; return 1; }
+  cdc_say "  compiling (a line every 30 s while it runs)..."
   local started=$SECONDS
   (
     cd "$build" &&
-      CGO_ENABLED=0 go build -trimpath -tags osusergo,grpcnotrace \
-        -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$CDC_PULUMI_VERSION" \
-        -o "$out/pulumi.tmp" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+      CGO_ENABLED=0 go build -trimpath -tags osusergo,grpcnotrace -ldflags "$ldflags" -o "$out.tmp" "$pkg"
   ) >&2 &
   local pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     sleep 30
-    kill -0 "$pid" 2>/dev/null && cdc_say "  still compiling the Pulumi CLI ($((SECONDS - started)) s)"
+    kill -0 "$pid" 2>/dev/null && cdc_say "  still compiling $label ($((SECONDS - started)) s)"
   done
-  wait "$pid" || { cdc_die "building the Pulumi CLI failed (see the Go output above)"; return 1; }
-  mv "$out/pulumi.tmp" "$out/pulumi"
-  cdc_say "built the Pulumi CLI in $((SECONDS - started)) s"
+  wait "$pid" || { cdc_die "building $label failed (see the Go output above)"; return 1; }
+  mv "$out.tmp" "$out"
+  cdc_say "built $label in $((SECONDS - started)) s"
+}
+
+# Builds Pulumi's YAML language host from Go modules at the pinned release, against the same
+# pkg/v3 and sdk/v3 as the CLI (so the Go caches of the CLI build serve most of it).
+cdc_build_pulumi_yaml() {
+  local out="$1" build="$CDC_CACHE/build-pulumi-yaml-v$CDC_PULUMI_YAML_VERSION"
+  command -v go >/dev/null 2>&1 || {
+    cdc_die "no pulumi-language-yaml on PATH and no Go toolchain to build one: install Pulumi's YAML language host (pulumi-language-yaml), or Go >= 1.25 and run again"
+    return 1
+  }
+  mkdir -p "$build" "$out"
+  cat >"$build/go.mod" <<EOF
+module pulumicdc.local/toolchain-yaml
+
+go 1.25.11
+
+require (
+	github.com/pulumi/pulumi-yaml v$CDC_PULUMI_YAML_VERSION
+	github.com/pulumi/pulumi/pkg/v3 v$CDC_PULUMI_VERSION
+	github.com/pulumi/pulumi/sdk/v3 v$CDC_PULUMI_VERSION
+)
+
+// pkg/v3 carries this replace in its own go.mod; replaces do not travel with a dependency.
+// (pulumi-yaml's own go.mod carries none.)
+replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
+EOF
+  cat >"$build/tools.go" <<'EOF'
+//go:build tools
+
+package tools
+
+import _ "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml"
+EOF
+  cdc_say "building pulumi-language-yaml v$CDC_PULUMI_YAML_VERSION from Go modules (first run only: a few minutes once the CLI is built)"
+  cdc_go_build "pulumi-language-yaml" "$build" "$out/pulumi-language-yaml" \
+    github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml \
+    "-X github.com/pulumi/pulumi-yaml/pkg/version.Version=v$CDC_PULUMI_YAML_VERSION"
+}
+
+# cdc_on_path_besides NAME DIR: true when an executable NAME is on PATH outside DIR.
+cdc_on_path_besides() {
+  local dir IFS=:
+  for dir in $PATH; do
+    [ "${dir:-.}" != "$2" ] && [ -x "${dir:-.}/$1" ] && return 0
+  done
+  return 1
+}
+
+# cdc_ensure_pulumi_yaml SHIMS: the machine's pulumi-language-yaml when it has one; otherwise
+# ours, built once into the cache and linked into SHIMS (beside our CLI, or on PATH).
+cdc_ensure_pulumi_yaml() {
+  local shims="$1" out="$CDC_CACHE/pulumi-yaml-v$CDC_PULUMI_YAML_VERSION/bin"
+  if cdc_on_path_besides pulumi-language-yaml "$shims"; then
+    [ -L "$shims/pulumi-language-yaml" ] && rm -f "$shims/pulumi-language-yaml"
+    return 0
+  fi
+  if [ ! -x "$out/pulumi-language-yaml" ]; then
+    cdc_build_pulumi_yaml "$out" || return 1
+  fi
+  ln -sfn "$out/pulumi-language-yaml" "$shims/pulumi-language-yaml"
 }
 
 cdc_ensure_pulumi() {
@@ -127,8 +197,10 @@ cdc_ensure_pulumi() {
     cp "$shim" "$shims/pulumi-resource-pulumi-nodejs"
     chmod +x "$shims/pulumi-resource-pulumi-nodejs"
   fi
+  cdc_ensure_pulumi_yaml "$shims" || return 1
   case ":$PATH:" in *":$shims:"*) ;; *) export PATH="$shims:$PATH" ;; esac
   cdc_say "using Pulumi CLI $(pulumi version) from $(dirname "$(command -v pulumi)")"
+  cdc_say "using pulumi-language-yaml from $(dirname "$(command -v pulumi-language-yaml)")"
 }
 
 # Offline engine settings; a user's own values win.
