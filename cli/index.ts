@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// First, so that the modules imported after it are read from the code cache.
+// First: on a Node.js too old for pulumi-cdc, one line saying so instead of undici's stack trace.
+import "../provider/node-version.js";
+// Next, so that the modules imported after it are read from the code cache.
 import "../provider/compile-cache.js";
 import { CdcClient, redact, type CdcSettings, type Tuning } from "../provider/client/index.js";
 import { EXIT_ERROR, parseCommandLine, UsageError } from "./args.js";

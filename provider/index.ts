@@ -3,7 +3,9 @@
  * dynamic-provider process. sdk/ serializes only calls into this module, so everything with
  * state (HTTP pool, token, limiter) lives here, once per run.
  */
-// First, so that the modules imported after it are read from the code cache.
+// First: on a Node.js too old for pulumi-cdc, one line saying so instead of undici's stack trace.
+import "./node-version.js";
+// Next, so that the modules imported after it are read from the code cache.
 import "./compile-cache.js";
 import { currentTuning, withBudget, type ConfigSource } from "./client/index.js";
 import { configure } from "./context.js";

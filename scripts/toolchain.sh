@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Source this file: it makes sure Node.js >= 22, the Pulumi CLI and Pulumi's YAML language host
+# Source this file: it makes sure Node.js >= 22.19, the Pulumi CLI and Pulumi's YAML language host
 # are available, installing them into a cache outside the repository when the machine lacks them,
 # and sets up an offline Pulumi environment (file backend, passphrase, no update checks, no plugin
 # downloads).
@@ -14,7 +14,8 @@ CDC_PULUMI_VERSION=3.259.0
 # The commit of the v3.259.0 tag, for the record: a05d88f24d05.
 # pulumi-language-yaml, built from github.com/pulumi/pulumi-yaml against the pkg/v3 above.
 CDC_PULUMI_YAML_VERSION=1.38.1
-CDC_MIN_NODE_MAJOR=22
+# undici 8 (the API client) needs 22.19: provider/node-version.ts refuses anything older.
+CDC_MIN_NODE=22.19.0
 CDC_MIN_PULUMI=3.200.0
 
 CDC_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,9 +29,9 @@ cdc_version_ge() { [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2
 
 cdc_ensure_node() {
   if command -v node >/dev/null 2>&1; then
-    local major
-    major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
-    if [ "$major" -ge "$CDC_MIN_NODE_MAJOR" ]; then
+    local version
+    version="$(node -p 'process.versions.node' 2>/dev/null || echo 0)"
+    if cdc_version_ge "$version" "$CDC_MIN_NODE"; then
       return 0
     fi
   fi
@@ -38,12 +39,12 @@ cdc_ensure_node() {
   case "$(uname -m)" in
     x86_64 | amd64) arch=x64 ;;
     aarch64 | arm64) arch=arm64 ;;
-    *) cdc_die "no Node.js >= $CDC_MIN_NODE_MAJOR on PATH and no prebuilt package for $(uname -m); install Node.js $CDC_MIN_NODE_MAJOR or newer" || return 1 ;;
+    *) cdc_die "no Node.js >= $CDC_MIN_NODE on PATH and no prebuilt package for $(uname -m); install Node.js $CDC_MIN_NODE or newer" || return 1 ;;
   esac
   local dir="$CDC_CACHE/node-$CDC_NODE_VERSION"
   local bin="$dir/node_modules/node-linux-$arch/bin"
   if [ ! -x "$bin/node" ]; then
-    command -v npm >/dev/null 2>&1 || { cdc_die "Node.js >= $CDC_MIN_NODE_MAJOR is needed and there is no npm to install it: install Node.js $CDC_MIN_NODE_MAJOR or newer"; return 1; }
+    command -v npm >/dev/null 2>&1 || { cdc_die "Node.js >= $CDC_MIN_NODE is needed and there is no npm to install it: install Node.js $CDC_MIN_NODE or newer"; return 1; }
     cdc_say "installing Node.js $CDC_NODE_VERSION into $dir (npm package node-linux-$arch)"
     mkdir -p "$dir"
     npm install --prefix "$dir" --no-save --no-audit --no-fund --loglevel=error "node-linux-$arch@$CDC_NODE_VERSION" >&2 \

@@ -1,4 +1,6 @@
 /** pulumi-cdc: CDC sources, destinations, client credentials and tags as Pulumi resources. */
+// First: on a Node.js too old for pulumi-cdc, one line saying so instead of a stack trace.
+import "../provider/node-version.js";
 export { Source, type SourceArgs } from "./source.js";
 export { Destination, type DestinationArgs } from "./destination.js";
 export { Tag, type TagArgs } from "./tag.js";
