@@ -36,6 +36,14 @@ export interface KeySpec {
   /** Inclusive bounds of an integer key. */
   readonly min?: number;
   readonly max?: number;
+  /**
+   * `pulumi-cdc`: the bounds are this project's (scripts/generate/ranges.ts), for a key the
+   * platform publishes no range for: pulumi-cdc's check enforces them, the emulator does not.
+   * Absent: the bounds, if any, are the platform's.
+   */
+  readonly rangeSource?: "pulumi-cdc";
+  /** What a range of pulumi-cdc's is for: `a TCP port`. */
+  readonly rangeWhy?: string;
   /** A change cannot be applied in place: the connector is replaced. */
   readonly replaceOnChange?: boolean;
   /** Set by the platform (generated or derived); a client reads it back and never sets it. */

@@ -49,8 +49,11 @@ function storeValue(keySpec: KeySpec, value: unknown, loc: (string | number)[]):
       } else {
         return { problem: err.intType(loc, value) };
       }
-      if (keySpec.min !== undefined && n < keySpec.min) return { problem: err.greaterThanEqual(loc, value, keySpec.min) };
-      if (keySpec.max !== undefined && n > keySpec.max) return { problem: err.lessThanEqual(loc, value, keySpec.max) };
+      // Only the platform's own ranges: one pulumi-cdc added (rangeSource) is its client's rule, not the API's.
+      if (keySpec.rangeSource === undefined) {
+        if (keySpec.min !== undefined && n < keySpec.min) return { problem: err.greaterThanEqual(loc, value, keySpec.min) };
+        if (keySpec.max !== undefined && n > keySpec.max) return { problem: err.lessThanEqual(loc, value, keySpec.max) };
+      }
       return { ok: String(n) };
     }
     case "boolean": {

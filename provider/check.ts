@@ -83,7 +83,9 @@ function valueProblem(spec: KeySpec, value: unknown): string | undefined {
       if (text === undefined || !INTEGER.test(text)) return `must be a whole number, got ${describe(value)}: write it as a number, e.g. ${spec.default ?? spec.min ?? 1}`;
       const n = Number(text);
       const range = spec.min !== undefined || spec.max !== undefined ? ` between ${spec.min ?? "-∞"} and ${spec.max ?? "∞"}` : "";
-      if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) return `must be a whole number${range}, got ${n}`;
+      if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
+        return `must be a whole number${range}${spec.rangeWhy ? ` (${spec.rangeWhy})` : ""}, got ${n}: set a value in that range (helper property ${spec.name})`;
+      }
       return undefined;
     }
     case "boolean":

@@ -71,7 +71,8 @@ function docComment(k: KeySpec, spec: ConnectorSpec): string {
   if (k.required) facts.push("Required.");
   if (k.secret) facts.push("Secret: stored as a Pulumi secret, masked by the API.");
   if (k.type === "integer" && (k.min !== undefined || k.max !== undefined)) {
-    facts.push(k.max === undefined ? `At least ${k.min}.` : k.min === undefined ? `At most ${k.max}.` : `From ${k.min} to ${k.max}.`);
+    const range = k.max === undefined ? `At least ${k.min}` : k.min === undefined ? `At most ${k.max}` : `From ${k.min} to ${k.max}`;
+    facts.push(k.rangeSource ? `${range} (${k.rangeWhy ?? "a value"}; this range is pulumi-cdc's, the platform publishes none).` : `${range}.`);
   }
   if (k.default !== undefined) facts.push(`Default ${k.default === "" ? '"" (empty)' : literal(k.default)}.`);
   if (k.replaceOnChange) facts.push(`Changing it replaces the ${spec.kind}.`);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm run generate`: the SDK's typed helpers (sdk/generated/*.ts) from catalogue/connectors.json,
-# after completing the catalogue from the vendor's provider when PULUMI_CDC_VENDOR_REPO names a clone.
+# after completing the catalogue from the vendor's provider when PULUMI_CDC_VENDOR_REPO names a clone
+# and adding the ranges pulumi-cdc gives keys the platform publishes none for.
 # Run it after changing the catalogue and commit the result; the tests fail while it is stale.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -15,9 +16,12 @@ npx tsc -p scripts/generate/tsconfig.json --noEmit false --outDir "$out"
 # (CI has none: the committed connectors.json is what the tests read).
 if [ -n "${PULUMI_CDC_VENDOR_REPO:-}" ]; then
   node "$out/scripts/generate/complete-catalogue.js" "$(pwd)" "$PULUMI_CDC_VENDOR_REPO"
-  # The compiled generator holds a copy of the catalogue from before this step.
-  cp catalogue/connectors.json "$out/catalogue/connectors.json"
 else
   echo "catalogue: PULUMI_CDC_VENDOR_REPO is not set, so the catalogue is not completed from the vendor's provider (the committed one stands)"
 fi
+# The ranges pulumi-cdc adds where the platform publishes none (ports, sizes, counts), each
+# marked "rangeSource": "pulumi-cdc" on its key (scripts/generate/ranges.ts).
+node "$out/scripts/generate/add-ranges.js" "$(pwd)"
+# The compiled generator holds a copy of the catalogue from before these steps.
+cp catalogue/connectors.json "$out/catalogue/connectors.json"
 node "$out/scripts/generate/main.js" "$(pwd)"

@@ -175,14 +175,14 @@ export function completeCatalogue(root: string, repo: string): { written: boolea
       keys: additions,
     },
   };
-  const next = render(catalogue);
+  const next = renderCatalogue(catalogue);
   if (next === text) return { written: false, additions };
   writeFileSync(path, next);
   return { written: true, additions };
 }
 
 /** The catalogue's own layout: one line per connector head and per key, so a change is a line of diff. */
-function render(catalogue: Catalogue): string {
+export function renderCatalogue(catalogue: Pick<Catalogue, "about"> & Record<Kind, Record<string, { keys: object[] }>>): string {
   const about = JSON.stringify(catalogue.about, null, 2).replace(/\n/g, "\n  ");
   const kinds = (["source", "destination", "transform"] as const).map((kind) => {
     const specs = Object.entries(catalogue[kind]).map(([code, spec]) => {

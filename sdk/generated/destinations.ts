@@ -19,9 +19,9 @@ export interface AzureBlobDestinationArgs {
   topicsDir?: In<string>;
   /** `file.name.template`. Default "{{topic}}-{{partition}}-{{start_offset}}". */
   fileNameTemplate?: In<string>;
-  /** `flush.size`. Default 1000. */
+  /** `flush.size`. At least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default 1000. */
   flushSize?: In<number>;
-  /** `file.size`. Default 65536. */
+  /** `file.size`. At least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default 65536. */
   fileSize?: In<number>;
   /** `rotate.interval.ms`. Default -1. */
   rotateIntervalMs?: In<number>;
@@ -303,7 +303,7 @@ export interface ClickhouseDestinationArgs {
   connectionUsername: In<string>;
   /** `connection.password`. Required. Secret: stored as a Pulumi secret, masked by the API. */
   connectionPassword: In<string>;
-  /** `port`. Default 8443. */
+  /** `port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 8443. */
   port?: In<number>;
   /** `database`. Required. */
   database: In<string>;
@@ -441,7 +441,7 @@ export function clickhouseDestination(args: ClickhouseDestinationArgs): Connecto
 export interface CockroachdbDestinationArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 26257. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 26257. */
   databasePort?: In<number>;
   /** `database.database.user.defined`. Required. */
   databaseDatabase: In<string>;
@@ -741,7 +741,7 @@ export function databricksDestination(args: DatabricksDestinationArgs): Connecto
 export interface Db2DestinationArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 50000. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 50000. */
   databasePort?: In<number>;
   /** `database.database.user.defined`. Required. */
   databaseDatabase: In<string>;
@@ -1035,11 +1035,11 @@ export interface HttpSinkDestinationArgs {
   httpHeadersAdditional?: In<string>;
   /** `http.proxy.host` */
   httpProxyHost?: In<string>;
-  /** `http.proxy.port` */
+  /** `http.proxy.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). */
   httpProxyPort?: In<number>;
   /** `batching.enabled`. Default false. */
   batchingEnabled?: In<boolean>;
-  /** `batch.max.size`. Default 500. */
+  /** `batch.max.size`. At least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default 500. */
   batchMaxSize?: In<number>;
   /** `batch.buffering.enabled`. Default false. */
   batchBufferingEnabled?: In<boolean>;
@@ -1051,7 +1051,7 @@ export interface HttpSinkDestinationArgs {
   batchSuffix?: In<string>;
   /** `batch.separator`. Default ",". */
   batchSeparator?: In<string>;
-  /** `max.retries`. Default 1. */
+  /** `max.retries`. At least 0 (a number of retries; this range is pulumi-cdc's, the platform publishes none). Default 1. */
   maxRetries?: In<number>;
   /** `retry.backoff.ms`. Default 3000. */
   retryBackoffMs?: In<number>;
@@ -1674,7 +1674,7 @@ export function motherDuckDestination(args: MotherDuckDestinationArgs): Connecto
 export interface MysqlDestinationArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 3306. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 3306. */
   databasePort?: In<number>;
   /** `database.database.user.defined`. Required. */
   databaseDatabase: In<string>;
@@ -1824,7 +1824,7 @@ export function mysqlDestination(args: MysqlDestinationArgs): ConnectorConfig<"m
 export interface OracleDestinationArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 1521. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 1521. */
   databasePort?: In<number>;
   /** `database.database.user.defined`. Required. */
   databaseDatabase: In<string>;
@@ -1978,7 +1978,7 @@ export interface PineconeDestinationArgs {
   pineconeIndexName: In<string>;
   /** `pinecone.proxy.host` */
   pineconeProxyHost?: In<string>;
-  /** `pinecone.proxy.port` */
+  /** `pinecone.proxy.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). */
   pineconeProxyPort?: In<number>;
   /** `collection.mapping`. Default "${topic}". */
   collectionMapping?: In<string>;
@@ -2124,7 +2124,7 @@ export function pineconeDestination(args: PineconeDestinationArgs): ConnectorCon
 export interface PostgresqlDestinationArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 5432. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 5432. */
   databasePort?: In<number>;
   /** `database.database.user.defined`. Required. */
   databaseDatabase: In<string>;
@@ -2136,7 +2136,7 @@ export interface PostgresqlDestinationArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -2439,7 +2439,7 @@ export function r2Destination(args: R2DestinationArgs): ConnectorConfig<"r2"> {
 export interface RedisDestinationArgs {
   /** `redis.host.user.defined`. Required. */
   redisHost: In<string>;
-  /** `redis.port.user.defined`. Default 6379. */
+  /** `redis.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 6379. */
   redisPort?: In<number>;
   /** `redis.username`. Required. */
   redisUsername: In<string>;
@@ -2576,7 +2576,7 @@ export interface RedshiftDestinationArgs {
   tasksMax?: In<number>;
   /** `aws.redshift.domain`. Required. */
   awsRedshiftDomain: In<string>;
-  /** `aws.redshift.port`. Default 5439. */
+  /** `aws.redshift.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 5439. */
   awsRedshiftPort?: In<number>;
   /** `aws.redshift.database`. Required. */
   awsRedshiftDatabase: In<string>;
@@ -3021,7 +3021,7 @@ export function snowflakeDestination(args: SnowflakeDestinationArgs): ConnectorC
 export interface SqlserverDestinationArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 1433. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 1433. */
   databasePort?: In<number>;
   /** `database.database.user.defined`. Required. */
   databaseDatabase: In<string>;

@@ -9,7 +9,7 @@ type In<T> = pulumi.Input<T>;
 export interface AlloydbSourceArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 5432. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 5432. */
   databasePort?: In<number>;
   /** `database.user`. Required. */
   databaseUser: In<string>;
@@ -69,7 +69,7 @@ export interface AlloydbSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -156,7 +156,7 @@ export function alloydbSource(args: AlloydbSourceArgs): ConnectorConfig<"alloydb
 export interface Db2SourceArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 50000. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 50000. */
   databasePort?: In<number>;
   /** `database.user`. Required. */
   databaseUser: In<string>;
@@ -178,7 +178,7 @@ export interface Db2SourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -267,7 +267,7 @@ export interface DocumentdbSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -341,7 +341,7 @@ export interface DynamodbSourceArgs {
   s3ExportBucketName: In<string>;
   /** `table.include.list.user.defined`. Required. */
   tableIncludeList: In<string>;
-  /** `batch.size` */
+  /** `batch.size`. At least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). */
   batchSize?: In<number>;
   /** `dynamodb.service.endpoint` */
   dynamodbServiceEndpoint?: In<string>;
@@ -351,9 +351,9 @@ export interface DynamodbSourceArgs {
   snapshotParallelTimeOffset?: In<number>;
   /** `poll.timeout.ms`. Default 180000. */
   pollTimeoutMs?: In<number>;
-  /** `incremental.snapshot.chunk.size`. Default 32768. */
+  /** `incremental.snapshot.chunk.size`. At least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default 32768. */
   incrementalSnapshotChunkSize?: In<number>;
-  /** `incremental.snapshot.max.threads`. Default 8. */
+  /** `incremental.snapshot.max.threads`. At least 1 (a number of threads; this range is pulumi-cdc's, the platform publishes none). Default 8. */
   incrementalSnapshotMaxThreads?: In<number>;
   /** `full.export.expiration.time.ms`. Default 86400000. */
   fullExportExpirationTimeMs?: In<number>;
@@ -431,7 +431,7 @@ export interface ElasticsearchSourceArgs {
   esHost: In<string>;
   /** `es.scheme`. Default "https". */
   esScheme?: In<"http" | "https">;
-  /** `es.port`. Default 443. */
+  /** `es.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 443. */
   esPort?: In<number>;
   /** `http.auth.user.defined`. Default "Basic". */
   httpAuth?: In<"None" | "Basic">;
@@ -507,7 +507,7 @@ export function elasticsearchSource(args: ElasticsearchSourceArgs): ConnectorCon
 export interface InformixSourceArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 9088. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 9088. */
   databasePort?: In<number>;
   /** `database.user`. Required. */
   databaseUser: In<string>;
@@ -547,7 +547,7 @@ export interface InformixSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -660,7 +660,7 @@ export function kafkaDirectSource(args: KafkaDirectSourceArgs): ConnectorConfig<
 export interface MariadbSourceArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 3306. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 3306. */
   databasePort?: In<number>;
   /** `database.user`. Required. */
   databaseUser: In<string>;
@@ -700,7 +700,7 @@ export interface MariadbSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -818,7 +818,7 @@ export interface MongodbHostedSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -932,7 +932,7 @@ export interface MongodbSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -1008,7 +1008,7 @@ export function mongodbSource(args: MongodbSourceArgs): ConnectorConfig<"mongodb
 export interface MysqlSourceArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 3306. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 3306. */
   databasePort?: In<number>;
   /** `database.user`. Required. */
   databaseUser: In<string>;
@@ -1052,7 +1052,7 @@ export interface MysqlSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -1158,7 +1158,7 @@ export function mysqlSource(args: MysqlSourceArgs): ConnectorConfig<"mysql"> {
 export interface OracleAwsSourceArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 1521. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 1521. */
   databasePort?: In<number>;
   /** `database.user`. Required. */
   databaseUser: In<string>;
@@ -1186,7 +1186,7 @@ export interface OracleAwsSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -1260,7 +1260,7 @@ export function oracleAwsSource(args: OracleAwsSourceArgs): ConnectorConfig<"ora
 export interface OracleSourceArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 1521. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 1521. */
   databasePort?: In<number>;
   /** `database.user`. Required. */
   databaseUser: In<string>;
@@ -1290,7 +1290,7 @@ export interface OracleSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -1365,7 +1365,7 @@ export function oracleSource(args: OracleSourceArgs): ConnectorConfig<"oracle"> 
 export interface PlanetscaleSourceArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 443. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 443. */
   databasePort?: In<number>;
   /** `database.user`. Required. */
   databaseUser: In<string>;
@@ -1387,7 +1387,7 @@ export interface PlanetscaleSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -1458,7 +1458,7 @@ export function planetscaleSource(args: PlanetscaleSourceArgs): ConnectorConfig<
 export interface PostgresqlSourceArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 5432. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 5432. */
   databasePort?: In<number>;
   /** `database.user`. Required. */
   databaseUser: In<string>;
@@ -1534,7 +1534,7 @@ export interface PostgresqlSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -1564,7 +1564,7 @@ export interface PostgresqlSourceArgs {
   insertTopicNameEnabled?: In<boolean>;
   /** `streamkap.snapshot.custom.table.config.user.defined` */
   streamkapSnapshotCustomTableConfig?: In<Record<string, { chunks: number }>>;
-  /** `streamkap.snapshot.large.table.threshold` */
+  /** `streamkap.snapshot.large.table.threshold`. At least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). */
   streamkapSnapshotLargeTableThreshold?: In<number>;
 }
 
@@ -1637,7 +1637,7 @@ export interface RedisSourceArgs {
   connectorClassType?: In<"Stream" | "Keys">;
   /** `redis.host.user.defined`. Required. */
   redisHost: In<string>;
-  /** `redis.port.user.defined`. Default 6379. */
+  /** `redis.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 6379. */
   redisPort?: In<number>;
   /** `redis.username`. Required. */
   redisUsername: In<string>;
@@ -1741,9 +1741,9 @@ export interface S3SourceArgs {
   csvHasHeaders?: In<boolean>;
   /** `topic.routing.enabled`. Default false. */
   topicRoutingEnabled?: In<boolean>;
-  /** `topic.routing.folder.skip`. Default 0. */
+  /** `topic.routing.folder.skip`. At least 0 (a number of folder levels; this range is pulumi-cdc's, the platform publishes none). Default 0. */
   topicRoutingFolderSkip?: In<number>;
-  /** `topic.routing.folder.levels`. Default 0. */
+  /** `topic.routing.folder.levels`. At least 0 (a number of folder levels; this range is pulumi-cdc's, the platform publishes none). Default 0. */
   topicRoutingFolderLevels?: In<number>;
   /** `topic.routing.advanced.expression`. Default "" (empty). */
   topicRoutingAdvancedExpression?: In<string>;
@@ -2001,7 +2001,7 @@ export function shopifyWebhookSource(args: ShopifyWebhookSourceArgs = {}): Conne
 export interface SqlserverSourceArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 1433. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 1433. */
   databasePort?: In<number>;
   /** `database.encrypt`. Default true. */
   databaseEncrypt?: In<boolean>;
@@ -2039,7 +2039,7 @@ export interface SqlserverSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -2077,7 +2077,7 @@ export interface SqlserverSourceArgs {
   insertTopicNameEnabled?: In<boolean>;
   /** `streamkap.snapshot.custom.table.config.user.defined` */
   snapshotCustomTableConfig?: In<Record<string, { chunks: number }>>;
-  /** `streamkap.snapshot.large.table.threshold` */
+  /** `streamkap.snapshot.large.table.threshold`. At least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). */
   snapshotLargeTableThreshold?: In<number>;
 }
 
@@ -2205,7 +2205,7 @@ export function stripeWebhookSource(args: StripeWebhookSourceArgs = {}): Connect
 export interface SupabaseSourceArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 5432. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 5432. */
   databasePort?: In<number>;
   /** `database.user`. Required. */
   databaseUser: In<string>;
@@ -2265,7 +2265,7 @@ export interface SupabaseSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;
@@ -2352,7 +2352,7 @@ export function supabaseSource(args: SupabaseSourceArgs): ConnectorConfig<"supab
 export interface VitessSourceArgs {
   /** `database.hostname.user.defined`. Required. */
   databaseHostname: In<string>;
-  /** `database.port.user.defined`. Default 15991. */
+  /** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 15991. */
   databasePort?: In<number>;
   /** `database.user`. Required. */
   databaseUser: In<string>;
@@ -2364,7 +2364,7 @@ export interface VitessSourceArgs {
   vitessTabletType?: In<"MASTER" | "REPLICA" | "RDONLY">;
   /** `vitess.vtctld.host.user.defined`. Required. */
   vitessVtctldHost: In<string>;
-  /** `vitess.vtctld.port.user.defined`. Default 15999. */
+  /** `vitess.vtctld.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 15999. */
   vitessVtctldPort?: In<number>;
   /** `vitess.vtctld.user`. Required. */
   vitessVtctldUser: In<string>;
@@ -2376,7 +2376,7 @@ export interface VitessSourceArgs {
   sshEnabled?: In<boolean>;
   /** `ssh.host` */
   sshHost?: In<string>;
-  /** `ssh.port`. Default 22. */
+  /** `ssh.port`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 22. */
   sshPort?: In<number>;
   /** `ssh.user`. Default "streamkap". */
   sshUser?: In<string>;

@@ -89,6 +89,16 @@ describe("the emulator follows the platform's catalogue", () => {
     );
   });
 
+  it("leaves the ranges pulumi-cdc adds to pulumi-cdc: a port of 99999 is stored, the platform's own ranges still hold", async () => {
+    const spec = CATALOGUE.source.postgresql!;
+    expect(spec.keys.find((k) => k.key === "database.port.user.defined")).toMatchObject({ min: 1, max: 65535, rangeSource: "pulumi-cdc" });
+    const reply = await create("source", spec, { ...requiredConfig(spec), "database.port.user.defined": 99999, "ssh.port": 0 });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.config).toMatchObject({ "database.port.user.defined": "99999", "ssh.port": "0" });
+    const refused = await create("source", spec, { ...requiredConfig(spec), "streamkap.snapshot.parallelism": 11 });
+    expect422(refused, { loc: ["body", "config", "streamkap.snapshot.parallelism"], type: "less_than_equal" });
+  });
+
   it("stores numbers and booleans sent as JSON and echoes them as strings; null is unset", async () => {
     const spec = CATALOGUE.source.postgresql!;
     const reply = await create("source", spec, { ...requiredConfig(spec), "database.port.user.defined": 6543, "heartbeat.enabled": false, "slot.name": null });

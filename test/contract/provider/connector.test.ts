@@ -1,7 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
+import { postgresqlSource } from "../../../sdk/generated/index.js";
+import { resolvedConfig } from "../../support/catalogue-samples.js";
 import { pgSourceConfig, snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
+
+/** pgSourceConfig as the generated helper's properties. */
+const pgArgs = {
+  databaseHostname: pgSourceConfig["database.hostname.user.defined"],
+  databaseUser: pgSourceConfig["database.user"],
+  databasePassword: pgSourceConfig["database.password"],
+  databaseDbname: pgSourceConfig["database.dbname"],
+  schemaIncludeList: pgSourceConfig["schema.include.list"],
+  tableIncludeList: pgSourceConfig["table.include.list.user.defined"],
+};
 
 const sources = new ConnectorProvider(SOURCE);
 const destinations = new ConnectorProvider(DESTINATION);
@@ -99,6 +111,16 @@ describe("Source provider against the emulator", () => {
     expect(live!.config!["database.dbname"]).toBe("shop2");
     await expect(sources.create({ ...inputs, adoptId: "no-such-id" })).rejects.toThrow(/adoptId: there is no source with id "no-such-id"/);
     await sources.delete(id);
+  });
+
+  it("check() refuses databasePort 99999 naming the field and the fix, before any API call", async () => {
+    const built = postgresqlSource({ ...pgArgs, databasePort: 99999 });
+    h.emulator.resetStats();
+    const { failures } = await sources.check({}, { logicalName: "far-port", connector: built.connector, config: await resolvedConfig(built.config) });
+    expect(failures).toEqual([
+      { property: 'config["database.port.user.defined"]', reason: "must be a whole number between 1 and 65535 (a TCP port), got 99999: set a value in that range (helper property databasePort)" },
+    ]);
+    expect(h.emulator.stats().total).toBe(0);
   });
 
   it("surfaces a duplicate name as a conflict naming the object", async () => {

@@ -52,11 +52,21 @@ describe("connector config against the catalogue", () => {
     });
     expect(failures).toEqual([
       { property: 'config["database.port.user.defined"]', reason: 'must be a whole number, got "70x": write it as a number, e.g. 5432' },
-      { property: 'config["streamkap.snapshot.parallelism"]', reason: "must be a whole number between 1 and 10, got 11" },
+      { property: 'config["streamkap.snapshot.parallelism"]', reason: "must be a whole number between 1 and 10, got 11: set a value in that range (helper property streamkapSnapshotParallelism)" },
       { property: 'config["heartbeat.enabled"]', reason: 'must be true or false, got "yes"' },
       { property: 'config["database.sslmode"]', reason: 'must be one of "require", "disable"; got "Disable": did you mean "disable"?' },
       { property: 'config["slot.name"]', reason: 'must be a string, got 5: write it as a string, "5"' },
     ]);
+  });
+  it("refuses a port outside 1 to 65535, naming the key, the range and the helper property", () => {
+    expect(checkConnectorConfig("source", "postgresql", { ...pg, "database.port.user.defined": 99999 })).toEqual([
+      { property: 'config["database.port.user.defined"]', reason: "must be a whole number between 1 and 65535 (a TCP port), got 99999: set a value in that range (helper property databasePort)" },
+    ]);
+    expect(checkConnectorConfig("source", "postgresql", { ...pg, "database.port.user.defined": "0", "ssh.port": -22 }).map((f) => f.property)).toEqual([
+      'config["database.port.user.defined"]',
+      'config["ssh.port"]',
+    ]);
+    expect(checkConnectorConfig("source", "postgresql", { ...pg, "database.port.user.defined": 65535, "ssh.port": 1 })).toEqual([]);
   });
   it("refuses keys the platform sets itself", () => {
     const failures = checkConnectorConfig("source", "postgresql", { ...pg, "ssh.public.key.user.displayed": "ssh-ed25519 AAAA" });
