@@ -15,6 +15,7 @@ import { liveCache } from "../live-cache.js";
 import { alignLiveConfig, changedConfigKeys, containsUnknown, isUnknown, sameMembers, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { findConnectorByName, notOurs } from "../lookup.js";
 import { createSurvivingFaults } from "./create.js";
+import { nameTakenHint } from "./conflict.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { resolveName } from "./naming.js";
 import { digestSecrets, newSalt } from "../secret-digest.js";
@@ -338,8 +339,8 @@ export class ConnectorProvider {
     } catch (err) {
       if (err instanceof ConflictError) {
         const existing = await findConnectorByName(api, this.spec.kind, inputs.name).catch(() => undefined);
-        const adopt = existing?.id ? `, or take it over with adoptId: "${existing.id}"` : "";
-        throw new Error(`${err.message}. Names are unique: choose another name${adopt}.`);
+        const noun = `${this.spec.label[0]!.toUpperCase()}${this.spec.label.slice(1)}`;
+        throw new Error(`${err.message}. ${nameTakenHint({ noun, name: inputs.name, createdFrom: api.createdFrom, existing })}`);
       }
       throw err;
     }

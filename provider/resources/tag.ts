@@ -3,6 +3,7 @@ import { failuresFromZod, knowable, nameSchema } from "../check.js";
 import { ConflictError, isNotFound, tagSchema, type CdcClient, type Tag } from "../client/index.js";
 import { findTagByName, listTags, notOurs } from "../lookup.js";
 import { createSurvivingFaults } from "./create.js";
+import { nameTakenHint } from "./conflict.js";
 import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
 import { sameMembers } from "../normalize.js";
@@ -85,8 +86,11 @@ export class TagProvider {
         return undefined;
       },
       policy: api.retryPolicy,
-    }).catch((err: unknown) => {
-      if (err instanceof ConflictError) throw new Error(`${err.message}. Tag names are unique: choose another name, or take the tag over with adoptId.`);
+    }).catch(async (err: unknown) => {
+      if (err instanceof ConflictError) {
+        const existing = await findTagByName(api, inputs.name).catch(() => undefined);
+        throw new Error(`${err.message}. ${nameTakenHint({ noun: "Tag", name: inputs.name, createdFrom: api.createdFrom, existing })}`);
+      }
       throw err;
     });
     return { id: tag.id, outs: outputs(tag, inputs) };

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
 import { postgresqlSource } from "../../../sdk/generated/index.js";
@@ -128,6 +128,32 @@ describe("Source provider against the emulator", () => {
     const { id } = await sources.create(inputs);
     await expect(sources.create(inputs)).rejects.toThrow(new RegExp(`409 Conflict.*choose another name, or take it over with adoptId: "${id}"`));
     await sources.delete(id);
+  });
+
+  it("after an interrupted pulumi up, a plain create's 409 also says to run pulumi-cdc recover, naming the stack when it is known", async () => {
+    // The killed run created the source and never recorded it: the next `pulumi up` creates it again.
+    const inputs = await checked(sources, { logicalName: "killed", name: "killed-run-source", connector: "postgresql", config: pgSourceConfig });
+    const { id } = await sources.create(inputs);
+    vi.stubEnv("PULUMI_STACK", "");
+    try {
+      const err = (await sources.create(inputs).then(() => new Error("created"), (e: unknown) => e)) as Error;
+      expect(err.message).toMatch(new RegExp(`409 Conflict.*Source names are unique: choose another name, or take it over with adoptId: "${id}"\\.`));
+      expect(err.message).toContain('created by an IaC tool (created_from "terraform") under this very name: if a `pulumi up` was interrupted');
+      expect(err.message).toContain("run `npx pulumi-cdc recover --stack <your stack>` to take it into the stack.");
+      vi.stubEnv("PULUMI_STACK", "prod-eu");
+      await expect(sources.create(inputs)).rejects.toThrow("run `npx pulumi-cdc recover --stack prod-eu` to take it into the stack.");
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    await sources.delete(id);
+
+    // A source someone made in the console: adopt it or rename, but recover has nothing to do with it.
+    const made = (await h.console.post("/sources", { body: { name: "console-made-source", connector: "postgresql", config: pgSourceConfig }, schema: sourceConnectorSchema })) as { id: string };
+    const clash = await checked(sources, { logicalName: "clash", name: "console-made-source", connector: "postgresql", config: pgSourceConfig });
+    const refused = (await sources.create(clash).then(() => new Error("created"), (e: unknown) => e)) as Error;
+    expect(refused.message).toMatch(new RegExp(`409 Conflict.*choose another name, or take it over with adoptId: "${made.id}"\\.$`));
+    expect(refused.message).not.toMatch(/recover/);
+    await sources.delete(made.id);
   });
 
   it("explains an update of an object deleted outside Pulumi", async () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { clientCredentialSchema, CdcClient } from "../../../provider/client/index.js";
 import { ClientCredentialProvider, type ClientCredentialInputs } from "../../../provider/resources/clientCredential.js";
 import { TagProvider, type TagInputs, type TagOutputs } from "../../../provider/resources/tag.js";
@@ -36,6 +36,27 @@ describe("Tag provider against the emulator", () => {
     await tags.delete(id);
     expect((await tags.read(id, outs)).id).toBe("");
     await tags.delete(id);
+  });
+
+  it("a duplicate name is a 409 naming the tag to adopt, and pulumi-cdc recover when an IaC run made it", async () => {
+    const { inputs } = await tags.check({}, { logicalName: "dup", name: "dup-tag", type: ["sources"] });
+    const { id } = await tags.create(inputs as TagInputs);
+    vi.stubEnv("PULUMI_STACK", "staging");
+    try {
+      const err = (await tags.create(inputs as TagInputs).then(() => new Error("created"), (e: unknown) => e)) as Error;
+      expect(err.message).toMatch(new RegExp(`409 Conflict.*Tag names are unique: choose another name, or take it over with adoptId: "${id}"\\.`));
+      expect(err.message).toMatch(/if a `pulumi up` was interrupted, .*run `npx pulumi-cdc recover --stack staging` to take it into the stack\.$/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    await tags.delete(id);
+
+    const made = (await h.console.post("/tags", { body: { name: "console-tag", type: ["sources"] } })) as { id: string };
+    const { inputs: clash } = await tags.check({}, { logicalName: "clash", name: "console-tag", type: ["sources"] });
+    const refused = (await tags.create(clash as TagInputs).then(() => new Error("created"), (e: unknown) => e)) as Error;
+    expect(refused.message).toMatch(new RegExp(`adoptId: "${made.id}"\\.$`));
+    expect(refused.message).not.toMatch(/recover/);
+    await tags.delete(made.id);
   });
 });
 
