@@ -116,3 +116,43 @@ export function unwind(
   }
   return out;
 }
+
+/** Names in quotes, for messages. */
+function quoted(names: readonly string[]): string {
+  return names.map((n) => `"${n}"`).join(", ");
+}
+
+/**
+ * Why a pipeline's `transforms[i].topics` cannot be sent as written, told apart by what the
+ * transform has: no topics at all (yet), or topics among which none (or not all) of the names
+ * given are. Undefined when every name is one of its topics, or when the transform is unknown.
+ * Names it does not have may still be the source's own (unwind sends them so), so this says why
+ * only once the API has refused the write.
+ */
+export function transformTopicsProblem(
+  groups: readonly TransformTopics[],
+  transforms: ReadonlyMap<string, { name?: string | null; topics: readonly string[] } | undefined>,
+  sourceId: string,
+): string | undefined {
+  for (const [i, g] of groups.entries()) {
+    const t = transforms.get(g.id);
+    if (!t) continue;
+    const given = [...topicSet(g.topics, { sourceId, transformId: g.id })];
+    const missing = given.filter((name) => !t.topics.includes(name));
+    if (missing.length === 0) continue;
+    const what = `transform "${t.name ?? g.id}" (${g.id})`;
+    if (t.topics.length === 0) {
+      return (
+        `transforms[${i}].topics: ${what} has no topics at all yet, so ${quoted(missing)} ${missing.length === 1 ? "is not one" : "are not"} of them. ` +
+        "A transform gets its topics from the source topics its transforms.input.topic.pattern matches: check that pattern against the source's topics. " +
+        "A transform created before its source's topics existed has none until they do: give the Transform `dependsOn: [source]`, then list the topics or pass its `topics` output"
+      );
+    }
+    const its = `its topics are ${quoted(t.topics)}`;
+    if (missing.length === given.length) {
+      return `transforms[${i}].topics: none of ${quoted(given)} is one of the topics of ${what}; ${its}: list some of those, or pass the Transform's \`topics\` output`;
+    }
+    return `transforms[${i}].topics: ${quoted(missing)} ${missing.length === 1 ? "is not one" : "are not"} of the topics of ${what}; ${its}: drop ${missing.length === 1 ? "it" : "them"}, or fix the names`;
+  }
+  return undefined;
+}

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { failuresFromZod, knowable, nameSchema } from "../check.js";
-import { ConflictError, connectorSchema, isNotFound, type CdcClient } from "../client/index.js";
+import { ConflictError, connectorSchema, isNotFound, ValidationError, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers, withoutUndefined } from "../normalize.js";
 import { findByName, getPipeline, getTransform, waitUntilGone } from "../pipelines/api.js";
 import { pipelineSchema, type LivePipeline } from "../pipelines/schemas.js";
-import { alignTopics, alignTransformTopics, regroup, sameTopics, sameTransformTopics, topicSet, unwind, type TransformTopics } from "../pipelines/topics.js";
+import { alignTopics, alignTransformTopics, regroup, sameTopics, sameTransformTopics, topicSet, transformTopicsProblem, unwind, type TransformTopics } from "../pipelines/topics.js";
 import { createSurvivingFaults } from "./create.js";
 import { resolveName } from "./naming.js";
 
@@ -46,6 +46,14 @@ const ref = (what: string) =>
     { id: id(what), name: knowable(z.string()).optional(), connector: knowable(z.string()).optional() },
     { error: `is required: a ${what} resource, or its id` },
   );
+/**
+ * An empty `transforms[i].topics`: most often a Transform's `topics` output, empty because the
+ * transform was created before its source's topics existed (nothing orders the two).
+ */
+const NO_TOPICS =
+  "is empty: the transform has no topics yet, so there is nothing of it to send. A Transform gets its topics from its source's, " +
+  "and one created before they existed has none (its `topics` output is []). Give the Transform `dependsOn: [source]` " +
+  "(for one already created, run `pulumi refresh` once so it reads its topics), or list the topics here by name, e.g. [\"clean.orders\"]";
 const topic = knowable(z.string({ error: "must be a topic name" }).min(1, { error: "must not be empty: a topic name like public.orders" }));
 const inputSchema = z.object({
   logicalName: z.string().optional(),
@@ -57,7 +65,7 @@ const inputSchema = z.object({
     .array(
       z.object({
         id: id("Transform"),
-        topics: z.array(topic, { error: "must be a list of the transform's topic names" }).min(1, { error: "must name at least one topic of the transform for the destination" }),
+        topics: z.array(topic, { error: "must be a list of the transform's topic names" }).min(1, { error: NO_TOPICS }),
       }),
       { error: "must be a list of {transform, topics}" },
     )
@@ -162,9 +170,9 @@ export class PipelineProvider {
         return undefined;
       },
       policy: api.retryPolicy,
-    }).catch((err: unknown) => {
+    }).catch(async (err: unknown) => {
       if (err instanceof ConflictError) throw new Error(`${err.message}. Pipeline names are unique: choose another name.`);
-      throw err;
+      throw await this.explained(api, inputs, err);
     });
     return { id: live.id, outs: this.outputs(live, inputs) };
   }
@@ -198,8 +206,21 @@ export class PipelineProvider {
       if (isNotFound(err)) {
         throw new Error(`pipeline "${news.name}" (${pipelineId}) no longer exists: it was deleted outside Pulumi. Run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` to create it again.`);
       }
-      throw err;
+      throw await this.explained(api, news, err);
     }
+  }
+
+  /**
+   * A write the API refused (422), said with why when a transform's topics are the cause: the
+   * transform has no topics at all, or none (or not all) of the names given are among its
+   * topics. The transforms are read again for that, on this failure path only.
+   */
+  private async explained(api: CdcClient, inputs: PipelineInputs, err: unknown): Promise<unknown> {
+    if (!(err instanceof ValidationError) || inputs.transforms.length === 0) return err;
+    const ids = [...new Set(inputs.transforms.map((g) => g.id))];
+    const live = new Map(await Promise.all(ids.map(async (tid) => [tid, await getTransform(api, tid).catch(() => undefined)] as const)));
+    const problem = transformTopicsProblem(inputs.transforms, live, inputs.source.id);
+    return problem ? new Error(`${problem}. The API said: ${err.message}`) : err;
   }
 
   async delete(pipelineId: string, props?: Partial<PipelineOutputs>) {

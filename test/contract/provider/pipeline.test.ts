@@ -44,6 +44,7 @@ describe("Pipeline, Transform and Topic providers against the emulator", () => {
     h.emulator.resetStats();
     const p = await pipelines.check({}, { logicalName: "p", source: { id: "" }, transforms: [{ id: "t", topics: [] }], snapshotNewTables: "yes" });
     expect(p.failures.map((f) => f.property).sort()).toEqual(["destination", "snapshotNewTables", "source.id", "transforms[0].topics"]);
+    expect(p.failures.find((f) => f.property === "transforms[0].topics")!.reason).toMatch(/^is empty: the transform has no topics yet/);
     const t = await transforms.check({}, { logicalName: "t", transform: "map_filter", config: { "transforms.input.job.parallelism": 50, "transforms.language": "Rust" }, deploy: true });
     expect(t.failures).toEqual(
       expect.arrayContaining([
@@ -130,6 +131,51 @@ describe("Pipeline, Transform and Topic providers against the emulator", () => {
     await transforms.delete(t.id);
     expect(await pipelines.diff(id, updated, more)).toMatchObject({ changes: true });
     expect(stderr.mock.calls.map((c) => String(c[0])).join("")).toMatch(/was deleted/);
+  });
+
+  it("a transform created before its source's topics existed: the pipeline says it has no topics yet and how to fix it, and tells that from names that are not its topics", async () => {
+    // No source has an `inventory` schema yet: the transform matches nothing, so its topics output is [].
+    const early = await transforms.create(
+      await checked<TransformInputs>(transforms, {
+        logicalName: "inv",
+        transform: "map_filter",
+        config: { "transforms.name": unique("inv"), "transforms.input.topic.pattern": "inventory\\.(.*)", "transforms.output.topic.pattern": "inv.$1" },
+      }),
+    );
+    expect(early.outs.topics).toEqual([]);
+    const base = { logicalName: "inv-pipeline", source: { id: source.id }, destination: { id: destination.id } };
+
+    h.emulator.resetStats();
+    const { failures } = await pipelines.check({}, { ...base, transforms: [{ id: early.id, topics: early.outs.topics }] });
+    expect(failures).toEqual([{ property: "transforms[0].topics", reason: expect.stringMatching(/^is empty: the transform has no topics yet/) }]);
+    expect(failures[0]!.reason).toContain("created before they existed has none");
+    expect(failures[0]!.reason).toContain("Give the Transform `dependsOn: [source]`");
+    expect(failures[0]!.reason).toContain('or list the topics here by name, e.g. ["clean.orders"]');
+    expect(h.emulator.stats().total).toBe(0);
+
+    // Names listed by hand while the transform still has none: the API refuses, and the reason is the transform's.
+    const named = await checked<PipelineInputs>(pipelines, { ...base, transforms: [{ id: early.id, topics: ["inv.items"] }] });
+    const none = (await pipelines.create(named).then(() => new Error("created"), (e: unknown) => e)) as Error;
+    expect(none.message).toMatch(new RegExp(`^transforms\\[0\\]\\.topics: transform "${early.outs.name}" \\(${early.id}\\) has no topics at all yet, so "inv\\.items" is not one of them\\.`));
+    expect(none.message).toMatch(/dependsOn: \[source\].*\. The API said: .*422/);
+
+    // The source's topics come to exist; a refresh reads the transform's topics.
+    const late = (await h.console.post("/sources", {
+      body: { name: unique("inventory"), connector: "postgresql", config: { ...pgSourceConfig, "schema.include.list": "inventory", "table.include.list.user.defined": "inventory.items" } },
+      schema: sourceConnectorSchema,
+    })) as { id: string };
+    const refreshed = await transforms.read(early.id, early.outs);
+    expect(refreshed.props).toMatchObject({ topics: ["inv.items"] });
+
+    // A name that is not one of the topics it now has is told apart.
+    const wrong = await checked<PipelineInputs>(pipelines, { ...base, source: { id: late.id }, transforms: [{ id: early.id, topics: ["inv.nope"] }] });
+    await expect(pipelines.create(wrong)).rejects.toThrow(`transforms[0].topics: none of "inv.nope" is one of the topics of transform "${early.outs.name}" (${early.id}); its topics are "inv.items"`);
+
+    const right = await checked<PipelineInputs>(pipelines, { ...base, source: { id: late.id }, transforms: [{ id: early.id, topics: (refreshed.props as { topics: string[] }).topics }] });
+    const made = await pipelines.create(right);
+    await pipelines.delete(made.id, made.outs);
+    await transforms.delete(early.id);
+    await h.console.delete(`/sources/${late.id}`);
   });
 
   it("reference errors name the field; a lost create answer is found by name; delayed deletes are waited out", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alignTopics, alignTransformTopics, regroup, sameTopics, sameTransformTopics, topicName, unwind } from "../../../provider/pipelines/topics.js";
+import { alignTopics, alignTransformTopics, regroup, sameTopics, sameTransformTopics, topicName, transformTopicsProblem, unwind } from "../../../provider/pipelines/topics.js";
 import { implementationMatches } from "../../../provider/resources/transform.js";
 
 describe("topic names", () => {
@@ -60,6 +60,25 @@ describe("transform entries", () => {
       { id: "t1", name: "clean", start_time: null, topic_id: "transform_t1_2.a.x", topic: "a.x" },
       { id: "t1", name: "clean", start_time: null, topic_id: "source_s1.public.orders", topic: "public.orders" },
     ]);
+  });
+});
+
+describe("why a transform's topics cannot be sent", () => {
+  const none = new Map([["t1", { name: "clean", topics: [] as string[] }]]);
+  const some = new Map([["t1", { name: "clean", topics: ["clean.customers", "clean.orders"] }]]);
+  it("tells a transform with no topics at all from names that are not among its topics", () => {
+    expect(transformTopicsProblem([{ id: "t1", topics: ["clean.orders"] }], none, "s1")).toMatch(
+      /^transforms\[0\]\.topics: transform "clean" \(t1\) has no topics at all yet, so "clean\.orders" is not one of them\. .*dependsOn: \[source\]/,
+    );
+    expect(transformTopicsProblem([{ id: "t1", topics: ["clean.nope", "transform_t1_3.clean.gone"] }], some, "s1")).toBe(
+      'transforms[0].topics: none of "clean.nope", "clean.gone" is one of the topics of transform "clean" (t1); its topics are "clean.customers", "clean.orders": list some of those, or pass the Transform\'s `topics` output',
+    );
+    expect(transformTopicsProblem([{ id: "t1", topics: ["clean.orders", "clean.nope"] }], some, "s1")).toMatch(/^transforms\[0\]\.topics: "clean\.nope" is not one of the topics of transform "clean" \(t1\)/);
+  });
+  it("has nothing to say when every name is the transform's, or the transform is unknown", () => {
+    expect(transformTopicsProblem([{ id: "t1", topics: ["transform_t1_2.clean.orders", "clean.customers"] }], some, "s1")).toBeUndefined();
+    expect(transformTopicsProblem([{ id: "t2", topics: ["x"] }], some, "s1")).toBeUndefined();
+    expect(transformTopicsProblem([{ id: "t0", topics: ["ok"] }, { id: "t1", topics: ["x"] }], new Map([["t0", { name: "a", topics: ["ok"] }], ...none]), "s1")).toMatch(/^transforms\[1\]\.topics: .* has no topics at all yet/);
   });
 });
 
