@@ -30,7 +30,7 @@ export interface AgentOutputs extends AgentInputs {
 }
 
 const id = z.string({ error: "must be an id string" }).min(1, { error: "must not be empty" });
-const inputSchema = z.object({
+export const inputSchema = z.object({
   logicalName: z.string().optional(),
   name: knowable(nameSchema).optional(),
   instructions: knowable(z.string({ error: "is required: what the agent does, in words" }).min(1, { error: "must not be empty: say what the agent does" })),

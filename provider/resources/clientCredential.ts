@@ -21,7 +21,7 @@ export interface ClientCredentialOutputs extends ClientCredentialInputs {
   createdAt: string;
 }
 
-const inputSchema = z.object({
+export const inputSchema = z.object({
   roleIds: z
     .array(knowable(z.string().min(1, { error: "must not be empty" })), {
       error: "is required: a list of role ids, e.g. [\"viewer\"] (see GET /auth/roles)",

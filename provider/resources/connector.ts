@@ -85,7 +85,7 @@ export const DESTINATION: KindSpec = {
 
 const STATUS_TO_STATE: Record<string, DesiredState> = { active: "active", paused: "paused", stopped: "stopped" };
 
-function inputSchema(spec: KindSpec) {
+export function inputSchema(spec: KindSpec) {
   return z.object({
     logicalName: z.string().optional(),
     name: knowable(nameSchema).optional(),

@@ -30,7 +30,7 @@ export interface HttpConnectionOutputs extends Omit<HttpConnectionInputs, "heade
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-const inputSchema = z.object({
+export const inputSchema = z.object({
   logicalName: z.string().optional(),
   name: knowable(nameSchema).optional(),
   url: knowable(

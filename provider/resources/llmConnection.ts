@@ -30,7 +30,7 @@ export interface LlmConnectionOutputs extends Omit<LlmConnectionInputs, "apiKey"
   createdFrom: string;
 }
 
-const inputSchema = z.object({
+export const inputSchema = z.object({
   logicalName: z.string().optional(),
   name: knowable(nameSchema).optional(),
   provider: knowable(z.enum(LLM_PROVIDERS, { error: `must be one of ${LLM_PROVIDERS.join(", ")}` })),

@@ -55,7 +55,7 @@ const NO_TOPICS =
   "and one created before they existed has none (its `topics` output is []). Give the Transform `dependsOn: [source]` " +
   "(for one already created, run `pulumi refresh` once so it reads its topics), or list the topics here by name, e.g. [\"clean.orders\"]";
 const topic = knowable(z.string({ error: "must be a topic name" }).min(1, { error: "must not be empty: a topic name like public.orders" }));
-const inputSchema = z.object({
+export const inputSchema = z.object({
   logicalName: z.string().optional(),
   name: knowable(nameSchema).optional(),
   source: ref("Source"),

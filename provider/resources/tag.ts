@@ -26,7 +26,7 @@ export interface TagOutputs extends TagInputs {
   custom: boolean;
 }
 
-const inputSchema = z.object({
+export const inputSchema = z.object({
   logicalName: z.string().optional(),
   name: knowable(nameSchema).optional(),
   description: z.string({ error: "must be a string" }).max(1024, { error: "must be at most 1024 characters" }).optional(),

@@ -20,7 +20,7 @@ export interface TopicOutputs extends TopicInputs {
   tagIds: string[];
 }
 
-const inputSchema = z.object({
+export const inputSchema = z.object({
   topicId: knowable(z.string({ error: "is required: the id of an existing topic, e.g. a Source's topicIds[0]" }).min(1, { error: "must not be empty" })),
   partitionCount: z
     .number({ error: "is required: the number of partitions" })

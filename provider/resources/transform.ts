@@ -43,7 +43,7 @@ export interface TransformOutputs extends TransformInputs {
   tagIds: string[];
 }
 
-const inputSchema = z.object({
+export const inputSchema = z.object({
   logicalName: z.string().optional(),
   name: knowable(nameSchema).optional(),
   transform: z.enum(TRANSFORM_TYPES as [string, ...string[]], { error: `must be one of ${TRANSFORM_TYPES.join(", ")}` }),

@@ -25,3 +25,5 @@ node "$out/scripts/generate/add-ranges.js" "$(pwd)"
 # The compiled generator holds a copy of the catalogue from before these steps.
 cp catalogue/connectors.json "$out/catalogue/connectors.json"
 node "$out/scripts/generate/main.js" "$(pwd)"
+# The provider plugin's package schema (plugin/schema.json) from plugin/kinds.ts and the catalogue.
+node "$out/scripts/generate/schema.js" "$(pwd)"

@@ -1,0 +1,636 @@
+import { connectorCodes } from "../catalogue/index.js";
+import { DEFAULT_API_URL, DEFAULT_CREATED_FROM } from "../provider/client/settings.js";
+import { DEFAULT_TUNING, TUNING_SPECS } from "../provider/client/tuning.js";
+
+/**
+ * What the provider plugin `pulumi-resource-cdc` (package `cdc`) serves, as data: each kind's
+ * token, its inputs (exactly what the kind's check() in provider/resources accepts, less the
+ * internal properties below) and its outputs (what create and read return), the object types
+ * they use, the lookup functions and the provider configuration. scripts/generate/schema.ts
+ * renders it as the package schema (plugin/schema.json); the plugin reads it too. It imports
+ * no third-party module, so the generator runs it from its own compiled copy.
+ */
+
+/** A property's type, as a Pulumi package schema types it. */
+export type TypeSpec =
+  | "string"
+  | "integer"
+  | "number"
+  | "boolean"
+  /** Any JSON value (`pulumi.json#/Any`). */
+  | "any"
+  | { arrayOf: TypeSpec }
+  /** An object with string keys and values of one type. */
+  | { mapOf: TypeSpec }
+  /** One of OBJECT_TYPES, by token. */
+  | { object: ObjectTypeToken };
+
+export interface PropertySpec {
+  name: string;
+  type: TypeSpec;
+  /** Inputs: the program must set it. Outputs: always present. */
+  required?: boolean;
+  /** A Pulumi secret: encrypted in state, hidden in output. */
+  secret?: boolean;
+  /** A change replaces the object (the API cannot update it in place). Inputs only. */
+  replaceOnChange?: boolean;
+  description: string;
+}
+
+export type KindName = "Source" | "Destination" | "Tag" | "ClientCredential" | "HttpConnection" | "LlmConnection" | "Agent" | "Pipeline" | "Transform" | "Topic";
+
+export interface KindSpec {
+  token: `cdc:index:${KindName}`;
+  description: string;
+  inputs: PropertySpec[];
+  outputs: PropertySpec[];
+}
+
+export type ObjectTypeToken = "cdc:index:ConnectorRef" | "cdc:index:PipelineTransform" | "cdc:index:DriftReport" | "cdc:index:Role";
+
+export interface ObjectTypeSpec {
+  token: ObjectTypeToken;
+  description: string;
+  properties: PropertySpec[];
+}
+
+export type FunctionToken = "cdc:index:getRoles" | "cdc:index:getSource" | "cdc:index:getDestination" | "cdc:index:getTag";
+
+export interface FunctionSpec {
+  token: FunctionToken;
+  description: string;
+  inputs: PropertySpec[];
+  outputs: PropertySpec[];
+}
+
+export interface ConfigSpec extends PropertySpec {
+  /** The stack config key, `cdc:<name>`. */
+  key: `cdc:${string}`;
+  /** The environment variable read when the stack config does not set it. */
+  env: string;
+  /** The value used when neither sets it. */
+  default?: string | number;
+}
+
+/**
+ * Properties the core carries that are not part of the schema: what the dynamic SDK adds
+ * (`logicalName` names the autoname, `__provider` loads the provider) and what the core keeps
+ * for itself in outputs (`autonamed`; the salt and keyed digests that stand for secret values,
+ * which no program reads).
+ */
+export const INTERNAL_PROPERTIES = ["logicalName", "autonamed", "__provider", "secretSalt", "headerDigests", "apiKeyDigest"] as const;
+
+const list = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(", ");
+
+const SOURCE_CODES = connectorCodes("source");
+const DESTINATION_CODES = connectorCodes("destination");
+const TRANSFORM_TYPES = connectorCodes("transform");
+/** Kept in step with TAG_TYPES, LLM_PROVIDERS and the transform provider's replay windows (a test compares them). */
+const TAG_TYPES = ["environment", "general", "sources", "destinations", "pipelines", "transforms", "topics", "services", "users", "tenant"];
+const LLM_PROVIDERS = ["openai", "anthropic", "azure_openai", "bedrock", "google"];
+const REPLAY_WINDOWS = ["7d", "3d", "24h", "10m", "0"];
+
+const STRINGS = { arrayOf: "string" } as const;
+
+/** An input echoed in the outputs: the same property, present in the outputs when the core always sets it. */
+function echo(inputs: readonly PropertySpec[], alwaysSet: readonly string[]): PropertySpec[] {
+  return inputs.map(({ replaceOnChange: _replace, required: _required, ...p }) => ({ ...p, ...(alwaysSet.includes(p.name) ? { required: true } : {}) }));
+}
+
+const tagsInput = (what: string): PropertySpec => ({
+  name: "tags",
+  type: STRINGS,
+  description: `Tag ids on the ${what} (a \`Tag\` resource's id, or the id of one of the platform's own tags). Unset: the ${what}'s tags are left as they are; \`[]\` removes them all. Tags changed outside Pulumi are drift.`,
+});
+
+const nameInput = (what: string, more = ""): PropertySpec => ({
+  name: "name",
+  type: "string",
+  description: `The ${what}'s name${more}. Unset: \`<resource name>-<random suffix>\`. Letters, digits, spaces, \`_\`, \`.\` and \`-\`, starting with a letter or digit; at most 255 characters.`,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Sources and destinations: one core (provider/resources/connector.ts), two kinds.
+
+function connectorKind(kind: "Source" | "Destination"): KindSpec {
+  const what = kind === "Source" ? "source" : "destination";
+  const codes = kind === "Source" ? SOURCE_CODES : DESTINATION_CODES;
+  const states = kind === "Source" ? "`active` (the default) or `paused`" : "`active` (the default), `paused` or `stopped`";
+  const inputs: PropertySpec[] = [
+    nameInput(what, ", unique per tenant"),
+    {
+      name: "connector",
+      type: "string",
+      required: true,
+      replaceOnChange: true,
+      description:
+        `The connector kind: the platform's code of the ${what} connector, e.g. \`${kind === "Source" ? "postgresql" : "snowflake"}\`. ` +
+        `The catalogued ones are ${list(codes)}; any other code is passed to the API as is. Changing it replaces the ${what}.`,
+    },
+    {
+      name: "config",
+      type: { mapOf: "any" },
+      required: true,
+      description:
+        `The connector's settings, in the platform's own keys (e.g. \`${kind === "Source" ? "database.hostname.user.defined" : "snowflake.url.name"}\`). ` +
+        "Values are strings, numbers, booleans, lists of strings, or objects for the few map-valued keys; `null` leaves a key unset. " +
+        "For a catalogued connector the config is checked before any API call: required keys, types, allowed values and ranges. " +
+        "Secret keys (passwords, private keys, secret access keys, connection strings) are kept as Pulumi secrets and never compared with the API's masked values. " +
+        `Changing a key the platform fixes at creation (e.g. Snowflake \`ingestion.mode\`) replaces the ${what}.`,
+    },
+    {
+      name: "desiredState",
+      type: "string",
+      description: `The state Pulumi keeps the ${what} in: ${states}. The ${what} is paused${kind === "Destination" ? ", stopped" : ""} or resumed to match; a status changed outside Pulumi is drift.`,
+    },
+    {
+      name: "adoptId",
+      type: "string",
+      description: `The id of an existing ${what} to take over instead of creating one: \`pulumi up\` reads it (it must be of the same connector) and makes it match the program.`,
+    },
+    tagsInput(what),
+  ];
+  const outputs: PropertySpec[] = [
+    ...echo(inputs, ["name", "connector", "config", "desiredState"]),
+    { name: "status", type: "string", required: true, description: `The API's \`connector_status\` of the ${what}: Active, Paused, Stopped, Broken, Starting, Unassigned, Unknown or Pending.` },
+    { name: "displayName", type: "string", required: true, description: "The connector's display name, as the platform shows it." },
+    { name: "createdTimestamp", type: "string", required: true, description: `When the ${what} was created, as the API reports it.` },
+    { name: "tenantId", type: "string", required: true, description: `The id of the tenant the ${what} belongs to.` },
+    {
+      name: "topics",
+      type: STRINGS,
+      required: true,
+      description: kind === "Source" ? "The topics the source writes, one per captured table or collection, by name." : "The topics the destination reads, by name.",
+    },
+    {
+      name: "topicIds",
+      type: STRINGS,
+      required: true,
+      description: kind === "Source" ? "The ids of the source's topics (`source_<id>.<schema>.<table>`): what a `Topic` resource's `topicId` takes." : "The ids of the topics the destination reads.",
+    },
+    { name: "topicMap", type: { mapOf: "any" }, required: true, description: `The API's topic map of the ${what}, as it returns it.` },
+    {
+      name: "drift",
+      type: { object: "cdc:index:DriftReport" },
+      required: true,
+      description:
+        kind === "Source"
+          ? "Changes made outside Pulumi, as of the last refresh: the live config of the keys the program sets compared with the stack's, secrets excluded."
+          : "Changes made outside Pulumi, as of the last refresh: configs the API's history recorded after Pulumi's own last write, with the API's masked diff.",
+    },
+  ];
+  return {
+    token: `cdc:index:${kind}`,
+    description:
+      kind === "Source"
+        ? "A CDC source connector: captures the changes of a database or service into topics. Its config is checked against the platform's connector catalogue before any API call; changes made outside Pulumi (config, status, name, tags) show in a plain `pulumi preview`."
+        : "A CDC destination connector: writes topics into a warehouse, lake, database or service. Its config is checked against the platform's connector catalogue before any API call; drift is detected through the API's config history, so changes made outside Pulumi show in a plain `pulumi preview`.",
+    inputs,
+    outputs,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const tagInputs: PropertySpec[] = [
+  nameInput("tag", ", unique per tenant"),
+  { name: "description", type: "string", description: "What the tag means, at most 1024 characters. Default: empty." },
+  {
+    name: "type",
+    type: STRINGS,
+    required: true,
+    description: `What the tag is for, at least one, spelt as the platform spells it: ${list(TAG_TYPES)}.`,
+  },
+  {
+    name: "adoptId",
+    type: "string",
+    description: "The id of an existing tag to take over instead of creating one: `pulumi up` makes it match the program.",
+  },
+];
+
+const credentialInputs: PropertySpec[] = [
+  {
+    name: "roleIds",
+    type: STRINGS,
+    required: true,
+    replaceOnChange: true,
+    description: "The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.",
+  },
+  {
+    name: "description",
+    type: "string",
+    replaceOnChange: true,
+    description: "What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.",
+  },
+  {
+    name: "serviceId",
+    type: "string",
+    replaceOnChange: true,
+    description: "The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret.",
+  },
+];
+
+const httpInputs: PropertySpec[] = [
+  nameInput("HTTP connection"),
+  { name: "url", type: "string", required: true, description: "The absolute http(s) URL the agent calls, e.g. `https://tickets.example.com/api/v2`. Changed outside Pulumi, it is drift." },
+  {
+    name: "headers",
+    type: { mapOf: "string" },
+    secret: true,
+    description:
+      "Headers sent with each call, name to value. The values are secrets: encrypted in the stack, sent to the API once and never read back (the API masks them). " +
+      "An update sends only the values that changed; a header removed from the program is removed. Header names must be HTTP tokens.",
+  },
+];
+
+const llmInputs: PropertySpec[] = [
+  { ...nameInput("LLM connection"), replaceOnChange: true },
+  { name: "provider", type: "string", required: true, replaceOnChange: true, description: `The model's provider: ${list(LLM_PROVIDERS)}.` },
+  { name: "model", type: "string", required: true, replaceOnChange: true, description: "The model's name, e.g. `gpt-4o`." },
+  {
+    name: "apiKey",
+    type: "string",
+    required: true,
+    secret: true,
+    replaceOnChange: true,
+    description: "The provider's API key: a secret, stored encrypted by the API and never shown again (the stack keeps only a keyed digest of it).",
+  },
+  { name: "baseUrl", type: "string", replaceOnChange: true, description: "The absolute http(s) URL of the provider's API, for a self-hosted or regional endpoint. Unset: the provider's default." },
+];
+
+const agentInputs: PropertySpec[] = [
+  nameInput("agent"),
+  { name: "instructions", type: "string", required: true, description: "What the agent does, in words. Changed outside Pulumi, it is drift." },
+  { name: "description", type: "string", description: "A description of the agent, at most 2000 characters." },
+  { name: "llmConnectionId", type: "string", required: true, description: "The id of the `LlmConnection` the agent thinks with." },
+  { name: "httpConnectionIds", type: STRINGS, description: "The ids of the `HttpConnection`s the agent may call. Default: none." },
+  {
+    name: "deployed",
+    type: "boolean",
+    description: "The agent's desired state: `true` (the default) deploys it, so it runs; `false` keeps it a draft, or cancels it when it runs.",
+  },
+];
+
+const pipelineInputs: PropertySpec[] = [
+  nameInput("pipeline", ", unique per tenant"),
+  {
+    name: "source",
+    type: { object: "cdc:index:ConnectorRef" },
+    required: true,
+    description: "The source the pipeline reads: its id, and optionally its name and connector (read from the API when left out).",
+  },
+  {
+    name: "destination",
+    type: { object: "cdc:index:ConnectorRef" },
+    required: true,
+    description: "The destination the pipeline writes to: its id, and optionally its name and connector (read from the API when left out).",
+  },
+  {
+    name: "sourceTopics",
+    type: STRINGS,
+    description:
+      "The source's topics that go to the destination, as the source names them (`public.orders`). A set: the API echoing them as topic ids or in another order is no change. Default: none.",
+  },
+  {
+    name: "transforms",
+    type: { arrayOf: { object: "cdc:index:PipelineTransform" } },
+    description: "The transforms of the pipeline, each with the topics of it that go to the destination. Default: none.",
+  },
+  { name: "snapshotNewTables", type: "boolean", description: "Snapshot tables newly added to the pipeline. Default `false`." },
+  tagsInput("pipeline"),
+];
+
+const transformInputs: PropertySpec[] = [
+  nameInput("transform", ", unique per tenant; the same as config `transforms.name`, which it fills in"),
+  {
+    name: "transform",
+    type: "string",
+    required: true,
+    replaceOnChange: true,
+    description: `The transform's type: ${list(TRANSFORM_TYPES)}. Changing it replaces the transform.`,
+  },
+  {
+    name: "config",
+    type: { mapOf: "any" },
+    description:
+      "The transform's settings, in the platform's keys (e.g. `transforms.input.topic.pattern`), checked against the catalogue before any API call: required keys, types, allowed values and ranges. Settings changed outside Pulumi are drift.",
+  },
+  {
+    name: "implementation",
+    type: { mapOf: "any" },
+    description:
+      "The code or SQL, in the type's shape: for the code types (`map_filter`, `enrich_async`, `fan_out`) `{language, value_transform, key_transform, topic_transform, common_transform}`; SQL for `enrich`, `sql_join` and `rollup`. " +
+      "Unset: managed elsewhere. A new implementation is a new version, and a deployed transform is redeployed.",
+  },
+  {
+    name: "deploy",
+    type: "boolean",
+    description: "Deploy the transform and wait for its job to be `RUNNING`; a job that ends `FAILED` fails the update with the API's reason. Default `false`.",
+  },
+  { name: "deployTimeoutSec", type: "integer", description: "How long a deploy waits for `RUNNING`, in seconds, from 10 to 3600. Default 600." },
+  { name: "replayWindow", type: "string", description: `How far back a deployment replays its input: ${list(REPLAY_WINDOWS)}. Unset: the platform's default.` },
+  tagsInput("transform"),
+];
+
+const topicInputs: PropertySpec[] = [
+  {
+    name: "topicId",
+    type: "string",
+    required: true,
+    replaceOnChange: true,
+    description:
+      "The id of a topic a source or transform made, e.g. a `Source`'s `topicIds[0]` (`source_<id>.public.orders`) or `transform_<id>_<version>.<name>`. Changing it replaces the resource; both topics stay.",
+  },
+  {
+    name: "partitionCount",
+    type: "integer",
+    required: true,
+    description: "The topic's partitions, from 1 to 1000. They can only be increased: a lower count fails `pulumi preview` before any API call.",
+  },
+  tagsInput("topic"),
+];
+
+export const KINDS: Readonly<Record<KindName, KindSpec>> = {
+  Source: connectorKind("Source"),
+  Destination: connectorKind("Destination"),
+  Tag: {
+    token: "cdc:index:Tag",
+    description: "A tag for organising sources, destinations, pipelines and the platform's other objects.",
+    inputs: tagInputs,
+    outputs: [
+      ...echo(tagInputs, ["name", "description", "type"]),
+      { name: "system", type: "boolean", required: true, description: "Whether the tag is one of the platform's own." },
+      { name: "custom", type: "boolean", required: true, description: "Whether the tag was made by a user." },
+    ],
+  },
+  ClientCredential: {
+    token: "cdc:index:ClientCredential",
+    description:
+      "An API client credential for a downstream service. The API has no update and shows the secret only at creation, so any change replaces the credential (a new secret); the secret is a Pulumi secret.",
+    inputs: credentialInputs,
+    outputs: [
+      ...echo(credentialInputs, ["roleIds"]),
+      { name: "clientId", type: "string", required: true, description: "The credential's client id, exchanged with the secret for an access token." },
+      { name: "secret", type: "string", required: true, secret: true, description: "The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack." },
+      { name: "roleKeys", type: STRINGS, required: true, description: "The keys of the credential's roles." },
+      { name: "createdAt", type: "string", required: true, description: "When the credential was created, as the API reports it." },
+    ],
+  },
+  HttpConnection: {
+    token: "cdc:index:HttpConnection",
+    description:
+      "An HTTP endpoint an agent may call. Header values are secrets: encrypted in the stack, sent to the API once and never read back; a header added or removed, or the URL changed, outside Pulumi is drift.",
+    inputs: httpInputs,
+    outputs: [
+      ...echo(
+        httpInputs.filter((p) => p.name !== "headers"),
+        ["name", "url"],
+      ),
+      { name: "headerNames", type: STRINGS, required: true, description: "The names of the headers the API holds. Their values are never read back, nor kept in the outputs." },
+      { name: "createdFrom", type: "string", required: true, description: "How the connection was created, as the API records it (`created_from`)." },
+    ],
+  },
+  LlmConnection: {
+    token: "cdc:index:LlmConnection",
+    description:
+      "A connection to a language model. The API cannot update one, so any change replaces it: the replacement is created first, the agents of the stack that use it are repointed, then the old one is deleted.",
+    inputs: llmInputs,
+    outputs: [
+      ...echo(
+        llmInputs.filter((p) => p.name !== "apiKey"),
+        ["name", "provider", "model"],
+      ),
+      { name: "createdFrom", type: "string", required: true, description: "How the connection was created, as the API records it (`created_from`)." },
+    ],
+  },
+  Agent: {
+    token: "cdc:index:Agent",
+    description:
+      "A stream-processing AI agent. `deployed` is its desired state; destroying it is the API's soft delete (a running agent is cancelled first). Instructions, connections or status changed outside Pulumi are drift.",
+    inputs: agentInputs,
+    outputs: [
+      ...echo(agentInputs, ["name", "instructions", "llmConnectionId", "httpConnectionIds", "deployed"]),
+      { name: "status", type: "string", required: true, description: "The API's status of the agent: `draft`, `running` or `cancelled`." },
+      { name: "flags", type: STRINGS, required: true, description: "The API's flags on the agent, e.g. `llm_connection_missing` after its LLM connection was deleted." },
+      { name: "createdFrom", type: "string", required: true, description: "How the agent was created, as the API records it (`created_from`)." },
+    ],
+  },
+  Pipeline: {
+    token: "cdc:index:Pipeline",
+    description:
+      "Joins a source to a destination: the source's topics it sends as they are, and per transform the topics of it it sends. Every field updates in place; changes made outside Pulumi, and deletion, show in a plain `pulumi preview`.",
+    inputs: pipelineInputs,
+    outputs: [
+      ...echo(pipelineInputs, ["name", "source", "destination", "sourceTopics", "transforms", "snapshotNewTables"]),
+      { name: "status", type: "string", required: true, description: "The API's status of the pipeline." },
+      { name: "topicIds", type: STRINGS, required: true, description: "The ids of every topic the pipeline sends, as the API names them." },
+      { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the pipeline has, also when the program does not manage them." },
+    ],
+  },
+  Transform: {
+    token: "cdc:index:Transform",
+    description: `A stream processor of one of the seven types (${list(TRANSFORM_TYPES)}), between a source's topics and a pipeline's destination. Settings, implementation, name and tags update in place; changing the type replaces it.`,
+    inputs: transformInputs,
+    outputs: [
+      ...echo(transformInputs, ["name", "transform", "config", "deploy", "deployTimeoutSec"]),
+      { name: "status", type: "string", required: true, description: "The status of the transform's job: `RUNNING`, `FAILED`, `DEPLOYING`, ... or `NOT_DEPLOYED`." },
+      { name: "version", type: "integer", required: true, description: "The version of the transform's implementation." },
+      { name: "topics", type: STRINGS, required: true, description: "The topics the transform writes, by name: what a `Pipeline`'s `transforms[].topics` takes." },
+      { name: "topicIds", type: STRINGS, required: true, description: "The ids of the topics the transform writes (`transform_<id>_<version>.<name>`)." },
+      { name: "startTime", type: "string", required: true, description: "When the transform's job started, as the API reports it; empty when it has not." },
+      { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the transform has, also when the program does not manage them." },
+    ],
+  },
+  Topic: {
+    token: "cdc:index:Topic",
+    description:
+      "Tunes a topic that a source (one per table) or a transform made: its partition count, which only grows, and its tags. Pulumi never creates or deletes the topic: destroy leaves it, and it goes with its source's table or its transform.",
+    inputs: topicInputs,
+    outputs: [
+      ...echo(topicInputs, ["topicId", "partitionCount"]),
+      { name: "name", type: "string", required: true, description: "The topic's name, without its owner's prefix." },
+      { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the topic has." },
+    ],
+  },
+};
+
+export const OBJECT_TYPES: Readonly<Record<ObjectTypeToken, ObjectTypeSpec>> = {
+  "cdc:index:ConnectorRef": {
+    token: "cdc:index:ConnectorRef",
+    description: "A source or destination as a pipeline refers to it.",
+    properties: [
+      { name: "id", type: "string", required: true, description: "The id of the source or destination." },
+      { name: "name", type: "string", description: "Its name. Unset: read from the API." },
+      { name: "connector", type: "string", description: "Its connector kind, e.g. `postgresql`. Unset: read from the API." },
+    ],
+  },
+  "cdc:index:PipelineTransform": {
+    token: "cdc:index:PipelineTransform",
+    description: "A transform of a pipeline, with the topics of it that go to the destination.",
+    properties: [
+      { name: "id", type: "string", required: true, description: "The id of the transform." },
+      {
+        name: "topics",
+        type: STRINGS,
+        required: true,
+        description: "The transform's topics that go to the destination, at least one, as the transform names them (its `topics` output).",
+      },
+    ],
+  },
+  "cdc:index:DriftReport": {
+    token: "cdc:index:DriftReport",
+    description: "Changes made to an object outside Pulumi, as of the last refresh.",
+    properties: [
+      { name: "detected", type: "boolean", required: true, description: "Whether the object was changed outside Pulumi." },
+      { name: "maskedDiff", type: "string", required: true, description: "A unified diff of the config, secrets masked: the API's for destinations, the provider's for sources. Empty when nothing changed." },
+      { name: "changedKeys", type: STRINGS, required: true, description: "Sources: the config keys whose live value differs from the stack's." },
+      { name: "oldestTimestamp", type: "string", description: "Destinations: the time of the original config in the API's history." },
+      { name: "latestTimestamp", type: "string", description: "Destinations: the time of the latest config in the API's history." },
+      { name: "baselineTimestamp", type: "string", description: "Destinations: the time of the latest config after Pulumi's own last write; a later one is drift." },
+      {
+        name: "baselineOriginal",
+        type: "boolean",
+        description: "Destinations Pulumi created and has not written since: the baseline is the original config, so any later config is drift.",
+      },
+    ],
+  },
+  "cdc:index:Role": {
+    token: "cdc:index:Role",
+    description: "A role a client credential can be bound to.",
+    properties: [
+      { name: "id", type: "string", required: true, description: "The role's id: what a `ClientCredential`'s `roleIds` takes." },
+      { name: "key", type: "string", description: "The role's key, e.g. `viewer`." },
+      { name: "name", type: "string", description: "The role's name, as the platform shows it." },
+      { name: "permissions", type: STRINGS, required: true, description: "The permissions the role grants." },
+    ],
+  },
+};
+
+const byName = (what: string): PropertySpec[] => [{ name: "name", type: "string", required: true, description: `The ${what}'s exact name (names are case-sensitive).` }];
+
+function connectorLookup(what: "source" | "destination"): PropertySpec[] {
+  return [
+    { name: "id", type: "string", required: true, description: `The ${what}'s id.` },
+    { name: "name", type: "string", required: true, description: `The ${what}'s name.` },
+    { name: "connector", type: "string", required: true, description: `The ${what}'s connector kind, e.g. \`${what === "source" ? "postgresql" : "snowflake"}\`.` },
+    { name: "status", type: "string", required: true, description: `The API's \`connector_status\` of the ${what}: Active, Paused, Stopped, Broken, ...` },
+    { name: "config", type: { mapOf: "any" }, required: true, description: `The ${what}'s live config, in the platform's keys; secret values come back masked.` },
+    { name: "topics", type: STRINGS, required: true, description: `The ${what}'s topics, by name.` },
+  ];
+}
+
+const LOOKUP_NOTE = "It reads with the credentials the resources use, and fails with a clear message when nothing, or more than one object, matches.";
+
+export const FUNCTIONS: Readonly<Record<FunctionToken, FunctionSpec>> = {
+  "cdc:index:getRoles": {
+    token: "cdc:index:getRoles",
+    description: "The roles a `ClientCredential` can be bound to (`GET /auth/roles`).",
+    inputs: [],
+    outputs: [{ name: "roles", type: { arrayOf: { object: "cdc:index:Role" } }, required: true, description: "Every role of the tenant." }],
+  },
+  "cdc:index:getSource": {
+    token: "cdc:index:getSource",
+    description: `A source by its exact name, e.g. to use its id or topics in a program that does not manage it. ${LOOKUP_NOTE}`,
+    inputs: byName("source"),
+    outputs: connectorLookup("source"),
+  },
+  "cdc:index:getDestination": {
+    token: "cdc:index:getDestination",
+    description: `A destination by its exact name. ${LOOKUP_NOTE}`,
+    inputs: byName("destination"),
+    outputs: connectorLookup("destination"),
+  },
+  "cdc:index:getTag": {
+    token: "cdc:index:getTag",
+    description: `A tag by its exact name. ${LOOKUP_NOTE}`,
+    inputs: byName("tag"),
+    outputs: [
+      { name: "id", type: "string", required: true, description: "The tag's id: what the `tags` of a source, destination, pipeline, transform or topic take." },
+      { name: "name", type: "string", required: true, description: "The tag's name." },
+      { name: "type", type: STRINGS, required: true, description: "What the tag is for, e.g. `sources`, `destinations`." },
+      { name: "description", type: "string", required: true, description: "What the tag means; empty when it has no description." },
+      { name: "system", type: "boolean", required: true, description: "Whether the tag is one of the platform's own." },
+    ],
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Provider configuration: the `cdc:*` stack config keys (provider/client/settings.ts and tuning.ts).
+
+function setting(name: string, env: string, text: string, opts: { secret?: boolean; default?: string } = {}): ConfigSpec {
+  const fallback = opts.default !== undefined ? ` Default \`${opts.default}\`.` : "";
+  return {
+    name,
+    key: `cdc:${name}`,
+    env,
+    type: "string",
+    ...(opts.secret ? { secret: true } : {}),
+    ...(opts.default !== undefined ? { default: opts.default } : {}),
+    description: `${text}${fallback} Read from the environment variable \`${env}\` when the stack config does not set it.`,
+  };
+}
+
+type TuningName = keyof typeof TUNING_SPECS;
+
+const TUNING_DEFAULTS: Record<TuningName, number> = {
+  retryAttempts: DEFAULT_TUNING.retry.maxAttempts,
+  retryBaseDelayMs: DEFAULT_TUNING.retry.baseDelayMs,
+  retryMaxDelayMs: DEFAULT_TUNING.retry.maxDelayMs,
+  retryAfterMaxMs: DEFAULT_TUNING.retry.maxRetryAfterMs,
+  resourceTimeoutSec: DEFAULT_TUNING.resourceTimeoutMs / TUNING_SPECS.resourceTimeoutSec.scale,
+  maxConcurrency: DEFAULT_TUNING.maxConcurrency,
+};
+
+const TUNING_TEXT: Record<TuningName, string> = {
+  retryAttempts: "HTTP attempts per API call, the first included.",
+  retryBaseDelayMs: "Back-off before the first retry, in milliseconds, doubled after each retry, with jitter.",
+  retryMaxDelayMs: "Longest back-off between two attempts, in milliseconds.",
+  retryAfterMaxMs: "Longest `Retry-After` honoured on a 429, in milliseconds; a longer one is cut to this.",
+  resourceTimeoutSec:
+    "Retry budget of one resource operation, in seconds (a create with its lookups, lifecycle calls and baseline; an update; a delete): no retry starts once it is spent.",
+  maxConcurrency:
+    "Most API requests in flight at once for the whole run. The client starts at 16 and opens up while requests wait and the API keeps answering; each 429 halves it. Set 16 or less for a fixed limit.",
+};
+
+function tuning(name: TuningName): ConfigSpec {
+  const spec = TUNING_SPECS[name];
+  const dflt = TUNING_DEFAULTS[name];
+  return {
+    name,
+    key: spec.config,
+    env: spec.env,
+    type: "integer",
+    default: dflt,
+    description: `${TUNING_TEXT[name]} A whole number from ${spec.min} to ${spec.max}. Default ${dflt}. Read from the environment variable \`${spec.env}\` when the stack config does not set it.`,
+  };
+}
+
+/** The provider's configuration: credentials (never resource inputs), the `created_from` stamp, and the client's tuning. */
+export const PROVIDER_CONFIG: readonly ConfigSpec[] = [
+  setting("apiUrl", "CDC_API_URL", "Base URL of the API, http or https, without credentials, query or fragment.", { default: DEFAULT_API_URL }),
+  setting("clientId", "CDC_CLIENT_ID", "API client id, exchanged with `clientSecret` for an access token. Needed unless `accessToken` is set."),
+  setting("clientSecret", "CDC_CLIENT_SECRET", "API client secret, exchanged with `clientId` for an access token: set it with `pulumi config set --secret cdc:clientSecret ...`.", {
+    secret: true,
+  }),
+  setting("accessToken", "CDC_ACCESS_TOKEN", "A ready access token, used as is instead of `clientId` and `clientSecret` (never refreshed).", { secret: true }),
+  setting(
+    "createdFrom",
+    "CDC_CREATED_FROM",
+    "The `created_from` value stamped on every create: `terraform` is the API's infrastructure-as-code value. Set another only when the API accepts it.",
+    { default: DEFAULT_CREATED_FROM },
+  ),
+  ...(Object.keys(TUNING_SPECS) as TuningName[]).map(tuning),
+];
+
+export const PACKAGE = {
+  name: "cdc",
+  displayName: "CDC Pipelines",
+  description:
+    "Manage change-data-capture pipelines as code: CDC sources, destinations, pipelines, transforms, topics, tags, client credentials, and AI agents with their HTTP and LLM connections, with typed inputs, secrets kept secret and drift detection.",
+  keywords: ["pulumi", "cdc", "change-data-capture", "data-pipelines", "kind/native", "category/infrastructure"],
+  homepage: "https://github.com/pulumi-cdc/pulumi-cdc",
+  repository: "https://github.com/pulumi-cdc/pulumi-cdc",
+  license: "Apache-2.0",
+  providerDescription:
+    "The provider of the `cdc` package: how to reach the Data Pipeline Management REST API and with which credentials. Each setting falls back to its `CDC_*` environment variable.",
+} as const;

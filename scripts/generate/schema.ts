@@ -1,0 +1,143 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { FUNCTIONS, KINDS, OBJECT_TYPES, PACKAGE, PROVIDER_CONFIG, type PropertySpec, type TypeSpec } from "../../plugin/kinds.js";
+
+/**
+ * The provider plugin's package schema (plugin/schema.json), rendered from the kinds' data in
+ * plugin/kinds.ts. Pure: the same data and version always give the same text (properties, types
+ * and tokens sorted, 2-space JSON, a trailing newline), so a test renders it in memory and
+ * compares with the committed file. Run as a script (`npm run generate`), it writes the file.
+ */
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** The file the plugin serves from GetSchema, relative to the repository root. */
+export const SCHEMA_PATH = "plugin/schema.json";
+
+function sorted<T>(entries: Array<[string, T]>): Record<string, T> {
+  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+export function schemaType(type: TypeSpec): { [key: string]: Json } {
+  if (type === "any") return { $ref: "pulumi.json#/Any" };
+  if (typeof type === "string") return { type };
+  if ("arrayOf" in type) return { type: "array", items: schemaType(type.arrayOf) };
+  if ("mapOf" in type) return { type: "object", additionalProperties: schemaType(type.mapOf) };
+  return { $ref: `#/types/${type.object}` };
+}
+
+function property(p: PropertySpec, input: boolean): { [key: string]: Json } {
+  return {
+    ...schemaType(p.type),
+    description: p.description,
+    ...(p.secret ? { secret: true } : {}),
+    ...(input && p.replaceOnChange ? { willReplaceOnChanges: true } : {}),
+  };
+}
+
+function properties(props: readonly PropertySpec[], input: boolean): { [key: string]: Json } {
+  const seen = new Set<string>();
+  for (const p of props) {
+    if (seen.has(p.name)) throw new Error(`property ${p.name} is listed twice`);
+    seen.add(p.name);
+  }
+  return sorted(props.map((p) => [p.name, property(p, input)]));
+}
+
+function required(props: readonly PropertySpec[]): string[] {
+  return props
+    .filter((p) => p.required)
+    .map((p) => p.name)
+    .sort();
+}
+
+/** An object type's shape (`properties`, `required`), as resources' outputs, object types and function results use it. */
+function objectShape(props: readonly PropertySpec[], input: boolean): { [key: string]: Json } {
+  const req = required(props);
+  return { properties: properties(props, input), ...(req.length > 0 ? { required: req } : {}) };
+}
+
+/** The package schema as an object. */
+export function packageSchema(version: string): { [key: string]: Json } {
+  const config = PROVIDER_CONFIG.map((c) => [c.name, property(c, false)] as [string, Json]);
+  const resources = Object.values(KINDS).map((k): [string, Json] => {
+    const outputs = objectShape(k.outputs, false);
+    const reqInputs = required(k.inputs);
+    return [
+      k.token,
+      {
+        description: k.description,
+        ...outputs,
+        inputProperties: properties(k.inputs, true),
+        ...(reqInputs.length > 0 ? { requiredInputs: reqInputs } : {}),
+      },
+    ];
+  });
+  const types = Object.values(OBJECT_TYPES).map((t): [string, Json] => [t.token, { description: t.description, type: "object", ...objectShape(t.properties, true) }]);
+  const functions = Object.values(FUNCTIONS).map((f): [string, Json] => [
+    f.token,
+    {
+      description: f.description,
+      ...(f.inputs.length > 0 ? { inputs: objectShape(f.inputs, true) } : {}),
+      outputs: objectShape(f.outputs, false),
+    },
+  ]);
+  return {
+    name: PACKAGE.name,
+    displayName: PACKAGE.displayName,
+    version,
+    description: PACKAGE.description,
+    keywords: [...PACKAGE.keywords],
+    homepage: PACKAGE.homepage,
+    repository: PACKAGE.repository,
+    license: PACKAGE.license,
+    meta: { moduleFormat: "(.*)" },
+    config: { variables: sorted(config) },
+    provider: {
+      description: PACKAGE.providerDescription,
+      inputProperties: sorted(config),
+    },
+    resources: sorted(resources),
+    types: sorted(types),
+    functions: sorted(functions),
+    language: {
+      csharp: { rootNamespace: "PulumiCdc" },
+      go: { importBasePath: "github.com/pulumi-cdc/pulumi-cdc/sdk/go/cdc", generateResourceContainerTypes: true },
+      nodejs: { packageName: "pulumi-cdc-sdk" },
+      python: { packageName: "pulumi_cdc" },
+    },
+  };
+}
+
+/** The text of plugin/schema.json. */
+export function renderSchema(version: string): string {
+  return `${JSON.stringify(packageSchema(version), null, 2)}\n`;
+}
+
+/** The package's version, from the repository's package.json. */
+export function packageVersion(root: string): string {
+  const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version?: unknown }).version;
+  if (typeof version !== "string" || version === "") throw new Error(`${join(root, "package.json")} has no version`);
+  return version;
+}
+
+/** Writes plugin/schema.json under `root` when it differs; says whether it did. */
+export function writeSchema(root: string): boolean {
+  const target = join(root, SCHEMA_PATH);
+  const content = renderSchema(packageVersion(root));
+  let current: string | undefined;
+  try {
+    current = readFileSync(target, "utf8");
+  } catch {
+    current = undefined;
+  }
+  if (current === content) return false;
+  writeFileSync(target, content);
+  return true;
+}
+
+// `node schema.js <repository root>` (scripts/generate/run.sh) writes the file.
+if (typeof require !== "undefined" && typeof module !== "undefined" && require.main === module) {
+  const root = process.argv[2] ?? join(__dirname, "..", "..");
+  console.log(writeSchema(root) ? `wrote ${SCHEMA_PATH}` : `${SCHEMA_PATH} is up to date`);
+}

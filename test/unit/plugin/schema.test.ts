@@ -1,0 +1,296 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { CATALOGUE } from "../../../catalogue/index.js";
+import { resolveSettings } from "../../../provider/client/settings.js";
+import { resolveTuning } from "../../../provider/client/tuning.js";
+import { AgentProvider, inputSchema as agentInputs } from "../../../provider/resources/agent.js";
+import { ClientCredentialProvider, inputSchema as credentialInputs } from "../../../provider/resources/clientCredential.js";
+import { ConnectorProvider, DESTINATION, inputSchema as connectorInputs, SOURCE } from "../../../provider/resources/connector.js";
+import { HttpConnectionProvider, inputSchema as httpInputs } from "../../../provider/resources/httpConnection.js";
+import { inputSchema as llmInputs, LLM_PROVIDERS, LlmConnectionProvider } from "../../../provider/resources/llmConnection.js";
+import { inputSchema as pipelineInputs, PipelineProvider } from "../../../provider/resources/pipeline.js";
+import { inputSchema as tagInputs, TAG_TYPES, TagProvider } from "../../../provider/resources/tag.js";
+import { inputSchema as topicInputs, TopicProvider } from "../../../provider/resources/topic.js";
+import { inputSchema as transformInputs, TransformProvider } from "../../../provider/resources/transform.js";
+import { FUNCTIONS, INTERNAL_PROPERTIES, KINDS, OBJECT_TYPES, PROVIDER_CONFIG, type KindName, type TypeSpec } from "../../../plugin/kinds.js";
+import { packageVersion, renderSchema, SCHEMA_PATH } from "../../../scripts/generate/schema.js";
+import { requiredConfig } from "../../support/catalogue-samples.js";
+
+const root = join(__dirname, "..", "..", "..");
+
+type Json = Record<string, unknown>;
+const schema = JSON.parse(readFileSync(join(root, SCHEMA_PATH), "utf8")) as Json;
+const section = (name: string) => schema[name] as Record<string, Json>;
+
+interface Core {
+  check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: unknown[] }>;
+}
+
+/** Each kind's core (the check() the plugin calls) and the zod schema that check() parses with. */
+const CORES: Record<KindName, { core: Core; zod: z.ZodObject }> = {
+  Source: { core: new ConnectorProvider(SOURCE) as unknown as Core, zod: connectorInputs(SOURCE) },
+  Destination: { core: new ConnectorProvider(DESTINATION) as unknown as Core, zod: connectorInputs(DESTINATION) },
+  Tag: { core: new TagProvider() as unknown as Core, zod: tagInputs },
+  ClientCredential: { core: new ClientCredentialProvider() as unknown as Core, zod: credentialInputs },
+  HttpConnection: { core: new HttpConnectionProvider() as unknown as Core, zod: httpInputs },
+  LlmConnection: { core: new LlmConnectionProvider() as unknown as Core, zod: llmInputs },
+  Agent: { core: new AgentProvider() as unknown as Core, zod: agentInputs },
+  Pipeline: { core: new PipelineProvider() as unknown as Core, zod: pipelineInputs },
+  Transform: { core: new TransformProvider() as unknown as Core, zod: transformInputs },
+  Topic: { core: new TopicProvider() as unknown as Core, zod: topicInputs },
+};
+
+const { "transforms.name": _name, ...mapFilterConfig } = requiredConfig(CATALOGUE.transform.map_filter!);
+
+/** A valid input per kind that sets every schema input. */
+const FULL: Record<KindName, Record<string, unknown>> = {
+  Source: { name: "orders-cdc", connector: "postgresql", config: requiredConfig(CATALOGUE.source.postgresql!), desiredState: "paused", adoptId: "src-1", tags: ["tag-1"] },
+  Destination: { name: "warehouse", connector: "snowflake", config: requiredConfig(CATALOGUE.destination.snowflake!), desiredState: "stopped", adoptId: "dst-1", tags: [] },
+  Tag: { name: "pii", description: "personal data", type: ["sources", "destinations"], adoptId: "tag-1" },
+  ClientCredential: { roleIds: ["role_viewer"], description: "dbt", serviceId: "svc-1" },
+  HttpConnection: { name: "tickets", url: "https://tickets.example.com/api/v2", headers: { Authorization: "Bearer t0ken" } },
+  LlmConnection: { name: "model", provider: "openai", model: "gpt-4o", apiKey: "sk-123", baseUrl: "https://llm.example.com" },
+  Agent: { name: "triage", instructions: "Summarise logs.", description: "triage agent", llmConnectionId: "llm-1", httpConnectionIds: ["http-1"], deployed: false },
+  Pipeline: {
+    name: "orders-to-warehouse",
+    source: { id: "src-1", name: "orders-cdc", connector: "postgresql" },
+    destination: { id: "dst-1" },
+    sourceTopics: ["public.orders"],
+    transforms: [{ id: "tr-1", topics: ["clean.orders"] }],
+    snapshotNewTables: true,
+    tags: ["tag-1"],
+  },
+  Transform: {
+    name: "orders-clean",
+    transform: "map_filter",
+    config: mapFilterConfig,
+    implementation: { language: "JAVASCRIPT", value_transform: "function _stk(r) { return r; }" },
+    deploy: true,
+    deployTimeoutSec: 300,
+    replayWindow: "24h",
+    tags: ["tag-1"],
+  },
+  Topic: { topicId: "source_src-1.public.orders", partitionCount: 6, tags: ["tag-1"] },
+};
+
+const plainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Whether a value has the schema type the property declares. */
+function conforms(type: TypeSpec, v: unknown): boolean {
+  if (type === "any") return true;
+  if (type === "string") return typeof v === "string";
+  if (type === "integer") return Number.isInteger(v);
+  if (type === "number") return typeof v === "number";
+  if (type === "boolean") return typeof v === "boolean";
+  if ("arrayOf" in type) return Array.isArray(v) && v.every((x) => conforms(type.arrayOf, x));
+  if ("mapOf" in type) return plainObject(v) && Object.values(v).every((x) => conforms(type.mapOf, x));
+  const props = OBJECT_TYPES[type.object].properties;
+  return (
+    plainObject(v) &&
+    props.every((p) => !p.required || p.name in v) &&
+    Object.entries(v).every(([k, x]) => props.some((p) => p.name === k && conforms(p.type, x)))
+  );
+}
+
+/** The string values a zod field allows, when it is an enum (or a list of one); [] otherwise. */
+function enumValues(field: z.ZodType): string[] {
+  const def = (field as unknown as { _zod: { def: { type: string; innerType?: z.ZodType; options?: z.ZodType[]; element?: z.ZodType; entries?: Record<string, string> } } })._zod.def;
+  switch (def.type) {
+    case "enum":
+      return Object.values(def.entries ?? {});
+    case "optional":
+      return enumValues(def.innerType!);
+    case "union":
+      return (def.options ?? []).flatMap(enumValues);
+    case "array":
+      return enumValues(def.element!);
+    default:
+      return [];
+  }
+}
+
+/** Every property spec of the schema, with where it is. */
+function allProperties(): Array<[string, Json]> {
+  const out: Array<[string, Json]> = [];
+  const add = (where: string, props: unknown) => {
+    for (const [name, p] of Object.entries((props ?? {}) as Record<string, Json>)) out.push([`${where}.${name}`, p]);
+  };
+  for (const [token, r] of Object.entries(section("resources"))) {
+    add(`${token} output`, r.properties);
+    add(`${token} input`, r.inputProperties);
+  }
+  for (const [token, t] of Object.entries(section("types"))) add(token, t.properties);
+  for (const [token, f] of Object.entries(section("functions"))) {
+    add(`${token} input`, (f.inputs as Json | undefined)?.properties);
+    add(`${token} output`, (f.outputs as Json).properties);
+  }
+  add("config", section("config").variables);
+  add("provider", section("provider").inputProperties);
+  return out;
+}
+
+describe("the provider plugin's package schema", () => {
+  it(`${SCHEMA_PATH} is up to date with plugin/kinds.ts (run \`npm run generate\` when this fails)`, () => {
+    expect(readFileSync(join(root, SCHEMA_PATH), "utf8"), `${SCHEMA_PATH} is stale: run npm run generate`).toBe(renderSchema(packageVersion(root)));
+  });
+
+  it("names the package and its languages", () => {
+    expect(schema).toMatchObject({
+      name: "cdc",
+      version: JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version,
+      license: "Apache-2.0",
+      language: {
+        nodejs: { packageName: "pulumi-cdc-sdk" },
+        go: { importBasePath: "github.com/pulumi-cdc/pulumi-cdc/sdk/go/cdc", generateResourceContainerTypes: true },
+        python: { packageName: "pulumi_cdc" },
+        csharp: { rootNamespace: "PulumiCdc" },
+      },
+    });
+  });
+
+  it("has the ten resources and the four lookups", () => {
+    expect(Object.keys(section("resources")).sort()).toEqual(
+      ["Agent", "ClientCredential", "Destination", "HttpConnection", "LlmConnection", "Pipeline", "Source", "Tag", "Topic", "Transform"].map((k) => `cdc:index:${k}`),
+    );
+    expect(Object.keys(section("functions")).sort()).toEqual(["cdc:index:getDestination", "cdc:index:getRoles", "cdc:index:getSource", "cdc:index:getTag"]);
+    for (const [name, kind] of Object.entries(KINDS)) expect(kind.token).toBe(`cdc:index:${name}`);
+  });
+
+  it("describes every resource, type, function and property", () => {
+    for (const group of ["resources", "types", "functions"]) {
+      for (const [token, spec] of Object.entries(section(group))) expect(String(spec.description ?? "").trim(), token).not.toBe("");
+    }
+    const props = allProperties();
+    expect(props.length).toBeGreaterThan(150);
+    for (const [where, p] of props) expect(String(p.description ?? "").trim(), where).not.toBe("");
+  });
+
+  it("refers only to types it defines", () => {
+    const refs = JSON.stringify(schema).match(/"\$ref":"[^"]*"/g) ?? [];
+    for (const ref of refs) {
+      const target = ref.slice('"$ref":"'.length, -1);
+      if (target === "pulumi.json#/Any") continue;
+      expect(Object.keys(section("types")), target).toContain(target.replace("#/types/", ""));
+    }
+  });
+
+  it("keeps secrets secret: the credential's secret, header values, the LLM key, the client secret and access token", () => {
+    const resources = section("resources");
+    const prop = (token: string, group: string, name: string) => ((resources[token]![group] as Record<string, Json>)[name] ?? {}) as Json;
+    expect(prop("cdc:index:ClientCredential", "properties", "secret").secret).toBe(true);
+    expect(prop("cdc:index:HttpConnection", "inputProperties", "headers").secret).toBe(true);
+    expect(prop("cdc:index:LlmConnection", "inputProperties", "apiKey").secret).toBe(true);
+    for (const group of [section("config").variables, section("provider").inputProperties] as Array<Record<string, Json>>) {
+      const secret = Object.entries(group)
+        .filter(([, p]) => p.secret)
+        .map(([k]) => k)
+        .sort();
+      expect(secret).toEqual(["accessToken", "clientSecret"]);
+    }
+    // Secret values never come back in outputs: neither header values nor the LLM key.
+    expect(Object.keys(resources["cdc:index:HttpConnection"]!.properties as Json)).not.toContain("headers");
+    expect(Object.keys(resources["cdc:index:LlmConnection"]!.properties as Json)).not.toContain("apiKey");
+  });
+
+  it("finds the allowed values of the cores' enum inputs", () => {
+    expect(enumValues(tagInputs.shape.type)).toEqual([...TAG_TYPES]);
+    expect(enumValues(llmInputs.shape.provider)).toEqual([...LLM_PROVIDERS]);
+    expect(enumValues(connectorInputs(DESTINATION).shape.desiredState)).toEqual(["active", "paused", "stopped"]);
+    expect(enumValues(transformInputs.shape.transform)).toHaveLength(7);
+    expect(enumValues(transformInputs.shape.replayWindow)).toHaveLength(5);
+  });
+
+  describe.each(Object.keys(KINDS) as KindName[])("%s inputs", (kind) => {
+    const spec = KINDS[kind];
+    const { core, zod } = CORES[kind];
+    const names = spec.inputs.map((p) => p.name);
+
+    it("are exactly the inputs its core's check() accepts, less the internal ones", () => {
+      const accepted = Object.keys(zod.shape).filter((k) => !(INTERNAL_PROPERTIES as readonly string[]).includes(k));
+      expect([...names].sort()).toEqual(accepted.sort());
+    });
+
+    it("are required exactly where check() requires them", () => {
+      for (const p of spec.inputs) {
+        const optional = zod.shape[p.name]!.safeParse(undefined).success;
+        expect(Boolean(p.required), `${kind}.${p.name}`).toBe(!optional);
+      }
+    });
+
+    it("name every value an enum input allows", () => {
+      for (const p of spec.inputs) {
+        for (const value of enumValues(zod.shape[p.name] as z.ZodType)) expect(p.description, `${kind}.${p.name}`).toContain(`\`${value}\``);
+      }
+    });
+
+    it("all set, of their declared types, pass check() and are carried into the checked inputs", async () => {
+      const full = FULL[kind];
+      expect(Object.keys(full).sort()).toEqual([...names].sort());
+      for (const p of spec.inputs) expect(conforms(p.type, full[p.name]), `${kind}.${p.name}`).toBe(true);
+      const checked = await core.check({}, { logicalName: "res", ...full });
+      expect(checked.failures).toEqual([]);
+      for (const name of names) expect(checked.inputs, `${kind}.${name}`).toHaveProperty(name);
+    });
+
+    it("only the required ones set pass check()", async () => {
+      const minimal = Object.fromEntries(spec.inputs.filter((p) => p.required).map((p) => [p.name, FULL[kind][p.name]]));
+      const checked = await core.check({}, { logicalName: "res", ...minimal });
+      expect(checked.failures).toEqual([]);
+    });
+
+    it("come back in the outputs, but for secret values", () => {
+      const outputs = spec.outputs.map((p) => p.name);
+      const dropped = spec.inputs.filter((p) => p.secret).map((p) => p.name);
+      expect(names.filter((n) => !outputs.includes(n))).toEqual(dropped);
+      for (const p of spec.outputs) {
+        const input = spec.inputs.find((i) => i.name === p.name);
+        if (input) expect(p.type, `${kind}.${p.name}`).toEqual(input.type);
+      }
+      expect(spec.outputs.some((p) => (INTERNAL_PROPERTIES as readonly string[]).includes(p.name))).toBe(false);
+    });
+  });
+
+  it("lookups take a name (getRoles nothing) and say what they return", () => {
+    expect(FUNCTIONS["cdc:index:getRoles"].inputs).toEqual([]);
+    for (const token of ["cdc:index:getSource", "cdc:index:getDestination", "cdc:index:getTag"] as const) {
+      expect(FUNCTIONS[token].inputs.map((p) => [p.name, p.required])).toEqual([["name", true]]);
+    }
+    expect(FUNCTIONS["cdc:index:getSource"].outputs.map((p) => p.name)).toEqual(["id", "name", "connector", "status", "config", "topics"]);
+    expect(FUNCTIONS["cdc:index:getTag"].outputs.map((p) => p.name)).toEqual(["id", "name", "type", "description", "system"]);
+  });
+
+  it("documents each configuration key with the environment variable and default the client really uses", () => {
+    expect(PROVIDER_CONFIG.map((c) => c.name)).toEqual([
+      "apiUrl",
+      "clientId",
+      "clientSecret",
+      "accessToken",
+      "createdFrom",
+      "retryAttempts",
+      "retryBaseDelayMs",
+      "retryMaxDelayMs",
+      "retryAfterMaxMs",
+      "resourceTimeoutSec",
+      "maxConcurrency",
+    ]);
+    const token = { CDC_ACCESS_TOKEN: "tok" };
+    for (const c of PROVIDER_CONFIG) {
+      expect(c.key).toBe(`cdc:${c.name}`);
+      expect(c.description).toContain(`\`${c.env}\``);
+      if (c.default !== undefined) expect(c.description).toContain(String(c.default));
+      if (c.type === "integer") {
+        // The documented default is the client's, and both the key and the variable are read.
+        expect(resolveTuning({ [c.key]: String(c.default) }, {})).toEqual(resolveTuning({}, {}));
+        expect(resolveTuning({ [c.key]: "7" }, {})).not.toEqual(resolveTuning({}, {}));
+        expect(resolveTuning({}, { [c.env]: "7" })).toEqual(resolveTuning({ [c.key]: "7" }, {}));
+      } else {
+        const value = c.name === "apiUrl" ? "https://api.example.com" : "from-env";
+        const settings = resolveSettings({}, { ...token, CDC_CLIENT_ID: "id", CDC_CLIENT_SECRET: "sec", [c.env]: value }) as unknown as Record<string, unknown>;
+        expect(settings[c.name], c.name).toBe(value);
+        if (c.default !== undefined) expect((resolveSettings({}, token) as unknown as Record<string, unknown>)[c.name]).toBe(c.default);
+      }
+    }
+  });
+});
