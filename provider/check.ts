@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { findConnector, type CatalogueKind, type ConnectorSpec, type KeySpec } from "./catalogue.js";
 import { USER_DEFINED_SUFFIX } from "../catalogue/index.js";
-import { containsUnknown, isUnknown, type ConfigMap } from "./normalize.js";
+import { containsUnknown, isMasked, isUnknown, MASK, sameConfigValue, type ConfigMap } from "./normalize.js";
 
 /** One problem with a resource's inputs, named by its property path, as Pulumi shows it. */
 export interface CheckFailure {
@@ -221,6 +221,41 @@ export function wireConfigWithDefaults(kind: CatalogueKind, connector: string, c
     out[keySpec.key] = keySpec.default === undefined ? null : (wireValue(keySpec, keySpec.default) ?? null);
   }
   return { ...out, ...config };
+}
+
+/**
+ * A live config as a program would write it, for `pulumi import`: the keys a program can set
+ * whose value differs from the catalogue's default, in their own types (`"5432"` → 5432); keys
+ * the platform sets (computed) and the plain keys it derives from `.user.defined` ones are left
+ * out; a secret the API masks stays `********`, the API's own "keep what is stored". Keys the
+ * catalogue does not know are kept as the API shows them.
+ */
+export function configAsProgram(kind: CatalogueKind, connector: string, live: Record<string, unknown> | null | undefined): ConfigMap {
+  const spec = findConnector(kind, connector);
+  const out: ConfigMap = {};
+  for (const [key, value] of Object.entries(live ?? {})) {
+    if (value === null || value === undefined || value === "") continue;
+    const keySpec = spec?.keys.find((k) => k.key === key);
+    if (!keySpec) {
+      if (spec?.keys.some((k) => k.key === `${key}${USER_DEFINED_SUFFIX}`)) continue;
+      out[key] = value as ConfigMap[string];
+      continue;
+    }
+    if (keySpec.computed) continue;
+    if (keySpec.secret && isMasked(value)) {
+      out[key] = MASK;
+      continue;
+    }
+    if (keySpec.default !== undefined && sameConfigValue(keySpec.default, value)) continue;
+    // The API echoes a list as "a,b" and a map as its JSON text.
+    const typed =
+      typeof value !== "string" ? value
+      : keySpec.type === "map" ? (parseJsonObject(value) ?? value)
+      : keySpec.type === "list" ? value.split(",").map((v) => v.trim()).filter((v) => v !== "")
+      : value;
+    out[key] = wireValue(keySpec, typed) ?? (typed as ConfigMap[string]);
+  }
+  return out;
 }
 
 function wireValue(spec: KeySpec, value: unknown): ConfigMap[string] | undefined {

@@ -51,13 +51,28 @@ export function destinationDrift(comparison: ConfigComparison, baselineTimestamp
   return {
     detected,
     maskedDiff: detected ? (comparison.masked_diff ?? "") : "",
-    changedKeys: [],
+    changedKeys: detected ? keysOfMaskedDiff(comparison.masked_diff ?? "") : [],
     oldestTimestamp: oldest,
     latestTimestamp: latest,
     baselineTimestamp: baseline,
     // A comparison without timestamps resolves nothing: the report keeps saying where the baseline is.
     ...(baseline === undefined && baselineOriginal ? { baselineOriginal: true } : {}),
   };
+}
+
+/**
+ * The config keys a masked diff changes: its `-` and `+` lines are `key: value` (the comparison
+ * endpoint's form, and ours for sources); headers (`---`, `+++`) and context are left out.
+ */
+export function keysOfMaskedDiff(maskedDiff: string): string[] {
+  const keys = new Set<string>();
+  for (const line of maskedDiff.split("\n")) {
+    if (!/^[-+]/.test(line) || /^(---|\+\+\+)( |\t|$)/.test(line)) continue;
+    const i = line.indexOf(": ");
+    const key = (i < 0 ? line.slice(1) : line.slice(1, i)).trim();
+    if (key) keys.add(key);
+  }
+  return [...keys].sort();
 }
 
 // Loaded on the first drift found: most runs find none, and loading the library cost every
@@ -78,7 +93,19 @@ export function sourceDrift(planned: ConfigMap, live: ConfigMap, secretKeys: Rea
  * return a detailed diff, but the engine shows a provider's stderr as diagnostics, so the masked
  * diff appears right under the planned update.
  */
-export function reportDrift(subject: string, findings: readonly string[], write: (text: string) => void = (t) => process.stderr.write(t)): void {
+type DriftSink = (text: string) => void;
+let driftSink: DriftSink = (t) => process.stderr.write(t);
+
+/**
+ * Where drift reports go. The dynamic-provider host shows a provider's stderr as diagnostics, so
+ * that is the default; the provider plugin's stderr is only logged, so it sends them to the
+ * engine's log instead, under the resource being diffed.
+ */
+export function setDriftSink(sink: DriftSink): void {
+  driftSink = sink;
+}
+
+export function reportDrift(subject: string, findings: readonly string[], write: DriftSink = driftSink): void {
   if (findings.length === 0) return;
   const lines = findings.flatMap((f) => f.trimEnd().split("\n"));
   write(redact(`drift: ${subject} changed outside Pulumi; \`pulumi up\` puts the program's version back:\n${lines.map((l) => `  ${l}`).join("\n")}\n`));

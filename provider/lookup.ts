@@ -95,3 +95,65 @@ export async function namedObjects<S extends z.ZodType>(
   }
   return found;
 }
+
+/**
+ * The lookups programs call (the SDK's getRoles, getSource, getDestination, getTag; the plugin's
+ * Invoke of the same tokens): exact matches, a clear error on none or many, secrets never
+ * returned (connector configs come as the API masks them).
+ */
+export function exactlyOne<T>(kind: string, name: string, matches: T[]): T {
+  if (matches.length === 0) throw new Error(`no ${kind} named "${name}" exists: check the name (names are exact and case-sensitive)`);
+  if (matches.length > 1) throw new Error(`${matches.length} ${kind}s are named "${name}": look it up by id instead`);
+  return matches[0]!;
+}
+
+export interface RoleLookup {
+  id: string;
+  key?: string;
+  name?: string;
+  permissions: string[];
+}
+
+export async function lookupRoles(api: CdcClient): Promise<RoleLookup[]> {
+  return (await listRoles(api)).map((r) => ({
+    id: r.id,
+    ...(r.key ? { key: r.key } : {}),
+    ...(r.name ? { name: r.name } : {}),
+    permissions: r.permissions ?? [],
+  }));
+}
+
+export interface ConnectorLookup {
+  id: string;
+  name: string;
+  connector: string;
+  status: string;
+  /** The live config; secret values come back masked. */
+  config: Record<string, unknown>;
+  topics: string[];
+}
+
+export async function lookupConnector(api: CdcClient, kind: ConnectorKind, name: string): Promise<ConnectorLookup> {
+  const found = exactlyOne(kind, name, await connectorsNamed(api, kind, name));
+  return {
+    id: found.id ?? "",
+    name: found.name ?? name,
+    connector: found.connector ?? "",
+    status: found.connector_status ?? "",
+    config: found.config ?? {},
+    topics: found.topics ?? [],
+  };
+}
+
+export interface TagLookup {
+  id: string;
+  name: string;
+  type: string[];
+  description: string;
+  system: boolean;
+}
+
+export async function lookupTag(api: CdcClient, name: string): Promise<TagLookup> {
+  const found = exactlyOne("tag", name, (await listTags(api, { tag_name: name })).filter((t) => t.name === name));
+  return { id: found.id, name: found.name, type: found.type, description: found.description ?? "", system: Boolean(found.system) };
+}

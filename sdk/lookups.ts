@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { CdcClient, Tag } from "../provider/client/index.js";
+import type { CdcClient } from "../provider/client/index.js";
 
 /**
  * Lookups for programs: read objects the stack does not manage. They run in the program, with
@@ -24,70 +24,25 @@ async function withClient<T>(fn: (api: CdcClient, lookup: Lookup) => Promise<T>)
   }
 }
 
-function exactlyOne<T>(kind: string, name: string, matches: T[]): T {
-  if (matches.length === 0) throw new Error(`no ${kind} named "${name}" exists: check the name (names are exact and case-sensitive)`);
-  if (matches.length > 1) throw new Error(`${matches.length} ${kind}s are named "${name}": look it up by id instead`);
-  return matches[0]!;
-}
-
-export interface Role {
-  id: string;
-  key?: string;
-  name?: string;
-  permissions: string[];
-}
+export type { ConnectorLookup, RoleLookup as Role, TagLookup } from "../provider/lookup.js";
+import type { ConnectorLookup, RoleLookup, TagLookup } from "../provider/lookup.js";
 
 /** The roles a ClientCredential can be bound to (`GET /auth/roles`). */
-export function getRoles(): Promise<Role[]> {
-  return withClient(async (api, lookup) =>
-    (await lookup.listRoles(api)).map((r) => ({
-      id: r.id,
-      ...(r.key ? { key: r.key } : {}),
-      ...(r.name ? { name: r.name } : {}),
-      permissions: r.permissions ?? [],
-    })),
-  );
-}
-
-export interface ConnectorLookup {
-  id: string;
-  name: string;
-  connector: string;
-  status: string;
-  /** The live config; secret values come back masked. */
-  config: Record<string, unknown>;
-  topics: string[];
-}
-
-async function getConnector(kind: "source" | "destination", name: string): Promise<ConnectorLookup> {
-  return withClient(async (api, lookup) => {
-    const matches = await lookup.connectorsNamed(api, kind, name);
-    const found = exactlyOne(kind, name, matches);
-    return {
-      id: found.id ?? "",
-      name: found.name ?? name,
-      connector: found.connector ?? "",
-      status: found.connector_status ?? "",
-      config: found.config ?? {},
-      topics: found.topics ?? [],
-    };
-  });
+export function getRoles(): Promise<RoleLookup[]> {
+  return withClient((api, lookup) => lookup.lookupRoles(api));
 }
 
 /** A source by its exact name, e.g. to use its id or topics in a program that does not manage it. */
 export function getSource(args: { name: string }): Promise<ConnectorLookup> {
-  return getConnector("source", args.name);
+  return withClient((api, lookup) => lookup.lookupConnector(api, "source", args.name));
 }
 
 /** A destination by its exact name. */
 export function getDestination(args: { name: string }): Promise<ConnectorLookup> {
-  return getConnector("destination", args.name);
+  return withClient((api, lookup) => lookup.lookupConnector(api, "destination", args.name));
 }
 
 /** A tag by its exact name. */
-export function getTag(args: { name: string }): Promise<Pick<Tag, "id" | "name" | "type"> & { description: string; system: boolean }> {
-  return withClient(async (api, lookup) => {
-    const found = exactlyOne("tag", args.name, (await lookup.listTags(api, { tag_name: args.name })).filter((t) => t.name === args.name));
-    return { id: found.id, name: found.name, type: found.type, description: found.description ?? "", system: Boolean(found.system) };
-  });
+export function getTag(args: { name: string }): Promise<TagLookup> {
+  return withClient((api, lookup) => lookup.lookupTag(api, args.name));
 }

@@ -31,6 +31,7 @@ export * from "./schemas.js";
 export {
   DEFAULT_API_URL,
   DEFAULT_CREATED_FROM,
+  SETTING_KEYS,
   SettingsError,
   normaliseApiUrl,
   resolveSettings,

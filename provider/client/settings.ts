@@ -45,6 +45,9 @@ const SPECS: Record<keyof CdcSettings, SettingSpec> = {
   createdFrom: { key: "createdFrom", config: "cdc:createdFrom", env: "CDC_CREATED_FROM", secret: false },
 };
 
+/** The stack config keys of the connection settings (`cdc:apiUrl`, ...), and whether each is a secret. */
+export const SETTING_KEYS: ReadonlyArray<{ config: string; env: string; secret: boolean }> = Object.values(SPECS).map(({ config, env, secret }) => ({ config, env, secret }));
+
 function howToSet(spec: SettingSpec, placeholder: string): string {
   return `\`pulumi config set${spec.secret ? " --secret" : ""} ${spec.config} ${placeholder}\` or the environment variable ${spec.env}`;
 }

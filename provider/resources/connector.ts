@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { replacingKeys, secretKeySet, type ConnectorKind } from "../catalogue.js";
-import { checkConnectorConfig, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, wireConfigWithDefaults, type CheckFailure } from "../check.js";
+import { checkConnectorConfig, configAsProgram, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, wireConfigWithDefaults, type CheckFailure } from "../check.js";
 import {
   destinationConnectorSchema,
   ConflictError,
@@ -204,6 +204,11 @@ export class ConnectorProvider {
     const newsConfig = digestSecrets(news.config, secretKeySet(this.spec.kind, news.connector, news.config), olds.secretSalt);
     const replaces = olds.connector !== news.connector ? ["connector"] : replacedConfigKeys(this.spec.kind, news.connector, olds.config, newsConfig);
     const changed = changedInputs(olds, news, newsConfig);
+    // Property paths for a host that can show them in the preview row (the plugin's detailedDiff).
+    const diffs = new Set<string>([
+      ...changed.filter((p) => p !== "config"),
+      ...changedConfigKeys(olds.config, newsConfig).map((k) => `config["${k}"]`),
+    ]);
     let drifted = false;
     if (replaces.length === 0 && !containsUnknown(news)) {
       // A plain `pulumi preview` must show changes made outside Pulumi, so diff asks the API:
@@ -211,17 +216,30 @@ export class ConnectorProvider {
       const { live, config, status } = await checkLive(liveCache(client()).reader("diff"), this.managed(id, olds));
       const findings: string[] = [];
       if (!live) findings.push("was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again");
-      if (status?.drifted) findings.push(`is ${status.live}; the program wants ${status.desired}`);
-      if (live && typeof live.name === "string" && live.name !== olds.name) findings.push(`was renamed to "${live.name}"`);
-      if (config.detected) findings.push(`config was changed:\n${config.maskedDiff}`);
+      if (status?.drifted) {
+        findings.push(`is ${status.live}; the program wants ${status.desired}`);
+        diffs.add("desiredState");
+      }
+      if (live && typeof live.name === "string" && live.name !== olds.name) {
+        findings.push(`was renamed to "${live.name}"`);
+        diffs.add("name");
+      }
+      if (config.detected) {
+        findings.push(`config was changed:\n${config.maskedDiff}`);
+        for (const key of config.changedKeys) diffs.add(`config["${key}"]`);
+      }
       const liveTags = live ? tagIdsOf(live) : undefined;
-      if (liveTags && olds.tags !== undefined && !sameMembers(liveTags, olds.tags)) findings.push(`tags were changed to [${liveTags.join(", ")}]`);
+      if (liveTags && olds.tags !== undefined && !sameMembers(liveTags, olds.tags)) {
+        findings.push(`tags were changed to [${liveTags.join(", ")}]`);
+        diffs.add("tags");
+      }
       drifted = findings.length > 0;
       reportDrift(`${this.spec.label} "${olds.name}" (${id})`, findings);
     }
     return {
       changes: replaces.length > 0 || changed.length > 0 || drifted,
       replaces,
+      ...(diffs.size > 0 ? { diffs: [...diffs].sort() } : {}),
       // Names are unique per tenant: a named replacement must delete the original first.
       deleteBeforeReplace: replaces.length > 0 && !news.autonamed,
     };
@@ -262,11 +280,12 @@ export class ConnectorProvider {
     const { live, config: found } = await checkLive(liveCache(client()).reader("read"), this.managed(id, props));
     if (!live) return { id: "", props: {} };
     const planned = props.config ?? {};
-    // No recorded config: a `get()` of an object the program does not manage. It reads the
-    // config as the API shows it (secrets masked).
+    // No recorded config: a `get()`, or `pulumi import` on the plugin. The config is read as a
+    // program would write it (configAsProgram: no defaults, no keys the platform sets or derives,
+    // masked secrets as the mask), so imported code previews with no changes.
     const aligned =
       props.config === undefined
-        ? Object.fromEntries(Object.entries(live.config ?? {}).map(([k, v]) => [k, v === null ? "" : toApiString(v)]))
+        ? configAsProgram(this.spec.kind, live.connector ?? props.connector ?? "", live.config)
         : alignLiveConfig(planned, live.config, secretKeySet(this.spec.kind, live.connector ?? props.connector, planned));
     // Refresh takes the live config into the stack, so the live config is the new baseline: from
     // now on the program is compared with it, and only later outside changes count as drift.

@@ -76,7 +76,13 @@ describe("Source provider against the emulator", () => {
       "table.include.list.user.defined": "shop.orders",
     };
     const news = await checked(sources, { logicalName: "x", name: "named-source", connector: "mysql", config: mysql }, inputs);
-    expect(await sources.diff(id, outs, news)).toEqual({ changes: true, replaces: ["connector"], deleteBeforeReplace: true });
+    // diffs: the property paths a host can show (the plugin's detailedDiff): here every key the mysql config changes.
+    expect(await sources.diff(id, outs, news)).toEqual({
+      changes: true,
+      replaces: ["connector"],
+      deleteBeforeReplace: true,
+      diffs: expect.arrayContaining(['config["database.hostname.user.defined"]', 'config["table.include.list.user.defined"]']),
+    });
     await sources.delete(id);
   });
 

@@ -79,7 +79,13 @@ describe("replace-on-change keys", () => {
     const { id, outs } = await destinations.create(inputs);
     const upsert = await checked(destinations, { ...base, config: { ...snowflakeConfig, "ingestion.mode": "upsert" } }, inputs);
     expect(upsert.name).not.toBe(inputs.name);
-    expect(await destinations.diff(id, outs, upsert)).toEqual({ changes: true, replaces: ['config["ingestion.mode"]'], deleteBeforeReplace: false });
+    expect(await destinations.diff(id, outs, upsert)).toEqual({
+      changes: true,
+      replaces: ['config["ingestion.mode"]'],
+      deleteBeforeReplace: false,
+      // The renewed autoname is a change too.
+      diffs: ['config["ingestion.mode"]', "name"],
+    });
 
     // Other keys update in place; an explicit name is deleted first (names are unique).
     const schema = await checked(destinations, { ...base, config: { ...snowflakeConfig, "ingestion.mode": "append", "snowflake.schema.name": "OTHER" } }, inputs);

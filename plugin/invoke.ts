@@ -1,0 +1,37 @@
+import { client } from "../provider/context.js";
+import { lookupConnector, lookupRoles, lookupTag } from "../provider/lookup.js";
+
+/** The lookups of the SDK, as functions of the schema (`cdc:index:getSource` ...): the same core calls. */
+const FUNCTIONS: Record<string, (args: Record<string, unknown>) => Promise<unknown>> = {
+  "cdc:index:getRoles": async () => ({ roles: await lookupRoles(client()) }),
+  "cdc:index:getSource": (args) => lookupConnector(client(), "source", name(args)),
+  "cdc:index:getDestination": (args) => lookupConnector(client(), "destination", name(args)),
+  "cdc:index:getTag": (args) => lookupTag(client(), name(args)),
+};
+
+export const FUNCTION_TOKENS = Object.keys(FUNCTIONS);
+
+function name(args: Record<string, unknown>): string {
+  if (typeof args.name !== "string" || args.name === "") throw new InvokeArgError("name", "is required: the exact name to look up");
+  return args.name;
+}
+
+class InvokeArgError extends Error {
+  constructor(
+    readonly property: string,
+    readonly reason: string,
+  ) {
+    super(`${property} ${reason}`);
+  }
+}
+
+export async function invoke(token: string, args: Record<string, unknown>): Promise<{ value: Record<string, unknown> } | { failures: Array<{ property: string; reason: string }> }> {
+  const fn = FUNCTIONS[token];
+  if (!fn) throw new Error(`unknown function "${token}": pulumi-cdc has ${FUNCTION_TOKENS.join(", ")}`);
+  try {
+    return { value: (await fn(args)) as Record<string, unknown> };
+  } catch (err) {
+    if (err instanceof InvokeArgError) return { failures: [{ property: err.property, reason: err.reason }] };
+    throw err;
+  }
+}

@@ -1,0 +1,297 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type * as grpcTypes from "@grpc/grpc-js";
+import { redact } from "../provider/client/index.js";
+import { configure } from "../provider/context.js";
+import { providerInfo } from "../provider/info.js";
+import { checkProviderConfig, providerConfig } from "./config.js";
+import { currentUrn } from "./engine-log.js";
+import { invoke } from "./invoke.js";
+import { fromStruct, toStruct, unwrapSecrets, wrapSecrets, type Path } from "./marshal.js";
+import { anyproto, emptyproto, grpc, pluginproto, provproto, statusproto, structproto } from "./proto.js";
+import { core, HOST_ONLY_INPUTS, kindOfToken, kindOfUrn, previewOutputs, resourceName, secretPaths } from "./resources.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Call = grpcTypes.ServerUnaryCall<any, any>;
+type Callback = grpcTypes.sendUnaryData<any>;
+type Props = Record<string, unknown>;
+
+/**
+ * Pulumi's ResourceProvider protocol over the same core (provider/) the dynamic classes use. One
+ * method per RPC: unmarshal, call the core, marshal. Secrets are unwrapped on the way in and
+ * wrapped again on the way out; nothing of a kind's rules lives here.
+ */
+export class ResourceProviderServer {
+  // The generated schema (npm run generate) stays a file beside the sources, read when asked for.
+  constructor(private readonly schemaPath = join(__dirname, "..", "..", "plugin", "schema.json")) {}
+
+  /** The handlers, as grpc-js wants them: every error becomes a gRPC status with a redacted message. */
+  handlers(): Record<string, (call: Call, callback: Callback) => void> {
+    const methods: Record<string, (req: any) => Promise<unknown>> = {
+      handshake: () => this.handshake(),
+      getPluginInfo: () => this.getPluginInfo(),
+      getSchema: (req) => this.getSchema(req),
+      checkConfig: (req) => this.checkConfig(req),
+      diffConfig: (req) => this.diffConfig(req),
+      configure: (req) => this.configure(req),
+      check: (req) => this.check(req),
+      diff: (req) => this.diff(req),
+      create: (req) => this.create(req),
+      read: (req) => this.read(req),
+      update: (req) => this.update(req),
+      delete: (req) => this.delete(req),
+      invoke: (req) => this.invoke(req),
+      cancel: async () => new emptyproto.Empty(),
+      attach: async () => new emptyproto.Empty(),
+    };
+    const out: Record<string, (call: Call, callback: Callback) => void> = {};
+    for (const [name, method] of Object.entries(methods)) {
+      out[name] = (call, callback) => {
+        const urn = typeof call.request?.getUrn === "function" ? String(call.request.getUrn()) : "";
+        currentUrn.run(urn, () => method(call.request)).then(
+          (resp) => callback(null, resp),
+          (err: unknown) => callback(toGrpcError(err)),
+        );
+      };
+    }
+    for (const name of ["construct", "call", "getMapping", "getMappings", "parameterize", "list"]) {
+      out[name] = (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by pulumi-cdc` });
+    }
+    return out;
+  }
+
+  async handshake() {
+    const resp = new provproto.ProviderHandshakeResponse();
+    resp.setAcceptSecrets(true);
+    resp.setAcceptResources(false);
+    resp.setAcceptOutputs(false);
+    return resp;
+  }
+
+  async getPluginInfo() {
+    const info = new pluginproto.PluginInfo();
+    info.setVersion(providerInfo().version);
+    return info;
+  }
+
+  async getSchema(_req: any) {
+    const resp = new provproto.GetSchemaResponse();
+    resp.setSchema(readFileSync(this.schemaPath, "utf8"));
+    return resp;
+  }
+
+  async checkConfig(req: any) {
+    const news = fromStruct(req.getNews());
+    const { value, secrets } = unwrapSecrets(news);
+    const resp = new provproto.CheckResponse();
+    resp.setInputs(toStruct(wrapSecrets(news, secrets)));
+    resp.setFailuresList(checkProviderConfig(value as Props).map(failure));
+    return resp;
+  }
+
+  async diffConfig(req: any) {
+    const olds = unwrapSecrets(fromStruct(req.getOldInputs() ?? req.getOlds())).value as Props;
+    const news = unwrapSecrets(fromStruct(req.getNews())).value as Props;
+    const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+    const resp = new provproto.DiffResponse();
+    resp.setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+    resp.setDiffsList(changed);
+    return resp;
+  }
+
+  async configure(req: any) {
+    const args = unwrapSecrets(fromStruct(req.getArgs())).value as Props;
+    const variables: Record<string, string> = {};
+    for (const [key, value] of req.getVariablesMap().entries()) variables[key] = value;
+    configure(providerConfig(args, variables));
+    const resp = new provproto.ConfigureResponse();
+    resp.setAcceptsecrets(true);
+    resp.setSupportspreview(false);
+    resp.setAcceptresources(false);
+    resp.setAcceptoutputs(false);
+    return resp;
+  }
+
+  async check(req: any) {
+    const urn: string = req.getUrn();
+    const kind = kindOfUrn(urn);
+    const olds = unwrapSecrets(fromStruct(req.getOlds()));
+    const news = unwrapSecrets(fromStruct(req.getNews()));
+    const logicalName = resourceName(urn);
+    const checked = await core(kind).check(
+      { ...(olds.value as Props), logicalName },
+      { ...(news.value as Props), logicalName },
+    );
+    const inputs = withoutHostInputs(checked.inputs);
+    const resp = new provproto.CheckResponse();
+    resp.setInputs(toStruct(wrapSecrets(inputs, [...news.secrets, ...secretPaths(kind, inputs)])));
+    resp.setFailuresList(checked.failures.map(failure));
+    return resp;
+  }
+
+  async diff(req: any) {
+    const kind = kindOfUrn(req.getUrn());
+    const olds = unwrapSecrets(fromStruct(req.getOlds())).value as Props;
+    const news = unwrapSecrets(fromStruct(req.getNews())).value as Props;
+    const result = await core(kind).diff(req.getId(), olds, withName(req.getUrn(), news));
+    const resp = new provproto.DiffResponse();
+    const Changes = provproto.DiffResponse.DiffChanges;
+    resp.setChanges(result.changes ? Changes.DIFF_SOME : Changes.DIFF_NONE);
+    const replaces = result.replaces ?? [];
+    resp.setReplacesList(replaces);
+    if (result.deleteBeforeReplace) resp.setDeletebeforereplace(true);
+    if (result.diffs || replaces.length > 0) {
+      // The preview row itself names what changed (config["snowflake.schema.name"], tags, ...).
+      const paths = [...new Set([...(result.diffs ?? []), ...replaces])];
+      const detailed = resp.getDetaileddiffMap();
+      for (const path of paths) {
+        const diff = new provproto.PropertyDiff();
+        const replacing = replaces.includes(path);
+        diff.setKind(replacing ? provproto.PropertyDiff.Kind.UPDATE_REPLACE : provproto.PropertyDiff.Kind.UPDATE);
+        diff.setInputdiff(true);
+        detailed.set(path, diff);
+      }
+      resp.setDiffsList([...new Set(paths.map(topLevel))]);
+      resp.setHasdetaileddiff(true);
+    }
+    return resp;
+  }
+
+  async create(req: any) {
+    const urn: string = req.getUrn();
+    const kind = kindOfUrn(urn);
+    const inputs = unwrapSecrets(fromStruct(req.getProperties()));
+    const secrets = [...inputs.secrets];
+    if (req.getPreview()) {
+      const resp = new provproto.CreateResponse();
+      resp.setProperties(toStruct(wrapSecrets(previewOutputs(kind, inputs.value as Props), secrets)));
+      return resp;
+    }
+    try {
+      const { id, outs } = await core(kind).create(withName(urn, inputs.value as Props));
+      const resp = new provproto.CreateResponse();
+      resp.setId(id);
+      resp.setProperties(toStruct(wrapSecrets(withoutHostInputs(outs), [...secrets, ...secretPaths(kind, outs)])));
+      return resp;
+    } catch (err) {
+      throw partialFailure(err, kind, secrets, fromStruct(req.getProperties()));
+    }
+  }
+
+  async read(req: any) {
+    const urn: string = req.getUrn();
+    const kind = kindOfUrn(urn);
+    const props = unwrapSecrets(fromStruct(req.getProperties()));
+    const oldInputs = unwrapSecrets(fromStruct(req.getInputs()));
+    // `pulumi import` reads with no properties: the core then rebuilds the inputs from the live object.
+    const importing = Object.keys(props.value as Props).length === 0;
+    const result = await core(kind).read(req.getId(), importing ? {} : withName(urn, props.value as Props));
+    const resp = new provproto.ReadResponse();
+    resp.setId(result.id);
+    if (!result.id) return resp;
+    const secrets = [...props.secrets, ...oldInputs.secrets];
+    resp.setProperties(toStruct(wrapSecrets(withoutHostInputs(result.props), [...secrets, ...secretPaths(kind, result.props)])));
+    if (result.inputs) {
+      // An import writes code from these inputs: only the schema's properties, nothing of ours.
+      const inputs = withoutHostInputs(result.inputs, importing);
+      resp.setInputs(toStruct(wrapSecrets(inputs, [...secrets, ...secretPaths(kind, inputs)])));
+    }
+    return resp;
+  }
+
+  async update(req: any) {
+    const urn: string = req.getUrn();
+    const kind = kindOfUrn(urn);
+    const olds = unwrapSecrets(fromStruct(req.getOlds()));
+    const news = unwrapSecrets(fromStruct(req.getNews()));
+    const secrets = [...olds.secrets, ...news.secrets];
+    if (req.getPreview()) {
+      const resp = new provproto.UpdateResponse();
+      resp.setProperties(toStruct(wrapSecrets(previewOutputs(kind, news.value as Props), secrets)));
+      return resp;
+    }
+    try {
+      const { outs } = await core(kind).update(req.getId(), olds.value as Props, withName(urn, news.value as Props));
+      const resp = new provproto.UpdateResponse();
+      resp.setProperties(toStruct(wrapSecrets(withoutHostInputs(outs), [...secrets, ...secretPaths(kind, outs)])));
+      return resp;
+    } catch (err) {
+      throw partialFailure(err, kind, secrets, fromStruct(req.getNews()));
+    }
+  }
+
+  async delete(req: any) {
+    const kind = kindOfUrn(req.getUrn());
+    const props = unwrapSecrets(fromStruct(req.getProperties())).value as Props;
+    await core(kind).delete(req.getId(), props);
+    return new emptyproto.Empty();
+  }
+
+  async invoke(req: any) {
+    const args = unwrapSecrets(fromStruct(req.getArgs())).value as Props;
+    const resp = new provproto.InvokeResponse();
+    const result = await invoke(req.getTok(), args);
+    if ("failures" in result) resp.setFailuresList(result.failures.map(failure));
+    else resp.setReturn(toStruct(result.value));
+    return resp;
+  }
+
+}
+
+function failure(f: { property: string; reason: string }) {
+  const out = new provproto.CheckFailure();
+  out.setProperty(f.property);
+  out.setReason(f.reason);
+  return out;
+}
+
+/** `config["a.b"]` → `config`, `tags` → `tags`: the top-level property a detailed path is under. */
+function topLevel(path: string): string {
+  const m = /^[^.[]+/.exec(path);
+  return m ? m[0] : path;
+}
+
+function withName(urn: string, props: Props): Props {
+  return { ...props, logicalName: resourceName(urn) };
+}
+
+function withoutHostInputs(inputs: Props, importing = false): Props {
+  const out: Props = { ...inputs };
+  for (const key of HOST_ONLY_INPUTS) delete out[key];
+  // An imported object is named: the name goes into the code, not the core's autoname flag.
+  if (importing) delete out.autonamed;
+  return out;
+}
+
+/**
+ * An object was written but not finished (the core's PartialFailure carries its id): the engine
+ * keeps it in the stack instead of losing it, as with the dynamic host.
+ */
+function partialFailure(err: unknown, kind: ReturnType<typeof kindOfToken>, secrets: Path[], inputs: Props): unknown {
+  const e = err as { id?: unknown; properties?: Props; reasons?: string[]; message?: string };
+  if (typeof e?.id !== "string" || !e.id) return err;
+  const properties = withoutHostInputs(e.properties ?? {});
+  const detail = new provproto.ErrorResourceInitFailed();
+  detail.setId(e.id);
+  detail.setProperties(toStruct(wrapSecrets(properties, [...secrets, ...secretPaths(kind, properties)])));
+  detail.setReasonsList(e.reasons ?? []);
+  detail.setInputs(structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(inputs))));
+  const any = new anyproto.Any();
+  any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
+  const status = new statusproto.Status();
+  status.setCode(grpc.status.UNKNOWN);
+  status.setMessage(redact(e.message ?? String(err)));
+  status.addDetails(any);
+  const metadata = new grpc.Metadata();
+  metadata.add("grpc-status-details-bin", Buffer.from(status.serializeBinary()));
+  return { code: grpc.status.UNKNOWN, details: redact(e.message ?? String(err)), metadata, __partial: true };
+}
+
+function toGrpcError(err: unknown): Partial<grpcTypes.StatusObject> {
+  if (err && typeof err === "object" && (err as { __partial?: boolean }).__partial) {
+    const { __partial: _ignored, ...status } = err as Record<string, unknown>;
+    return status as Partial<grpcTypes.StatusObject>;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: grpc.status.UNKNOWN, details: redact(message) };
+}
