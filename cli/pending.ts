@@ -1,13 +1,19 @@
 import { z } from "zod";
 import { CheckpointError } from "./state.js";
+import { cdcKindOf } from "./types.js";
 
-/** Our resource kinds by type token (module `cdc`, see sdk/). */
-export const CDC_TYPES: Readonly<Record<string, "source" | "destination" | "tag" | "clientCredential">> = {
-  "pulumi-nodejs:dynamic/cdc:Source": "source",
-  "pulumi-nodejs:dynamic/cdc:Destination": "destination",
-  "pulumi-nodejs:dynamic/cdc:Tag": "tag",
-  "pulumi-nodejs:dynamic/cdc:ClientCredential": "clientCredential",
+const RECOVERABLE: Readonly<Record<string, "source" | "destination" | "tag" | "clientCredential">> = {
+  Source: "source",
+  Destination: "destination",
+  Tag: "tag",
+  ClientCredential: "clientCredential",
 };
+
+/** The kinds `recover` can find by name, by type token of either host (dynamic classes or plugin). */
+export function recoverableKind(type: string): "source" | "destination" | "tag" | "clientCredential" | undefined {
+  const kind = cdcKindOf(type);
+  return kind === undefined ? undefined : RECOVERABLE[kind];
+}
 
 /** An operation the engine started and never saw finish: the run was interrupted. */
 export interface PendingOperation {

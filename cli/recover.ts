@@ -8,7 +8,7 @@ import { sameMembers } from "../provider/normalize.js";
 import { EXIT_ERROR, type RecoverOptions } from "./args.js";
 import { findBrokenSidecars, readCheckpointFile, removeSidecars, UNREADABLE_CHECKPOINT } from "./backend.js";
 import { describeError, programDir } from "./common.js";
-import { CDC_TYPES, lastWritten, pendingOperations, settlePendingCreates, trackedIds, type PendingOperation } from "./pending.js";
+import { lastWritten, recoverableKind, pendingOperations, settlePendingCreates, trackedIds, type PendingOperation } from "./pending.js";
 import { exportStack, failed, PulumiCommandError, selectedStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
 import { logicalNameOf } from "./state.js";
 
@@ -57,7 +57,7 @@ export async function decide(api: CdcClient, ops: PendingOperation[], tracked: R
   // Credentials have no name: each pending create may claim one matching credential.
   const claimed = new Set<string>();
   for (const op of ops) {
-    const kind = CDC_TYPES[op.resourceType];
+    const kind = recoverableKind(op.resourceType);
     if (op.type !== "creating") {
       decisions.push({ op, action: "refresh", note: `interrupted while ${op.type}: \`pulumi refresh\` reads its live state` });
       continue;

@@ -1,19 +1,19 @@
 import { z } from "zod";
 import type { ConfigMap } from "../provider/normalize.js";
+import { cdcKindOf } from "./types.js";
 
 /** The resource kinds the drift command checks, as the report names them. */
 export type ConnectorKind = "source" | "destination";
 
-/** Type tokens of our dynamic resources (module `cdc`, see sdk/). */
-export const CONNECTOR_TYPES: Readonly<Record<string, ConnectorKind>> = {
-  "pulumi-nodejs:dynamic/cdc:Source": "source",
-  "pulumi-nodejs:dynamic/cdc:Destination": "destination",
-};
+/** A source or destination, by type token of either host (dynamic classes or plugin). */
+function connectorKindOf(type: string): ConnectorKind | undefined {
+  const kind = cdcKindOf(type);
+  return kind === "Source" ? "source" : kind === "Destination" ? "destination" : undefined;
+}
 
 /** The kinds the drift command reports: connectors, and pipelines. */
 export type CheckedKind = ConnectorKind | "pipeline";
 
-export const PIPELINE_TYPE = "pulumi-nodejs:dynamic/cdc:Pipeline";
 
 /** A pipeline as the stack's last deployment recorded it: its outputs, which hold what the program set. */
 export interface TrackedPipeline {
@@ -29,7 +29,7 @@ export function trackedPipelines(checkpoint: unknown): TrackedPipeline[] {
   const parsed = checkpointSchema.safeParse(checkpoint);
   if (!parsed.success) throw new CheckpointError("the stack export is not a Pulumi checkpoint (expected {deployment: {resources: [...]}})");
   return (parsed.data.deployment?.resources ?? [])
-    .filter((r) => r.type === PIPELINE_TYPE && !r.delete && r.id)
+    .filter((r) => cdcKindOf(r.type) === "Pipeline" && !r.delete && r.id)
     .map((r) => ({ kind: "pipeline" as const, urn: r.urn, id: r.id!, name: stringOr(r.outputs?.name, logicalNameOf(r.urn)), outputs: r.outputs ?? {} }));
 }
 
@@ -98,7 +98,7 @@ export function trackedConnectors(checkpoint: unknown): TrackedConnector[] {
   if (!parsed.success) throw new CheckpointError("the stack export is not a Pulumi checkpoint (expected {deployment: {resources: [...]}})");
   const out: TrackedConnector[] = [];
   for (const resource of parsed.data.deployment?.resources ?? []) {
-    const kind = CONNECTOR_TYPES[resource.type];
+    const kind = connectorKindOf(resource.type);
     // `delete: true` marks the old half of a replacement that the engine has yet to delete: not part of the stack's intent.
     if (!kind || resource.delete || !resource.id) continue;
     const outputs = resource.outputs ?? {};

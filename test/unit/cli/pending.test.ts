@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseCommandLine, RECOVER_USAGE } from "../../../cli/args.js";
-import { pendingOperations, settlePendingCreates, trackedIds } from "../../../cli/pending.js";
+import { pendingOperations, recoverableKind, settlePendingCreates, trackedIds } from "../../../cli/pending.js";
 import { renderPlan } from "../../../cli/recover.js";
 
 const SOURCE = "pulumi-nodejs:dynamic/cdc:Source";
@@ -100,5 +100,16 @@ describe("pulumi-cdc recover arguments", () => {
     expect(parseCommandLine(["help", "recover"])).toEqual({ command: "help", usage: RECOVER_USAGE });
     expect(() => parseCommandLine(["recover", "--stack="])).toThrow(/--stack needs a stack name/);
     expect(() => parseCommandLine(["recover", "--force"])).toThrow(/Unknown option '--force'/);
+  });
+});
+
+describe("recoverableKind", () => {
+  it("knows the kinds recover finds by name, from either host's type token", () => {
+    expect(recoverableKind("pulumi-nodejs:dynamic/cdc:Source")).toBe("source");
+    expect(recoverableKind("cdc:index:Source")).toBe("source");
+    expect(recoverableKind("cdc:index:ClientCredential")).toBe("clientCredential");
+    expect(recoverableKind("cdc:index:Tag")).toBe("tag");
+    expect(recoverableKind("cdc:index:Pipeline")).toBeUndefined();
+    expect(recoverableKind("aws:s3:Bucket")).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CheckpointError, logicalNameOf, trackedConnectors } from "../../../cli/state.js";
+import { CheckpointError, logicalNameOf, trackedConnectors, trackedPipelines } from "../../../cli/state.js";
 
 // What `pulumi stack export` prints, trimmed to the fields that matter: a secret is an object
 // carrying Pulumi's secret signature and a ciphertext.
@@ -62,6 +62,19 @@ describe("trackedConnectors", () => {
     // A source records no baseline, and a missing desiredState means the provider's default.
     expect(found[0]).not.toHaveProperty("baselineTimestamp");
     expect(found[0]!.desiredState).toBe("active");
+  });
+
+  it("reads the provider plugin's resources (cdc:index:*) as it reads the dynamic classes'", () => {
+    const onPlugin = (r: typeof source | typeof destination) => ({ ...r, type: r.type.replace("pulumi-nodejs:dynamic/cdc:", "cdc:index:"), urn: r.urn.replace("pulumi-nodejs:dynamic/cdc:", "cdc:index:") });
+    const found = trackedConnectors(checkpoint([onPlugin(source), onPlugin(destination)]));
+    expect(found.map((r) => [r.kind, r.id])).toEqual([
+      ["source", "s1"],
+      ["destination", "d1"],
+    ]);
+    expect(found[1]).toMatchObject({ name: "warehouse-1a2b", baselineTimestamp: "2026-01-01T00:00:00.000Z", hiddenKeys: ["snowflake.private.key"] });
+    expect(trackedPipelines(checkpoint([{ urn: "urn:pulumi:dev::proj::cdc:index:Pipeline::p", type: "cdc:index:Pipeline", id: "p1", outputs: { name: "p" } }]))).toEqual([
+      expect.objectContaining({ kind: "pipeline", id: "p1", name: "p" }),
+    ]);
   });
 
   it("skips the old half of a pending replacement and resources without an id", () => {
