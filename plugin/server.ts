@@ -1,9 +1,8 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
 import { redact } from "../provider/client/index.js";
 import { configure } from "../provider/context.js";
-import { providerInfo } from "../provider/info.js";
 import { checkProviderConfig, providerConfig } from "./config.js";
 import { currentUrn } from "./engine-log.js";
 import { invoke } from "./invoke.js";
@@ -23,7 +22,7 @@ type Props = Record<string, unknown>;
  */
 export class ResourceProviderServer {
   // The generated schema (npm run generate) stays a file beside the sources, read when asked for.
-  constructor(private readonly schemaPath = join(__dirname, "..", "..", "plugin", "schema.json")) {}
+  constructor(private readonly schemaPath = packageFile("plugin", "schema.json")) {}
 
   /** The handlers, as grpc-js wants them: every error becomes a gRPC status with a redacted message. */
   handlers(): Record<string, (call: Call, callback: Callback) => void> {
@@ -70,7 +69,7 @@ export class ResourceProviderServer {
 
   async getPluginInfo() {
     const info = new pluginproto.PluginInfo();
-    info.setVersion(providerInfo().version);
+    info.setVersion((JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string }).version);
     return info;
   }
 
@@ -236,6 +235,16 @@ export class ResourceProviderServer {
     return resp;
   }
 
+}
+
+/**
+ * A file of the package's root: one level up from the sources (plugin/server.ts, as the tests and
+ * ts-node run it), two from the build (dist/plugin/server.js, in the repository and the plugin's
+ * tarball alike).
+ */
+function packageFile(...parts: string[]): string {
+  const fromSources = join(__dirname, "..", ...parts);
+  return existsSync(fromSources) ? fromSources : join(__dirname, "..", "..", ...parts);
 }
 
 function failure(f: { property: string; reason: string }) {

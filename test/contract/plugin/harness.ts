@@ -1,0 +1,167 @@
+import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
+import { CdcClient, resetClients } from "../../../provider/client/index.js";
+import { grpc, provproto, provrpc, structproto } from "../../../plugin/proto.js";
+import { ResourceProviderServer } from "../../../plugin/server.js";
+import { webClient } from "../../support/web.js";
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Message = any;
+
+/**
+ * The provider plugin as the engine meets it: ResourceProviderServer's handlers on a real grpc-js
+ * server (127.0.0.1, a free port), a ResourceProviderClient talking to it, and an emulator the
+ * plugin is configured against through the Configure RPC (with the client secret wrapped as the
+ * engine wraps secrets). `console` plays a person in the web console.
+ */
+export interface PluginHarness {
+  emulator: RunningEmulator;
+  console: CdcClient;
+  client: Message;
+  /** One unary RPC: resolves with the response, rejects with the gRPC ServiceError. */
+  call<T = Message>(method: string, request: Message): Promise<T>;
+  close(): Promise<void>;
+}
+
+export const SIG_KEY = "4dabf18193072939515e22adb298388d";
+export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
+
+/** Back-off in tens of milliseconds and few attempts: fault tests do not wait real seconds. */
+export const FAST_RETRIES = { retryBaseDelayMs: "10", retryMaxDelayMs: "50", retryAttempts: "2" };
+
+export const struct = (value: Record<string, unknown>) => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(value)));
+export const plain = (s: { toJavaScript(): Record<string, unknown> } | undefined | null): Record<string, any> => (s ? s.toJavaScript() : {});
+
+export const urnOf = (type: string, name: string) => `urn:pulumi:test::plugin-contract::${type}::${name}`;
+
+/** A ConfigureRequest as the engine sends it: the provider's inputs as `args`, the secret wrapped. */
+export function configureRequest(api: { url: string; clientId: string; clientSecret: string }, more: Record<string, unknown> = {}): Message {
+  const req = new provproto.ConfigureRequest();
+  req.setArgs(struct({ apiUrl: api.url, clientId: api.clientId, clientSecret: secret(api.clientSecret), version: "0.1.0", ...more }));
+  req.setAcceptsecrets(true);
+  req.setAcceptresources(true);
+  return req;
+}
+
+export async function startPluginHarness(options: { configure?: Record<string, unknown> | false; apiUrl?: string } = {}): Promise<PluginHarness> {
+  const emulator = await startEmulator({ port: 0 });
+  const server = new grpc.Server();
+  server.addService(provrpc.ResourceProviderService, new ResourceProviderServer().handlers() as never);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
+  );
+  const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const call = <T = Message>(method: string, request: Message) =>
+    new Promise<T>((resolve, reject) => client[method](request, (err: Error | null, resp: T) => (err ? reject(err) : resolve(resp))));
+  if (options.configure !== false) {
+    await call("configure", configureRequest({ ...emulator, url: options.apiUrl ?? emulator.url }, options.configure ?? {}));
+  }
+  const console = webClient(emulator);
+  return {
+    emulator,
+    console,
+    client,
+    call,
+    async close() {
+      client.close();
+      await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      await console.close();
+      await resetClients();
+      await emulator.stop();
+    },
+  };
+}
+
+/** A CheckRequest (or any request with urn/olds/news). */
+export function checkRequest(type: string, name: string, news: Record<string, unknown>, olds: Record<string, unknown> = {}): Message {
+  const req = new provproto.CheckRequest();
+  req.setUrn(urnOf(type, name));
+  req.setOlds(struct(olds));
+  req.setNews(struct(news));
+  return req;
+}
+
+export function createRequest(type: string, name: string, properties: Record<string, unknown>, preview = false): Message {
+  const req = new provproto.CreateRequest();
+  req.setUrn(urnOf(type, name));
+  req.setProperties(struct(properties));
+  req.setPreview(preview);
+  return req;
+}
+
+export function readRequest(type: string, name: string, id: string, properties: Record<string, unknown>, inputs: Record<string, unknown> = {}): Message {
+  const req = new provproto.ReadRequest();
+  req.setId(id);
+  req.setUrn(urnOf(type, name));
+  req.setProperties(struct(properties));
+  req.setInputs(struct(inputs));
+  return req;
+}
+
+export function diffRequest(type: string, name: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, oldInputs?: Record<string, unknown>): Message {
+  const req = new provproto.DiffRequest();
+  req.setId(id);
+  req.setUrn(urnOf(type, name));
+  req.setOlds(struct(olds));
+  req.setNews(struct(news));
+  if (oldInputs) req.setOldInputs(struct(oldInputs));
+  return req;
+}
+
+export function updateRequest(type: string, name: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>, preview = false): Message {
+  const req = new provproto.UpdateRequest();
+  req.setId(id);
+  req.setUrn(urnOf(type, name));
+  req.setOlds(struct(olds));
+  req.setNews(struct(news));
+  req.setPreview(preview);
+  return req;
+}
+
+export function deleteRequest(type: string, name: string, id: string, properties: Record<string, unknown>): Message {
+  const req = new provproto.DeleteRequest();
+  req.setId(id);
+  req.setUrn(urnOf(type, name));
+  req.setProperties(struct(properties));
+  return req;
+}
+
+export function invokeRequest(tok: string, args: Record<string, unknown>): Message {
+  const req = new provproto.InvokeRequest();
+  req.setTok(tok);
+  req.setArgs(struct(args));
+  return req;
+}
+
+export const failuresOf = (resp: Message): Array<{ property: string; reason: string }> =>
+  resp.getFailuresList().map((f: Message) => ({ property: f.getProperty(), reason: f.getReason() }));
+
+/** The rejection of a promise (fails the test if it resolves). */
+export async function rejection(promise: Promise<unknown>): Promise<Error & { code?: number; details?: string; metadata?: Message }> {
+  return promise.then(
+    () => {
+      throw new Error("expected the call to fail, and it succeeded");
+    },
+    (err: unknown) => err as Error & { code?: number; details?: string; metadata?: Message },
+  );
+}
+
+export const pgSourceConfig = {
+  "database.hostname.user.defined": "db.internal",
+  "database.port.user.defined": 5432,
+  "database.user": "cdc",
+  "database.password": "pg-very-secret",
+  "database.dbname": "shop",
+  "schema.include.list": "public",
+  "table.include.list.user.defined": "public.orders,public.customers",
+};
+
+export const snowflakeConfig = {
+  "snowflake.url.name": "acme.snowflakecomputing.com",
+  "snowflake.user.name": "LOADER",
+  "snowflake.private.key": "MIIEvQ-snowflake-private-key",
+  "snowflake.database.name": "ANALYTICS",
+  "snowflake.schema.name": "RAW",
+};
