@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -14,9 +15,88 @@ import {
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { tagItems } from "../../provider/lookup.js";
 
-const PROGRAM = join(__dirname, "fixtures", "chaos");
-const CLI = join(__dirname, "..", "..", "dist", "cli", "index.js");
+const REPO = join(__dirname, "..", "..");
+const CLI = join(REPO, "dist", "cli", "index.js");
 const PG_SOURCES = 14;
+
+/**
+ * The two hosts the same stack runs on: the TypeScript program on the dynamic classes, and the
+ * same objects as a YAML program on the provider plugin (written out here: YAML has no loops).
+ */
+type Host = "dynamic" | "plugin";
+const HOSTS: readonly Host[] = ["dynamic", "plugin"];
+
+function program(host: Host, prefix: string): { dir: string; project: string; passwordKey: string; cleanup(): void } {
+  if (host === "dynamic") return { dir: join(__dirname, "fixtures", "chaos"), project: "cdc-e2e-chaos", passwordKey: "chaos:dbPassword", cleanup() {} };
+  const dir = mkdtempSync(join(tmpdir(), "pulumi-cdc-chaos-yaml-"));
+  const project = "cdc-e2e-chaos-yaml";
+  const resource = (name: string, type: string, properties: Record<string, unknown>) => ({ [name]: { type: `cdc:index:${type}`, properties } });
+  const pg = Array.from({ length: PG_SOURCES }, (_, i) =>
+    resource(`pg-${i}`, "Source", {
+      name: `${prefix}-pg-${i}`,
+      connector: "postgresql",
+      config: {
+        "database.hostname.user.defined": `db-${i}.internal`,
+        "database.port.user.defined": 5432,
+        "database.user": "cdc",
+        "database.password": "${dbPassword}",
+        "database.dbname": "shop",
+        "schema.include.list": "public",
+        "table.include.list.user.defined": `public.orders_${i}`,
+      },
+      ...(i % 5 === 4 ? { desiredState: "paused" } : {}),
+    }),
+  );
+  const resources = Object.assign(
+    {},
+    resource("team", "Tag", { name: `${prefix}-team`, description: "owned by the data team", type: ["sources", "destinations"] }),
+    ...pg,
+    resource("mysql", "Source", {
+      name: `${prefix}-mysql`,
+      connector: "mysql",
+      config: {
+        "database.hostname.user.defined": "mysql.internal",
+        "database.user": "cdc",
+        "database.password": "${dbPassword}",
+        "table.include.list.user.defined": "shop.customers",
+        "database.include.list.user.defined": "shop",
+      },
+    }),
+    resource("snowflake", "Destination", {
+      name: `${prefix}-snowflake`,
+      connector: "snowflake",
+      config: {
+        "snowflake.url.name": "acme.snowflakecomputing.com",
+        "snowflake.user.name": "LOADER",
+        "snowflake.private.key": "${dbPassword}",
+        "snowflake.database.name": "ANALYTICS",
+        "snowflake.schema.name": "RAW",
+      },
+    }),
+    resource("clickhouse", "Destination", {
+      name: `${prefix}-clickhouse`,
+      connector: "clickhouse",
+      config: { hostname: "ch.internal", "connection.username": "loader", "connection.password": "${dbPassword}", database: "analytics" },
+    }),
+    resource("s3", "Destination", {
+      name: `${prefix}-s3`,
+      connector: "s3",
+      config: { "aws.s3.bucket.name": "acme-lake", "aws.s3.region": "eu-west-1", "aws.access.key.id": "AKIAEXAMPLE", "aws.secret.access.key": "${dbPassword}" },
+      desiredState: "stopped",
+    }),
+    resource("reader", "ClientCredential", { roleIds: ["role_viewer"], description: `${prefix} reader` }),
+  );
+  // JSON is YAML: the program is written as JSON, so no YAML library is needed to write it.
+  const yaml = {
+    name: project,
+    runtime: "yaml",
+    plugins: { providers: [{ name: "cdc", path: join(REPO, "bin") }] },
+    config: { dbPassword: { type: "string", secret: true } },
+    resources,
+  };
+  writeFileSync(join(dir, "Pulumi.yaml"), JSON.stringify(yaml, null, 2));
+  return { dir, project, passwordKey: "dbPassword", cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
 
 // The fault mix of issue 8, seeded. The engine's concurrency orders requests differently from
 // run to run, so the first writes' answers are lost for certain (loseNext) on top of the rates:
@@ -70,8 +150,8 @@ async function stackIds(stack: TestStack): Promise<Record<string, string[]>> {
   };
   const out: Record<string, string[]> = {};
   for (const r of checkpoint.deployment.resources ?? []) {
-    if (!r.type.startsWith("pulumi-nodejs:dynamic/cdc:") || r.delete || !r.id) continue;
-    const kind = r.type.slice("pulumi-nodejs:dynamic/cdc:".length);
+    const kind = /^(?:pulumi-nodejs:dynamic\/cdc:|cdc:index:)(\w+)$/.exec(r.type)?.[1];
+    if (!kind || r.delete || !r.id) continue;
     (out[kind] ??= []).push(r.id);
   }
   for (const list of Object.values(out)) list.sort();
@@ -99,20 +179,25 @@ async function expectNothingLeft(emulator: RunningEmulator, web: CdcClient, pref
   expect(await apiObjects(emulator, web, prefix)).toEqual({ sources: [], destinations: [], tags: [], credentials: [] });
 }
 
-function chaosStack(stackName: string, prefix: string) {
-  const env = {} as { emulator: RunningEmulator; web: CdcClient; stack: TestStack };
+function chaosStack(host: Host, stackName: string, prefix: string) {
+  const env = {} as { emulator: RunningEmulator; web: CdcClient; stack: TestStack; project: string; cleanup(): void };
   beforeAll(async () => {
     env.emulator = await startEmulator({ port: 0 });
     const { url, clientId, clientSecret } = env.emulator;
     env.web = new CdcClient({ settings: { apiUrl: url, clientId, clientSecret, createdFrom: "web" } });
-    env.stack = await TestStack.create(PROGRAM, { stackName });
+    const p = program(host, prefix);
+    env.project = p.project;
+    env.cleanup = p.cleanup;
+    env.stack = await TestStack.create(p.dir, { stackName });
     await env.stack.useApi({ url, clientId, clientSecret });
     // Shorter back-off than the defaults keeps the test quick; the policy is the same.
     await env.stack.setConfig("cdc:retryBaseDelayMs", "100");
     await env.stack.setConfig("cdc:retryMaxDelayMs", "2000");
-    await env.stack.setConfig("chaos:dbPassword", "chaos-db-secret", true);
-    await env.stack.setConfig("chaos:sources", String(PG_SOURCES));
-    await env.stack.setConfig("chaos:prefix", prefix);
+    await env.stack.setConfig(p.passwordKey, "chaos-db-secret", true);
+    if (host === "dynamic") {
+      await env.stack.setConfig("chaos:sources", String(PG_SOURCES));
+      await env.stack.setConfig("chaos:prefix", prefix);
+    }
   });
   afterAll(async () => {
     env.emulator?.setFaults(NO_FAULTS);
@@ -120,12 +205,14 @@ function chaosStack(stackName: string, prefix: string) {
     await env.stack?.dispose();
     await env.web?.close();
     await env.emulator?.stop();
+    env.cleanup?.();
   });
   return env;
 }
 
-describe("a stack of 20 resources against an API with bad minutes", { timeout: ENGINE_TIMEOUT_MS }, () => {
-  const env = chaosStack("chaos", "chaos");
+describe.each(HOSTS)("a stack of 20 resources against an API with bad minutes (%s host)", { timeout: ENGINE_TIMEOUT_MS }, (host) => {
+  const prefix = `chaos-${host}`;
+  const env = chaosStack(host, "chaos", prefix);
 
   it("converges in ONE pulumi up, previews clean, and destroys to nothing, all under faults", async () => {
     const { emulator, web, stack } = env;
@@ -137,12 +224,12 @@ describe("a stack of 20 resources against an API with bad minutes", { timeout: E
     // The faults really happened: failures and lost answers met this run.
     expect(faults.failed).toBeGreaterThan(0);
     expect(faults.lost).toBeGreaterThanOrEqual(3);
-    await expectConverged(emulator, web, stack, "chaos");
+    await expectConverged(emulator, web, stack, prefix);
 
     await stack.preview(["--expect-no-changes"]);
 
     await stack.destroy();
-    await expectNothingLeft(emulator, web, "chaos");
+    await expectNothingLeft(emulator, web, prefix);
   });
 });
 
@@ -193,8 +280,9 @@ function runCli(stack: TestStack, args: string[]): Promise<{ code: number; outpu
   });
 }
 
-describe("a pulumi up killed with -9 halfway", { timeout: ENGINE_TIMEOUT_MS }, () => {
-  const env = chaosStack("killed", "killed");
+describe.each(HOSTS)("a pulumi up killed with -9 halfway (%s host)", { timeout: ENGINE_TIMEOUT_MS }, (host) => {
+  const prefix = `killed-${host}`;
+  const env = chaosStack(host, "killed", prefix);
 
   it("is settled by pulumi-cdc recover, after which one pulumi up converges with no 409 and no orphan", async () => {
     const { emulator, web, stack } = env;
@@ -204,7 +292,7 @@ describe("a pulumi up killed with -9 halfway", { timeout: ENGINE_TIMEOUT_MS }, (
     const deadline = Date.now() + 300_000;
     try {
       for (;;) {
-        const created = (await web.listAll("/sources", {}, sourceConnectorSchema)).filter((s) => s.name?.startsWith("killed-")).length;
+        const created = (await web.listAll("/sources", {}, sourceConnectorSchema)).filter((s) => s.name?.startsWith(`${prefix}-`)).length;
         if (created >= 5) break;
         if (Date.now() > deadline) throw new Error("pulumi up created fewer than 5 sources in 5 minutes");
         await new Promise((r) => setTimeout(r, 50));
@@ -227,7 +315,7 @@ describe("a pulumi up killed with -9 halfway", { timeout: ENGINE_TIMEOUT_MS }, (
     // The worst moment for the kill, made certain: Pulumi writes the checkpoint's metadata
     // sidecar in place, and a kill in the middle leaves it empty (seen in CI). Pulumi then
     // cannot load the stack at all; recover must still settle it.
-    const sidecar = join(stack.backendDir, ".pulumi", "stacks", "cdc-e2e-chaos", `${stack.stackName}.json.attrs`);
+    const sidecar = join(stack.backendDir, ".pulumi", "stacks", env.project, `${stack.stackName}.json.attrs`);
     writeFileSync(sidecar, "");
     expect((await stack.run(["stack", "export", "--stack", stack.stackName], { allowFailure: true })).output).toMatch(/failed to load checkpoint: EOF/);
 
@@ -245,10 +333,10 @@ describe("a pulumi up killed with -9 halfway", { timeout: ENGINE_TIMEOUT_MS }, (
 
     const up = await stack.up();
     expect(up.output, `recover said:\n${recovered.output}`).not.toMatch(/\b409\b|already exists/);
-    await expectConverged(emulator, web, stack, "killed");
+    await expectConverged(emulator, web, stack, prefix);
     await stack.preview(["--expect-no-changes"]);
 
     await stack.destroy();
-    await expectNothingLeft(emulator, web, "killed");
+    await expectNothingLeft(emulator, web, prefix);
   });
 });
