@@ -17,6 +17,11 @@ export interface PluginHarness {
   emulator: RunningEmulator;
   console: CdcClient;
   client: Message;
+  /**
+   * What a new engine operation (`pulumi preview`, `pulumi refresh`) starts with: a fresh plugin
+   * process, its clients and caches new, configured again. The server stays; the core's state goes.
+   */
+  newOperation(): Promise<void>;
   /** One unary RPC: resolves with the response, rejects with the gRPC ServiceError. */
   call<T = Message>(method: string, request: Message): Promise<T>;
   close(): Promise<void>;
@@ -55,15 +60,18 @@ export async function startPluginHarness(options: { configure?: Record<string, u
   const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const call = <T = Message>(method: string, request: Message) =>
     new Promise<T>((resolve, reject) => client[method](request, (err: Error | null, resp: T) => (err ? reject(err) : resolve(resp))));
-  if (options.configure !== false) {
-    await call("configure", configureRequest({ ...emulator, url: options.apiUrl ?? emulator.url }, options.configure ?? {}));
-  }
+  const configureIt = () => call("configure", configureRequest({ ...emulator, url: options.apiUrl ?? emulator.url }, options.configure || {}));
+  if (options.configure !== false) await configureIt();
   const console = webClient(emulator);
   return {
     emulator,
     console,
     client,
     call,
+    async newOperation() {
+      await resetClients();
+      await configureIt();
+    },
     async close() {
       client.close();
       await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
