@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -134,6 +135,20 @@ describe("the YAML quickstart on the provider plugin under the real engine", { t
     expect(diagnostics).toMatch(/^\s*snowflake\.private\.key: \*{8}$/m);
     // Only the destination: no other resource has a row of its own.
     expect(drifted.output).not.toMatch(/cdc:index:(Source|Tag|ClientCredential)\s+\w+\s+update/);
+
+    // `pulumi-cdc drift` reads the plugin's stack as it reads the dynamic classes': exit 2, the
+    // destination's masked diff, the source clean.
+    const cli = await new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
+      execFile(process.execPath, [join(REPO_ROOT, "dist", "cli", "index.js"), "drift", "--stack", stack.stackName, "--cwd", program.dir, "--json"], { env: stack.environment(), timeout: 120_000 }, (error, stdout, stderr) =>
+        done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
+      ),
+    );
+    printed.push(cli.stdout, cli.stderr);
+    expect(cli.code, cli.stderr).toBe(2);
+    const report = JSON.parse(cli.stdout) as { resources: Array<{ type: string; id: string; drift: { detected: boolean; maskedDiff: string } }> };
+    const byType = (type: string) => report.resources.find((r) => r.type === type)!;
+    expect(byType("destination")).toMatchObject({ id, drift: { detected: true, maskedDiff: expect.stringContaining(`+snowflake.schema.name: ${EDITED_SCHEMA}`) } });
+    expect(byType("source").drift.detected).toBe(false);
 
     // With a refresh and --diff: the refresh reads the edit, and the update puts RAW back.
     const diff = record(await stack.preview(["--refresh"]));
