@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
+import { setDriftSink } from "../../../provider/drift.js";
 import { KINDS } from "../../../plugin/kinds.js";
 import { emptyproto, grpc, provproto } from "../../../plugin/proto.js";
 import {
@@ -8,6 +9,7 @@ import {
   deleteRequest,
   diffRequest,
   failuresOf,
+  invokeRequest,
   pgSourceConfig,
   plain,
   readRequest,
@@ -41,7 +43,7 @@ describe("Check over gRPC", () => {
   beforeAll(async () => {
     h = await startPluginHarness();
     // The plugin's token, fetched once: from here on any request the emulator sees is a real call.
-    await h.call("invoke", (await import("./harness.js")).invokeRequest("cdc:index:getRoles", {}));
+    await h.call("invoke", invokeRequest("cdc:index:getRoles", {}));
   });
   afterAll(async () => h?.close());
 
@@ -126,10 +128,16 @@ describe("Check over gRPC", () => {
 
 describe("Create, Read, Update, Delete and Diff over gRPC", () => {
   let h: PluginHarness;
+  /** Drift reports (the plugin sends them to the engine's log; engine-log.test.ts covers that path). */
+  const drift: string[] = [];
   beforeAll(async () => {
+    setDriftSink((text) => drift.push(text));
     h = await startPluginHarness();
   });
-  afterAll(async () => h?.close());
+  afterAll(async () => {
+    setDriftSink((text) => process.stderr.write(text));
+    await h?.close();
+  });
 
   const checked = async (type: string, name: string, news: Props, olds: Props = {}) => {
     const resp = await h.call("check", checkRequest(type, name, news, olds));
@@ -199,6 +207,32 @@ describe("Create, Read, Update, Delete and Diff over gRPC", () => {
     await expect(h.call("delete", deleteRequest("cdc:index:Source", "orders", id, updatedOuts))).resolves.toBeInstanceOf(emptyproto.Empty);
   });
 
+  it("Source: values unknown in a preview (outputs of resources not yet made) pass Check and show in Diff and the planned Update", async () => {
+    const inputs = await checked("cdc:index:Source", "pending", { connector: "postgresql", config: pgSourceConfig });
+    const created = await h.call("create", createRequest("cdc:index:Source", "pending", inputs));
+    const id: string = created.getId();
+    const outs = plain(created.getProperties());
+    const before = h.emulator.stats().total;
+    const news = await checked(
+      "cdc:index:Source",
+      "pending",
+      { connector: "postgresql", config: { ...pgSourceConfig, "database.hostname.user.defined": UNKNOWN, "database.password": secret(UNKNOWN) }, tags: [UNKNOWN] },
+      inputs,
+    );
+    expect(news.config["database.hostname.user.defined"]).toBe(UNKNOWN);
+    expect(news.config["database.password"]).toEqual(secret(UNKNOWN));
+    expect(news.tags).toEqual([UNKNOWN]);
+    expect(h.emulator.stats().total).toBe(before);
+    const diff = await h.call("diff", diffRequest("cdc:index:Source", "pending", id, outs, news, inputs));
+    expect(diff.getChanges()).toBe(Changes.DIFF_SOME);
+    expect(diff.getReplacesList()).toEqual([]);
+    expect(detailed(diff)).toMatchObject({ 'config["database.hostname.user.defined"]': { kind: Kind.UPDATE, inputDiff: true } });
+    expect([...diff.getDiffsList()].sort()).toEqual(["config", "tags"]);
+    const planned = await h.call("update", updateRequest("cdc:index:Source", "pending", id, outs, news, true));
+    expect(plain(planned.getProperties())).toMatchObject({ name: inputs.name, config: { "database.hostname.user.defined": UNKNOWN }, tags: [UNKNOWN], status: UNKNOWN });
+    await h.call("delete", deleteRequest("cdc:index:Source", "pending", id, outs));
+  });
+
   it("Destination: a console edit of snowflake.schema.name is a detailed diff of that key; an ingestion.mode change replaces", async () => {
     const base = { connector: "snowflake", config: { ...snowflakeConfig, "ingestion.mode": "append" } };
     const inputs = await checked("cdc:index:Destination", "wh", base);
@@ -226,6 +260,7 @@ describe("Create, Read, Update, Delete and Diff over gRPC", () => {
     expect(detailed(drifted)).toEqual({ 'config["snowflake.schema.name"]': { kind: Kind.UPDATE, inputDiff: true } });
     expect(drifted.getDiffsList()).toEqual(["config"]);
     expect(drifted.getReplacesList()).toEqual([]);
+    expect(drift).toEqual([expect.stringContaining("+snowflake.schema.name: MANUAL")]);
 
     // Refresh (its own operation) takes the live schema into the stack: outputs and inputs both, the key still secret.
     await h.newOperation();
