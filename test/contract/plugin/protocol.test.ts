@@ -132,6 +132,19 @@ describe("the plugin's protocol RPCs over gRPC", () => {
     await h.call("delete", deleteRequest("cdc:index:Tag", "configured", created.getId(), plain(created.getProperties())));
   });
 
+  it("Configure with the stack config as variables (cdc:config:*, the engine's older form) works as well", async () => {
+    const req = new provproto.ConfigureRequest();
+    req.setArgs(struct({}));
+    const variables = req.getVariablesMap();
+    variables.set("cdc:config:apiUrl", h.emulator.url);
+    variables.set("cdc:config:clientId", h.emulator.clientId);
+    variables.set("cdc:config:clientSecret", h.emulator.clientSecret);
+    await h.call("configure", req);
+    const created = await h.call("create", createRequest("cdc:index:Tag", "vars", { name: "via-variables", type: ["sources"], description: "" }));
+    expect(plain(created.getProperties())).toMatchObject({ name: "via-variables" });
+    await h.call("delete", deleteRequest("cdc:index:Tag", "vars", created.getId(), plain(created.getProperties())));
+  });
+
   it("Configure with a wrong secret: the next Create fails with the API's 401, and the secret is not in the message", async () => {
     await h.call("configure", configureRequest({ ...h.emulator, clientSecret: "wrong-secret-value" }));
     const err = await rejection(h.call("create", createRequest("cdc:index:Tag", "unauthorised", { name: "nope-tag", type: ["sources"] })));

@@ -359,6 +359,32 @@ describe("Create, Read, Update, Delete and Diff over gRPC", () => {
     expect((await h.call("read", readRequest("cdc:index:ClientCredential", "ci", id, outs, inputs))).getId()).toBe("");
     expect(JSON.stringify(plain(created.getProperties()))).toContain(SIG_KEY);
   });
+
+  it("Destination: paused or renamed in the console, the diff names desiredState or name", async () => {
+    const inputs = await checked("cdc:index:Destination", "byhand", { connector: "snowflake", config: snowflakeConfig });
+    const created = await h.call("create", createRequest("cdc:index:Destination", "byhand", inputs));
+    const id: string = created.getId();
+    const outs = plain(created.getProperties());
+    await h.console.put("/destinations/{id}/pause", { params: { id } });
+    await h.newOperation();
+    const paused = await h.call("diff", diffRequest("cdc:index:Destination", "byhand", id, outs, inputs, inputs));
+    expect(paused.getChanges()).toBe(Changes.DIFF_SOME);
+    expect(detailed(paused)).toEqual({ desiredState: { kind: Kind.UPDATE, inputDiff: true } });
+    expect(paused.getDiffsList()).toEqual(["desiredState"]);
+
+    await h.console.put("/destinations/{id}/resume", { params: { id } });
+    await h.console.put("/destinations/{id}", {
+      params: { id },
+      body: { name: "renamed-by-hand", connector: "snowflake", config: { ...snowflakeConfig, "snowflake.private.key": "********" } },
+    });
+    await h.newOperation();
+    const renamed = await h.call("diff", diffRequest("cdc:index:Destination", "byhand", id, outs, inputs, inputs));
+    expect(detailed(renamed)).toEqual({ name: { kind: Kind.UPDATE, inputDiff: true } });
+    const updated = await h.call("update", updateRequest("cdc:index:Destination", "byhand", id, outs, inputs));
+    expect(plain(updated.getProperties())).toMatchObject({ name: inputs.name, status: "Active" });
+    await h.call("delete", deleteRequest("cdc:index:Destination", "byhand", id, plain(updated.getProperties())));
+    expect(drift.some((text) => text.includes('was renamed to "renamed-by-hand"'))).toBe(true);
+  });
 });
 
 describe("Read for pulumi import over gRPC", () => {
@@ -404,6 +430,31 @@ describe("Read for pulumi import over gRPC", () => {
     expect(failuresOf(check)).toEqual([]);
     const diff = await h.call("diff", diffRequest("cdc:index:Source", "legacy", made.id, props, plain(check.getInputs()), inputs));
     expect(diff.getChanges()).toBe(Changes.DIFF_NONE);
+  });
+
+  it("rebuilds a Snowflake destination's, a tag's and a client credential's inputs, each as a program would write them", async () => {
+    const dest = (await h.console.post("/destinations", {
+      body: { name: "warehouse", connector: "snowflake", config: snowflakeConfig },
+      schema: destinationConnectorSchema,
+    })) as { id: string };
+    const d = await h.call("read", readRequest("cdc:index:Destination", "wh", dest.id, {}, {}));
+    const destInputs = plain(d.getInputs());
+    expect(destInputs).toMatchObject({ name: "warehouse", connector: "snowflake" });
+    expect(destInputs.config).toEqual({ ...snowflakeConfig, "snowflake.private.key": secret("********") });
+    expect(destInputs).not.toHaveProperty("autonamed");
+
+    const tag = (await h.console.post("/tags", { body: { name: "finance", description: "money", type: ["sources", "destinations"] } })) as { id: string };
+    const t = await h.call("read", readRequest("cdc:index:Tag", "finance", tag.id, {}, {}));
+    expect(plain(t.getInputs())).toEqual({ name: "finance", description: "money", type: ["sources", "destinations"] });
+    expect(plain(t.getProperties())).toMatchObject({ name: "finance", custom: true, system: false });
+
+    const cred = (await h.console.post("/auth/client-credentials", { body: { role_ids: ["role_viewer"], description: "ci" } })) as { client_id: string };
+    const c = await h.call("read", readRequest("cdc:index:ClientCredential", "ci", cred.client_id, {}, {}));
+    expect(c.getId()).toBe(cred.client_id);
+    expect(plain(c.getInputs())).toEqual({ roleIds: ["role_viewer"], description: "ci" });
+    // The secret is shown once, at creation: an import cannot have it (no value, or an empty one).
+    const imported = plain(c.getProperties());
+    expect(imported.secret?.value ?? imported.secret ?? "").toBe("");
   });
 
   it("an import of an id that does not exist reads nothing", async () => {
