@@ -194,6 +194,29 @@ export interface TopicRecord {
   tags: string[];
 }
 
+export type KafkaAclResource = "TOPIC" | "GROUP";
+
+/** One ACL rule of a Kafka user, as the API echoes it. */
+export interface KafkaAclRecord {
+  topic_name: string;
+  operation: string;
+  resource_pattern_type: "LITERAL" | "PREFIXED";
+  resource: KafkaAclResource;
+}
+
+/** A broker user of the Kafka access area; its password is kept only as a hash. */
+export interface KafkaUserRecord {
+  username: string;
+  password_hash: string;
+  /** Comma-separated IPs or CIDR ranges, trimmed; "" for none. */
+  whitelist_ips: string;
+  kafka_acls: KafkaAclRecord[];
+  is_create_schema_registry: boolean;
+  created_from: CreatedFrom | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface StateData {
   version: 1;
   tenant_id: string;
@@ -218,4 +241,6 @@ export interface StateData {
   transforms: Record<string, TransformRecord>;
   /** Topics whose partitions or tags were tuned; other topics have the defaults. */
   topics: Record<string, TopicRecord>;
+  /** Kafka users by username; absent in state files written before Kafka access existed. */
+  kafka_users: Record<string, KafkaUserRecord>;
 }

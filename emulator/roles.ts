@@ -22,6 +22,8 @@ export const PERMISSIONS = [
   "transforms:write",
   "topics:read",
   "topics:write",
+  "kafka_users:read",
+  "kafka_users:write",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -5,6 +5,7 @@ import { ApiError, forbidden } from "./errors.js";
 import { registerAgentRoutes } from "./routes/agents.js";
 import { registerAuthRoutes } from "./routes/auth.js";
 import { registerConnectorRoutes } from "./routes/connectors.js";
+import { registerKafkaUserRoutes } from "./routes/kafka-users.js";
 import { registerLogRoutes } from "./routes/logs.js";
 import { registerPipelineRoutes } from "./routes/pipelines.js";
 import { registerTopicRoutes } from "./routes/topics.js";
@@ -152,6 +153,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   registerPipelineRoutes(app, ctx);
   registerTransformRoutes(app, ctx);
   registerTopicRoutes(app, ctx);
+  registerKafkaUserRoutes(app, ctx);
 
   return app;
 }

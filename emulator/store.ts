@@ -34,6 +34,7 @@ function freshState(): StateData {
     pipelines: {},
     transforms: {},
     topics: {},
+    kafka_users: {},
   };
 }
 
@@ -52,6 +53,7 @@ const COLLECTIONS = [
   "pipelines",
   "transforms",
   "topics",
+  "kafka_users",
 ] as const;
 
 function loadState(path: string): StateData {
