@@ -37,7 +37,7 @@ export interface PropertySpec {
   description: string;
 }
 
-export type KindName = "Source" | "Destination" | "Tag" | "ClientCredential" | "HttpConnection" | "LlmConnection" | "Agent" | "Pipeline" | "Transform" | "Topic";
+export type KindName = "Source" | "Destination" | "Tag" | "ClientCredential" | "HttpConnection" | "LlmConnection" | "Agent" | "Pipeline" | "Transform" | "Topic" | "KafkaUser";
 
 export interface KindSpec {
   token: `cdc:index:${KindName}`;
@@ -46,7 +46,7 @@ export interface KindSpec {
   outputs: PropertySpec[];
 }
 
-export type ObjectTypeToken = "cdc:index:ConnectorRef" | "cdc:index:PipelineTransform" | "cdc:index:DriftReport" | "cdc:index:Role";
+export type ObjectTypeToken = "cdc:index:ConnectorRef" | "cdc:index:PipelineTransform" | "cdc:index:DriftReport" | "cdc:index:Role" | "cdc:index:KafkaAcl";
 
 export interface ObjectTypeSpec {
   token: ObjectTypeToken;
@@ -78,7 +78,7 @@ export interface ConfigSpec extends PropertySpec {
  * for itself in outputs (`autonamed`; the salt and keyed digests that stand for secret values,
  * which no program reads).
  */
-export const INTERNAL_PROPERTIES = ["logicalName", "autonamed", "__provider", "secretSalt", "headerDigests", "apiKeyDigest"] as const;
+export const INTERNAL_PROPERTIES = ["logicalName", "autonamed", "__provider", "secretSalt", "headerDigests", "apiKeyDigest", "passwordDigest"] as const;
 
 const list = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(", ");
 
@@ -350,6 +350,37 @@ const topicInputs: PropertySpec[] = [
   tagsInput("topic"),
 ];
 
+const KAFKA_OPERATIONS = ["ALL", "ALTER", "ALTER_CONFIGS", "CREATE", "DELETE", "DESCRIBE", "DESCRIBE_CONFIGS", "READ", "WRITE"];
+
+const kafkaUserInputs: PropertySpec[] = [
+  {
+    name: "username",
+    type: "string",
+    required: true,
+    replaceOnChange: true,
+    description: "The broker user's name, its id: 1-24 letters, digits and dashes, neither first nor last a dash; unique per tenant, regardless of case. Changing it replaces the user.",
+  },
+  {
+    name: "password",
+    type: "string",
+    required: true,
+    secret: true,
+    description:
+      "The user's password, 12-128 characters: a secret, encrypted in the stack. The API never returns it (the stack keeps only a keyed digest); changing it updates the user in place.",
+  },
+  {
+    name: "whitelistIps",
+    type: STRINGS,
+    description: "IPv4 or IPv6 addresses or CIDR ranges the user may connect from, sent comma-separated (at most 1000 characters). Unset or `[]`: any address. Changed outside Pulumi, it is drift.",
+  },
+  { name: "isCreateSchemaRegistry", type: "boolean", description: "Also create a schema-registry user (see `schemaProxyEndpoint`). Default `false`." },
+  {
+    name: "kafkaAcls",
+    type: { arrayOf: { object: "cdc:index:KafkaAcl" } },
+    description: "The user's ACL rules, a set: order and duplicates do not matter. Default: none. Rules added or removed outside Pulumi are drift.",
+  },
+];
+
 export const KINDS: Readonly<Record<KindName, KindSpec>> = {
   Source: connectorKind("Source"),
   Destination: connectorKind("Destination"),
@@ -452,9 +483,34 @@ export const KINDS: Readonly<Record<KindName, KindSpec>> = {
       { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the topic has." },
     ],
   },
+  KafkaUser: {
+    token: "cdc:index:KafkaUser",
+    description:
+      "A Kafka user of the platform's Kafka access: a broker user with ACL rules, for clients that read or write the platform's topics. The password is write-only (the API never returns it); ACLs, IPs or the schema-registry user changed outside Pulumi show in a plain `pulumi preview`.",
+    inputs: kafkaUserInputs,
+    outputs: [
+      ...echo(
+        kafkaUserInputs.filter((p) => p.name !== "password"),
+        ["username", "whitelistIps", "isCreateSchemaRegistry", "kafkaAcls"],
+      ),
+      { name: "kafkaProxyEndpoint", type: "string", required: true, description: "Where the user's Kafka clients connect (`bootstrap.servers`), made by the API." },
+      { name: "schemaProxyEndpoint", type: "string", required: true, description: "The schema registry's URL for this user, made by the API; empty without `isCreateSchemaRegistry`." },
+      { name: "createdFrom", type: "string", required: true, description: "How the user was created, as the API records it (`created_from`)." },
+    ],
+  },
 };
 
 export const OBJECT_TYPES: Readonly<Record<ObjectTypeToken, ObjectTypeSpec>> = {
+  "cdc:index:KafkaAcl": {
+    token: "cdc:index:KafkaAcl",
+    description: "One ACL rule of a Kafka user: what it may do on a topic or consumer group.",
+    properties: [
+      { name: "topicName", type: "string", required: true, description: "The topic (or, for a GROUP rule, the consumer group) name, or its prefix with `PREFIXED`." },
+      { name: "operation", type: "string", required: true, description: `What the rule allows: ${list(KAFKA_OPERATIONS)}; a GROUP rule only \`DELETE\`, \`DESCRIBE\` or \`READ\`.` },
+      { name: "resourcePatternType", type: "string", required: true, description: "`LITERAL`: exactly `topicName`; `PREFIXED`: every name that starts with it." },
+      { name: "resource", type: "string", description: "`TOPIC` (the default) or `GROUP`, a consumer group." },
+    ],
+  },
   "cdc:index:ConnectorRef": {
     token: "cdc:index:ConnectorRef",
     description: "A source or destination as a pipeline refers to it.",
@@ -626,7 +682,7 @@ export const PACKAGE = {
   name: "cdc",
   displayName: "CDC Pipelines",
   description:
-    "Manage change-data-capture pipelines as code: CDC sources, destinations, pipelines, transforms, topics, tags, client credentials, and AI agents with their HTTP and LLM connections, with typed inputs, secrets kept secret and drift detection.",
+    "Manage change-data-capture pipelines as code: CDC sources, destinations, pipelines, transforms, topics, tags, client credentials, Kafka users, and AI agents with their HTTP and LLM connections, with typed inputs, secrets kept secret and drift detection.",
   keywords: ["pulumi", "cdc", "change-data-capture", "data-pipelines", "kind/native", "category/infrastructure"],
   homepage: "https://github.com/pulumi-cdc/pulumi-cdc",
   repository: "https://github.com/pulumi-cdc/pulumi-cdc",

@@ -18,6 +18,7 @@ export const RESOURCE_KINDS: readonly ResourceKind[] = [
   "Pipeline",
   "Transform",
   "Topic",
+  "KafkaUser",
 ];
 
 export const TOKEN_PREFIX = "cdc:index:";
@@ -87,6 +88,8 @@ export function secretPaths(kind: ResourceKind, props: Record<string, unknown>):
     }
     case "LlmConnection":
       return [["apiKey"]];
+    case "KafkaUser":
+      return [["password"]];
     case "ClientCredential":
       return [["secret"]];
     default:

@@ -14,6 +14,7 @@ import { ConnectorProvider, DESTINATION, SOURCE } from "./resources/connector.js
 import { TagProvider } from "./resources/tag.js";
 import { AgentProvider } from "./resources/agent.js";
 import { HttpConnectionProvider } from "./resources/httpConnection.js";
+import { KafkaUserProvider } from "./resources/kafkaUser.js";
 import { LlmConnectionProvider } from "./resources/llmConnection.js";
 import { PipelineProvider } from "./resources/pipeline.js";
 import { TopicProvider } from "./resources/topic.js";
@@ -51,6 +52,7 @@ const providers = {
   Pipeline: budgeted("pipeline", new PipelineProvider()),
   Transform: budgeted("transform", new TransformProvider()),
   Topic: budgeted("topic", new TopicProvider()),
+  KafkaUser: budgeted("Kafka user", new KafkaUserProvider()),
 };
 
 export type ResourceKind = keyof typeof providers;
@@ -100,5 +102,6 @@ export type { AgentInputs, AgentOutputs } from "./resources/agent.js";
 export type { PipelineInputs, PipelineOutputs } from "./resources/pipeline.js";
 export type { TransformInputs, TransformOutputs } from "./resources/transform.js";
 export type { TopicInputs, TopicOutputs } from "./resources/topic.js";
+export type { KafkaAcl, KafkaUserInputs, KafkaUserOutputs } from "./resources/kafkaUser.js";
 export type { DriftReport } from "./drift.js";
 export * as api from "./client/index.js";

@@ -10,7 +10,8 @@ export type ResourceKind =
   | "Agent"
   | "Pipeline"
   | "Transform"
-  | "Topic";
+  | "Topic"
+  | "KafkaUser";
 
 /**
  * The `__provider` text of a kind: a module whose `handler()` gives the dynamic provider, as

@@ -9,6 +9,7 @@ import { AgentProvider, inputSchema as agentInputs } from "../../../provider/res
 import { ClientCredentialProvider, inputSchema as credentialInputs } from "../../../provider/resources/clientCredential.js";
 import { ConnectorProvider, DESTINATION, inputSchema as connectorInputs, SOURCE } from "../../../provider/resources/connector.js";
 import { HttpConnectionProvider, inputSchema as httpInputs } from "../../../provider/resources/httpConnection.js";
+import { inputSchema as kafkaUserInputs, KafkaUserProvider } from "../../../provider/resources/kafkaUser.js";
 import { inputSchema as llmInputs, LLM_PROVIDERS, LlmConnectionProvider } from "../../../provider/resources/llmConnection.js";
 import { inputSchema as pipelineInputs, PipelineProvider } from "../../../provider/resources/pipeline.js";
 import { inputSchema as tagInputs, TAG_TYPES, TagProvider } from "../../../provider/resources/tag.js";
@@ -40,6 +41,7 @@ const CORES: Record<KindName, { core: Core; zod: z.ZodObject }> = {
   Pipeline: { core: new PipelineProvider() as unknown as Core, zod: pipelineInputs },
   Transform: { core: new TransformProvider() as unknown as Core, zod: transformInputs },
   Topic: { core: new TopicProvider() as unknown as Core, zod: topicInputs },
+  KafkaUser: { core: new KafkaUserProvider() as unknown as Core, zod: kafkaUserInputs },
 };
 
 const { "transforms.name": _name, ...mapFilterConfig } = requiredConfig(CATALOGUE.transform.map_filter!);
@@ -73,6 +75,13 @@ const FULL: Record<KindName, Record<string, unknown>> = {
     tags: ["tag-1"],
   },
   Topic: { topicId: "source_src-1.public.orders", partitionCount: 6, tags: ["tag-1"] },
+  KafkaUser: {
+    username: "orders-reader",
+    password: "correct-horse-battery",
+    whitelistIps: ["10.0.0.0/8"],
+    isCreateSchemaRegistry: true,
+    kafkaAcls: [{ topicName: "orders", operation: "READ", resourcePatternType: "LITERAL", resource: "TOPIC" }],
+  },
 };
 
 const plainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -150,9 +159,9 @@ describe("the provider plugin's package schema", () => {
     });
   });
 
-  it("has the ten resources and the four lookups", () => {
+  it("has the eleven resources and the lookups", () => {
     expect(Object.keys(section("resources")).sort()).toEqual(
-      ["Agent", "ClientCredential", "Destination", "HttpConnection", "LlmConnection", "Pipeline", "Source", "Tag", "Topic", "Transform"].map((k) => `cdc:index:${k}`),
+      ["Agent", "ClientCredential", "Destination", "HttpConnection", "KafkaUser", "LlmConnection", "Pipeline", "Source", "Tag", "Topic", "Transform"].map((k) => `cdc:index:${k}`),
     );
     expect(Object.keys(section("functions")).sort()).toEqual(["cdc:index:getDestination", "cdc:index:getRoles", "cdc:index:getSource", "cdc:index:getTag"]);
     for (const [name, kind] of Object.entries(KINDS)) expect(kind.token).toBe(`cdc:index:${name}`);
@@ -182,6 +191,7 @@ describe("the provider plugin's package schema", () => {
     expect(prop("cdc:index:ClientCredential", "properties", "secret").secret).toBe(true);
     expect(prop("cdc:index:HttpConnection", "inputProperties", "headers").secret).toBe(true);
     expect(prop("cdc:index:LlmConnection", "inputProperties", "apiKey").secret).toBe(true);
+    expect(prop("cdc:index:KafkaUser", "inputProperties", "password").secret).toBe(true);
     for (const group of [section("config").variables, section("provider").inputProperties] as Array<Record<string, Json>>) {
       const secret = Object.entries(group)
         .filter(([, p]) => p.secret)
@@ -192,6 +202,7 @@ describe("the provider plugin's package schema", () => {
     // Secret values never come back in outputs: neither header values nor the LLM key.
     expect(Object.keys(resources["cdc:index:HttpConnection"]!.properties as Json)).not.toContain("headers");
     expect(Object.keys(resources["cdc:index:LlmConnection"]!.properties as Json)).not.toContain("apiKey");
+    expect(Object.keys(resources["cdc:index:KafkaUser"]!.properties as Json)).not.toContain("password");
   });
 
   it("finds the allowed values of the cores' enum inputs", () => {

@@ -1,0 +1,363 @@
+import { isIP } from "node:net";
+import { z } from "zod";
+import { failuresFromZod, knowable, type CheckFailure } from "../check.js";
+import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
+import { client } from "../context.js";
+import { reportDrift } from "../drift.js";
+import { findKafkaUser, KAFKA_USER_PATH, KAFKA_USERS_PATH, kafkaUserSchema, type LiveKafkaAcl, type LiveKafkaUser } from "../kafka/api.js";
+import { notOurs } from "../lookup.js";
+import { containsUnknown, isUnknown, MASK, sameMembers } from "../normalize.js";
+import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
+import { createSurvivingFaults } from "./create.js";
+import { unlessGone } from "./gone.js";
+
+/** The operations an ACL can allow (the platform's list), and the three a consumer GROUP takes. */
+export const KAFKA_OPERATIONS = ["ALL", "ALTER", "ALTER_CONFIGS", "CREATE", "DELETE", "DESCRIBE", "DESCRIBE_CONFIGS", "READ", "WRITE"] as const;
+export const KAFKA_GROUP_OPERATIONS = ["DELETE", "DESCRIBE", "READ"] as const;
+export const KAFKA_PATTERN_TYPES = ["LITERAL", "PREFIXED"] as const;
+export const KAFKA_RESOURCES = ["TOPIC", "GROUP"] as const;
+
+/** 1-24 characters: letters, digits and dashes, neither first nor last a dash (the platform's rule). */
+const USERNAME = /^[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]$|^[a-zA-Z0-9]$/;
+/** The API's limit on the comma-separated whitelist. */
+const WHITELIST_MAX = 1000;
+
+export interface KafkaAcl {
+  topicName: string;
+  operation: string;
+  resourcePatternType: string;
+  /** TOPIC (the default) or GROUP. */
+  resource: string;
+}
+
+export interface KafkaUserInputs {
+  logicalName?: string;
+  username: string;
+  /** A Pulumi secret; write-only at the API, which never returns it. */
+  password: string;
+  whitelistIps: string[];
+  isCreateSchemaRegistry: boolean;
+  /** A set: order and duplicates carry no meaning. */
+  kafkaAcls: KafkaAcl[];
+}
+
+/** Outputs carry no password (see secret-digest.ts), only its digest. */
+export interface KafkaUserOutputs extends Omit<KafkaUserInputs, "password"> {
+  kafkaProxyEndpoint: string;
+  /** Empty without a schema-registry user. */
+  schemaProxyEndpoint: string;
+  /** Keyed digest of the password Pulumi last sent; "" when Pulumi never saw it (an import). */
+  passwordDigest: string;
+  secretSalt: string;
+  createdFrom: string;
+}
+
+/** An IPv4 or IPv6 address, or a CIDR range of one. */
+export function isIpOrCidr(entry: string): boolean {
+  const slash = entry.indexOf("/");
+  const address = slash < 0 ? entry : entry.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (slash < 0) return true;
+  const bits = entry.slice(slash + 1);
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** One of `values`, or unknown during a preview (checked again when known); the message names them all. */
+const oneOf = (values: readonly string[], message: string) =>
+  z.string({ error: message }).refine((v) => isUnknown(v) || values.includes(v), { error: message });
+
+const aclSchema = z
+  .object({
+    topicName: knowable(
+      z
+        .string({ error: "is required: the topic (or, for a GROUP rule, the consumer group) name or prefix" })
+        .min(1, { error: "must not be empty: the topic (or consumer group) name or prefix" })
+        .max(255, { error: "must be at most 255 characters" }),
+    ),
+    operation: oneOf(KAFKA_OPERATIONS, `must be one of ${KAFKA_OPERATIONS.join(", ")} (upper case)`),
+    resourcePatternType: oneOf(KAFKA_PATTERN_TYPES, "must be LITERAL (the exact name) or PREFIXED (every name starting with it)"),
+    resource: oneOf(KAFKA_RESOURCES, "must be TOPIC (the default) or GROUP (a consumer group)").optional(),
+  })
+  .superRefine((acl, ctx) => {
+    if (acl.resource === "GROUP" && !isUnknown(acl.operation) && !(KAFKA_GROUP_OPERATIONS as readonly string[]).includes(acl.operation)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["operation"],
+        message: `must be one of ${KAFKA_GROUP_OPERATIONS.join(", ")} for a GROUP rule (Kafka allows nothing else on a consumer group); got ${acl.operation}`,
+      });
+    }
+  });
+
+export const inputSchema = z.object({
+  logicalName: z.string().optional(),
+  username: knowable(
+    z
+      .string({ error: "is required: the broker user's name, 1-24 letters, digits and dashes" })
+      .min(1, { error: "must not be empty: 1-24 letters, digits and dashes" })
+      .max(24, { error: "must be at most 24 characters" })
+      .regex(USERNAME, { error: "may hold only letters, digits and dashes, and must start and end with a letter or digit" }),
+  ),
+  password: knowable(
+    z
+      .string({ error: "is required: the user's password, 12-128 characters (pass it as a secret, e.g. config.requireSecret(...))" })
+      .superRefine((v, ctx) => {
+        // The placeholder an import writes is too short as well: this says why.
+        if (v === MASK) ctx.addIssue({ code: "custom", message: `"${MASK}" is a placeholder, not a password: set the real password (e.g. config.requireSecret(...))` });
+        else if (v.length < 12) ctx.addIssue({ code: "custom", message: "must be at least 12 characters" });
+        else if (v.length > 128) ctx.addIssue({ code: "custom", message: "must be at most 128 characters" });
+      }),
+  ),
+  whitelistIps: z
+    .array(
+      knowable(
+        z
+          .string({ error: "must be an IP address or CIDR range, as a string" })
+          .transform((v) => v.trim())
+          .refine(isIpOrCidr, { error: "must be an IPv4 or IPv6 address or CIDR range, e.g. 10.0.0.0/8 or 203.0.113.7" }),
+      ),
+      { error: "must be a list of IP addresses or CIDR ranges" },
+    )
+    .optional(),
+  isCreateSchemaRegistry: z.boolean({ error: "must be true or false" }).optional(),
+  kafkaAcls: z.array(aclSchema, { error: "must be a list of ACL rules {topicName, operation, resourcePatternType, resource?}" }).optional(),
+});
+
+const aclKey = (a: KafkaAcl) => `${a.resource}|${a.resourcePatternType}|${a.topicName}|${a.operation}`;
+
+/** ACLs as a set: the same rules in any order, duplicates or not, are the same set. */
+export function sameAcls(a: readonly KafkaAcl[] | undefined, b: readonly KafkaAcl[] | undefined): boolean {
+  return sameMembers((a ?? []).map(aclKey), (b ?? []).map(aclKey));
+}
+
+function uniqueAcls(acls: readonly KafkaAcl[]): KafkaAcl[] {
+  const out = new Map<string, KafkaAcl>();
+  for (const acl of acls) out.set(aclKey(acl), acl);
+  return [...out.values()];
+}
+
+export function aclOf(live: LiveKafkaAcl): KafkaAcl {
+  return { topicName: live.topic_name, operation: live.operation, resourcePatternType: live.resource_pattern_type, resource: live.resource || "TOPIC" };
+}
+
+function wireAcl(acl: KafkaAcl) {
+  return { topic_name: acl.topicName, operation: acl.operation, resource_pattern_type: acl.resourcePatternType, resource: acl.resource };
+}
+
+const describeAcl = (a: KafkaAcl) => `${a.operation} on ${a.resource} ${a.resourcePatternType === "PREFIXED" ? `${a.topicName}*` : a.topicName}`;
+
+/** The whitelist as the API holds it (comma-separated) as a list. */
+export function whitelistOf(value: string | null | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter((e) => e !== "");
+}
+
+/** What a Kafka user's outputs (or inputs) record, as far as drift goes. */
+export type RecordedKafkaUser = Pick<KafkaUserOutputs, "username" | "whitelistIps" | "isCreateSchemaRegistry" | "kafkaAcls">;
+
+/**
+ * What changed on a Kafka user outside Pulumi, as sentences, and the property paths they touch
+ * ([] when nothing). The one rule for a plain preview's diff and `pulumi-cdc drift`.
+ */
+export function kafkaUserFindings(live: LiveKafkaUser | undefined, recorded: RecordedKafkaUser): { findings: string[]; paths: string[] } {
+  if (!live) return { findings: ["was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again"], paths: [] };
+  const findings: string[] = [];
+  const paths: string[] = [];
+  const liveAcls = live.kafka_acls.map(aclOf);
+  const recordedAcls = recorded.kafkaAcls ?? [];
+  if (!sameAcls(liveAcls, recordedAcls)) {
+    const keys = new Set(recordedAcls.map(aclKey));
+    const liveKeys = new Set(liveAcls.map(aclKey));
+    const added = uniqueAcls(liveAcls.filter((a) => !keys.has(aclKey(a))));
+    const removed = uniqueAcls(recordedAcls.filter((a) => !liveKeys.has(aclKey(a))));
+    const parts = [
+      ...(added.length > 0 ? [`added ${added.map(describeAcl).join(", ")}`] : []),
+      ...(removed.length > 0 ? [`removed ${removed.map(describeAcl).join(", ")}`] : []),
+    ];
+    findings.push(`ACLs were changed: ${parts.join("; ")}`);
+    paths.push("kafkaAcls");
+  }
+  const liveIps = whitelistOf(live.whitelist_ips);
+  if (!sameMembers([...new Set(liveIps)], [...new Set(recorded.whitelistIps ?? [])])) {
+    findings.push(`whitelist IPs were changed to ${liveIps.length > 0 ? liveIps.join(", ") : "none (any address)"}`);
+    paths.push("whitelistIps");
+  }
+  if (live.is_create_schema_registry !== (recorded.isCreateSchemaRegistry ?? false)) {
+    findings.push(`its schema-registry user was ${live.is_create_schema_registry ? "added" : "removed"}`);
+    paths.push("isCreateSchemaRegistry");
+  }
+  return { findings, paths };
+}
+
+function outputs(live: LiveKafkaUser, inputs: Omit<KafkaUserInputs, "password">, password: { salt: string; digest: string }, createdFrom?: string): KafkaUserOutputs {
+  const { password: _dropped, ...rest } = inputs as KafkaUserInputs;
+  return {
+    ...rest,
+    kafkaProxyEndpoint: live.kafka_proxy_endpoint,
+    schemaProxyEndpoint: live.schema_proxy_endpoint,
+    passwordDigest: password.digest,
+    secretSalt: password.salt,
+    createdFrom: live.created_from ?? createdFrom ?? "",
+  };
+}
+
+function body(inputs: KafkaUserInputs) {
+  return {
+    // Sent also when empty: a server that read an absent whitelist as "keep" would otherwise never clear one.
+    whitelist_ips: inputs.whitelistIps.join(","),
+    kafka_acls: inputs.kafkaAcls.map(wireAcl),
+    is_create_schema_registry: inputs.isCreateSchemaRegistry,
+  };
+}
+
+/** The live inputs in the stack's order where they hold the same set, so a refresh moves nothing that did not move. */
+function aligned<T>(recorded: readonly T[] | undefined, live: readonly T[], same: (a: readonly T[], b: readonly T[]) => boolean): T[] {
+  return recorded !== undefined && same(recorded, live) ? [...recorded] : [...live];
+}
+
+/**
+ * Kafka users: a broker user with ACLs. The username is the id and cannot change (a change
+ * replaces the user); the password is write-only at the API, so the stack keeps a keyed digest
+ * of it and an update sends it only when the program changed it.
+ */
+export class KafkaUserProvider {
+  async check(_olds: Partial<KafkaUserInputs>, news: Record<string, unknown>) {
+    const parsed = inputSchema.safeParse(news);
+    if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
+    const input = parsed.data;
+    const failures: CheckFailure[] = [];
+    const whitelistIps = [...new Set(input.whitelistIps ?? [])];
+    const joined = whitelistIps.join(",");
+    if (!containsUnknown(whitelistIps) && joined.length > WHITELIST_MAX) {
+      failures.push({ property: "whitelistIps", reason: `holds ${joined.length} characters once comma-separated; the API takes at most ${WHITELIST_MAX}: use wider CIDR ranges` });
+    }
+    const inputs: KafkaUserInputs = {
+      ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),
+      username: input.username,
+      password: input.password,
+      whitelistIps,
+      isCreateSchemaRegistry: input.isCreateSchemaRegistry ?? false,
+      kafkaAcls: uniqueAcls((input.kafkaAcls ?? []).map((a) => ({ ...a, resource: a.resource ?? "TOPIC" }))),
+    };
+    return { inputs, failures };
+  }
+
+  async diff(id: string, olds: KafkaUserOutputs, news: KafkaUserInputs) {
+    const replaces = olds.username !== news.username ? ["username"] : [];
+    const paths = new Set<string>();
+    // An empty digest: a user `pulumi import` took in, whose password Pulumi never saw. The
+    // program's is taken as the one the API holds until Pulumi next writes the user.
+    if (olds.passwordDigest !== "" && !isUnknown(news.password) && !sameSecret(olds.secretSalt, olds.passwordDigest, news.password)) paths.add("password");
+    if (!sameMembers(olds.whitelistIps, news.whitelistIps)) paths.add("whitelistIps");
+    if ((olds.isCreateSchemaRegistry ?? false) !== news.isCreateSchemaRegistry) paths.add("isCreateSchemaRegistry");
+    if (!sameAcls(olds.kafkaAcls, news.kafkaAcls)) paths.add("kafkaAcls");
+    let drifted = false;
+    if (replaces.length === 0 && !containsUnknown(news)) {
+      // A plain `pulumi preview` shows ACLs or IPs edited outside Pulumi: diff asks the API.
+      const live = await findKafkaUser(client(), olds.username ?? id);
+      const { findings, paths: drift } = kafkaUserFindings(live, olds);
+      for (const p of drift) paths.add(p);
+      drifted = findings.length > 0;
+      reportDrift(`Kafka user "${olds.username ?? id}"`, findings);
+    }
+    return {
+      changes: replaces.length > 0 || paths.size > 0 || drifted,
+      replaces,
+      ...(paths.size > 0 || replaces.length > 0 ? { diffs: [...new Set([...paths, ...replaces])].sort() } : {}),
+      // The API refuses a username that differs from a taken one only in case: then the old one goes first.
+      deleteBeforeReplace: replaces.length > 0 && String(olds.username).toLowerCase() === String(news.username).toLowerCase(),
+    };
+  }
+
+  async create(inputs: KafkaUserInputs) {
+    const api = client();
+    const live = await createSurvivingFaults<LiveKafkaUser>({
+      what: `Kafka user "${inputs.username}"`,
+      send: () =>
+        api.post(KAFKA_USERS_PATH, {
+          body: { username: inputs.username, password: inputs.password, ...body(inputs), created_from: api.createdFrom },
+          schema: kafkaUserSchema,
+        }),
+      // Usernames are unique: after a lost answer, the user of this name is the create's result if Pulumi made it as sent.
+      find: () => findKafkaUser(api, inputs.username, { fresh: true }),
+      mismatch: (found) => notOurs(found, {}, api.createdFrom) ?? (sameAcls(found.kafka_acls.map(aclOf), inputs.kafkaAcls) ? undefined : "it has other ACLs"),
+      policy: api.retryPolicy,
+    }).catch(async (err: unknown) => {
+      if (err instanceof ConflictError) throw new Error(`${err.message}. ${await takenHint(api, inputs.username)}`);
+      throw err;
+    });
+    const salt = newSalt();
+    return { id: live.username, outs: outputs(live, inputs, { salt, digest: secretDigest(salt, inputs.password) }, api.createdFrom) };
+  }
+
+  async read(id: string, props: Partial<KafkaUserOutputs>) {
+    const live = await findKafkaUser(client(), props.username ?? id);
+    if (!live) return { id: "", props: {} };
+    // No recorded username: `pulumi import` on the plugin (the id is the username).
+    const importing = props.username === undefined;
+    const liveAcls = live.kafka_acls.map(aclOf);
+    const liveIps = whitelistOf(live.whitelist_ips);
+    const realigned: Omit<KafkaUserInputs, "password"> = {
+      ...(props.logicalName !== undefined ? { logicalName: props.logicalName } : {}),
+      username: live.username,
+      whitelistIps: aligned(props.whitelistIps, liveIps, sameMembers),
+      isCreateSchemaRegistry: live.is_create_schema_registry,
+      kafkaAcls: aligned(props.kafkaAcls, uniqueAcls(liveAcls), sameAcls),
+    };
+    const password = { salt: props.secretSalt ?? newSalt(), digest: importing ? "" : (props.passwordDigest ?? "") };
+    const outs = outputs(live, realigned, password);
+    // The API never shows the password: the inputs carry the placeholder, which an import writes
+    // where the program sets its password (check() refuses the placeholder itself).
+    if (importing) {
+      const { whitelistIps, isCreateSchemaRegistry, kafkaAcls, ...rest } = realigned;
+      const inputs = {
+        ...rest,
+        password: MASK,
+        ...(whitelistIps.length > 0 ? { whitelistIps } : {}),
+        ...(isCreateSchemaRegistry ? { isCreateSchemaRegistry } : {}),
+        ...(kafkaAcls.length > 0 ? { kafkaAcls } : {}),
+      };
+      return { id: live.username, props: outs, inputs };
+    }
+    // Inputs only when the user moved away from them: otherwise the engine keeps the stack's own,
+    // with the program's password.
+    const moved = kafkaUserFindings(live, props as RecordedKafkaUser).findings.length > 0;
+    return moved ? { id: live.username, props: outs, inputs: { ...realigned, password: MASK } } : { id: live.username, props: outs };
+  }
+
+  async update(id: string, olds: KafkaUserOutputs, news: KafkaUserInputs) {
+    const api = client();
+    // Sent only when the program changed it, or when Pulumi never saw the one the API holds (an import).
+    const sendPassword = olds.passwordDigest === "" || !sameSecret(olds.secretSalt, olds.passwordDigest, news.password);
+    try {
+      const live = await api.put(KAFKA_USER_PATH, {
+        params: { username: olds.username ?? id },
+        body: { ...(sendPassword ? { password: news.password } : {}), ...body(news) },
+        schema: kafkaUserSchema,
+      });
+      const salt = olds.secretSalt || newSalt();
+      return { outs: outputs(live, news, { salt, digest: secretDigest(salt, news.password) }, olds.createdFrom) };
+    } catch (err) {
+      if (isNotFound(err)) {
+        throw new Error(`Kafka user "${news.username}" no longer exists: it was deleted outside Pulumi. Run \`pulumi refresh\`, then \`pulumi up\` to create it again.`);
+      }
+      throw err;
+    }
+  }
+
+  async delete(id: string, props?: Partial<KafkaUserOutputs>) {
+    await unlessGone(() => client().delete(KAFKA_USER_PATH, { params: { username: props?.username ?? id } }));
+  }
+}
+
+/** After a 409: whose the user of that name is, and what to do. */
+async function takenHint(api: CdcClient, username: string): Promise<string> {
+  const existing = await findKafkaUser(api, username, { fresh: true }).catch(() => undefined);
+  const base = "Kafka usernames are unique (regardless of case): choose another username";
+  if (existing && existing.created_from === api.createdFrom) {
+    return `${base}. The existing user was created by an IaC tool (created_from "${existing.created_from}"): if a \`pulumi up\` was interrupted, it may have created it without recording it; delete it (or run \`pulumi up\` on the stack that manages it) before trying again.`;
+  }
+  return `${base}, or remove the existing one first.`;
+}
