@@ -11,6 +11,8 @@ export interface HttpConnectionArgs {
    * them encrypted and an update sends only the ones that changed.
    */
   headers?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Take over an existing HTTP connection with this id instead of creating one (no write when its name, url and header names match). */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** An HTTP endpoint an agent may call, with secret headers. */
@@ -30,6 +32,7 @@ export class HttpConnection extends CdcResource {
         url: args?.url,
         // Secret as a whole before registration, so no header value reaches state or logs in plain.
         headers: args?.headers === undefined ? undefined : pulumi.secret(args.headers),
+        adoptId: args?.adoptId,
         headerNames: undefined,
         headerDigests: undefined,
         secretSalt: undefined,
@@ -53,6 +56,8 @@ export interface LlmConnectionArgs {
   /** The provider's API key: a secret, stored encrypted by the API and never shown again. */
   apiKey: pulumi.Input<string>;
   baseUrl?: pulumi.Input<string>;
+  /** Take over an existing LLM connection with this id instead of creating one; it must already match (the API cannot update one). */
+  adoptId?: pulumi.Input<string>;
 }
 
 /**
@@ -76,6 +81,7 @@ export class LlmConnection extends CdcResource {
         model: args?.model,
         apiKey: args?.apiKey === undefined ? undefined : pulumi.secret(args.apiKey),
         baseUrl: args?.baseUrl,
+        adoptId: args?.adoptId,
         apiKeyDigest: undefined,
         secretSalt: undefined,
         createdFrom: undefined,
@@ -100,6 +106,8 @@ export interface AgentArgs {
   httpConnections?: Array<HttpConnection | pulumi.Input<string>>;
   /** Desired state: true (default) deploys it (running); false keeps it a draft or cancels it. */
   deployed?: pulumi.Input<boolean>;
+  /** Take over an existing agent with this id instead of creating one (no write when it already matches). */
+  adoptId?: pulumi.Input<string>;
 }
 
 const idOf = (r: pulumi.Resource | pulumi.Input<string>): pulumi.Input<string> =>
@@ -128,6 +136,7 @@ export class Agent extends CdcResource {
         llmConnectionId: args?.llmConnection === undefined ? undefined : idOf(args.llmConnection),
         httpConnectionIds: args?.httpConnections?.map(idOf),
         deployed: args?.deployed,
+        adoptId: args?.adoptId,
         status: undefined,
         flags: undefined,
         createdFrom: undefined,

@@ -26,6 +26,8 @@ export interface PipelineArgs {
   snapshotNewTables?: pulumi.Input<boolean>;
   /** `Tag` resources or tag ids. Unset: the pipeline's tags are left as they are; `[]` removes them. */
   tags?: TagsInput;
+  /** Take over an existing pipeline with this id instead of creating one (no write when it already matches). */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** id, name and connector of a connector resource (so the API's references are complete), or just an id. */
@@ -66,6 +68,7 @@ export class Pipeline extends CdcResource {
         transforms: args?.transforms?.map((t) => ({ id: pulumi.CustomResource.isInstance(t.transform) ? (t.transform as Transform).id : t.transform, topics: t.topics })),
         snapshotNewTables: args?.snapshotNewTables,
         tags: tagIds(args?.tags),
+        adoptId: args?.adoptId,
         tagIds: undefined,
         status: undefined,
         topicIds: undefined,

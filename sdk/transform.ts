@@ -25,6 +25,8 @@ export interface TransformArgs {
   replayWindow?: pulumi.Input<"7d" | "3d" | "24h" | "10m" | "0">;
   /** `Tag` resources or tag ids. Unset: left as they are; `[]` removes them. */
   tags?: TagsInput;
+  /** Take over an existing transform with this id instead of creating one (no write when it already matches). */
+  adoptId?: pulumi.Input<string>;
 }
 
 export interface CodeImplementationArgs {
@@ -78,6 +80,7 @@ export class Transform extends CdcResource {
         deployTimeoutSec: args?.deployTimeoutSec,
         replayWindow: args?.replayWindow,
         tags: tagIds(args?.tags),
+        adoptId: args?.adoptId,
         status: undefined,
         version: undefined,
         topics: undefined,

@@ -19,6 +19,8 @@ export interface AgentInputs {
   httpConnectionIds: string[];
   /** The desired state: running (deployed) or not (a draft, or cancelled). */
   deployed: boolean;
+  /** The id of an existing agent to take over instead of creating one. */
+  adoptId?: string;
 }
 
 export interface AgentOutputs extends AgentInputs {
@@ -40,6 +42,7 @@ export const inputSchema = z.object({
   ),
   httpConnectionIds: z.array(knowable(id)).optional(),
   deployed: z.boolean({ error: "must be true (deployed, running) or false (not running)" }).optional(),
+  adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing agent to adopt" })).optional(),
 });
 
 const path = "/agents/{id}";
@@ -54,6 +57,17 @@ async function getLive(api: CdcClient, agentId: string): Promise<Agent | undefin
 export function agentTransitions(status: string | null | undefined, deployed: boolean): Array<"deploy" | "cancel"> {
   if (deployed) return status === "running" ? [] : ["deploy"];
   return status === "running" ? ["cancel"] : [];
+}
+
+/** What adopting `live` would PATCH (its status aside: deploy and cancel settle it); [] when nothing. */
+export function agentAdoptionChanges(live: Agent, inputs: AgentInputs): string[] {
+  return [
+    ...((live.name ?? "") !== inputs.name ? ["name"] : []),
+    ...((live.instructions ?? "") !== inputs.instructions ? ["instructions"] : []),
+    ...((live.description ?? "") !== (inputs.description ?? "") ? ["description"] : []),
+    ...((live.llm_connection_id ?? "") !== inputs.llmConnectionId ? ["llmConnectionId"] : []),
+    ...(!sameMembers(live.http_connection_ids, inputs.httpConnectionIds) ? ["httpConnectionIds"] : []),
+  ];
 }
 
 function outputs(live: Agent, inputs: AgentInputs): AgentOutputs {
@@ -74,6 +88,7 @@ export class AgentProvider {
       llmConnectionId: input.llmConnectionId,
       httpConnectionIds: [...new Set(input.httpConnectionIds ?? [])],
       deployed: input.deployed ?? true,
+      ...(input.adoptId !== undefined ? { adoptId: input.adoptId } : {}),
     };
     return { inputs, failures: [] };
   }
@@ -109,6 +124,7 @@ export class AgentProvider {
 
   async create(inputs: AgentInputs & { __provider?: string }) {
     const api = client();
+    if (inputs.adoptId) return this.adopt(api, inputs);
     let live = await createNamed({
       api,
       what: `agent "${inputs.name}"`,
@@ -187,6 +203,19 @@ export class AgentProvider {
   async delete(agentId: string) {
     // The API's soft delete cancels a running agent first.
     await unlessGone(() => client().delete(path, { params: { id: agentId } }));
+  }
+
+  /**
+   * Takes over an existing agent. Nothing is written when it already equals the program; a
+   * status alone is settled by deploy or cancel; anything else is a PATCH, as an update.
+   */
+  private async adopt(api: CdcClient, inputs: AgentInputs) {
+    const agentId = inputs.adoptId!;
+    let live = await getLive(api, agentId);
+    if (!live) throw new Error(`adoptId: there is no agent with id "${agentId}" to adopt; check the id, or remove adoptId to create a new one`);
+    if (agentAdoptionChanges(live, inputs).length > 0) return { id: agentId, outs: (await this.update(agentId, { ...inputs, deployed: live.status === "running" } as AgentOutputs, inputs)).outs };
+    live = await this.settle(api, live, inputs.deployed);
+    return { id: agentId, outs: outputs(live, inputs) };
   }
 
   private async settle(api: CdcClient, live: Agent, deployed: boolean): Promise<Agent> {

@@ -117,6 +117,32 @@ function tagIdsOf(live: Record<string, unknown>): string[] {
   return tags.flatMap((t: unknown) => (typeof t === "string" ? [t] : t && typeof t === "object" && typeof (t as { id?: unknown }).id === "string" ? [(t as { id: string }).id] : []));
 }
 
+/**
+ * What an adoption would change on an existing connector, as property paths (`name`,
+ * `config["k"]`, `tags`); [] when the object already equals the program, so adoption writes
+ * nothing. Config keys are compared as diff compares them (the API's string echo, lists and
+ * maps in their wire form). A write sends the whole config (unset keys as their defaults), so a
+ * setting the object has and the program leaves unset, away from its default, is a change too.
+ * Secrets: the API masks them, so a secret the program sets is taken as the stored one whenever
+ * the object has that secret at all (adoption never rewrites a secret it cannot see; the stack
+ * keeps the digest of the program's value, and a later change of it in the program is an
+ * update). A secret the program sets that the object lacks, or one the object has that the
+ * program leaves out, is a change. The status (desiredState) is settled apart: pause or resume
+ * only when it differs.
+ */
+export function adoptionChanges(kind: ConnectorKind, live: DestinationConnector, inputs: ConnectorInputs): string[] {
+  const liveConfig = live.config ?? {};
+  const secrets = secretKeySet(kind, inputs.connector, inputs.config);
+  const keys = new Set(changedConfigKeys(inputs.config, alignLiveConfig(inputs.config, liveConfig, secrets)));
+  for (const key of Object.keys(inputs.config)) if (secrets.has(key) && liveConfig[key] === undefined) keys.add(key);
+  for (const key of Object.keys(configAsProgram(kind, inputs.connector, liveConfig))) if (!(key in inputs.config)) keys.add(key);
+  return [
+    ...((live.name ?? "") !== inputs.name ? ["name"] : []),
+    ...[...keys].sort().map((k) => `config["${k}"]`),
+    ...(inputs.tags !== undefined && !sameMembers(tagIdsOf(live), inputs.tags) ? ["tags"] : []),
+  ];
+}
+
 /** Replace-on-change keys (the catalogue's) whose value the program changed: the connector is replaced. */
 function replacedConfigKeys(kind: ConnectorKind, connector: string, olds: ConfigMap | undefined, news: ConfigMap): string[] {
   if (olds === undefined) return [];
@@ -252,7 +278,7 @@ export class ConnectorProvider {
     try {
       let live: DestinationConnector;
       if (inputs.adoptId) {
-        live = await this.adopt(api, inputs);
+        ({ live } = await this.adopt(api, inputs));
       } else {
         live = await this.post(api, inputs);
       }
@@ -393,8 +419,13 @@ export class ConnectorProvider {
     return { name: inputs.name, connector: inputs.connector, config, ...(inputs.tags !== undefined ? { tags: inputs.tags } : {}) };
   }
 
-  /** Takes over an existing object: it must exist and be of the same connector; then it is made to match. */
-  private async adopt(api: CdcClient, inputs: ConnectorInputs) {
+  /**
+   * Takes over an existing object: it must exist and be of the same connector. When it already
+   * equals the program (adoptionChanges), nothing is written: no PUT, which would restart the
+   * connector on the platform (and no pause or resume unless its status differs). Otherwise one
+   * PUT makes it match, as an update does.
+   */
+  private async adopt(api: CdcClient, inputs: ConnectorInputs): Promise<{ live: DestinationConnector; wrote: boolean }> {
     const id = inputs.adoptId!;
     const existing = await api.findOne(this.path(id), this.spec.schema, { params: { id } });
     if (!existing) {
@@ -405,7 +436,8 @@ export class ConnectorProvider {
         `adoptId: ${this.spec.label} "${id}" is a ${existing.connector} connector, not ${inputs.connector}; set connector to "${existing.connector}" to adopt it`,
       );
     }
-    return this.put(api, id, inputs);
+    if (adoptionChanges(this.spec.kind, existing, inputs).length === 0) return { live: existing, wrote: false };
+    return { live: await this.put(api, id, inputs), wrote: true };
   }
 
   private async settleState(api: CdcClient, id: string, live: DestinationConnector, desired: DesiredState) {

@@ -16,6 +16,8 @@ export interface HttpConnectionInputs {
   url: string;
   /** Header name → value; values are Pulumi secrets (the SDK marks them). */
   headers: Record<string, string>;
+  /** The id of an existing HTTP connection to take over instead of creating one. */
+  adoptId?: string;
 }
 
 /** Outputs carry no header value (see secret-digest.ts): names, and a digest per value. */
@@ -44,6 +46,7 @@ export const inputSchema = z.object({
       z.string({ error: "header values must be strings" }).refine((v) => v !== MASK, { error: `"${MASK}" is the API's mask, not a value: set the real header value` }),
     )
     .optional(),
+  adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing HTTP connection to adopt" })).optional(),
 });
 
 const path = "/agents/connections/http/{id}";
@@ -89,6 +92,7 @@ export class HttpConnectionProvider {
       ...resolveName(olds, input, false),
       url: input.url,
       headers: input.headers ?? {},
+      ...(input.adoptId !== undefined ? { adoptId: input.adoptId } : {}),
     };
     return { inputs, failures: [] };
   }
@@ -122,6 +126,7 @@ export class HttpConnectionProvider {
 
   async create(inputs: HttpConnectionInputs) {
     const api = client();
+    if (inputs.adoptId) return this.adopt(api, inputs);
     const live = await createNamed({
       api,
       what: `HTTP connection "${inputs.name}"`,
@@ -174,4 +179,34 @@ export class HttpConnectionProvider {
   async delete(id: string) {
     await unlessGone(() => client().delete(path, { params: { id } }));
   }
+
+  /**
+   * Takes over an existing HTTP connection. The API never shows a header value, so a header the
+   * connection has is taken to hold the program's value (adoption never rewrites a secret it
+   * cannot see; the stack records the digest of the program's value, and a later change of it
+   * in the program is an update). Nothing is written when the name, url and header names
+   * match; otherwise one PATCH sets them, keeping the stored values of the headers it has.
+   */
+  private async adopt(api: CdcClient, inputs: HttpConnectionInputs) {
+    const id = inputs.adoptId!;
+    const live = await getLive(api, id);
+    if (!live) throw new Error(`adoptId: there is no HTTP connection with id "${id}" to adopt; check the id, or remove adoptId to create a new one`);
+    const salt = newSalt();
+    if (httpAdoptionChanges(live, inputs).length === 0) return { id, outs: outputs(live, inputs, salt) };
+    const updated = await api.patch(path, {
+      params: { id },
+      body: { name: inputs.name, url: inputs.url, headers: headerPatch(() => true, inputs.headers, Object.keys(live.headers)) },
+      schema: httpConnectionSchema,
+    });
+    return { id, outs: outputs(updated, inputs, salt) };
+  }
+}
+
+/** What adopting `live` would change (header values aside: the API never shows them); [] when nothing. */
+export function httpAdoptionChanges(live: HttpConnection, inputs: HttpConnectionInputs): string[] {
+  return [
+    ...((live.name ?? "") !== inputs.name ? ["name"] : []),
+    ...((live.url ?? "") !== inputs.url ? ["url"] : []),
+    ...(!sameMembers(Object.keys(live.headers), Object.keys(inputs.headers)) ? ["headers"] : []),
+  ];
 }

@@ -21,6 +21,8 @@ export interface LlmConnectionInputs {
   /** A Pulumi secret; the API stores it encrypted and never shows it again. */
   apiKey: string;
   baseUrl?: string;
+  /** The id of an existing LLM connection to take over instead of creating one. */
+  adoptId?: string;
 }
 
 /** Outputs carry no API key (see secret-digest.ts), only its digest. */
@@ -42,6 +44,7 @@ export const inputSchema = z.object({
       .refine((v) => v !== MASK, { error: `"${MASK}" is the API's mask, not a key: set the real API key` }),
   ),
   baseUrl: knowable(z.string().refine((u) => /^https?:\/\/[^/]/.test(u), { error: "must be an absolute http or https URL" })).optional(),
+  adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing LLM connection to adopt" })).optional(),
 });
 
 const path = "/agents/connections/llm/{id}";
@@ -55,6 +58,18 @@ function getLive(api: CdcClient, id: string): Promise<LlmConnection | undefined>
 function outputs(live: LlmConnection, inputs: Omit<LlmConnectionInputs, "apiKey">, key: { salt: string; digest: string }): LlmConnectionOutputs {
   const { apiKey: _dropped, ...rest } = inputs as LlmConnectionInputs;
   return { ...rest, apiKeyDigest: key.digest, secretSalt: key.salt, createdFrom: live.created_from ?? "" };
+}
+
+/** What differs between an existing LLM connection and the program (the API key aside: the API never shows it); [] when nothing. */
+export function llmAdoptionChanges(live: LlmConnection, inputs: LlmConnectionInputs): string[] {
+  return (["name", "provider", "model", "baseUrl"] as const).filter((k) => {
+    const value = k === "baseUrl" ? live.base_url : live[k];
+    return (value ?? "") !== (inputs[k] ?? "");
+  });
+}
+
+function describeLlm(live: LlmConnection): string {
+  return `name "${live.name ?? ""}", provider ${live.provider ?? "(none)"}, model ${live.model ?? "(none)"}${live.base_url ? `, base URL ${live.base_url}` : ""}`;
 }
 
 function keyOf(apiKey: string): { salt: string; digest: string } {
@@ -80,6 +95,7 @@ export class LlmConnectionProvider {
       model: input.model,
       apiKey: input.apiKey,
       ...(input.baseUrl !== undefined ? { baseUrl: input.baseUrl } : {}),
+      ...(input.adoptId !== undefined ? { adoptId: input.adoptId } : {}),
     };
     return { inputs, failures: [] };
   }
@@ -106,6 +122,22 @@ export class LlmConnectionProvider {
 
   async create(inputs: LlmConnectionInputs) {
     const api = client();
+    if (inputs.adoptId) {
+      // No update exists: an LLM connection is adopted only as it is, with no write. Its API key
+      // is never shown, so the program's is taken as the stored one (the stack keeps its digest;
+      // a later change of the key in the program replaces the connection).
+      const id = inputs.adoptId;
+      const live = await getLive(api, id);
+      if (!live) throw new Error(`adoptId: there is no LLM connection with id "${id}" to adopt; check the id, or remove adoptId to create a new one`);
+      const changes = llmAdoptionChanges(live, inputs);
+      if (changes.length > 0) {
+        throw new Error(
+          `adoptId: LLM connection "${id}" differs from the program in ${changes.join(", ")} (it has ${describeLlm(live)}), and the API cannot update an LLM connection: ` +
+            "set these to the connection's values to adopt it, or remove adoptId to create a new one",
+        );
+      }
+      return { id, outs: outputs(live, inputs, keyOf(inputs.apiKey)) };
+    }
     const live = await createNamed({
       api,
       what: `LLM connection "${inputs.name}"`,

@@ -30,6 +30,8 @@ export interface PipelineInputs {
   snapshotNewTables: boolean;
   /** Tag ids; undefined: the program leaves the pipeline's tags alone. */
   tags?: string[];
+  /** The id of an existing pipeline to take over instead of creating one. */
+  adoptId?: string;
 }
 
 export interface PipelineOutputs extends PipelineInputs {
@@ -72,6 +74,7 @@ export const inputSchema = z.object({
     .optional(),
   snapshotNewTables: z.boolean({ error: "must be true or false" }).optional(),
   tags: z.array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), { error: "must be a list of tag ids or Tag resources" }).optional(),
+  adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing pipeline to adopt" })).optional(),
 });
 
 const path = "/pipelines/{id}";
@@ -132,6 +135,7 @@ export class PipelineProvider {
       transforms: input.transforms ?? [],
       snapshotNewTables: input.snapshotNewTables ?? false,
       ...(input.tags !== undefined ? { tags: [...new Set(input.tags)] } : {}),
+      ...(input.adoptId !== undefined ? { adoptId: input.adoptId } : {}),
     });
     return { inputs, failures: [] };
   }
@@ -159,6 +163,7 @@ export class PipelineProvider {
 
   async create(inputs: PipelineInputs & { __provider?: string }) {
     const api = client();
+    if (inputs.adoptId) return this.adopt(api, inputs);
     const body = await this.body(api, inputs);
     const live = await createSurvivingFaults({
       what: `pipeline "${inputs.name}"`,
@@ -208,6 +213,19 @@ export class PipelineProvider {
       }
       throw await this.explained(api, news, err);
     }
+  }
+
+  /**
+   * Takes over an existing pipeline. When it already equals the program (the same comparison
+   * as drift: name, source, destination, topics as sets, transforms, snapshotNewTables, tags
+   * when the program sets them) nothing is written; otherwise one PUT makes it match.
+   */
+  private async adopt(api: CdcClient, inputs: PipelineInputs) {
+    const id = inputs.adoptId!;
+    const live = await getPipeline(api, id);
+    if (!live) throw new Error(`adoptId: there is no pipeline with id "${id}" to adopt; check the id, or remove adoptId to create a new one`);
+    if (pipelineFindings(live, inputs).length === 0) return { id, outs: this.outputs(live, inputs) };
+    return { id, outs: (await this.update(id, { tagIds: live.tags } as PipelineOutputs, inputs)).outs };
   }
 
   /**

@@ -46,6 +46,15 @@ function outputs(tag: Tag, inputs: TagInputs): TagOutputs {
   return { ...inputs, system: Boolean(tag.system), custom: tag.custom === null || tag.custom === undefined ? true : Boolean(tag.custom) };
 }
 
+/** What adopting `live` would change, as diff compares (a missing description is the empty one); [] when nothing. */
+export function tagAdoptionChanges(live: Tag, inputs: TagInputs): string[] {
+  return [
+    ...(live.name !== inputs.name ? ["name"] : []),
+    ...((live.description ?? "") !== inputs.description ? ["description"] : []),
+    ...(!sameMembers(live.type, inputs.type) ? ["type"] : []),
+  ];
+}
+
 export class TagProvider {
   async check(olds: Partial<TagInputs>, news: Record<string, unknown>) {
     const parsed = inputSchema.safeParse(news);
@@ -72,6 +81,8 @@ export class TagProvider {
     if (inputs.adoptId) {
       const existing = await findTag(api, inputs.adoptId);
       if (!existing) throw new Error(`adoptId: there is no tag with id "${inputs.adoptId}" to adopt; check the id, or remove adoptId to create a new one`);
+      // Already what the program says: taken over as it is, with no write.
+      if (tagAdoptionChanges(existing, inputs).length === 0) return { id: existing.id, outs: outputs(existing, inputs) };
       const tag = await api.put("/tags/{id}", { params: { id: existing.id }, body, schema: tagSchema });
       return { id: existing.id, outs: outputs(tag, inputs) };
     }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { connectorCodes } from "../../catalogue/index.js";
-import { checkConnectorConfig, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, type CheckFailure } from "../check.js";
+import { checkConnectorConfig, configAsProgram, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, type CheckFailure } from "../check.js";
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { reportDrift } from "../drift.js";
@@ -31,6 +31,8 @@ export interface TransformInputs {
   deployTimeoutSec: number;
   replayWindow?: string;
   tags?: string[];
+  /** The id of an existing transform to take over instead of creating one. */
+  adoptId?: string;
 }
 
 export interface TransformOutputs extends TransformInputs {
@@ -58,6 +60,7 @@ export const inputSchema = z.object({
     .optional(),
   replayWindow: z.enum(REPLAY_WINDOWS, { error: `must be one of ${REPLAY_WINDOWS.join(", ")}` }).optional(),
   tags: z.array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), { error: "must be a list of tag ids or Tag resources" }).optional(),
+  adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing transform to adopt" })).optional(),
 });
 
 /** Whether the API's implementation holds what the program set: the platform adds defaults and null keys. */
@@ -69,6 +72,25 @@ export function implementationMatches(planned: unknown, live: unknown): boolean 
     return Object.entries(planned as Record<string, unknown>).every(([k, v]) => implementationMatches(v, (live as Record<string, unknown>)[k]));
   }
   return canonicalJson(planned) === canonicalJson(live);
+}
+
+/**
+ * What adopting `live` would change, as property paths; [] when it already equals the program.
+ * Settings compare as diff compares them, and a setting the transform has away from its default
+ * that the program leaves unset is a change (a write sends the program's settings only). The
+ * implementation is compared as drift compares it (the platform's added keys ignored); `deploy:
+ * true` wants a running job, `false` leaves the job as it is.
+ */
+export function transformAdoptionChanges(live: LiveTransform, inputs: TransformInputs, running: boolean): string[] {
+  const keys = new Set(changedConfigKeys(inputs.config, alignLiveConfig(inputs.config, live.config, new Set())));
+  for (const key of Object.keys(configAsProgram("transform", inputs.transform, live.config))) if (!(key in inputs.config)) keys.add(key);
+  return [
+    ...((live.name ?? "") !== inputs.name ? ["name"] : []),
+    ...[...keys].sort().map((k) => `config["${k}"]`),
+    ...(inputs.implementation !== undefined && !implementationMatches(inputs.implementation, live.implementation ?? {}) ? ["implementation"] : []),
+    ...(inputs.tags !== undefined && !sameMembers(live.tags, inputs.tags) ? ["tags"] : []),
+    ...(inputs.deploy && !running ? ["deploy"] : []),
+  ];
 }
 
 /** What changed on a transform outside Pulumi; [] when nothing. */
@@ -115,6 +137,7 @@ export class TransformProvider {
       deployTimeoutSec: input.deployTimeoutSec ?? DEFAULT_DEPLOY_TIMEOUT_SEC,
       ...(input.replayWindow !== undefined ? { replayWindow: input.replayWindow } : {}),
       ...(input.tags !== undefined ? { tags: [...new Set(input.tags)] } : {}),
+      ...(input.adoptId !== undefined ? { adoptId: input.adoptId } : {}),
     });
     return { inputs, failures };
   }
@@ -146,6 +169,7 @@ export class TransformProvider {
 
   async create(inputs: TransformInputs & { __provider?: string }) {
     const api = client();
+    if (inputs.adoptId) return this.adopt(api, inputs);
     let live = await createSurvivingFaults({
       what: `transform "${inputs.name}"`,
       // A duplicate name is a 422 "already exists" here (§5.8): the request core makes it a ConflictError.
@@ -226,6 +250,24 @@ export class TransformProvider {
       if (!isNotFound(err)) throw err;
     }
     await waitUntilGone(`transform "${props?.name ?? transformId}"`, async () => (await getTransform(api, transformId)) !== undefined);
+  }
+
+  /**
+   * Takes over an existing transform of the same type. When it already equals the program
+   * (transformAdoptionChanges) nothing is written: no PUT, no new implementation version, no
+   * deployment. Otherwise it is updated as update() does (a redeploy only where that would).
+   */
+  private async adopt(api: CdcClient, inputs: TransformInputs) {
+    const id = inputs.adoptId!;
+    const live = await getTransform(api, id);
+    if (!live) throw new Error(`adoptId: there is no transform with id "${id}" to adopt; check the id, or remove adoptId to create a new one`);
+    if (live.transform_type && live.transform_type !== inputs.transform) {
+      throw new Error(`adoptId: transform "${id}" is a ${live.transform_type} transform, not ${inputs.transform}; set transform to "${live.transform_type}" to adopt it`);
+    }
+    const running = (await jobStatus(api, id))?.status === "RUNNING";
+    if (transformAdoptionChanges(live, inputs, running).length === 0) return { id, outs: await this.outputs(api, live, inputs) };
+    const olds = { ...inputs, config: alignLiveConfig(inputs.config, live.config, new Set()), deploy: running } as TransformOutputs;
+    return { id, outs: (await this.update(id, olds, inputs)).outs };
   }
 
   /** Implementation, then deployment: the steps after the transform itself is written. */
