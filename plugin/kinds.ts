@@ -103,6 +103,13 @@ const tagsInput = (what: string): PropertySpec => ({
   description: `Tag ids on the ${what} (a \`Tag\` resource's id, or the id of one of the platform's own tags). Unset: the ${what}'s tags are left as they are; \`[]\` removes them all. Tags changed outside Pulumi are drift.`,
 });
 
+/** `adoptId` of the kinds whose core adopts (the connectors and the tag say it their own way). */
+const adoptInput = (what: string, more: string): PropertySpec => ({
+  name: "adoptId",
+  type: "string",
+  description: `The id of an existing ${what} to take over instead of creating one: \`pulumi up\` reads it and writes nothing when it already equals the program; ${more}`,
+});
+
 const nameInput = (what: string, more = ""): PropertySpec => ({
   name: "name",
   type: "string",
@@ -146,7 +153,7 @@ function connectorKind(kind: "Source" | "Destination"): KindSpec {
     {
       name: "adoptId",
       type: "string",
-      description: `The id of an existing ${what} to take over instead of creating one: \`pulumi up\` reads it (it must be of the same connector) and makes it match the program.`,
+      description: `The id of an existing ${what} to take over instead of creating one: \`pulumi up\` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).`,
     },
     tagsInput(what),
   ];
@@ -204,7 +211,7 @@ const tagInputs: PropertySpec[] = [
   {
     name: "adoptId",
     type: "string",
-    description: "The id of an existing tag to take over instead of creating one: `pulumi up` makes it match the program.",
+    description: "The id of an existing tag to take over instead of creating one: `pulumi up` makes it match the program, writing nothing when it already does.",
   },
 ];
 
@@ -241,6 +248,7 @@ const httpInputs: PropertySpec[] = [
       "Headers sent with each call, name to value. The values are secrets: encrypted in the stack, sent to the API once and never read back (the API masks them). " +
       "An update sends only the values that changed; a header removed from the program is removed. Header names must be HTTP tokens.",
   },
+  adoptInput("HTTP connection", "otherwise one update sets its name, url and header names. A header it has is taken to hold the program's value (the API never shows one)."),
 ];
 
 const llmInputs: PropertySpec[] = [
@@ -256,6 +264,7 @@ const llmInputs: PropertySpec[] = [
     description: "The provider's API key: a secret, stored encrypted by the API and never shown again (the stack keeps only a keyed digest of it).",
   },
   { name: "baseUrl", type: "string", replaceOnChange: true, description: "The absolute http(s) URL of the provider's API, for a self-hosted or regional endpoint. Unset: the provider's default." },
+  adoptInput("LLM connection", "the API cannot update one, so it must already equal the program (its API key, never shown, is taken to be the program's)."),
 ];
 
 const agentInputs: PropertySpec[] = [
@@ -269,6 +278,7 @@ const agentInputs: PropertySpec[] = [
     type: "boolean",
     description: "The agent's desired state: `true` (the default) deploys it, so it runs; `false` keeps it a draft, or cancels it when it runs.",
   },
+  adoptInput("agent", "otherwise it is updated to match."),
 ];
 
 const pipelineInputs: PropertySpec[] = [
@@ -298,6 +308,7 @@ const pipelineInputs: PropertySpec[] = [
   },
   { name: "snapshotNewTables", type: "boolean", description: "Snapshot tables newly added to the pipeline. Default `false`." },
   tagsInput("pipeline"),
+  adoptInput("pipeline", "otherwise one update makes it match."),
 ];
 
 const transformInputs: PropertySpec[] = [
@@ -330,6 +341,7 @@ const transformInputs: PropertySpec[] = [
   { name: "deployTimeoutSec", type: "integer", description: "How long a deploy waits for `RUNNING`, in seconds, from 10 to 3600. Default 600." },
   { name: "replayWindow", type: "string", description: `How far back a deployment replays its input: ${list(REPLAY_WINDOWS)}. Unset: the platform's default.` },
   tagsInput("transform"),
+  adoptInput("transform", "otherwise it is updated to match (of the same type)."),
 ];
 
 const topicInputs: PropertySpec[] = [

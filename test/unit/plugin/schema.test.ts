@@ -52,9 +52,9 @@ const FULL: Record<KindName, Record<string, unknown>> = {
   Destination: { name: "warehouse", connector: "snowflake", config: requiredConfig(CATALOGUE.destination.snowflake!), desiredState: "stopped", adoptId: "dst-1", tags: [] },
   Tag: { name: "pii", description: "personal data", type: ["sources", "destinations"], adoptId: "tag-1" },
   ClientCredential: { roleIds: ["role_viewer"], description: "dbt", serviceId: "svc-1" },
-  HttpConnection: { name: "tickets", url: "https://tickets.example.com/api/v2", headers: { Authorization: "Bearer t0ken" } },
-  LlmConnection: { name: "model", provider: "openai", model: "gpt-4o", apiKey: "sk-123", baseUrl: "https://llm.example.com" },
-  Agent: { name: "triage", instructions: "Summarise logs.", description: "triage agent", llmConnectionId: "llm-1", httpConnectionIds: ["http-1"], deployed: false },
+  HttpConnection: { name: "tickets", url: "https://tickets.example.com/api/v2", headers: { Authorization: "Bearer t0ken" }, adoptId: "http-1" },
+  LlmConnection: { name: "model", provider: "openai", model: "gpt-4o", apiKey: "sk-123", baseUrl: "https://llm.example.com", adoptId: "llm-1" },
+  Agent: { name: "triage", instructions: "Summarise logs.", description: "triage agent", llmConnectionId: "llm-1", httpConnectionIds: ["http-1"], deployed: false, adoptId: "agent-1" },
   Pipeline: {
     name: "orders-to-warehouse",
     source: { id: "src-1", name: "orders-cdc", connector: "postgresql" },
@@ -63,6 +63,7 @@ const FULL: Record<KindName, Record<string, unknown>> = {
     transforms: [{ id: "tr-1", topics: ["clean.orders"] }],
     snapshotNewTables: true,
     tags: ["tag-1"],
+    adoptId: "pl-1",
   },
   Transform: {
     name: "orders-clean",
@@ -73,6 +74,7 @@ const FULL: Record<KindName, Record<string, unknown>> = {
     deployTimeoutSec: 300,
     replayWindow: "24h",
     tags: ["tag-1"],
+    adoptId: "tr-1",
   },
   Topic: { topicId: "source_src-1.public.orders", partitionCount: 6, tags: ["tag-1"] },
   KafkaUser: {
