@@ -168,6 +168,13 @@ export class AgentProvider {
       httpConnectionIds: live.http_connection_ids,
       deployed: live.status === "running",
     };
+    // No recorded instructions: `pulumi import` on the plugin. Its code leaves out what a program
+    // leaves unset: no HTTP connections, and deployed (the default).
+    if (props.instructions === undefined) {
+      const { httpConnectionIds, deployed, ...asProgram } = realigned;
+      const inputs = { ...asProgram, ...(httpConnectionIds.length > 0 ? { httpConnectionIds } : {}), ...(deployed ? {} : { deployed }) };
+      return { id: agentId, props: outputs(live, realigned), inputs };
+    }
     return { id: agentId, props: outputs(live, realigned), inputs: realigned };
   }
 

@@ -15,8 +15,11 @@ export interface ClientCredentialInputs {
 
 export interface ClientCredentialOutputs extends ClientCredentialInputs {
   clientId: string;
-  /** Returned by the API only at creation; a Pulumi secret (additionalSecretOutputs). */
-  secret: string;
+  /**
+   * Returned by the API only at creation; a Pulumi secret (additionalSecretOutputs). Absent for a
+   * credential `pulumi import` took in: it was not created by Pulumi, so Pulumi never saw it.
+   */
+  secret?: string;
   roleKeys: string[];
   createdAt: string;
 }
@@ -31,11 +34,12 @@ export const inputSchema = z.object({
   serviceId: knowable(z.string().min(1, { error: "must not be empty: leave it unset for no service" })).optional(),
 });
 
-function outputs(cred: ClientCredential, inputs: ClientCredentialInputs, secret: string): ClientCredentialOutputs {
+function outputs(cred: ClientCredential, inputs: ClientCredentialInputs, secret: string | undefined): ClientCredentialOutputs {
   return {
     ...inputs,
     clientId: cred.client_id,
-    secret,
+    // Absent only for an imported credential: the API showed its secret once, to whoever made it.
+    ...(secret !== undefined ? { secret } : {}),
     roleKeys: cred.roles.map((r) => r.key ?? r.id),
     createdAt: cred.created_at === null || cred.created_at === undefined ? "" : String(cred.created_at),
   };
@@ -158,8 +162,9 @@ export class ClientCredentialProvider {
       ...(cred.description ? { description: cred.description } : {}),
       ...(cred.service_id ? { serviceId: cred.service_id } : {}),
     };
-    // The API never shows the secret again: keep the one from creation.
-    return { id, props: outputs(cred, realigned, props.secret ?? ""), inputs: realigned };
+    // The API never shows the secret again: keep the one from creation. An imported credential
+    // has none (its secret stays with whoever created it): the output is left out, not faked.
+    return { id, props: outputs(cred, realigned, props.secret), inputs: realigned };
   }
 
   async delete(id: string) {

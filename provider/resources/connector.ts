@@ -317,19 +317,27 @@ export class ConnectorProvider {
     // now on the program is compared with it, and only later outside changes count as drift.
     // `detected` and the diff still say what this refresh found.
     const drift = found.latestTimestamp ? { ...found, baselineTimestamp: found.latestTimestamp } : found;
+    const importing = props.config === undefined;
+    const liveTags = tagIdsOf(live);
     const realigned: ConnectorInputs = {
       ...this.inputsOf(props),
       name: live.name ?? props.name,
       connector: live.connector ?? props.connector,
       config: aligned,
       desiredState: liveState(live.connector_status) ?? props.desiredState ?? "active",
-      ...(props.tags !== undefined ? { tags: tagIdsOf(live) } : {}),
+      // An import takes the tags the object has, as a program that manages them would set them.
+      ...(props.tags !== undefined || (importing && liveTags.length > 0) ? { tags: liveTags } : {}),
     };
     const outs = this.outputs(live, realigned, drift, props.secretSalt ?? newSalt());
+    if (importing) {
+      // The code an import generates leaves out the default state, as a program would.
+      const { desiredState, ...asProgram } = realigned;
+      return { id, props: outs, inputs: desiredState === "active" ? asProgram : realigned };
+    }
     // Inputs only when the object moved away from them: otherwise the engine keeps the stack's
     // own (with the program's secret values), and a refresh of a clean stack sends the engine
     // one struct per resource instead of two.
-    const moved = props.config === undefined || props.connector !== realigned.connector || changedInputs(props, realigned).length > 0;
+    const moved = props.connector !== realigned.connector || changedInputs(props, realigned).length > 0;
     return moved ? { id, props: outs, inputs: realigned } : { id, props: outs };
   }
 

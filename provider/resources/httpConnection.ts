@@ -68,6 +68,15 @@ function unchanged(olds: Partial<HttpConnectionOutputs>, name: string, value: st
 }
 
 /**
+ * A header `pulumi import` took in has an empty digest: Pulumi never saw its value (the API
+ * never shows it), so the program's value is taken as the stored one until Pulumi next writes
+ * the connection, which sends it and records its digest.
+ */
+function neverSeen(olds: Partial<HttpConnectionOutputs>, name: string): boolean {
+  return olds.headerDigests?.[name] === "";
+}
+
+/**
  * The PATCH headers object by the API's merge rule: a header whose value the program did not
  * change is sent as the mask (the stored encrypted value is kept), a changed or new one with
  * its value, and one removed from the program is left out (and so removed).
@@ -103,7 +112,7 @@ export class HttpConnectionProvider {
       olds.name !== news.name ||
       olds.url !== news.url ||
       !sameMembers(known, Object.keys(news.headers)) ||
-      Object.entries(news.headers).some(([k, v]) => !unchanged(olds, k, v));
+      Object.entries(news.headers).some(([k, v]) => !neverSeen(olds, k) && !unchanged(olds, k, v));
     let drifted = false;
     if (!containsUnknown(news)) {
       const live = await getLive(client(), id);
@@ -149,9 +158,12 @@ export class HttpConnectionProvider {
     if (!live) return { id: "", props: {} };
     // The API never shows a header value, and the outputs hold only digests: a header the stack
     // knows keeps its digest; one added outside Pulumi has none, so the next update drops it
-    // unless the program sets it. The inputs record every value as the mask.
+    // unless the program sets it. The inputs record every value as the mask. An import (no
+    // recorded url) knows every live header with an empty digest: its value was never seen.
     const liveNames = Object.keys(live.headers);
-    const digests = Object.fromEntries(liveNames.flatMap((n) => (props.headerDigests?.[n] ? [[n, props.headerDigests[n]!]] : [])));
+    const importing = props.url === undefined;
+    const known = props.headerDigests ?? {};
+    const digests = Object.fromEntries(liveNames.flatMap((n) => (importing ? [[n, ""]] : typeof known[n] === "string" ? [[n, known[n]]] : [])));
     const realigned: HttpConnectionInputs = {
       ...(props.logicalName !== undefined ? { logicalName: props.logicalName } : {}),
       ...(props.autonamed !== undefined ? { autonamed: props.autonamed } : {}),
@@ -159,7 +171,13 @@ export class HttpConnectionProvider {
       url: live.url ?? props.url ?? "",
       headers: Object.fromEntries(liveNames.map((n) => [n, MASK])),
     };
-    return { id, props: outputs(live, realigned, props.secretSalt ?? newSalt(), digests), inputs: realigned };
+    const outs = outputs(live, realigned, props.secretSalt ?? newSalt(), digests);
+    if (importing && liveNames.length === 0) {
+      // No headers is what a program that sets none gets: the imported code leaves them out.
+      const { headers: _none, ...asProgram } = realigned;
+      return { id, props: outs, inputs: asProgram };
+    }
+    return { id, props: outs, inputs: realigned };
   }
 
   async update(id: string, olds: HttpConnectionOutputs, news: HttpConnectionInputs) {

@@ -101,8 +101,11 @@ export class LlmConnectionProvider {
   }
 
   async diff(id: string, olds: LlmConnectionOutputs, news: LlmConnectionInputs) {
+    // An empty digest: the key of a connection `pulumi import` took in, which Pulumi never saw
+    // (the API never shows it). The program's key is taken as the stored one; a replacement for
+    // any other reason sends it and records its digest.
     const replaces = REPLACE_KEYS.filter((k) =>
-      k === "apiKey" ? !sameSecret(olds.secretSalt, olds.apiKeyDigest, news.apiKey) : (olds[k] ?? "") !== (news[k] ?? ""),
+      k === "apiKey" ? olds.apiKeyDigest !== "" && !sameSecret(olds.secretSalt, olds.apiKeyDigest, news.apiKey) : (olds[k] ?? "") !== (news[k] ?? ""),
     );
     let drifted = false;
     if (replaces.length === 0 && !containsUnknown(news)) {
@@ -171,7 +174,8 @@ export class LlmConnectionProvider {
       name: live.name ?? props.name ?? "",
       provider: live.provider ?? props.provider ?? "",
       model: live.model ?? props.model ?? "",
-      // Never shown again by the API, and not in the outputs: the digest stands for it.
+      // Never shown again by the API, and not in the outputs: the digest stands for it. An import
+      // writes the mask where the program sets its key (check() refuses the mask itself).
       apiKey: MASK,
       ...(live.base_url ? { baseUrl: live.base_url } : {}),
     };

@@ -186,6 +186,8 @@ export class PipelineProvider {
     const live = await getPipeline(client(), pipelineId);
     if (!live) return { id: "", props: {} };
     const view = livePipelineView(live);
+    // No recorded source: `pulumi import` on the plugin.
+    const importing = props.source === undefined;
     const realigned: PipelineInputs = withoutUndefined({
       ...(props.logicalName !== undefined ? { logicalName: props.logicalName } : {}),
       ...(props.autonamed !== undefined ? { autonamed: props.autonamed } : {}),
@@ -195,8 +197,20 @@ export class PipelineProvider {
       sourceTopics: alignTopics(props.sourceTopics, view.sourceTopics, { sourceId: view.sourceId }),
       transforms: alignTransformTopics(props.transforms, view.transforms, view.sourceId),
       snapshotNewTables: view.snapshotNewTables,
-      ...(props.tags !== undefined ? { tags: view.tags } : {}),
+      ...(props.tags !== undefined || (importing && view.tags.length > 0) ? { tags: view.tags } : {}),
     });
+    if (importing) {
+      // The code an import generates leaves out what a program leaves unset: no topics, no
+      // transforms, no snapshots of new tables (the defaults); it takes the tags the pipeline has.
+      const { sourceTopics, transforms, snapshotNewTables, ...asProgram } = realigned;
+      const inputs = {
+        ...asProgram,
+        ...(sourceTopics.length > 0 ? { sourceTopics } : {}),
+        ...(transforms.length > 0 ? { transforms } : {}),
+        ...(snapshotNewTables ? { snapshotNewTables } : {}),
+      };
+      return { id: pipelineId, props: this.outputs(live, realigned), inputs };
+    }
     return { id: pipelineId, props: this.outputs(live, realigned), inputs: realigned };
   }
 

@@ -118,6 +118,12 @@ export class TagProvider {
       description: tag.description ?? "",
       type: tag.type,
     };
+    // No recorded inputs: `pulumi import` on the plugin. The inputs are what a program writes,
+    // so an empty description (the default) is left out of the generated code.
+    if (props.type === undefined && realigned.description === "") {
+      const { description: _default, ...asProgram } = realigned;
+      return { id, props: outputs(tag, realigned), inputs: asProgram };
+    }
     return { id, props: outputs(tag, realigned), inputs: realigned };
   }
 

@@ -105,7 +105,8 @@ export class TopicProvider {
     const realigned: TopicInputs = withoutUndefined({
       topicId,
       partitionCount: partitionCount(live) ?? props.partitionCount ?? 1,
-      ...(props.tags !== undefined ? { tags: live.tags } : {}),
+      // An import (no recorded partition count) takes the tags the topic has, as a program that manages them sets them.
+      ...(props.tags !== undefined || (props.partitionCount === undefined && live.tags.length > 0) ? { tags: live.tags } : {}),
     });
     return { id: topicId, props: outputs(live, realigned), inputs: realigned };
   }

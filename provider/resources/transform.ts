@@ -74,6 +74,15 @@ export function implementationMatches(planned: unknown, live: unknown): boolean 
   return canonicalJson(planned) === canonicalJson(live);
 }
 
+/** An implementation without the null keys the platform adds: what a program would have set. */
+function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .map(([k, v]) => [k, v && typeof v === "object" && !Array.isArray(v) ? withoutNulls(v as Record<string, unknown>) : v]),
+  );
+}
+
 /**
  * What adopting `live` would change, as property paths; [] when it already equals the program.
  * Settings compare as diff compares them, and a setting the transform has away from its default
@@ -202,6 +211,11 @@ export class TransformProvider {
     const api = client();
     const live = await getTransform(api, transformId);
     if (!live) return { id: "", props: {} };
+    // No recorded type: `pulumi import` on the plugin.
+    if (props.transform === undefined) {
+      const imported = await this.imported(api, live);
+      return { id: transformId, props: imported.props, inputs: imported.inputs };
+    }
     const realigned: TransformInputs = withoutUndefined({
       ...(props.logicalName !== undefined ? { logicalName: props.logicalName } : {}),
       ...(props.autonamed !== undefined ? { autonamed: props.autonamed } : {}),
@@ -250,6 +264,30 @@ export class TransformProvider {
       if (!isNotFound(err)) throw err;
     }
     await waitUntilGone(`transform "${props?.name ?? transformId}"`, async () => (await getTransform(api, transformId)) !== undefined);
+  }
+
+  /**
+   * The transform as a program would write it, for the code `pulumi import` generates: the
+   * settings without defaults (configAsProgram), the name as `name` (not `transforms.name`), the
+   * implementation it has, `deploy: true` when its job runs, its tags; the defaults left out.
+   * The outputs are what create() would have recorded for that program.
+   */
+  private async imported(api: CdcClient, live: LiveTransform) {
+    const type = live.transform_type ?? "";
+    const name = live.name ?? "";
+    const { [NAME_KEY]: _name, ...settings } = configAsProgram("transform", type, live.config);
+    const implementation = withoutNulls(live.implementation ?? {});
+    const running = (await jobStatus(api, live.id))?.status === "RUNNING";
+    const inputs = {
+      name,
+      transform: type,
+      config: settings,
+      ...(Object.keys(implementation).length > 0 ? { implementation } : {}),
+      ...(running ? { deploy: true } : {}),
+      ...(live.tags.length > 0 ? { tags: live.tags } : {}),
+    };
+    const recorded: TransformInputs = { ...inputs, config: { ...settings, [NAME_KEY]: name }, deploy: running, deployTimeoutSec: DEFAULT_DEPLOY_TIMEOUT_SEC };
+    return { props: await this.outputs(api, live, recorded), inputs };
   }
 
   /**
