@@ -414,7 +414,12 @@ export const KINDS: Readonly<Record<KindName, KindSpec>> = {
     outputs: [
       ...echo(credentialInputs, ["roleIds"]),
       { name: "clientId", type: "string", required: true, description: "The credential's client id, exchanged with the secret for an access token." },
-      { name: "secret", type: "string", required: true, secret: true, description: "The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack." },
+      {
+        name: "secret",
+        type: "string",
+        secret: true,
+        description: "The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported or adopted: the API showed its secret once, to its creator.",
+      },
       { name: "roleKeys", type: STRINGS, required: true, description: "The keys of the credential's roles." },
       { name: "createdAt", type: "string", required: true, description: "When the credential was created, as the API reports it." },
     ],
