@@ -1,5 +1,16 @@
 import { client } from "../provider/context.js";
-import { lookupConnector, lookupRoles, lookupTag } from "../provider/lookup.js";
+import {
+  LookupArgError,
+  lookupConnector,
+  lookupKafkaUser,
+  lookupRoles,
+  lookupTag,
+  lookupTags,
+  lookupTopic,
+  lookupTopicMetrics,
+  lookupTopics,
+  lookupTransform,
+} from "../provider/lookup.js";
 
 /** The lookups of the SDK, as functions of the schema (`cdc:index:getSource` ...): the same core calls. */
 const FUNCTIONS: Record<string, (args: Record<string, unknown>) => Promise<unknown>> = {
@@ -7,6 +18,12 @@ const FUNCTIONS: Record<string, (args: Record<string, unknown>) => Promise<unkno
   "cdc:index:getSource": (args) => lookupConnector(client(), "source", name(args)),
   "cdc:index:getDestination": (args) => lookupConnector(client(), "destination", name(args)),
   "cdc:index:getTag": (args) => lookupTag(client(), name(args)),
+  "cdc:index:getTags": async (args) => ({ tags: await lookupTags(client(), args) }),
+  "cdc:index:getTopics": async (args) => ({ topics: await lookupTopics(client(), args) }),
+  "cdc:index:getTopic": (args) => lookupTopic(client(), args),
+  "cdc:index:getTopicMetrics": async (args) => ({ metrics: await lookupTopicMetrics(client(), args) }),
+  "cdc:index:getTransform": (args) => lookupTransform(client(), args),
+  "cdc:index:getKafkaUser": (args) => lookupKafkaUser(client(), args),
 };
 
 export const FUNCTION_TOKENS = Object.keys(FUNCTIONS);
@@ -31,7 +48,7 @@ export async function invoke(token: string, args: Record<string, unknown>): Prom
   try {
     return { value: (await fn(args)) as Record<string, unknown> };
   } catch (err) {
-    if (err instanceof InvokeArgError) return { failures: [{ property: err.property, reason: err.reason }] };
+    if (err instanceof InvokeArgError || err instanceof LookupArgError) return { failures: [{ property: err.property, reason: err.reason }] };
     throw err;
   }
 }

@@ -46,7 +46,7 @@ export interface KindSpec {
   outputs: PropertySpec[];
 }
 
-export type ObjectTypeToken = "cdc:index:ConnectorRef" | "cdc:index:PipelineTransform" | "cdc:index:DriftReport" | "cdc:index:Role" | "cdc:index:KafkaAcl";
+export type ObjectTypeToken = "cdc:index:ConnectorRef" | "cdc:index:PipelineTransform" | "cdc:index:DriftReport" | "cdc:index:Role" | "cdc:index:KafkaAcl" | "cdc:index:TagInfo" | "cdc:index:TopicInfo" | "cdc:index:TopicMetrics" | "cdc:index:TopicRef";
 
 export interface ObjectTypeSpec {
   token: ObjectTypeToken;
@@ -54,7 +54,17 @@ export interface ObjectTypeSpec {
   properties: PropertySpec[];
 }
 
-export type FunctionToken = "cdc:index:getRoles" | "cdc:index:getSource" | "cdc:index:getDestination" | "cdc:index:getTag";
+export type FunctionToken =
+  | "cdc:index:getRoles"
+  | "cdc:index:getSource"
+  | "cdc:index:getDestination"
+  | "cdc:index:getTag"
+  | "cdc:index:getTags"
+  | "cdc:index:getTopics"
+  | "cdc:index:getTopic"
+  | "cdc:index:getTopicMetrics"
+  | "cdc:index:getTransform"
+  | "cdc:index:getKafkaUser";
 
 export interface FunctionSpec {
   token: FunctionToken;
@@ -517,7 +527,59 @@ export const KINDS: Readonly<Record<KindName, KindSpec>> = {
   },
 };
 
+const TOPIC_LOOKUP: PropertySpec[] = [
+  { name: "id", type: "string", required: true, description: "The topic's id, e.g. `source_<id>.public.orders`: what a `Topic` resource's `topicId` takes." },
+  { name: "name", type: "string", required: true, description: "The topic's name, without its owner's prefix." },
+  { name: "prefix", type: "string", required: true, description: "The prefix of the topic's id, e.g. `source_<id>`." },
+  { name: "entityType", type: "string", required: true, description: "What made the topic: `sources`, `transforms` or `destinations`." },
+  { name: "entityId", type: "string", required: true, description: "The id of the source, transform or destination the topic belongs to." },
+  { name: "entityName", type: "string", required: true, description: "The name of the source, transform or destination the topic belongs to." },
+  { name: "partitionCount", type: "integer", required: true, description: "The topic's Kafka partitions." },
+  { name: "retentionMs", type: "integer", description: "Kafka's `retention.ms` of the topic, when the API reports it." },
+  { name: "cleanupPolicy", type: "string", description: "Kafka's `cleanup.policy` of the topic (`delete`, `compact`), when the API reports it." },
+  { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the topic has." },
+];
+
 export const OBJECT_TYPES: Readonly<Record<ObjectTypeToken, ObjectTypeSpec>> = {
+  "cdc:index:TagInfo": {
+    token: "cdc:index:TagInfo",
+    description: "A tag, as `getTags` lists it.",
+    properties: [
+      { name: "id", type: "string", required: true, description: "The tag's id: what the `tags` of a source, destination, pipeline, transform or topic take." },
+      { name: "name", type: "string", required: true, description: "The tag's name." },
+      { name: "type", type: STRINGS, required: true, description: "What the tag is for, e.g. `sources`, `destinations`." },
+      { name: "description", type: "string", required: true, description: "What the tag means; empty when it has no description." },
+      { name: "system", type: "boolean", required: true, description: "Whether the tag is one of the platform's own." },
+      { name: "custom", type: "boolean", required: true, description: "Whether the tag was made by a user." },
+    ],
+  },
+  "cdc:index:TopicInfo": {
+    token: "cdc:index:TopicInfo",
+    description: "A topic a source or transform made, with its partition count, as `getTopic` and `getTopics` read it.",
+    properties: TOPIC_LOOKUP,
+  },
+  "cdc:index:TopicMetrics": {
+    token: "cdc:index:TopicMetrics",
+    description: "The throughput and lag of one topic, as the API's topic metrics report them; a counter the API does not report is absent.",
+    properties: [
+      { name: "topicId", type: "string", required: true, description: "The topic's id." },
+      { name: "entityId", type: "string", required: true, description: "The id of the source, transform or destination the topic belongs to." },
+      { name: "messagesIn", type: "integer", description: "Messages written to the topic." },
+      { name: "messagesOut", type: "integer", description: "Messages read from the topic." },
+      { name: "bytesIn", type: "integer", description: "Bytes written to the topic." },
+      { name: "bytesOut", type: "integer", description: "Bytes read from the topic." },
+      { name: "lag", type: "integer", description: "Messages not yet read by the consumers." },
+      { name: "avgLatencyMs", type: "number", description: "Average latency, in milliseconds." },
+    ],
+  },
+  "cdc:index:TopicRef": {
+    token: "cdc:index:TopicRef",
+    description: "A topic of a transform: its id and its name.",
+    properties: [
+      { name: "id", type: "string", required: true, description: "The topic's id (`transform_<id>_<version>.<name>`)." },
+      { name: "name", type: "string", required: true, description: "The topic's name, as a `Pipeline`'s `transforms[].topics` takes it." },
+    ],
+  },
   "cdc:index:KafkaAcl": {
     token: "cdc:index:KafkaAcl",
     description: "One ACL rule of a Kafka user: what it may do on a topic or consumer group.",
@@ -623,6 +685,69 @@ export const FUNCTIONS: Readonly<Record<FunctionToken, FunctionSpec>> = {
       { name: "type", type: STRINGS, required: true, description: "What the tag is for, e.g. `sources`, `destinations`." },
       { name: "description", type: "string", required: true, description: "What the tag means; empty when it has no description." },
       { name: "system", type: "boolean", required: true, description: "Whether the tag is one of the platform's own." },
+    ],
+  },
+  "cdc:index:getTags": {
+    token: "cdc:index:getTags",
+    description: "Tags: all of them, or only those named exactly `name` and those for any of `type`. A list, empty when none match.",
+    inputs: [
+      { name: "name", type: "string", description: "Only the tags of this exact name." },
+      { name: "type", type: STRINGS, description: `Only the tags for any of these: ${list(TAG_TYPES)}.` },
+    ],
+    outputs: [{ name: "tags", type: { arrayOf: { object: "cdc:index:TagInfo" } }, required: true, description: "The tags that match." }],
+  },
+  "cdc:index:getTopics": {
+    token: "cdc:index:getTopics",
+    description:
+      "Topics with their partition counts: all of them, or those of one source, destination or transform (by its exact name), optionally only those named exactly `name`. A list, empty when none match; an owner that does not exist, or whose name more than one has, is an error.",
+    inputs: [
+      { name: "source", type: "string", description: "The exact name of the source whose topics to list." },
+      { name: "destination", type: "string", description: "The exact name of the destination whose topics to list." },
+      { name: "transform", type: "string", description: "The exact name of the transform whose topics to list." },
+      { name: "name", type: "string", description: "Only the topic of this exact name (e.g. `public.orders`) or id." },
+    ],
+    outputs: [{ name: "topics", type: { arrayOf: { object: "cdc:index:TopicInfo" } }, required: true, description: "The topics that match." }],
+  },
+  "cdc:index:getTopic": {
+    token: "cdc:index:getTopic",
+    description: "One topic by its id, with its partition count. It fails with a clear message when there is no such topic.",
+    inputs: [{ name: "id", type: "string", required: true, description: "The topic's id, e.g. a `Source`'s `topicIds[0]` (`source_<id>.public.orders`)." }],
+    outputs: TOPIC_LOOKUP,
+  },
+  "cdc:index:getTopicMetrics": {
+    token: "cdc:index:getTopicMetrics",
+    description: "Throughput and lag of topics, by id (the API's topic metrics): one entry per topic, in the order asked. An id of no topic is an error.",
+    inputs: [{ name: "ids", type: STRINGS, required: true, description: "The topics' ids, at least one." }],
+    outputs: [{ name: "metrics", type: { arrayOf: { object: "cdc:index:TopicMetrics" } }, required: true, description: "One entry per topic." }],
+  },
+  "cdc:index:getTransform": {
+    token: "cdc:index:getTransform",
+    description: `A transform by its exact name: its id, type, topics and settings (secrets masked). ${LOOKUP_NOTE}`,
+    inputs: byName("transform"),
+    outputs: [
+      { name: "id", type: "string", required: true, description: "The transform's id." },
+      { name: "name", type: "string", required: true, description: "The transform's name." },
+      { name: "transform", type: "string", required: true, description: `The transform's type: ${list(TRANSFORM_TYPES)}.` },
+      { name: "status", type: "string", required: true, description: "The API's status of the transform." },
+      { name: "config", type: { mapOf: "any" }, required: true, description: "The transform's settings, in the platform's keys; secret values come back masked." },
+      { name: "topics", type: STRINGS, required: true, description: "The topics the transform writes, by name." },
+      { name: "topicIds", type: STRINGS, required: true, description: "The ids of the topics the transform writes." },
+      { name: "topicMap", type: { arrayOf: { object: "cdc:index:TopicRef" } }, required: true, description: "Each topic's id with its name." },
+      { name: "startTime", type: "string", required: true, description: "When the transform's job started; empty when it has not." },
+      { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the transform has." },
+    ],
+  },
+  "cdc:index:getKafkaUser": {
+    token: "cdc:index:getKafkaUser",
+    description: `A Kafka user by its exact username: its ACLs, IPs and endpoints, never a password (the API returns none). ${LOOKUP_NOTE}`,
+    inputs: [{ name: "username", type: "string", required: true, description: "The Kafka user's exact username." }],
+    outputs: [
+      { name: "username", type: "string", required: true, description: "The user's name." },
+      { name: "whitelistIps", type: STRINGS, required: true, description: "The addresses or CIDR ranges it may connect from; empty: any." },
+      { name: "isCreateSchemaRegistry", type: "boolean", required: true, description: "Whether it has a schema-registry user." },
+      { name: "kafkaAcls", type: { arrayOf: { object: "cdc:index:KafkaAcl" } }, required: true, description: "Its ACL rules." },
+      { name: "kafkaProxyEndpoint", type: "string", required: true, description: "Where its Kafka clients connect." },
+      { name: "schemaProxyEndpoint", type: "string", required: true, description: "Its schema registry's URL; empty without a schema-registry user." },
     ],
   },
 };

@@ -9,7 +9,10 @@ import {
   type Role,
   type Tag,
 } from "./client/index.js";
-import type { ConnectorKind } from "./catalogue.js";
+import { secretKeySet, type ConnectorKind } from "./catalogue.js";
+import { aclOf, listKafkaUsers, whitelistOf, type KafkaAcl } from "./kafka/api.js";
+import { MASK, withoutUndefined } from "./normalize.js";
+import { transformSchema, type LiveTransform } from "./pipelines/schemas.js";
 
 /**
  * Finding objects by their unique name: how a create whose answer was lost finds its result,
@@ -156,4 +159,323 @@ export interface TagLookup {
 export async function lookupTag(api: CdcClient, name: string): Promise<TagLookup> {
   const found = exactlyOne("tag", name, (await listTags(api, { tag_name: name })).filter((t) => t.name === name));
   return { id: found.id, name: found.name, type: found.type, description: found.description ?? "", system: Boolean(found.system) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The read side of the platform's Terraform data sources: tags (a list), topics and their
+// metrics, a transform, a Kafka user. Same conventions: exact matches, a clear error on none or
+// many where one object is asked for, secrets never returned.
+
+/** A lookup's argument that cannot be used: named, with the fix, before any API call. */
+export class LookupArgError extends Error {
+  constructor(
+    readonly property: string,
+    readonly reason: string,
+  ) {
+    super(`${property} ${reason}`);
+    this.name = "LookupArgError";
+  }
+}
+
+function optionalString(args: Record<string, unknown>, key: string, what: string): string | undefined {
+  const value = args[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string" || value === "") throw new LookupArgError(key, `must be ${what}, a non-empty string`);
+  return value;
+}
+
+function requiredString(args: Record<string, unknown>, key: string, what: string): string {
+  const value = optionalString(args, key, what);
+  if (value === undefined) throw new LookupArgError(key, `is required: ${what}`);
+  return value;
+}
+
+export interface TagListLookup extends TagLookup {
+  custom: boolean;
+}
+
+/** What a tag may be for (provider/resources/tag.ts TAG_TYPES; kept here so lookups load no resource module). */
+const TAG_TYPE_VALUES = ["environment", "general", "sources", "destinations", "pipelines", "transforms", "topics", "services", "users", "tenant"];
+
+/**
+ * Tags, optionally only those named exactly `name` and those for any of `type` (a type or a
+ * list of them). A list: none matching is an empty list, not an error.
+ */
+export async function lookupTags(api: CdcClient, args: Record<string, unknown> = {}): Promise<TagListLookup[]> {
+  const name = optionalString(args, "name", "the exact tag name");
+  const rawType = args.type;
+  const types = rawType === undefined || rawType === null ? [] : Array.isArray(rawType) ? rawType : [rawType];
+  types.forEach((t, i) => {
+    if (typeof t !== "string" || !TAG_TYPE_VALUES.includes(t)) {
+      throw new LookupArgError(Array.isArray(rawType) ? `type[${i}]` : "type", `must be one of ${TAG_TYPE_VALUES.join(", ")}; got ${JSON.stringify(t)}`);
+    }
+  });
+  const query: Record<string, string> = {};
+  if (name !== undefined) query.tag_name = name;
+  if (types.length > 0) query.tag_type = types.join(",");
+  return (await listTags(api, query))
+    .filter((t) => (name === undefined || t.name === name) && (types.length === 0 || t.type.some((x) => types.includes(x))))
+    .map((t) => ({
+      id: t.id,
+      name: t.name,
+      type: t.type,
+      description: t.description ?? "",
+      system: Boolean(t.system),
+      custom: t.custom === null || t.custom === undefined ? !t.system : Boolean(t.custom),
+    }));
+}
+
+const looseInt = z.preprocess((v) => (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v), z.number());
+const topicEntitySchema = z.looseObject({
+  entity_type: z.string().nullish(),
+  entity_id: z.string().nullish(),
+  name: z.string().nullish(),
+  connector: z.string().nullish(),
+  topic_ids: z.array(z.string()).nullish(),
+  topic_db_ids: z.array(z.string()).nullish(),
+});
+const topicDetailSchema = z.looseObject({
+  id: z.string(),
+  name: z.string().nullish(),
+  prefix: z.string().nullish(),
+  entity: topicEntitySchema.nullish(),
+  // `{count: N}` (the topic resource's form) or a bare number (the data source's): both read.
+  kafka: z
+    .looseObject({
+      partitions: z.union([looseInt, z.looseObject({ count: looseInt })]).nullish(),
+      configs: z.record(z.string(), z.unknown()).nullish(),
+    })
+    .nullish(),
+  partition_count: looseInt.nullish(),
+  tags: z.array(z.union([z.string(), z.looseObject({ id: z.string() })])).nullish(),
+});
+type LiveTopicDetail = z.output<typeof topicDetailSchema>;
+const topicRowSchema = z.looseObject({ id: z.string(), name: z.string().nullish(), entity: topicEntitySchema.nullish() });
+
+export interface TopicLookup {
+  id: string;
+  name: string;
+  prefix: string;
+  /** `sources`, `transforms` or `destinations`. */
+  entityType: string;
+  entityId: string;
+  entityName: string;
+  partitionCount: number;
+  /** Kafka's `retention.ms`, when the API says. */
+  retentionMs?: number;
+  /** Kafka's `cleanup.policy` (`delete`, `compact`), when the API says. */
+  cleanupPolicy?: string;
+  tagIds: string[];
+}
+
+function topicLookup(t: LiveTopicDetail): TopicLookup {
+  const p = t.kafka?.partitions;
+  const configs = t.kafka?.configs ?? {};
+  const retention = Number(configs["retention.ms"]);
+  const cleanup = configs["cleanup.policy"];
+  return {
+    id: t.id,
+    name: t.name ?? "",
+    prefix: t.prefix ?? "",
+    entityType: t.entity?.entity_type ?? "",
+    entityId: t.entity?.entity_id ?? "",
+    entityName: t.entity?.name ?? "",
+    partitionCount: (typeof p === "number" ? p : p?.count) ?? t.partition_count ?? 0,
+    ...(Number.isFinite(retention) && configs["retention.ms"] !== undefined && configs["retention.ms"] !== null ? { retentionMs: retention } : {}),
+    ...(typeof cleanup === "string" ? { cleanupPolicy: cleanup } : {}),
+    tagIds: (t.tags ?? []).map((x) => (typeof x === "string" ? x : x.id)),
+  };
+}
+
+async function topicDetail(api: CdcClient, id: string): Promise<LiveTopicDetail | undefined> {
+  try {
+    return await api.get("/topics/{id}", { params: { id }, query: { detailed: true }, schema: topicDetailSchema });
+  } catch (err) {
+    if (err instanceof CdcApiError && err.status === 404) return undefined;
+    throw err;
+  }
+}
+
+/** One topic by its id (`source_<id>.public.orders`), with its partition count. */
+export async function lookupTopic(api: CdcClient, args: Record<string, unknown>): Promise<TopicLookup> {
+  const id = requiredString(args, "id", "the topic's id, e.g. a Source's topicIds[0] (source_<id>.public.orders)");
+  const found = await topicDetail(api, id);
+  if (!found) throw new Error(`no topic with id "${id}" exists: check the id (a source's topicIds, or transform_<id>_<version>.<name>; ids are exact)`);
+  return topicLookup(found);
+}
+
+const TOPIC_OWNERS = [
+  ["source", "sources"],
+  ["destination", "destinations"],
+  ["transform", "transforms"],
+] as const;
+
+/**
+ * Topics, with their partition counts: every one, or those of one source, destination or
+ * transform (named exactly), optionally only those named exactly `name`. A list: none matching
+ * is an empty list; an owner that does not exist, or whose name is ambiguous, is an error.
+ */
+export async function lookupTopics(api: CdcClient, args: Record<string, unknown> = {}): Promise<TopicLookup[]> {
+  const owners = TOPIC_OWNERS.flatMap(([key, type]) => {
+    const value = optionalString(args, key, `the exact name of the ${key} whose topics to list`);
+    return value === undefined ? [] : [{ key, type, name: value }];
+  });
+  if (owners.length > 1) throw new LookupArgError(owners[1]!.key, `cannot be set with ${owners[0]!.key}: set one of source, destination or transform`);
+  const name = optionalString(args, "name", "the exact topic name (e.g. public.orders)");
+  const query: Record<string, string | number> = {};
+  const owner = owners[0];
+  if (owner) {
+    const id =
+      owner.key === "transform"
+        ? exactlyOne("transform", owner.name, await transformsNamed(api, owner.name)).id
+        : (exactlyOne(owner.key, owner.name, await connectorsNamed(api, owner.key, owner.name)).id ?? "");
+    query.entity_type = owner.type;
+    query.entity_id = id;
+  }
+  // The listing pages by limit and offset; it carries no partition counts, so each topic is read.
+  const rows: Array<z.output<typeof topicRowSchema>> = [];
+  const limit = 100;
+  for (let offset = 0; offset < 100_000; offset += limit) {
+    const page = await api.get("/topics/details", {
+      query: { ...query, limit, offset },
+      schema: z.looseObject({ result: z.array(topicRowSchema).nullish(), has_next: z.boolean().nullish(), total: looseInt.nullish() }),
+    });
+    const items = page.result ?? [];
+    rows.push(...items);
+    const more = page.has_next ?? (typeof page.total === "number" ? offset + items.length < page.total : items.length === limit);
+    if (!more || items.length === 0) break;
+  }
+  const wanted = rows.filter((r) => name === undefined || r.name === name || r.id === name);
+  const details = await Promise.all(wanted.map((r) => topicDetail(api, r.id)));
+  // A topic gone between the listing and its read is left out.
+  return details.flatMap((d) => (d ? [topicLookup(d)] : []));
+}
+
+export interface TopicMetricsLookup {
+  topicId: string;
+  /** The source, transform or destination the topic belongs to. */
+  entityId: string;
+  messagesIn?: number;
+  messagesOut?: number;
+  bytesIn?: number;
+  bytesOut?: number;
+  lag?: number;
+  avgLatencyMs?: number;
+}
+
+const metricNumber = z.number().nullish();
+const metricsAnswerSchema = z.record(
+  z.string(),
+  z.record(
+    z.string(),
+    z.looseObject({ messages_in: metricNumber, messages_out: metricNumber, bytes_in: metricNumber, bytes_out: metricNumber, lag: metricNumber, avg_latency_ms: metricNumber }),
+  ),
+);
+
+/**
+ * The metrics of topics by id (`POST /topics/table_metrics`): each topic is read first, to send
+ * the entity it belongs to as the API wants it. One result per topic, in the order asked.
+ */
+export async function lookupTopicMetrics(api: CdcClient, args: Record<string, unknown>): Promise<TopicMetricsLookup[]> {
+  const raw = args.ids;
+  if (!Array.isArray(raw) || raw.length === 0) throw new LookupArgError("ids", "is required: a non-empty list of topic ids, e.g. a Source's topicIds");
+  raw.forEach((v, i) => {
+    if (typeof v !== "string" || v === "") throw new LookupArgError(`ids[${i}]`, "must be a topic id, a non-empty string");
+  });
+  const ids = [...new Set(raw as string[])];
+  const topics = await Promise.all(ids.map(async (id) => [id, await topicDetail(api, id)] as const));
+  const missing = topics.filter(([, t]) => !t).map(([id]) => id);
+  if (missing.length > 0) throw new Error(`no topic with id ${missing.map((m) => `"${m}"`).join(", ")} exists: check the ids (ids are exact)`);
+  const entities = new Map<string, { id: string; entity_type: string; connector: string; topic_ids: string[]; topic_db_ids: string[] }>();
+  for (const [id, t] of topics) {
+    const entity = t!.entity ?? {};
+    const key = entity.entity_id ?? "";
+    const current = entities.get(key) ?? { id: key, entity_type: entity.entity_type ?? "sources", connector: entity.connector ?? "", topic_ids: [], topic_db_ids: [] };
+    current.topic_ids.push(id);
+    // The database id of a source's topic is its table: its position in the entity's lists.
+    const at = (entity.topic_ids ?? []).indexOf(id);
+    const dbId = at >= 0 ? entity.topic_db_ids?.[at] : undefined;
+    if (dbId) current.topic_db_ids.push(dbId);
+    entities.set(key, current);
+  }
+  const answer = await api.post("/topics/table_metrics", { body: { entities: [...entities.values()] }, schema: metricsAnswerSchema, idempotent: true });
+  return topics.map(([id, t]) => {
+    const entityId = t!.entity?.entity_id ?? "";
+    const m = answer[entityId]?.[id];
+    const num = (v: number | null | undefined) => (typeof v === "number" ? v : undefined);
+    return withoutUndefined({
+      topicId: id,
+      entityId,
+      messagesIn: num(m?.messages_in),
+      messagesOut: num(m?.messages_out),
+      bytesIn: num(m?.bytes_in),
+      bytesOut: num(m?.bytes_out),
+      lag: num(m?.lag),
+      avgLatencyMs: num(m?.avg_latency_ms),
+    });
+  });
+}
+
+export interface TransformLookup {
+  id: string;
+  name: string;
+  /** The type: map_filter, enrich, ... */
+  transform: string;
+  status: string;
+  /** The settings, in the platform's keys; secret values come back masked. */
+  config: Record<string, unknown>;
+  topics: string[];
+  topicIds: string[];
+  /** Each topic id with its name, as the platform's data source pairs them. */
+  topicMap: Array<{ id: string; name: string }>;
+  startTime: string;
+  tagIds: string[];
+}
+
+async function transformsNamed(api: CdcClient, name: string): Promise<LiveTransform[]> {
+  return (await api.listAll("/transforms", { partial_name: name }, transformSchema)).filter((t) => t.name === name);
+}
+
+/** A transform by its exact name, e.g. to let a Kafka consumer read its topics. */
+export async function lookupTransform(api: CdcClient, args: Record<string, unknown>): Promise<TransformLookup> {
+  const name = requiredString(args, "name", "the transform's exact name");
+  const found = exactlyOne("transform", name, await transformsNamed(api, name));
+  const type = found.transform_type ?? "";
+  const secrets = secretKeySet("transform", type, found.config ?? {});
+  const config = Object.fromEntries(Object.entries(found.config ?? {}).map(([k, v]) => [k, secrets.has(k) && v !== null && v !== "" ? MASK : v]));
+  return {
+    id: found.id,
+    name: found.name ?? name,
+    transform: type,
+    status: found.status ?? "",
+    config,
+    topics: found.topics,
+    topicIds: found.topic_ids,
+    topicMap: found.topic_ids.map((id, i) => ({ id, name: found.topics[i] ?? "" })),
+    startTime: found.start_time ?? "",
+    tagIds: found.tags,
+  };
+}
+
+export interface KafkaUserLookup {
+  username: string;
+  whitelistIps: string[];
+  isCreateSchemaRegistry: boolean;
+  kafkaAcls: KafkaAcl[];
+  kafkaProxyEndpoint: string;
+  schemaProxyEndpoint: string;
+}
+
+/** A Kafka user by its exact username; the password is never returned (the API has none to give). */
+export async function lookupKafkaUser(api: CdcClient, args: Record<string, unknown>): Promise<KafkaUserLookup> {
+  const username = requiredString(args, "username", "the Kafka user's exact username");
+  const found = exactlyOne("Kafka user", username, (await listKafkaUsers(api)).filter((u) => u.username === username));
+  return {
+    username: found.username,
+    whitelistIps: whitelistOf(found.whitelist_ips),
+    isCreateSchemaRegistry: found.is_create_schema_registry,
+    kafkaAcls: found.kafka_acls.map(aclOf),
+    kafkaProxyEndpoint: found.kafka_proxy_endpoint,
+    schemaProxyEndpoint: found.schema_proxy_endpoint,
+  };
 }

@@ -5,7 +5,26 @@ export { Source, type SourceArgs } from "./source.js";
 export { Destination, type DestinationArgs } from "./destination.js";
 export { Tag, type TagArgs } from "./tag.js";
 export { ClientCredential, type ClientCredentialArgs } from "./clientCredential.js";
-export { getDestination, getRoles, getSource, getTag, type ConnectorLookup, type Role } from "./lookups.js";
+export {
+  getDestination,
+  getKafkaUser,
+  getRoles,
+  getSource,
+  getTag,
+  getTags,
+  getTopic,
+  getTopicMetrics,
+  getTopics,
+  getTransform,
+  type ConnectorLookup,
+  type KafkaUserLookup,
+  type Role,
+  type TagListLookup,
+  type TagLookup,
+  type TopicLookup,
+  type TopicMetricsLookup,
+  type TransformLookup,
+} from "./lookups.js";
 export { Agent, HttpConnection, LlmConnection, type AgentArgs, type HttpConnectionArgs, type LlmConnectionArgs } from "./agents.js";
 export { Pipeline, type PipelineArgs, type PipelineTransformArgs } from "./pipeline.js";
 export { Transform, codeImplementation, type CodeImplementationArgs, type TransformArgs, type TransformImplementation, type TransformType } from "./transform.js";

@@ -24,8 +24,17 @@ async function withClient<T>(fn: (api: CdcClient, lookup: Lookup) => Promise<T>)
   }
 }
 
-export type { ConnectorLookup, RoleLookup as Role, TagLookup } from "../provider/lookup.js";
-import type { ConnectorLookup, RoleLookup, TagLookup } from "../provider/lookup.js";
+export type {
+  ConnectorLookup,
+  KafkaUserLookup,
+  RoleLookup as Role,
+  TagListLookup,
+  TagLookup,
+  TopicLookup,
+  TopicMetricsLookup,
+  TransformLookup,
+} from "../provider/lookup.js";
+import type { ConnectorLookup, KafkaUserLookup, RoleLookup, TagListLookup, TagLookup, TopicLookup, TopicMetricsLookup, TransformLookup } from "../provider/lookup.js";
 
 /** The roles a ClientCredential can be bound to (`GET /auth/roles`). */
 export function getRoles(): Promise<RoleLookup[]> {
@@ -45,4 +54,37 @@ export function getDestination(args: { name: string }): Promise<ConnectorLookup>
 /** A tag by its exact name. */
 export function getTag(args: { name: string }): Promise<TagLookup> {
   return withClient((api, lookup) => lookup.lookupTag(api, args.name));
+}
+
+/** Tags, all or only those named exactly `name` and those for any of `type`; a list (empty when none match). */
+export function getTags(args: { name?: string; type?: string | string[] } = {}): Promise<TagListLookup[]> {
+  return withClient((api, lookup) => lookup.lookupTags(api, args));
+}
+
+/**
+ * Topics with their partition counts: all, or those of one source, destination or transform
+ * (given by its exact name), optionally only the one named `name`; a list (empty when none match).
+ */
+export function getTopics(args: { source?: string; destination?: string; transform?: string; name?: string } = {}): Promise<TopicLookup[]> {
+  return withClient((api, lookup) => lookup.lookupTopics(api, args));
+}
+
+/** One topic by its id (`source_<id>.public.orders`), with its partition count. */
+export function getTopic(args: { id: string }): Promise<TopicLookup> {
+  return withClient((api, lookup) => lookup.lookupTopic(api, args));
+}
+
+/** Throughput and lag of topics, by id: one entry per topic, in the order asked. */
+export function getTopicMetrics(args: { ids: string[] }): Promise<TopicMetricsLookup[]> {
+  return withClient((api, lookup) => lookup.lookupTopicMetrics(api, args));
+}
+
+/** A transform by its exact name: its id, type, topics (by name and id) and settings (secrets masked). */
+export function getTransform(args: { name: string }): Promise<TransformLookup> {
+  return withClient((api, lookup) => lookup.lookupTransform(api, args));
+}
+
+/** A Kafka user by its exact username: ACLs, IPs and endpoints; never a password. */
+export function getKafkaUser(args: { username: string }): Promise<KafkaUserLookup> {
+  return withClient((api, lookup) => lookup.lookupKafkaUser(api, args));
 }

@@ -28,6 +28,27 @@ export const kafkaAclSchema = z.looseObject({
 });
 export type LiveKafkaAcl = z.output<typeof kafkaAclSchema>;
 
+/** An ACL rule as pulumi-cdc holds it. */
+export interface KafkaAcl {
+  topicName: string;
+  operation: string;
+  resourcePatternType: string;
+  /** TOPIC (the default) or GROUP. */
+  resource: string;
+}
+
+export function aclOf(live: LiveKafkaAcl): KafkaAcl {
+  return { topicName: live.topic_name, operation: live.operation, resourcePatternType: live.resource_pattern_type, resource: live.resource || "TOPIC" };
+}
+
+/** The whitelist as the API holds it (comma-separated), as a list. */
+export function whitelistOf(value: string | null | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter((e) => e !== "");
+}
+
 export const kafkaUserSchema = z.looseObject({
   username: z.string(),
   whitelist_ips: nullishString,

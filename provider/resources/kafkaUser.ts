@@ -4,7 +4,9 @@ import { failuresFromZod, knowable, type CheckFailure } from "../check.js";
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { reportDrift } from "../drift.js";
-import { findKafkaUser, KAFKA_USER_PATH, KAFKA_USERS_PATH, kafkaUserSchema, type LiveKafkaAcl, type LiveKafkaUser } from "../kafka/api.js";
+import { aclOf, findKafkaUser, KAFKA_USER_PATH, KAFKA_USERS_PATH, kafkaUserSchema, whitelistOf, type KafkaAcl, type LiveKafkaUser } from "../kafka/api.js";
+
+export { aclOf, whitelistOf, type KafkaAcl };
 import { notOurs } from "../lookup.js";
 import { containsUnknown, isUnknown, MASK, sameMembers } from "../normalize.js";
 import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
@@ -21,14 +23,6 @@ export const KAFKA_RESOURCES = ["TOPIC", "GROUP"] as const;
 const USERNAME = /^[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]$|^[a-zA-Z0-9]$/;
 /** The API's limit on the comma-separated whitelist. */
 const WHITELIST_MAX = 1000;
-
-export interface KafkaAcl {
-  topicName: string;
-  operation: string;
-  resourcePatternType: string;
-  /** TOPIC (the default) or GROUP. */
-  resource: string;
-}
 
 export interface KafkaUserInputs {
   logicalName?: string;
@@ -136,23 +130,11 @@ function uniqueAcls(acls: readonly KafkaAcl[]): KafkaAcl[] {
   return [...out.values()];
 }
 
-export function aclOf(live: LiveKafkaAcl): KafkaAcl {
-  return { topicName: live.topic_name, operation: live.operation, resourcePatternType: live.resource_pattern_type, resource: live.resource || "TOPIC" };
-}
-
 function wireAcl(acl: KafkaAcl) {
   return { topic_name: acl.topicName, operation: acl.operation, resource_pattern_type: acl.resourcePatternType, resource: acl.resource };
 }
 
 const describeAcl = (a: KafkaAcl) => `${a.operation} on ${a.resource} ${a.resourcePatternType === "PREFIXED" ? `${a.topicName}*` : a.topicName}`;
-
-/** The whitelist as the API holds it (comma-separated) as a list. */
-export function whitelistOf(value: string | null | undefined): string[] {
-  return (value ?? "")
-    .split(",")
-    .map((e) => e.trim())
-    .filter((e) => e !== "");
-}
 
 /** What a Kafka user's outputs (or inputs) record, as far as drift goes. */
 export type RecordedKafkaUser = Pick<KafkaUserOutputs, "username" | "whitelistIps" | "isCreateSchemaRegistry" | "kafkaAcls">;

@@ -165,7 +165,9 @@ describe("the provider plugin's package schema", () => {
     expect(Object.keys(section("resources")).sort()).toEqual(
       ["Agent", "ClientCredential", "Destination", "HttpConnection", "KafkaUser", "LlmConnection", "Pipeline", "Source", "Tag", "Topic", "Transform"].map((k) => `cdc:index:${k}`),
     );
-    expect(Object.keys(section("functions")).sort()).toEqual(["cdc:index:getDestination", "cdc:index:getRoles", "cdc:index:getSource", "cdc:index:getTag"]);
+    expect(Object.keys(section("functions")).sort()).toEqual(
+      ["getDestination", "getKafkaUser", "getRoles", "getSource", "getTag", "getTags", "getTopic", "getTopicMetrics", "getTopics", "getTransform"].map((f) => `cdc:index:${f}`),
+    );
     for (const [name, kind] of Object.entries(KINDS)) expect(kind.token).toBe(`cdc:index:${name}`);
   });
 
@@ -272,6 +274,14 @@ describe("the provider plugin's package schema", () => {
     }
     expect(FUNCTIONS["cdc:index:getSource"].outputs.map((p) => p.name)).toEqual(["id", "name", "connector", "status", "config", "topics"]);
     expect(FUNCTIONS["cdc:index:getTag"].outputs.map((p) => p.name)).toEqual(["id", "name", "type", "description", "system"]);
+    expect(FUNCTIONS["cdc:index:getTransform"].inputs.map((p) => [p.name, p.required])).toEqual([["name", true]]);
+    expect(FUNCTIONS["cdc:index:getKafkaUser"].inputs.map((p) => [p.name, p.required])).toEqual([["username", true]]);
+    expect(FUNCTIONS["cdc:index:getTopic"].inputs.map((p) => [p.name, p.required])).toEqual([["id", true]]);
+    expect(FUNCTIONS["cdc:index:getTopicMetrics"].inputs.map((p) => [p.name, p.required])).toEqual([["ids", true]]);
+    // The list lookups take only filters, none required.
+    expect(FUNCTIONS["cdc:index:getTags"].inputs.every((p) => !p.required)).toBe(true);
+    expect(FUNCTIONS["cdc:index:getTopics"].inputs.map((p) => p.name)).toEqual(["source", "destination", "transform", "name"]);
+    expect(FUNCTIONS["cdc:index:getKafkaUser"].outputs.map((p) => p.name)).not.toContain("password");
   });
 
   it("documents each configuration key with the environment variable and default the client really uses", () => {
