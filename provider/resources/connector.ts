@@ -12,11 +12,12 @@ import {
 import { client } from "../context.js";
 import { checkLive, compareToOriginal, NO_DRIFT, reportDrift, type DriftReport, type ManagedConnector } from "../drift.js";
 import { liveCache } from "../live-cache.js";
-import { alignLiveConfig, changedConfigKeys, containsUnknown, isUnknown, sameMembers, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
+import { alignLiveConfig, changedConfigKeys, containsUnknown, isMasked, isUnknown, sameMembers, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { findConnectorByName, notOurs } from "../lookup.js";
 import { createSurvivingFaults } from "./create.js";
 import { nameTakenHint } from "./conflict.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
+import { deleteOnceReleased } from "./gone.js";
 import { resolveName } from "./naming.js";
 import { digestSecrets, newSalt } from "../secret-digest.js";
 
@@ -94,9 +95,11 @@ export function inputSchema(spec: KindSpec) {
         .string({ error: `is required: the ${spec.label} connector kind, e.g. "postgresql"` })
         .min(1, { error: `must not be empty: set the ${spec.label} connector kind` }),
     ),
-    config: z.record(z.string(), configValue, {
-      error: `is required: an object of connector settings (string, number, boolean, list or map values)`,
-    }),
+    config: knowable(
+      z.record(z.string(), configValue, {
+        error: `is required: an object of connector settings (string, number, boolean, list or map values)`,
+      }),
+    ),
     tags: z
       .array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), {
         error: "must be a list of tag ids or Tag resources",
@@ -141,6 +144,21 @@ export function adoptionChanges(kind: ConnectorKind, live: DestinationConnector,
     ...[...keys].sort().map((k) => `config["${k}"]`),
     ...(inputs.tags !== undefined && !sameMembers(tagIdsOf(live), inputs.tags) ? ["tags"] : []),
   ];
+}
+
+/**
+ * The recorded config with each secret Pulumi never saw (recorded as the API's mask, by
+ * `pulumi import` or a `get()`) taken to hold the program's value: the program supplies it
+ * (from config), and comparing it with a mask would plan an update on every preview. The next
+ * write sends the program's value and records its digest.
+ */
+function unseenSecretsAsProgram(recorded: ConfigMap, news: ConfigMap, secretKeys: ReadonlySet<string>): ConfigMap {
+  if (!recorded) return recorded;
+  const out = { ...recorded };
+  for (const [key, value] of Object.entries(recorded)) {
+    if (secretKeys.has(key) && isMasked(value) && key in news) out[key] = news[key]!;
+  }
+  return out;
 }
 
 /** Replace-on-change keys (the catalogue's) whose value the program changed: the connector is replaced. */
@@ -205,9 +223,12 @@ export class ConnectorProvider {
     const parsed = this.#inputs.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
-    const failures: CheckFailure[] = checkConnectorConfig(this.spec.kind, input.connector, input.config);
+    // A config known only after another resource is made (preview) is checked when it is known.
+    const configKnown = !isUnknown(input.config);
+    const given = input.config as ConfigMap;
+    const failures: CheckFailure[] = configKnown ? checkConnectorConfig(this.spec.kind, input.connector, given) : [];
     // The platform's wire form, so state, diff and the request body all hold the same values.
-    const config = toWireConfig(this.spec.kind, input.connector, input.config);
+    const config = configKnown ? toWireConfig(this.spec.kind, input.connector, given) : given;
     // A connector change, or a change of a replace-on-change key, replaces the object, so an
     // autoname is renewed with it (the replacement is created before the original is deleted).
     const replacing =
@@ -225,9 +246,15 @@ export class ConnectorProvider {
     return { inputs, failures };
   }
 
-  async diff(id: string, olds: ConnectorOutputs, news: ConnectorInputs) {
+  async diff(id: string, recorded: ConnectorOutputs, news: ConnectorInputs) {
+    if (isUnknown(news.config)) {
+      // The whole config is known only after another resource is made (preview): it may change.
+      return { changes: true, replaces: recorded.connector !== news.connector && !isUnknown(news.connector) ? ["connector"] : [], diffs: ["config"] };
+    }
+    const secretKeys = secretKeySet(this.spec.kind, news.connector, news.config);
     // The stack keeps digests of secret values: the program's are compared in the same form.
-    const newsConfig = digestSecrets(news.config, secretKeySet(this.spec.kind, news.connector, news.config), olds.secretSalt);
+    const newsConfig = digestSecrets(news.config, secretKeys, recorded.secretSalt);
+    const olds = { ...recorded, config: unseenSecretsAsProgram(recorded.config, newsConfig, secretKeys) };
     const replaces = olds.connector !== news.connector ? ["connector"] : replacedConfigKeys(this.spec.kind, news.connector, olds.config, newsConfig);
     const changed = changedInputs(olds, news, newsConfig);
     // Property paths for a host that can show them in the preview row (the plugin's detailedDiff).
@@ -361,7 +388,7 @@ export class ConnectorProvider {
   async delete(id: string) {
     const api = client();
     try {
-      await api.delete(this.path(id), { params: { id }, query: WRITE_QUERY });
+      await deleteOnceReleased(() => api.delete(this.path(id), { params: { id }, query: WRITE_QUERY }));
     } catch (err) {
       // Already gone is what delete wants.
       if (!isNotFound(err)) throw err;

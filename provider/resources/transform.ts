@@ -10,6 +10,7 @@ import { DEFAULT_DEPLOY_TIMEOUT_SEC, deployAndWait, jobStatus } from "../pipelin
 import { implementationVersionSchema, transformSchema, type LiveTransform } from "../pipelines/schemas.js";
 import { createSurvivingFaults } from "./create.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
+import { deleteOnceReleased } from "./gone.js";
 import { resolveName } from "./naming.js";
 
 export const TRANSFORM_TYPES = connectorCodes("transform");
@@ -259,7 +260,7 @@ export class TransformProvider {
   async delete(transformId: string, props?: Partial<TransformOutputs>) {
     const api = client();
     try {
-      await api.delete("/transforms", { query: { id: transformId } });
+      await deleteOnceReleased(() => api.delete("/transforms", { query: { id: transformId } }));
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }

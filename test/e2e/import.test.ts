@@ -580,8 +580,7 @@ describe("pulumi import of each kind, into one YAML stack", { timeout: ENGINE_TI
     // Imported resources are protected: unprotect them, as `protect: true` removed from the code would.
     await stack.run(["state", "unprotect", "--all", "--yes", "--stack", stack.stackName]);
     // The generated code names other objects by literal id, so the engine knows no order between
-    // them: the pipeline goes first (its source, destination and transform cannot go while it is there).
-    await stack.destroy(["--target", `urn:pulumi:${stack.stackName}::${PROJECT}::cdc:index:Pipeline::pipeline`]);
+    // them and deletes the pipeline and what it uses at once: those deletes wait for the pipeline.
     const destroy = await stack.destroy();
     expect(destroy.stdout).toMatch(/-\s+cdc:index:Source\s+orders\s+deleted/);
     expect(await stackResources(stack)).toEqual([]);

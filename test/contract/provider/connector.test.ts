@@ -65,6 +65,18 @@ describe("Source provider against the emulator", () => {
     await expect(sources.delete(id)).resolves.toBeUndefined(); // a 404 on delete is success
   });
 
+  it("an object read with no recorded config (pulumi import, get()): the masked secret is taken to hold the program's value, so the program as written previews clean", async () => {
+    const made = await h.console.post("/sources", { body: { name: `imported-${process.pid}`, connector: "postgresql", config: pgSourceConfig }, schema: sourceConnectorSchema });
+    const read = await sources.read(made.id!, {} as ConnectorOutputs);
+    expect((read.inputs as ConnectorInputs).config["database.password"]).toBe("********");
+    // The program supplies the password (from config): no change, no update planned.
+    const program = await checked(sources, { ...(read.inputs as object), config: { ...(read.inputs as ConnectorInputs).config, "database.password": "from-config" } });
+    expect(await sources.diff(made.id!, read.props as ConnectorOutputs, program)).toMatchObject({ changes: false });
+    // Any other key the program changes still is a change.
+    const other = await checked(sources, { ...(program as object), config: { ...program.config, "database.dbname": "other" } });
+    expect(await sources.diff(made.id!, read.props as ConnectorOutputs, other)).toMatchObject({ changes: true, diffs: ['config["database.dbname"]'] });
+  });
+
   it("replaces on a connector change, deleting first when the name is explicit", async () => {
     const inputs = await checked(sources, { logicalName: "x", name: "named-source", connector: "postgresql", config: pgSourceConfig });
     const { id, outs } = await sources.create(inputs);

@@ -199,6 +199,25 @@ describe("Pipeline, Transform and Topic providers against the emulator", () => {
     expect(((await h.console.get(`/pipelines/${id}`)) as { result: unknown[] }).result).toEqual([]);
   });
 
+  it("a destroy that deletes a pipeline and its source at once (imported code names them by id): the source's delete waits until the pipeline is gone", async () => {
+    const { SOURCE, ConnectorProvider } = await import("../../../provider/resources/connector.js");
+    const sources = new ConnectorProvider(SOURCE);
+    const held = (await h.console.post("/sources", { body: { name: unique("held"), connector: "postgresql", config: pgSourceConfig }, schema: sourceConnectorSchema })) as { id: string };
+    const inputs = await checked<PipelineInputs>(pipelines, { logicalName: "holds", source: { id: held.id }, destination: { id: destination.id }, sourceTopics: ["public.orders"] });
+    const { id, outs } = await pipelines.create(inputs);
+    h.emulator.setFaults({ deleteDelayReads: 3 });
+    try {
+      const before = h.emulator.stats().requests[`DELETE /sources/:source_id`] ?? 0;
+      // The engine's order when the state records no dependency: both at once.
+      await Promise.all([sources.delete(held.id), pipelines.delete(id, outs)]);
+      // Refused (409, used by the pipeline) at least once, then sent again once the pipeline was gone.
+      expect((h.emulator.stats().requests[`DELETE /sources/:source_id`] ?? 0) - before).toBeGreaterThan(1);
+    } finally {
+      h.emulator.setFaults({ deleteDelayReads: 0 });
+    }
+    expect(((await h.console.get(`/sources/${held.id}`)) as { result: unknown[] }).result).toEqual([]);
+  });
+
   it("a topic is tuned: partitions grow, a decrease is refused before any call, tags set; destroy leaves it and says so", async () => {
     const topicId = `source_${source.id}.public.orders`;
     const tag = (await h.console.post("/tags", { body: { name: unique("hot"), type: ["topics"] } })) as { id: string };

@@ -35,6 +35,15 @@ describe("diff without the API", () => {
     expect(await sources.diff("id", olds, { ...news, autonamed: true })).toEqual({ changes: true, replaces: ["connector"], deleteBeforeReplace: false });
   });
 
+  it("a config known only after another resource is made (preview): check passes it, diff says it may change, before any API call", async () => {
+    const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+    const sources = new ConnectorProvider(SOURCE);
+    const { inputs, failures } = await sources.check({}, { logicalName: "orders", name: "orders", connector: "postgresql", config: UNKNOWN });
+    expect(failures).toEqual([]);
+    expect((inputs as ConnectorInputs).config).toBe(UNKNOWN);
+    expect(await sources.diff("id", olds, inputs as ConnectorInputs)).toEqual({ changes: true, replaces: [], diffs: ["config"] });
+  });
+
   it("replaces a client credential on any change and never on an equal role set", async () => {
     const creds = new ClientCredentialProvider();
     const old = { roleIds: ["a", "b"], description: "d" } as ClientCredentialOutputs;
