@@ -47,7 +47,7 @@ export const inputSchema = z.object({
 
 const path = "/agents/{id}";
 
-async function getLive(api: CdcClient, agentId: string): Promise<Agent | undefined> {
+export async function getLive(api: CdcClient, agentId: string): Promise<Agent | undefined> {
   const live = await unlessGone(() => api.get(path, { params: { id: agentId }, schema: agentSchema }));
   // A soft-deleted agent is a tombstone: for Pulumi it is gone.
   return live?.status === "deleted" ? undefined : live;
@@ -68,6 +68,20 @@ export function agentAdoptionChanges(live: Agent, inputs: AgentInputs): string[]
     ...((live.llm_connection_id ?? "") !== inputs.llmConnectionId ? ["llmConnectionId"] : []),
     ...(!sameMembers(live.http_connection_ids, inputs.httpConnectionIds) ? ["httpConnectionIds"] : []),
   ];
+}
+
+/** What changed on an agent outside Pulumi ([] when nothing): the one rule for diff and `pulumi-cdc drift`. */
+export function agentFindings(live: Agent | undefined, recorded: Partial<AgentOutputs>): string[] {
+  if (!live) return ["was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again"];
+  const findings: string[] = [];
+  const deployed = recorded.deployed ?? true;
+  if (live.instructions !== recorded.instructions) findings.push("instructions were changed");
+  if (live.name && live.name !== recorded.name) findings.push(`was renamed to "${live.name}"`);
+  if (live.llm_connection_id !== recorded.llmConnectionId) findings.push(`uses LLM connection ${live.llm_connection_id}, not ${recorded.llmConnectionId}`);
+  if (!sameMembers(live.http_connection_ids, recorded.httpConnectionIds ?? [])) findings.push(`uses HTTP connections [${live.http_connection_ids.join(", ")}]`);
+  if (agentTransitions(live.status, deployed).length > 0) findings.push(`is ${live.status}; the program wants it ${deployed ? "deployed (running)" : "not running"}`);
+  if (live.flags.includes("llm_connection_missing")) findings.push("its LLM connection is gone (flag llm_connection_missing)");
+  return findings;
 }
 
 function outputs(live: Agent, inputs: AgentInputs): AgentOutputs {
@@ -103,19 +117,7 @@ export class AgentProvider {
       (olds.deployed ?? true) !== news.deployed;
     let drifted = false;
     if (!containsUnknown(news)) {
-      const live = await getLive(client(), agentId);
-      const findings: string[] = [];
-      if (!live) findings.push("was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again");
-      else {
-        if (live.instructions !== olds.instructions) findings.push("instructions were changed");
-        if (live.name && live.name !== olds.name) findings.push(`was renamed to "${live.name}"`);
-        if (live.llm_connection_id !== olds.llmConnectionId) findings.push(`uses LLM connection ${live.llm_connection_id}, not ${olds.llmConnectionId}`);
-        if (!sameMembers(live.http_connection_ids, olds.httpConnectionIds)) findings.push(`uses HTTP connections [${live.http_connection_ids.join(", ")}]`);
-        if (agentTransitions(live.status, olds.deployed ?? true).length > 0) {
-          findings.push(`is ${live.status}; the program wants it ${(olds.deployed ?? true) ? "deployed (running)" : "not running"}`);
-        }
-        if (live.flags.includes("llm_connection_missing")) findings.push("its LLM connection is gone (flag llm_connection_missing)");
-      }
+      const findings = agentFindings(await getLive(client(), agentId), olds);
       drifted = findings.length > 0;
       reportDrift(`agent "${olds.name}" (${agentId})`, findings);
     }

@@ -86,8 +86,23 @@ export function headerPatch(same: (name: string, value: string) => boolean, news
   return Object.fromEntries(Object.entries(news).map(([name, value]) => [name, same(name, value) && live.has(name) ? MASK : value]));
 }
 
-function getLive(api: CdcClient, id: string): Promise<HttpConnection | undefined> {
+export function getLive(api: CdcClient, id: string): Promise<HttpConnection | undefined> {
   return unlessGone(() => api.get(path, { params: { id }, schema: httpConnectionSchema }));
+}
+
+/** What changed on an HTTP connection outside Pulumi ([] when nothing): the one rule for diff and `pulumi-cdc drift`. */
+export function httpConnectionFindings(live: HttpConnection | undefined, recorded: Partial<HttpConnectionOutputs>): string[] {
+  if (!live) return ["was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again"];
+  const findings: string[] = [];
+  const known = Object.keys(recorded.headerDigests ?? {});
+  if (live.url !== recorded.url) findings.push(`url was changed to ${live.url}`);
+  if (live.name && live.name !== recorded.name) findings.push(`was renamed to "${live.name}"`);
+  const liveNames = Object.keys(live.headers).sort();
+  const added = liveNames.filter((n) => !known.includes(n));
+  const removed = known.filter((n) => !liveNames.includes(n));
+  if (added.length > 0) findings.push(`header${added.length > 1 ? "s" : ""} added: ${added.join(", ")}`);
+  if (removed.length > 0) findings.push(`header${removed.length > 1 ? "s" : ""} removed: ${removed.join(", ")}`);
+  return findings;
 }
 
 /** HTTP connections of agents: headers are secrets the provider never reads back. */
@@ -115,18 +130,7 @@ export class HttpConnectionProvider {
       Object.entries(news.headers).some(([k, v]) => !neverSeen(olds, k) && !unchanged(olds, k, v));
     let drifted = false;
     if (!containsUnknown(news)) {
-      const live = await getLive(client(), id);
-      const findings: string[] = [];
-      if (!live) findings.push("was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again");
-      else {
-        if (live.url !== olds.url) findings.push(`url was changed to ${live.url}`);
-        if (live.name && live.name !== olds.name) findings.push(`was renamed to "${live.name}"`);
-        const liveNames = Object.keys(live.headers).sort();
-        const added = liveNames.filter((n) => !known.includes(n));
-        const removed = known.filter((n) => !liveNames.includes(n));
-        if (added.length > 0) findings.push(`header${added.length > 1 ? "s" : ""} added: ${added.join(", ")}`);
-        if (removed.length > 0) findings.push(`header${removed.length > 1 ? "s" : ""} removed: ${removed.join(", ")}`);
-      }
+      const findings = httpConnectionFindings(await getLive(client(), id), olds);
       drifted = findings.length > 0;
       reportDrift(`HTTP connection "${olds.name}" (${id})`, findings);
     }

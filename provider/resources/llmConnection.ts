@@ -51,7 +51,7 @@ const path = "/agents/connections/llm/{id}";
 /** Every input is fixed at creation: the API has no update for LLM connections. */
 const REPLACE_KEYS = ["name", "provider", "model", "apiKey", "baseUrl"] as const;
 
-function getLive(api: CdcClient, id: string): Promise<LlmConnection | undefined> {
+export function getLive(api: CdcClient, id: string): Promise<LlmConnection | undefined> {
   return unlessGone(() => api.get(path, { params: { id }, schema: llmConnectionSchema }));
 }
 
@@ -70,6 +70,16 @@ export function llmAdoptionChanges(live: LlmConnection, inputs: LlmConnectionInp
 
 function describeLlm(live: LlmConnection): string {
   return `name "${live.name ?? ""}", provider ${live.provider ?? "(none)"}, model ${live.model ?? "(none)"}${live.base_url ? `, base URL ${live.base_url}` : ""}`;
+}
+
+/** What changed on an LLM connection outside Pulumi ([] when nothing): the one rule for diff and `pulumi-cdc drift`. */
+export function llmConnectionFindings(live: LlmConnection | undefined, recorded: Partial<LlmConnectionOutputs>): string[] {
+  // No update exists, so `pulumi up` replaces it: a new connection, the agents repointed.
+  if (!live) return ["was deleted: `pulumi up` creates it again and repoints the agents that use it"];
+  const findings: string[] = [];
+  if (live.provider && live.provider !== recorded.provider) findings.push(`provider is ${live.provider}`);
+  if (live.model && live.model !== recorded.model) findings.push(`model is ${live.model}`);
+  return findings;
 }
 
 function keyOf(apiKey: string): { salt: string; digest: string } {
@@ -109,14 +119,7 @@ export class LlmConnectionProvider {
     );
     let drifted = false;
     if (replaces.length === 0 && !containsUnknown(news)) {
-      const live = await getLive(client(), id);
-      const findings: string[] = [];
-      // No update exists, so `pulumi up` replaces it: a new connection, the agents repointed.
-      if (!live) findings.push("was deleted: `pulumi up` creates it again and repoints the agents that use it");
-      else {
-        if (live.provider && live.provider !== olds.provider) findings.push(`provider is ${live.provider}`);
-        if (live.model && live.model !== olds.model) findings.push(`model is ${live.model}`);
-      }
+      const findings = llmConnectionFindings(await getLive(client(), id), olds);
       drifted = findings.length > 0;
       reportDrift(`LLM connection "${olds.name}" (${id})`, findings);
     }

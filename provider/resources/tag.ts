@@ -38,8 +38,22 @@ export const inputSchema = z.object({
   adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing tag to adopt" })).optional(),
 });
 
-async function findTag(api: CdcClient, id: string): Promise<Tag | undefined> {
+export async function findTag(api: CdcClient, id: string): Promise<Tag | undefined> {
   return (await listTags(api, { tag_ids: id })).find((t) => t.id === id);
+}
+
+/**
+ * What changed on a tag outside Pulumi ([] when nothing), for `pulumi-cdc drift`. A plain preview
+ * does not ask the API about tags (their diff compares the program with the stack only), so
+ * `pulumi up` puts such a change back only when the program changes the tag, or after a refresh.
+ */
+export function tagFindings(live: Tag | undefined, recorded: Partial<TagOutputs>): string[] {
+  if (!live) return ["was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again"];
+  const findings: string[] = [];
+  if (recorded.name !== undefined && live.name !== recorded.name) findings.push(`was renamed to "${live.name}"`);
+  if (recorded.description !== undefined && (live.description ?? "") !== recorded.description) findings.push(`description was changed to ${JSON.stringify(live.description ?? "")}`);
+  if (recorded.type !== undefined && !sameMembers(live.type, recorded.type)) findings.push(`type was changed to [${live.type.join(", ")}]`);
+  return findings;
 }
 
 function outputs(tag: Tag, inputs: TagInputs): TagOutputs {

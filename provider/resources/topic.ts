@@ -30,7 +30,7 @@ export const inputSchema = z.object({
   tags: z.array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), { error: "must be a list of tag ids or Tag resources" }).optional(),
 });
 
-async function getTopic(api: CdcClient, topicId: string): Promise<LiveTopic | undefined> {
+export async function getTopic(api: CdcClient, topicId: string): Promise<LiveTopic | undefined> {
   try {
     return await api.get("/topics/{id}", { params: { id: topicId }, query: { detailed: true }, schema: topicSchema });
   } catch (err) {
@@ -44,6 +44,16 @@ function outputs(live: LiveTopic, inputs: TopicInputs): TopicOutputs {
 }
 
 const DECREASE = "partitions can only be increased (Kafka cannot take them away)";
+
+/** What changed on a tuned topic outside Pulumi ([] when nothing): the one rule for diff and `pulumi-cdc drift`. */
+export function topicFindings(live: LiveTopic | undefined, recorded: Partial<TopicOutputs>): string[] {
+  if (!live) return ["no longer exists (its source table or transform was removed): run `pulumi refresh` to drop it from the stack"];
+  const findings: string[] = [];
+  const count = partitionCount(live);
+  if (count !== undefined && count !== recorded.partitionCount) findings.push(`has ${count} partitions; the program wants ${recorded.partitionCount}`);
+  if (recorded.tags !== undefined && !sameMembers(live.tags, recorded.tags)) findings.push(`tags were changed to [${live.tags.join(", ")}]`);
+  return findings;
+}
 
 /**
  * Tunes a topic that a source or transform made: its partition count, which only grows, and its
@@ -68,14 +78,7 @@ export class TopicProvider {
     const changed = olds.partitionCount !== news.partitionCount || (news.tags !== undefined && !sameMembers(olds.tags ?? olds.tagIds, news.tags));
     let drifted = false;
     if (replaces.length === 0 && !containsUnknown(news)) {
-      const live = await getTopic(client(), topicId);
-      const findings: string[] = [];
-      if (!live) findings.push("no longer exists (its source table or transform was removed): run `pulumi refresh` to drop it from the stack");
-      else {
-        const count = partitionCount(live);
-        if (count !== undefined && count !== olds.partitionCount) findings.push(`has ${count} partitions; the program wants ${olds.partitionCount}`);
-        if (olds.tags !== undefined && !sameMembers(live.tags, olds.tags)) findings.push(`tags were changed to [${live.tags.join(", ")}]`);
-      }
+      const findings = topicFindings(await getTopic(client(), topicId), olds);
       drifted = findings.length > 0;
       reportDrift(`topic "${topicId}"`, findings);
     }
