@@ -8,7 +8,7 @@ export const EXIT_DRIFT = 2;
 export const USAGE = `Usage: pulumi-cdc <command> [options]
 
 Commands:
-  drift     check a stack's sources and destinations against the API for changes made outside Pulumi
+  drift     check a stack's resources against the API for changes made outside Pulumi
   recover   settle the pending operations of an interrupted \`pulumi up\` (killed, crashed, lost)
 
 Run \`pulumi-cdc drift --help\` for the options of a command.
@@ -16,10 +16,21 @@ Run \`pulumi-cdc drift --help\` for the options of a command.
 
 export const DRIFT_USAGE = `Usage: pulumi-cdc drift [--stack <name>] [--cwd <program dir>] [--json]
 
-Checks every CDC source and destination of a Pulumi stack against the Data Pipeline Management
-API and reports changes made outside Pulumi: config edits, objects deleted outside Pulumi and
-connectors whose status (Active, Paused, Stopped) differs from the program's desiredState.
-Secrets are never shown: secret config values are neither read nor compared.
+Checks the resources of a Pulumi stack against the Data Pipeline Management API, without running
+the program, and reports changes made outside Pulumi and objects deleted outside Pulumi:
+
+  sources, destinations  config edits, a status (Active, Paused, Stopped) other than desiredState, name, tags
+  pipelines              source, destination, topics, transforms, snapshotNewTables, tags
+  transforms             settings, implementation, name, tags, a job no longer RUNNING
+  topics                 partition count, tags
+  tags                   name, description, type
+  agents                 instructions, connections, name, a status other than deployed
+  HTTP connections       url, name, header names added or removed
+  LLM connections        provider, model
+  Kafka users            ACLs, whitelist IPs, the schema-registry user
+
+Every kind of pulumi-cdc but client credentials (nothing of theirs can change; any change
+replaces one). Secrets are never shown: secret values are neither read nor compared.
 
 Options:
   -s, --stack <name>   the stack to check (default: the currently selected stack)

@@ -1,9 +1,18 @@
 import { redact, type CdcClient } from "../provider/client/index.js";
 import { checkLive, NO_DRIFT, type DriftReport, type StatusCheck } from "../provider/drift.js";
 import { LiveCache, type LiveReader } from "../provider/live-cache.js";
-import { getPipeline } from "../provider/pipelines/api.js";
+import { findKafkaUser } from "../provider/kafka/api.js";
+import { getPipeline, getTransform } from "../provider/pipelines/api.js";
+import { jobStatus } from "../provider/pipelines/deploy.js";
+import { agentFindings, getLive as getAgent } from "../provider/resources/agent.js";
+import { getLive as getHttpConnection, httpConnectionFindings } from "../provider/resources/httpConnection.js";
+import { kafkaUserFindings } from "../provider/resources/kafkaUser.js";
+import { getLive as getLlmConnection, llmConnectionFindings } from "../provider/resources/llmConnection.js";
 import { pipelineFindings, type PipelineInputs } from "../provider/resources/pipeline.js";
-import type { CheckedKind, TrackedConnector, TrackedPipeline } from "./state.js";
+import { findTag, tagFindings } from "../provider/resources/tag.js";
+import { getTopic, topicFindings } from "../provider/resources/topic.js";
+import { transformFindings, type TransformOutputs } from "../provider/resources/transform.js";
+import type { CheckedKind, TrackedConnector, TrackedObject, TrackedPipeline } from "./state.js";
 
 export { statusCheck, type StatusCheck } from "../provider/drift.js";
 
@@ -85,5 +94,44 @@ export async function checkPipeline(api: CdcClient, resource: TrackedPipeline): 
     snapshotNewTables: recorded.snapshotNewTables === true,
     ...(Array.isArray(recorded.tags) ? { tags: recorded.tags } : {}),
   });
+  return { ...identity, drift: { ...NO_DRIFT, detected: findings.length > 0, maskedDiff: redactDiff(findings.join("\n")) } };
+}
+
+/** The object's live state (undefined: gone) and what changed, by the kind core's own rule. */
+async function objectFindings(api: CdcClient, resource: TrackedObject): Promise<{ gone: boolean; findings: string[] }> {
+  const recorded = resource.outputs;
+  const of = <T>(live: T | undefined, findings: (live: T | undefined) => string[]) => ({ gone: live === undefined, findings: findings(live) });
+  switch (resource.kind) {
+    case "tag":
+      return of(await findTag(api, resource.id), (live) => tagFindings(live, recorded));
+    case "transform": {
+      const live = await getTransform(api, resource.id);
+      const job = live && recorded.deploy === true ? ((await jobStatus(api, resource.id))?.status ?? "NOT_DEPLOYED") : undefined;
+      return of(live, (l) => transformFindings(l, recorded as unknown as TransformOutputs, job));
+    }
+    case "topic":
+      return of(await getTopic(api, resource.id), (live) => topicFindings(live, recorded));
+    case "agent":
+      return of(await getAgent(api, resource.id), (live) => agentFindings(live, recorded));
+    case "http_connection":
+      return of(await getHttpConnection(api, resource.id), (live) => httpConnectionFindings(live, recorded));
+    case "llm_connection":
+      return of(await getLlmConnection(api, resource.id), (live) => llmConnectionFindings(live, recorded));
+    case "kafka_user": {
+      // One listing for every Kafka user of the stack: the API has no read of one.
+      const username = typeof recorded.username === "string" ? recorded.username : resource.id;
+      return of(await findKafkaUser(api, username), (live) => kafkaUserFindings(live, recorded).findings);
+    }
+  }
+}
+
+/**
+ * A tag, transform, topic, agent, HTTP or LLM connection or Kafka user against the API: deleted,
+ * or what changed, in the sentences a plain preview prints for it (secrets are never read).
+ */
+export async function checkObject(api: CdcClient, resource: TrackedObject): Promise<CheckedResource> {
+  const identity = { type: resource.kind, name: resource.name, id: resource.id, urn: resource.urn };
+  const { gone, findings } = await objectFindings(api, resource);
+  if (gone) return { ...identity, drift: { ...NO_DRIFT, detected: true, deleted: true } };
   return { ...identity, drift: { ...NO_DRIFT, detected: findings.length > 0, maskedDiff: redactDiff(findings.join("\n")) } };
 }

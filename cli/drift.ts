@@ -1,10 +1,10 @@
 import { CdcClient, redact, resolveSettings, resolveTuning, type CdcSettings, type Tuning } from "../provider/client/index.js";
 import { EXIT_ERROR, type DriftOptions } from "./args.js";
-import { checkAll, checkPipeline } from "./check.js";
+import { checkAll, checkObject, checkPipeline } from "./check.js";
 import { describeError, programDir } from "./common.js";
 import { exportStack, selectedStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
 import { driftRun, exitCodeFor, renderHuman, renderJson, type DriftRun } from "./report.js";
-import { trackedConnectors, trackedPipelines } from "./state.js";
+import { trackedConnectors, trackedObjects, trackedPipelines } from "./state.js";
 
 /** Everything the command touches outside itself, injectable for tests. */
 export interface DriftDeps {
@@ -19,7 +19,11 @@ export interface DriftDeps {
   createClient: (settings: CdcSettings, tuning: Tuning) => CdcClient;
 }
 
-/** Reads the stack, checks its sources and destinations, prints the report. Does not throw. */
+/**
+ * Reads the stack, checks every resource of it the API can say something about (sources,
+ * destinations, pipelines, tags, transforms, topics, agents, HTTP and LLM connections, Kafka
+ * users), prints the report. Does not throw.
+ */
 export async function runDrift(options: DriftOptions, deps: DriftDeps): Promise<{ code: number; run?: DriftRun }> {
   let api: CdcClient | undefined;
   try {
@@ -29,14 +33,19 @@ export async function runDrift(options: DriftOptions, deps: DriftDeps): Promise<
     const checkpoint = await exportStack(deps.runPulumi, stack, cwd);
     const resources = trackedConnectors(checkpoint);
     const pipelines = trackedPipelines(checkpoint);
+    const objects = trackedObjects(checkpoint);
     let checked: DriftRun["resources"] = [];
-    if (resources.length + pipelines.length > 0) {
+    if (resources.length + pipelines.length + objects.length > 0) {
       // Settings only when there is something to check: an empty stack needs neither credentials nor a passphrase.
       const config = await stackSettingsConfig(deps.runPulumi, stack, cwd);
       const client = deps.createClient(resolveSettings(config, deps.env), resolveTuning(config, deps.env));
       api = client;
-      const [connectors, joined] = await Promise.all([checkAll(client, resources), Promise.all(pipelines.map((p) => checkPipeline(client, p)))]);
-      checked = [...connectors, ...joined];
+      const [connectors, joined, others] = await Promise.all([
+        checkAll(client, resources),
+        Promise.all(pipelines.map((p) => checkPipeline(client, p))),
+        Promise.all(objects.map((o) => checkObject(client, o))),
+      ]);
+      checked = [...connectors, ...joined, ...others];
     }
     const run = driftRun(stack, deps.now(), checked);
     deps.stdout(options.json ? renderJson(run) : renderHuman(run));

@@ -31,8 +31,11 @@ function indent(text: string): string[] {
     .map((line) => `${INDENT}${line}`);
 }
 
+/** How the human report names a kind (the JSON report keeps `type` as is). */
+const KIND_LABELS: Readonly<Record<string, string>> = { http_connection: "HTTP connection", llm_connection: "LLM connection", kafka_user: "Kafka user" };
+
 function label(r: CheckedResource): string {
-  return `${r.type} ${r.name} (id ${r.id})`;
+  return `${KIND_LABELS[r.type] ?? r.type} ${r.name} (id ${r.id})`;
 }
 
 function resourceLines(r: CheckedResource): string[] {
@@ -55,7 +58,7 @@ function resourceLines(r: CheckedResource): string[] {
 }
 
 function configDrifted(r: CheckedResource): boolean {
-  return r.drift.detected && !r.drift.deleted && !(r.drift.status?.drifted && r.drift.maskedDiff === "" && r.drift.changedKeys.length === 0);
+  return r.drift.detected && !r.drift.deleted && r.type !== "tag" && !(r.drift.status?.drifted && r.drift.maskedDiff === "" && r.drift.changedKeys.length === 0);
 }
 
 /** What to run next, for the kinds of drift found (test/contract/cli/drift.test.ts runs each `pulumi up` suggested here). */
@@ -64,6 +67,10 @@ function hints(run: DriftRun): string[] {
   const out: string[] = [];
   if (drifted.some(configDrifted)) {
     out.push("Config changed: run `pulumi up` to put the program's config back, or `pulumi refresh` to accept the live config.");
+  }
+  if (drifted.some((r) => r.type === "tag" && !r.drift.deleted)) {
+    // A tag's diff compares the program with the stack only: a refresh brings the live tag in first.
+    out.push("Tag changed: run `pulumi up --refresh` to put the program's version back, or `pulumi refresh` to accept it.");
   }
   if (drifted.some((r) => r.drift.status?.drifted)) {
     out.push("Status changed: run `pulumi up` to put the program's desiredState back, or `pulumi refresh` to accept it.");
@@ -78,7 +85,7 @@ function hints(run: DriftRun): string[] {
 export function renderHuman(run: DriftRun): string {
   const lines: string[] = [];
   if (run.resources.length === 0) {
-    lines.push(`Stack ${run.stack} has no CDC sources or destinations: nothing to check.`);
+    lines.push(`Stack ${run.stack} has no pulumi-cdc resources: nothing to check.`);
     return `${lines.join("\n")}\n`;
   }
   for (const r of run.resources) lines.push(...resourceLines(r));

@@ -11,8 +11,56 @@ function connectorKindOf(type: string): ConnectorKind | undefined {
   return kind === "Source" ? "source" : kind === "Destination" ? "destination" : undefined;
 }
 
-/** The kinds the drift command reports: connectors, and pipelines. */
-export type CheckedKind = ConnectorKind | "pipeline";
+/**
+ * The other kinds the drift command checks, as the report names them: each against the API with
+ * its core's own findings (what a plain preview would say). Client credentials are not among them:
+ * nothing of a credential can change (any change replaces it), and one deleted outside Pulumi is
+ * found by `pulumi refresh`.
+ */
+export type ObjectKind = "tag" | "transform" | "topic" | "agent" | "http_connection" | "llm_connection" | "kafka_user";
+
+const OBJECT_KINDS: Readonly<Record<string, ObjectKind>> = {
+  Tag: "tag",
+  Transform: "transform",
+  Topic: "topic",
+  Agent: "agent",
+  HttpConnection: "http_connection",
+  LlmConnection: "llm_connection",
+  KafkaUser: "kafka_user",
+};
+
+/** The kinds the drift command reports: connectors, pipelines, and the other kinds above. */
+export type CheckedKind = ConnectorKind | "pipeline" | ObjectKind;
+
+/** A tag, transform, topic, agent, connection or Kafka user as the stack's last deployment recorded it. */
+export interface TrackedObject {
+  kind: ObjectKind;
+  urn: string;
+  id: string;
+  name: string;
+  /**
+   * Its outputs, which hold what the program set, less the values the state keeps encrypted (a
+   * property the program made secret): those are neither readable nor compared.
+   */
+  outputs: Record<string, unknown>;
+}
+
+function encrypted(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && "ciphertext" in value;
+}
+
+/** Tags, transforms, topics, agents, HTTP and LLM connections and Kafka users of a checkpoint, in state order. */
+export function trackedObjects(checkpoint: unknown): TrackedObject[] {
+  const parsed = checkpointSchema.safeParse(checkpoint);
+  if (!parsed.success) throw new CheckpointError("the stack export is not a Pulumi checkpoint (expected {deployment: {resources: [...]}})");
+  return (parsed.data.deployment?.resources ?? []).flatMap((r) => {
+    const kind = OBJECT_KINDS[cdcKindOf(r.type) ?? ""];
+    if (!kind || r.delete || !r.id) return [];
+    const outputs = Object.fromEntries(Object.entries(r.outputs ?? {}).filter(([, v]) => !encrypted(v)));
+    const name = stringOr(outputs.name, stringOr(outputs.username, stringOr(outputs.topicId, logicalNameOf(r.urn))));
+    return [{ kind, urn: r.urn, id: r.id, name, outputs }];
+  });
+}
 
 
 /** A pipeline as the stack's last deployment recorded it: its outputs, which hold what the program set. */

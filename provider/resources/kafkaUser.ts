@@ -137,11 +137,12 @@ function wireAcl(acl: KafkaAcl) {
 const describeAcl = (a: KafkaAcl) => `${a.operation} on ${a.resource} ${a.resourcePatternType === "PREFIXED" ? `${a.topicName}*` : a.topicName}`;
 
 /** What a Kafka user's outputs (or inputs) record, as far as drift goes. */
-export type RecordedKafkaUser = Pick<KafkaUserOutputs, "username" | "whitelistIps" | "isCreateSchemaRegistry" | "kafkaAcls">;
+export type RecordedKafkaUser = Partial<Pick<KafkaUserOutputs, "username" | "whitelistIps" | "isCreateSchemaRegistry" | "kafkaAcls">>;
 
 /**
  * What changed on a Kafka user outside Pulumi, as sentences, and the property paths they touch
- * ([] when nothing). The one rule for a plain preview's diff and `pulumi-cdc drift`.
+ * ([] when nothing). The one rule for a plain preview's diff and `pulumi-cdc drift`. A property
+ * the record lacks (a reader that could not see it) is not compared.
  */
 export function kafkaUserFindings(live: LiveKafkaUser | undefined, recorded: RecordedKafkaUser): { findings: string[]; paths: string[] } {
   if (!live) return { findings: ["was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again"], paths: [] };
@@ -149,7 +150,7 @@ export function kafkaUserFindings(live: LiveKafkaUser | undefined, recorded: Rec
   const paths: string[] = [];
   const liveAcls = live.kafka_acls.map(aclOf);
   const recordedAcls = recorded.kafkaAcls ?? [];
-  if (!sameAcls(liveAcls, recordedAcls)) {
+  if (recorded.kafkaAcls !== undefined && !sameAcls(liveAcls, recordedAcls)) {
     const keys = new Set(recordedAcls.map(aclKey));
     const liveKeys = new Set(liveAcls.map(aclKey));
     const added = uniqueAcls(liveAcls.filter((a) => !keys.has(aclKey(a))));
@@ -162,11 +163,11 @@ export function kafkaUserFindings(live: LiveKafkaUser | undefined, recorded: Rec
     paths.push("kafkaAcls");
   }
   const liveIps = whitelistOf(live.whitelist_ips);
-  if (!sameMembers([...new Set(liveIps)], [...new Set(recorded.whitelistIps ?? [])])) {
+  if (recorded.whitelistIps !== undefined && !sameMembers([...new Set(liveIps)], [...new Set(recorded.whitelistIps)])) {
     findings.push(`whitelist IPs were changed to ${liveIps.length > 0 ? liveIps.join(", ") : "none (any address)"}`);
     paths.push("whitelistIps");
   }
-  if (live.is_create_schema_registry !== (recorded.isCreateSchemaRegistry ?? false)) {
+  if (recorded.isCreateSchemaRegistry !== undefined && live.is_create_schema_registry !== recorded.isCreateSchemaRegistry) {
     findings.push(`its schema-registry user was ${live.is_create_schema_registry ? "added" : "removed"}`);
     paths.push("isCreateSchemaRegistry");
   }

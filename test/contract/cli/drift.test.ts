@@ -101,9 +101,10 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     const report = await drift(0);
     expect(report).toMatchObject({ stack: stack.stackName, clean: true });
     expect(Number.isNaN(Date.parse(report.checkedAt))).toBe(false);
-    // Tags and client credentials are not checked: only the source and the destination.
-    expect(report.resources.map((r) => r.type).sort()).toEqual(["destination", "source"]);
-    for (const r of report.resources) {
+    // The source, the destination and the tag; client credentials are not checked (nothing of theirs can change).
+    expect(report.resources.map((r) => r.type).sort()).toEqual(["destination", "source", "tag"]);
+    expect(byType(report, "tag")).toMatchObject({ name: expect.stringMatching(/^pii-[0-9a-f]+$/), drift: { detected: false, maskedDiff: "" } });
+    for (const r of report.resources.filter((x) => x.type !== "tag")) {
       expect(r.drift).toMatchObject({ detected: false, maskedDiff: "", status: { desired: "active", live: "Active", drifted: false } });
       expect(r.urn).toMatch(/^urn:pulumi:cli-drift-\d+::cdc-e2e-pipeline::pulumi-nodejs:dynamic\/cdc:(Source|Destination)::(orders|warehouse)$/);
     }
@@ -113,7 +114,8 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     expect(human.code).toBe(0);
     expect(human.stdout).toContain(`✓ source orders-e2e (id ${byType(report, "source").id}): no drift`);
     expect(human.stdout).toMatch(/✓ destination warehouse-[0-9a-f]+ \(id [0-9a-f]+\): no drift/);
-    expect(human.stdout).toContain(`No drift: 2 resources of stack ${stack.stackName} match the API.`);
+    expect(human.stdout).toMatch(/✓ tag pii-[0-9a-f]+ \(id [0-9a-f-]+\): no drift/);
+    expect(human.stdout).toContain(`No drift: 3 resources of stack ${stack.stackName} match the API.`);
   });
 
   it("exits 2 with the masked diff when the destination is edited outside Pulumi, and `pulumi up` reconciles it", async () => {
@@ -172,6 +174,22 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     await stack.up(["--refresh"]);
     const after = byType(await drift(0), "destination");
     expect(after.id).not.toBe(before.id);
+  });
+
+  it("exits 2 on a tag edited outside Pulumi, and `pulumi up --refresh` (the hint) puts it back", async () => {
+    const tag = byType(await drift(0), "tag");
+    await web.put("/tags/{id}", { params: { id: tag.id }, body: { name: tag.name, description: "edited in the console", type: ["sources"] } });
+
+    const report = await drift(2);
+    expect(byType(report, "tag").drift).toMatchObject({ detected: true, maskedDiff: 'description was changed to "edited in the console"\ntype was changed to [sources]' });
+    expect(byType(report, "source").drift.detected).toBe(false);
+    const human = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE]);
+    expect(human.stdout).toContain(`✗ tag ${tag.name} (id ${tag.id}): drift\n    description was changed to "edited in the console"\n`);
+    expect(human.stdout).toContain("Tag changed: run `pulumi up --refresh` to put the program's version back");
+    expect(human.stdout).not.toContain("Config changed");
+
+    await stack.up(["--refresh"]);
+    expect((await drift(0)).clean).toBe(true);
   });
 
   it("exits 1 with Pulumi's message, and no stack trace, for an unknown stack or a wrong passphrase", async () => {

@@ -138,6 +138,35 @@ describe("renderHuman", () => {
   });
 
   it("says so when the stack has nothing to check", () => {
-    expect(renderHuman(driftRun("dev", at, []))).toBe("Stack dev has no CDC sources or destinations: nothing to check.\n");
+    expect(renderHuman(driftRun("dev", at, []))).toBe("Stack dev has no pulumi-cdc resources: nothing to check.\n");
+  });
+
+  it("names the other kinds in words, prints their findings, and hints `pulumi up --refresh` for a tag", () => {
+    const object = (type: CheckedResource["type"], name: string, findings: string[]): CheckedResource => ({
+      type,
+      name,
+      id: `${type}-1`,
+      urn: `urn:pulumi:dev::p::cdc:index:X::${name}`,
+      drift: { detected: findings.length > 0, maskedDiff: findings.join("\n"), changedKeys: [] },
+    });
+    const text = renderHuman(
+      driftRun("dev", at, [
+        object("kafka_user", "analytics-dev", ["ACLs were changed: added WRITE on TOPIC payments"]),
+        object("http_connection", "tickets", []),
+        object("llm_connection", "model", []),
+        object("tag", "pii-1a2b", ['description was changed to "x"']),
+      ]),
+    );
+    expect(text).toContain("✗ Kafka user analytics-dev (id kafka_user-1): drift\n    ACLs were changed: added WRITE on TOPIC payments\n");
+    expect(text).toContain("✓ HTTP connection tickets (id http_connection-1): no drift\n");
+    expect(text).toContain("✓ LLM connection model (id llm_connection-1): no drift\n");
+    expect(text).toContain("✗ tag pii-1a2b (id tag-1): drift\n");
+    expect(text).toContain("Config changed: run `pulumi up`");
+    expect(text).toContain("Tag changed: run `pulumi up --refresh` to put the program's version back, or `pulumi refresh` to accept it.");
+    // Only a tag: no "Config changed" hint, whose plain `pulumi up` would not put a tag back.
+    const onlyTag = renderHuman(driftRun("dev", at, [object("tag", "pii-1a2b", ['description was changed to "x"'])]));
+    expect(onlyTag).not.toContain("Config changed");
+    // JSON keeps the machine name of the kind.
+    expect(JSON.parse(renderJson(driftRun("dev", at, [object("kafka_user", "a", [])]))).resources[0].type).toBe("kafka_user");
   });
 });

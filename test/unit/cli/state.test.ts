@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CheckpointError, logicalNameOf, trackedConnectors, trackedPipelines } from "../../../cli/state.js";
+import { CheckpointError, logicalNameOf, trackedConnectors, trackedObjects, trackedPipelines } from "../../../cli/state.js";
 
 // What `pulumi stack export` prints, trimmed to the fields that matter: a secret is an object
 // carrying Pulumi's secret signature and a ciphertext.
@@ -94,6 +94,48 @@ describe("trackedConnectors", () => {
     expect(trackedConnectors({ version: 3, deployment: { resources: null } })).toEqual([]);
     expect(() => trackedConnectors({ deployment: { resources: "nope" } })).toThrow(CheckpointError);
     expect(() => trackedConnectors("[]")).toThrow(CheckpointError);
+  });
+});
+
+describe("trackedObjects", () => {
+  const resource = (kind: string, id: string, outputs: Record<string, unknown>, host = "pulumi-nodejs:dynamic/cdc:") => ({
+    urn: `urn:pulumi:dev::proj::${host}${kind}::${kind.toLowerCase()}`,
+    type: `${host}${kind}`,
+    id,
+    outputs,
+  });
+
+  it("finds tags, transforms, topics, agents, connections and Kafka users of either host, in state order, and no connector, pipeline or credential", () => {
+    const found = trackedObjects(
+      checkpoint([
+        source,
+        resource("Tag", "t1", { name: "pii", type: ["sources"] }),
+        resource("Transform", "tr1", { name: "clean" }, "cdc:index:"),
+        resource("Topic", "source_s1.public.orders", { topicId: "source_s1.public.orders", partitionCount: 6 }),
+        resource("Agent", "a1", { name: "triage" }),
+        resource("HttpConnection", "h1", { name: "tickets" }),
+        resource("LlmConnection", "l1", { name: "model" }),
+        resource("KafkaUser", "analytics-dev", { username: "analytics-dev", kafkaAcls: [] }, "cdc:index:"),
+        resource("ClientCredential", "c1", {}),
+        resource("Pipeline", "p1", { name: "p" }),
+      ]),
+    );
+    expect(found.map((r) => [r.kind, r.id, r.name])).toEqual([
+      ["tag", "t1", "pii"],
+      ["transform", "tr1", "clean"],
+      ["topic", "source_s1.public.orders", "source_s1.public.orders"],
+      ["agent", "a1", "triage"],
+      ["http_connection", "h1", "tickets"],
+      ["llm_connection", "l1", "model"],
+      ["kafka_user", "analytics-dev", "analytics-dev"],
+    ]);
+  });
+
+  it("leaves out the values the state keeps encrypted, and falls back to the logical name", () => {
+    const [user] = trackedObjects(checkpoint([resource("KafkaUser", "u1", { kafkaAcls: encrypted, whitelistIps: ["10.0.0.1"] })]));
+    expect(user).toMatchObject({ name: "kafkauser", outputs: { whitelistIps: ["10.0.0.1"] } });
+    expect(user!.outputs).not.toHaveProperty("kafkaAcls");
+    expect(trackedObjects(checkpoint([{ ...resource("Tag", "t0", {}), delete: true }, resource("Tag", "", {})]))).toEqual([]);
   });
 });
 
