@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { IMPORT_USAGE, parseImportArgs, type ImportOptions } from "./import/args.js";
 
 /** Exit codes of `pulumi-cdc drift`: CI scripts branch on them, so they are part of the interface. */
 export const EXIT_CLEAN = 0;
@@ -10,6 +11,7 @@ export const USAGE = `Usage: pulumi-cdc <command> [options]
 Commands:
   drift     check a stack's resources against the API for changes made outside Pulumi
   recover   settle the pending operations of an interrupted \`pulumi up\` (killed, crashed, lost)
+  import    write a Pulumi program that adopts an existing tenant's objects (no write to those that match)
 
 Run \`pulumi-cdc drift --help\` for the options of a command.
 `;
@@ -100,17 +102,19 @@ export interface DriftOptions {
 export type Command =
   | { command: "help"; usage: string }
   | { command: "drift"; options: DriftOptions }
-  | { command: "recover"; options: RecoverOptions };
+  | { command: "recover"; options: RecoverOptions }
+  | { command: "import"; options: ImportOptions };
 
 /** Parses the whole command line (without `node` and the script). Throws UsageError. */
 export function parseCommandLine(argv: readonly string[]): Command {
   const [first, ...rest] = argv;
   if (first === undefined || first === "--help" || first === "-h" || first === "help") {
     // `help drift` is the same as `drift --help`.
-    return { command: "help", usage: rest[0] === "drift" ? DRIFT_USAGE : rest[0] === "recover" ? RECOVER_USAGE : USAGE };
+    return { command: "help", usage: rest[0] === "drift" ? DRIFT_USAGE : rest[0] === "recover" ? RECOVER_USAGE : rest[0] === "import" ? IMPORT_USAGE : USAGE };
   }
   if (first === "drift") return parseDriftArgs(rest);
   if (first === "recover") return parseRecoverArgs(rest);
+  if (first === "import") return parseImportArgs(rest);
   throw new UsageError(first.startsWith("-") ? `unknown option '${first}' before the command` : `unknown command '${first}'`, USAGE);
 }
 

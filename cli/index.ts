@@ -6,6 +6,7 @@ import "../provider/compile-cache.js";
 import { CdcClient, redact, type CdcSettings, type Tuning } from "../provider/client/index.js";
 import { EXIT_ERROR, parseCommandLine, UsageError } from "./args.js";
 import { runDrift } from "./drift.js";
+import { runImport } from "./import.js";
 import { pulumiRunner } from "./pulumi.js";
 import { runRecover } from "./recover.js";
 
@@ -29,6 +30,17 @@ async function main(argv: string[]): Promise<number> {
   if (command.command === "help") {
     process.stdout.write(command.usage);
     return 0;
+  }
+  if (command.command === "import") {
+    const { code } = await runImport(command.options, {
+      runPulumi: pulumiRunner(),
+      env: process.env,
+      cwd: process.cwd(),
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+      createClient: cliClient,
+    });
+    return code;
   }
   if (command.command === "recover") {
     const { code } = await runRecover(command.options, {

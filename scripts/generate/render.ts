@@ -1,4 +1,7 @@
+import { helperName } from "../../catalogue/helpers.js";
 import { CATALOGUE, KINDS, ORIGIN, type CatalogueKind, type ConnectorSpec, type KeySpec } from "../../catalogue/index.js";
+
+export { helperName };
 
 /**
  * Renders the SDK's typed helpers (sdk/generated/*.ts) from the catalogue. Pure: the same
@@ -6,32 +9,8 @@ import { CATALOGUE, KINDS, ORIGIN, type CatalogueKind, type ConnectorSpec, type 
  * committed files (they are stale when the two differ).
  */
 
-/** Codes whose run-together words read better split (`kafkadirect` → `kafkaDirect`). */
-const WORDS: Readonly<Record<string, string>> = {
-  azblob: "azureBlob",
-  httpsink: "httpSink",
-  kafkadirect: "kafkaDirect",
-  mongodbhosted: "mongodbHosted",
-  motherduck: "motherDuck",
-  oracleaws: "oracleAws",
-};
-
 const SUFFIX: Record<CatalogueKind, string> = { source: "Source", destination: "Destination", transform: "Transform" };
 const FILE: Record<CatalogueKind, string> = { source: "sources.ts", destination: "destinations.ts", transform: "transforms.ts" };
-
-function camel(snake: string): string {
-  return snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
-
-/** The helper's base name, from the Terraform resource's name (`streamkap_source_sqlserver` → `sqlserver`). */
-function baseName(spec: ConnectorSpec): string {
-  const tail = spec.terraformResource.replace(/^streamkap_(source|destination|transform)_/, "");
-  return WORDS[tail] ?? camel(tail);
-}
-
-export function helperName(spec: ConnectorSpec): string {
-  return `${baseName(spec)}${SUFFIX[spec.kind]}`;
-}
 
 export function argsName(spec: ConnectorSpec): string {
   const name = helperName(spec);

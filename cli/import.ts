@@ -1,0 +1,138 @@
+import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
+import { basename, dirname, isAbsolute, relative, resolve } from "node:path";
+import { redact, resolveSettings, resolveTuning, type CdcClient, type CdcSettings, type Tuning } from "../provider/client/index.js";
+import { EXIT_ERROR } from "./args.js";
+import { describeError, DirectoryError, programDir } from "./common.js";
+import type { ImportOptions } from "./import/args.js";
+import { countsText, importFile, programFiles, projectName, secretCommands } from "./import/files.js";
+import { buildProgram, type Kind, type ProgramModel } from "./import/model.js";
+import { readTenant } from "./import/tenant.js";
+import { exportStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
+import { cdcKindOf } from "./types.js";
+
+/** Everything the command touches outside itself, injectable for tests. */
+export interface ImportDeps {
+  runPulumi: PulumiRunner;
+  env: NodeJS.ProcessEnv;
+  /** The directory --out, --cwd and --pulumi-import-file are relative to. */
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  createClient: (settings: CdcSettings, tuning: Tuning) => CdcClient;
+}
+
+/** Files whose presence says a directory already holds a Pulumi program. */
+const PROGRAM_FILES = ["Pulumi.yaml", "Pulumi.yml", "index.ts", "package.json", "main.go", "__main__.py"];
+
+/** --out holds a program and --force was not given. */
+export class OutDirError extends Error {}
+
+/** Refuses an --out that already holds a program (unless --force), or that is not a directory. */
+async function checkOut(dir: string, force: boolean): Promise<void> {
+  const info = await stat(dir).catch(() => undefined);
+  if (!info) return;
+  if (!info.isDirectory()) throw new OutDirError(`--out ${dir} exists and is not a directory`);
+  if (force) return;
+  const present = (await readdir(dir)).filter((f) => PROGRAM_FILES.includes(f)).sort();
+  if (present.length > 0) {
+    throw new OutDirError(`--out ${dir} already holds a program (${present.join(", ")}): choose an empty directory, or pass --force to replace its files`);
+  }
+}
+
+/** The ids a stack's state tracks, per kind (either host's type tokens). */
+export function managedIds(checkpoint: unknown): Map<Kind | "ClientCredential", Set<string>> {
+  const out = new Map<Kind | "ClientCredential", Set<string>>();
+  const resources = (checkpoint as { deployment?: { resources?: Array<{ type?: unknown; id?: unknown; delete?: unknown }> } })?.deployment?.resources ?? [];
+  for (const r of resources) {
+    if (typeof r.type !== "string" || typeof r.id !== "string" || r.id === "" || r.delete === true) continue;
+    const kind = cdcKindOf(r.type);
+    if (!kind) continue;
+    const set = out.get(kind as Kind) ?? new Set<string>();
+    set.add(r.id);
+    out.set(kind as Kind, set);
+  }
+  return out;
+}
+
+/** `pulumi-cdc import`: reads the tenant and writes the program. Does not throw. */
+export async function runImport(options: ImportOptions, deps: ImportDeps): Promise<{ code: number; model?: ProgramModel; written?: string[] }> {
+  let api: CdcClient | undefined;
+  try {
+    const out = isAbsolute(options.out) ? options.out : resolve(deps.cwd, options.out);
+    // Before any API call: a refusal here costs the user nothing.
+    await checkOut(out, options.force);
+    const importPath = options.importFile === undefined ? undefined : isAbsolute(options.importFile) ? options.importFile : resolve(deps.cwd, options.importFile);
+    let config: Record<string, string> = {};
+    let managed: Map<Kind | "ClientCredential", Set<string>> | undefined;
+    if (options.stack !== undefined) {
+      const cwd = await programDir(deps.cwd, options.cwd);
+      config = await stackSettingsConfig(deps.runPulumi, options.stack, cwd);
+      if (options.skipManaged) managed = managedIds(await exportStack(deps.runPulumi, options.stack, cwd));
+    }
+    const settings = resolveSettings(config, deps.env);
+    api = deps.createClient(settings, resolveTuning(config, deps.env));
+    const wantTopics = !options.kinds || options.kinds.has("Topic");
+    const tenant = await readTenant(api, { topics: wantTopics });
+    const model = buildProgram(tenant, {
+      ...(options.kinds ? { kinds: options.kinds } : {}),
+      names: options.names,
+      tags: options.tags,
+      ...(managed ? { managed, managedBy: options.stack } : {}),
+      rawConfig: options.rawConfig,
+      ...(settings.clientId ? { clientId: settings.clientId } : {}),
+    });
+    for (const tag of options.tags) {
+      if (!tenant.tags.some((t) => t.name === tag)) deps.stderr(`pulumi-cdc import: warning: no tag is named "${tag}": --tag ${tag} matches nothing\n`);
+    }
+    const project = options.project ?? projectName(basename(out));
+    const files = programFiles(model, {
+      lang: options.lang,
+      project,
+      ...(importPath ? { importFile: relative(out, importPath) || basename(importPath) } : {}),
+    });
+    // Everything is known: now write, the directory first.
+    await mkdir(out, { recursive: true });
+    const written: string[] = [];
+    for (const [name, text] of files) {
+      const path = resolve(out, name);
+      await writeFile(path, text);
+      written.push(path);
+    }
+    if (importPath) {
+      await mkdir(dirname(importPath), { recursive: true });
+      await writeFile(importPath, importFile(model));
+      written.push(importPath);
+    }
+    deps.stdout(summary(model, out, written, tenant.notes, options));
+    return { code: 0, model, written };
+  } catch (error) {
+    const message = error instanceof OutDirError || error instanceof DirectoryError ? error.message : describeError(error);
+    deps.stderr(`pulumi-cdc import: ${redact(message)}\nNothing was written.\n`);
+    return { code: EXIT_ERROR };
+  } finally {
+    await api?.close().catch(() => undefined);
+  }
+}
+
+function summary(model: ProgramModel, out: string, written: readonly string[], notes: readonly string[], options: ImportOptions): string {
+  const lines = [`Wrote a ${options.lang === "yaml" ? "YAML" : "TypeScript"} program for ${countsText(model)} to ${out}:`];
+  for (const path of written) lines.push(`  ${path.startsWith(`${out}/`) ? relative(out, path) : path}`);
+  for (const note of notes) lines.push(`Note: ${note}.`);
+  if (model.warnings.length > 0) {
+    lines.push("", "To look at (also in the program's README):");
+    for (const w of model.warnings) lines.push(`  - ${w}`);
+  }
+  if (model.credentials.length > 0) {
+    lines.push("", `${model.credentials.length} client credential${model.credentials.length === 1 ? " is" : "s are"} listed in a comment, not adopted: the API never shows a secret again.`);
+  }
+  lines.push("", "Next, in that directory:");
+  if (options.lang === "typescript") lines.push("  npm install");
+  lines.push("  pulumi stack init <stack>", "  pulumi config set cdc:apiUrl <url>; pulumi config set cdc:clientId <id>; pulumi config set --secret cdc:clientSecret");
+  if (model.secrets.length > 0) {
+    lines.push("", "Set the secrets the API masks (each command asks for the value):");
+    for (const c of secretCommands(model)) lines.push(`  ${c}`);
+  }
+  lines.push("", "Then `pulumi up`: objects that already match are adopted with no write.");
+  return `${lines.join("\n")}\n`;
+}
+

@@ -1,0 +1,176 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { agentSchema, clientCredentialSchema, type CdcClient } from "../../provider/client/index.js";
+import { tagItems } from "../../provider/lookup.js";
+import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { SEED_SECRETS, seedTenant, type SeededTenant } from "../support/tenant-seed.js";
+import { webClient } from "../support/web.js";
+
+// Issue 21, point 4: the round trip. A tenant seeded through the API as people build one in the
+// web console (26 objects of every kind), `pulumi-cdc import` writes the program, it type-checks,
+// the printed secrets are set, and `pulumi up` adopts every object with NO write to any of them;
+// then `pulumi preview --expect-no-changes` and `pulumi-cdc drift` are clean, and `pulumi destroy`
+// removes exactly those objects.
+
+const REPO_ROOT = resolve(__dirname, "..", "..");
+const CLI = join(REPO_ROOT, "dist", "cli", "index.js");
+const TSC = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
+  return new Promise((done) => {
+    execFile(command, args, { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }, (error, stdout, stderr) => {
+      done({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
+}
+
+const WRITE = /^(POST|PUT|PATCH|DELETE) /;
+const TOKEN_ROUTES = /^POST \/auth\/access-token/;
+
+/** Requests by route that change something (token requests aside). */
+function writes(emulator: RunningEmulator): Record<string, number> {
+  return Object.fromEntries(Object.entries(emulator.stats().requests).filter(([route, n]) => n > 0 && WRITE.test(route) && !TOKEN_ROUTES.test(route)));
+}
+
+/** What the tenant holds now, by kind: ids (system tags and soft-deleted agents aside). */
+async function census(web: CdcClient) {
+  const ids = <T>(list: T[], id: (t: T) => string | null | undefined) => list.map(id).filter((x): x is string => typeof x === "string").sort();
+  const envelope = z.object({ result: z.array(z.object({ id: z.string() }).loose()) }).loose();
+  const list = async (path: string) => ids((await web.get(path, { query: { page_size: 100 }, schema: envelope })).result, (r) => r.id);
+  const tags = tagItems(await web.get("/tags", { query: { page_size: 100 } })) as Array<{ id: string; system?: boolean }>;
+  const http = z.object({ result: z.array(z.object({ connection_id: z.string() }).loose()) }).loose();
+  const agents = z.object({ result: z.array(agentSchema) }).loose();
+  return {
+    tags: ids(tags.filter((t) => !t.system), (t) => t.id),
+    sources: await list("/sources"),
+    destinations: await list("/destinations"),
+    transforms: await list("/transforms"),
+    pipelines: await list("/pipelines"),
+    httpConnections: ids((await web.get("/agents/connections/http", { schema: http })).result, (c) => c.connection_id),
+    llmConnections: ids((await web.get("/agents/connections/llm", { schema: http })).result, (c) => c.connection_id),
+    agents: ids((await web.get("/agents", { schema: agents })).result, (a) => a.job_id),
+    credentials: ids(await web.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) }), (c) => c.client_id),
+  };
+}
+
+describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the real engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
+  let emulator: RunningEmulator;
+  let web: CdcClient;
+  let seeded: SeededTenant;
+  let work: string;
+  let program: string;
+  let stack: TestStack | undefined;
+
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+    emulator = await startEmulator({ port: 0 });
+    web = webClient(emulator);
+    seeded = await seedTenant(web, "acme");
+    work = await mkdtemp(join(tmpdir(), "pulumi-cdc-import-"));
+    program = join(work, "acme-tenant");
+  });
+
+  afterAll(async () => {
+    if (stack) {
+      await stack.destroy().catch(() => undefined);
+      await stack.dispose();
+    }
+    await web?.close();
+    await emulator?.stop();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it("imports, type-checks, adopts every object with no write, previews and checks clean, and destroys exactly those objects", async () => {
+    expect(seeded.count).toBeGreaterThanOrEqual(25);
+    const env = { ...process.env, CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret };
+
+    // 1. The import, as a user runs it. Reading the tenant writes nothing.
+    emulator.resetStats();
+    const imported = await run(process.execPath, [CLI, "import", "--out", program, "--raw-config", "acme-legacy-*", "--pulumi-import-file", join(program, "import.json")], { cwd: work, env });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(writes(emulator)).toEqual({});
+    expect(imported.stdout).toContain(`Wrote a TypeScript program for 4 tags, 2 LLM connections, 2 HTTP connections, 2 agents, 5 sources, 3 destinations, 3 transforms, 3 pipelines and 2 topics`);
+    const index = await readFile(join(program, "index.ts"), "utf8");
+    // Typed helpers, the raw config of the one asked for, references, adoptId on each, no secret.
+    expect(index).toContain("...postgresqlTables({");
+    expect(index).toContain("...snowflakeDestination({");
+    expect(index).toMatch(/\/\/ --raw-config: its config is written in the platform's keys[^\n]*\n\s+connector: "sqlserveraws",/);
+    expect(index).toContain("source: acmeOrdersSource,");
+    expect(index).toContain("{ transform: acmeCleanOrdersTransform, topics: [");
+    expect(index).toContain("llmConnection: acmeGptLlmConnection,");
+    expect((index.match(/adoptId: /g) ?? []).length).toBe(seeded.count - seeded.ids.topics.length);
+    expect(index).toContain(seeded.credential);
+    for (const value of Object.values(SEED_SECRETS)) expect(index).not.toContain(value);
+    const importFile = JSON.parse(await readFile(join(program, "import.json"), "utf8")) as { resources: unknown[] };
+    expect(importFile.resources).toHaveLength(seeded.count);
+
+    // 2. The program type-checks against the package (linked as `npm install` of it would).
+    await symlink(join(REPO_ROOT, "node_modules"), join(program, "node_modules"), "dir");
+    const tsc = await run(process.execPath, [TSC, "-p", join(program, "tsconfig.json")], { cwd: program });
+    expect(tsc.code, `${tsc.stdout}${tsc.stderr}`).toBe(0);
+
+    // 3. The printed secrets, set as a user would (a value for each name).
+    const secretNames = [...imported.stdout.matchAll(/^\s*pulumi config set --secret (\S+)/gm)].map((m) => m[1]!);
+    expect(secretNames).toHaveLength(13);
+    const readme = await readFile(join(program, "README.md"), "utf8");
+    for (const name of secretNames) expect(readme).toContain(`pulumi config set --secret ${name}`);
+    stack = await TestStack.create(program, { stackName: `adopt-${process.pid}` });
+    await stack.useApi(emulator);
+    for (const name of secretNames) await stack.setConfig(name, `value-of-${name}`, true);
+
+    // 4. pulumi up adopts all 26 objects (and makes the stack): the API receives no write at all.
+    const before = await census(web);
+    emulator.resetStats();
+    const up = await stack.up();
+    expect(up.stdout).toMatch(new RegExp(`\\+ ${seeded.count + 1} created`));
+    expect(writes(emulator)).toEqual({});
+    expect(await census(web)).toEqual(before);
+
+    // 5. Clean: no changes in a preview, no drift.
+    await stack.preview(["--expect-no-changes"]);
+    const drift = await run(process.execPath, [CLI, "drift", "--stack", stack.stackName, "--cwd", program], { cwd: program, env: { ...env, ...stack.environment() } });
+    expect(drift.code, `${drift.stdout}${drift.stderr}`).toBe(0);
+    expect(drift.stdout).toMatch(/No drift: \d+ resources of stack/);
+    expect(writes(emulator)).toEqual({});
+
+    // 6. destroy removes exactly those objects: the credentials and the platform's tags stay.
+    const destroyed = await stack.destroy();
+    expect(destroyed.stdout).toMatch(new RegExp(`- ${seeded.count + 1} deleted`));
+    const after = await census(web);
+    expect(after).toEqual({
+      tags: [],
+      sources: [],
+      destinations: [],
+      transforms: [],
+      pipelines: [],
+      httpConnections: [],
+      llmConnections: [],
+      agents: [],
+      credentials: before.credentials,
+    });
+    const deletes = Object.entries(writes(emulator)).filter(([route]) => route.startsWith("DELETE "));
+    expect(Object.fromEntries(deletes)).toEqual({
+      "DELETE /tags/:tag_id": 4,
+      "DELETE /sources/:source_id": 5,
+      "DELETE /destinations/:destination_id": 3,
+      "DELETE /transforms": 3,
+      "DELETE /pipelines/:pipeline_id": 3,
+      "DELETE /agents/connections/http/:connection_id": 2,
+      "DELETE /agents/connections/llm/:connection_id": 2,
+      "DELETE /agents/:job_id": 2,
+    });
+    expect(Object.keys(writes(emulator)).filter((route) => !route.startsWith("DELETE "))).toEqual([]);
+  });
+});
