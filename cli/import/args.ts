@@ -23,7 +23,9 @@ Options:
   -o, --out <dir>                the directory to write the program into (created if missing);
                                  one that already holds a program is refused unless --force
       --force                    write into --out even if it holds a program (its files are replaced)
-  -k, --kind <kinds>             only these kinds, comma-separated or repeated: ${Object.keys(KIND_NAMES).join(", ")}
+  -k, --kind <kinds>             only these kinds, comma-separated or repeated:
+                                 ${Object.keys(KIND_NAMES).slice(0, 6).join(", ")},
+                                 ${Object.keys(KIND_NAMES).slice(6).join(", ")}
   -n, --name <glob>              only objects whose name matches (* and ?; repeat for several)
   -t, --tag <tag name>           only objects carrying this tag, and the tag itself (repeat for several)
   -s, --stack <name>             read the API settings from this stack's config (then the CDC_* variables)

@@ -13,7 +13,8 @@ const KEYWORDS = /^(true|false|yes|no|on|off|null|y|n|~)$/i;
 
 /** A literal string as a YAML scalar; pulumi-yaml reads `${...}` in any string, so a literal `${` is written `$${`. */
 export function yamlString(text: string): string {
-  const escaped = text.replace(/\$\{/g, "$${");
+  // A function, not a replacement string: in one, `$$` would stand for a single `$`.
+  const escaped = text.replace(/\$\{/g, () => "$${");
   if (PLAIN.test(escaped) && !KEYWORDS.test(escaped) && escaped === text) return text;
   return JSON.stringify(escaped);
 }

@@ -1,0 +1,184 @@
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseImportArgs, type ImportOptions } from "../../../cli/import/args.js";
+import { runImport, type ImportDeps } from "../../../cli/import.js";
+import type { PulumiRunner } from "../../../cli/pulumi.js";
+import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
+import { CdcClient, type CdcClient as Client } from "../../../provider/client/index.js";
+import { seedTenant, SEED_SECRETS, type SeededTenant } from "../../support/tenant-seed.js";
+import { webClient } from "../../support/web.js";
+
+// `pulumi-cdc import` against the emulator: reading a seeded tenant, the filters, the files it
+// writes (the same bytes for the same tenant), credentials from a stack's config, and the bad
+// input that writes nothing.
+
+const { load } = createRequire(__filename)("js-yaml") as { load(text: string): unknown };
+
+function options(argv: string[]): ImportOptions {
+  const parsed = parseImportArgs(argv);
+  if (parsed.command !== "import") throw new Error("not an import");
+  return parsed.options;
+}
+
+describe("pulumi-cdc import against the emulator", () => {
+  let emulator: RunningEmulator;
+  let web: Client;
+  let seeded: SeededTenant;
+  let work: string;
+  let out: string[];
+  let err: string[];
+  let pulumiCalls: string[][];
+
+  const env = () => ({ CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret, CDC_RETRY_ATTEMPTS: "1" });
+  const deps = (extra: Partial<ImportDeps> = {}): ImportDeps => ({
+    runPulumi: async (args) => {
+      pulumiCalls.push([...args]);
+      return { code: 1, stdout: "", stderr: "error: no Pulumi here" };
+    },
+    env: env(),
+    cwd: work,
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    createClient: (settings, tuning) => new CdcClient({ settings, retry: tuning.retry }),
+    ...extra,
+  });
+  const importing = (argv: string[], extra: Partial<ImportDeps> = {}) => {
+    out = [];
+    err = [];
+    pulumiCalls = [];
+    return runImport(options(argv), deps(extra));
+  };
+  const idents = (r: Awaited<ReturnType<typeof runImport>>) => r.model!.resources.map((x) => x.ident);
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    web = webClient(emulator);
+    seeded = await seedTenant(web, "acme");
+    work = await mkdtemp(join(tmpdir(), "pulumi-cdc-import-contract-"));
+  });
+  afterAll(async () => {
+    await web?.close();
+    await emulator?.stop();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it("reads every kind with no write, and writes the same bytes for the same tenant", async () => {
+    emulator.resetStats();
+    const first = await importing(["--out", join(work, "a", "tenant"), "--raw-config", "acme-legacy-*"]);
+    expect(first.code, err.join("")).toBe(0);
+    expect(Object.keys(emulator.stats().requests).filter((r) => /^(POST|PUT|PATCH|DELETE) /.test(r) && !r.startsWith("POST /auth/access-token"))).toEqual([]);
+    expect(first.model!.resources).toHaveLength(seeded.count);
+    expect(first.model!.secrets).toHaveLength(13);
+    expect(first.model!.credentials.map((c) => c.clientId)).toEqual(expect.arrayContaining([seeded.credential, emulator.clientId]));
+    const second = await importing(["--out", join(work, "b", "tenant"), "--raw-config", "acme-legacy-*"]);
+    expect(second.code).toBe(0);
+    for (const name of ["index.ts", "package.json", "tsconfig.json", "Pulumi.yaml", "README.md"]) {
+      const a = await readFile(join(work, "a", "tenant", name), "utf8");
+      expect(await readFile(join(work, "b", "tenant", name), "utf8"), name).toBe(a);
+      for (const secret of Object.values(SEED_SECRETS)) expect(a, name).not.toContain(secret);
+    }
+    expect(out.join("")).toMatch(/^ {2}pulumi config set --secret acmeOrdersSourceDatabasePassword +# source "acme-orders": database\.password$/m);
+  });
+
+  it("filters: --kind, --name, --tag; references to what is left out are ids with a comment", async () => {
+    const sources = await importing(["--out", join(work, "kind"), "--kind", "sources"]);
+    expect(idents(sources)).toEqual(["acmeEventsSource", "acmeInventorySource", "acmeLegacyCrmSource", "acmeOrdersSource", "acmeSessionsSource"]);
+    const index = await readFile(join(work, "kind", "index.ts"), "utf8");
+    expect(index).toMatch(/"[0-9a-f-]{36}" \/\* tag "acme-pii": not imported: --kind leaves it out \*\//);
+    expect(index).not.toContain("Client credentials");
+
+    const named = await importing(["--out", join(work, "name"), "--name", "acme-orders*", "--name", "acme-gpt"]);
+    expect(idents(named)).toEqual(["acmeGptLlmConnection", "acmeOrdersSource", "acmeOrdersToWarehousePipeline"]);
+
+    const tagged = await importing(["--out", join(work, "tag"), "--tag", "acme-pii"]);
+    expect(idents(tagged)).toEqual(["acmePiiTag", "acmeOrdersSource", "acmeWarehouseDestination", "acmeOrdersToWarehousePipeline", "cleanOrdersTopic"]);
+    const nothing = await importing(["--out", join(work, "none"), "--tag", "no-such-tag"]);
+    expect(nothing.model!.resources).toEqual([]);
+    expect(err.join("")).toContain('no tag is named "no-such-tag"');
+  });
+
+  it("--stack: the API settings from the stack's config; --skip-managed leaves out what the stack manages", async () => {
+    const web2 = emulator;
+    const runPulumi: PulumiRunner = async (args) => {
+      pulumiCalls.push([...args]);
+      const [a, b, key] = args;
+      if (a === "config" && b === "--json") return { code: 0, stdout: "{}", stderr: "" };
+      if (a === "config" && b === "get") {
+        const values: Record<string, string> = { "cdc:apiUrl": web2.url, "cdc:clientId": web2.clientId, "cdc:clientSecret": web2.clientSecret };
+        return key! in values ? { code: 0, stdout: JSON.stringify({ value: values[key!] }), stderr: "" } : { code: 255, stdout: "", stderr: `error: configuration key '${key}' not found for stack 'prod'` };
+      }
+      if (a === "stack" && b === "export") {
+        const resources = [
+          { urn: "urn:pulumi:prod::p::pulumi:pulumi:Stack::p-prod", type: "pulumi:pulumi:Stack" },
+          { urn: "urn:pulumi:prod::p::pulumi-nodejs:dynamic/cdc:Source::orders", type: "pulumi-nodejs:dynamic/cdc:Source", id: seeded.ids.sources[0] },
+          { urn: "urn:pulumi:prod::p::cdc:index:Tag::pii", type: "cdc:index:Tag", id: seeded.ids.tags[0] },
+        ];
+        return { code: 0, stdout: JSON.stringify({ version: 3, deployment: { resources } }), stderr: "" };
+      }
+      return { code: 1, stdout: "", stderr: "error: unexpected" };
+    };
+    // No CDC_* variables: the settings can only come from the stack.
+    const r = await importing(["--out", join(work, "managed"), "--stack", "prod", "--skip-managed"], { runPulumi, env: {} });
+    expect(r.code, err.join("")).toBe(0);
+    expect(pulumiCalls).toEqual(expect.arrayContaining([["stack", "export", "--stack", "prod"]]));
+    expect(idents(r)).not.toContain("acmeOrdersSource");
+    expect(idents(r)).not.toContain("acmePiiTag");
+    expect(r.model!.resources).toHaveLength(seeded.count - 2);
+    const index = await readFile(join(work, "managed", "index.ts"), "utf8");
+    expect(index).toContain(`source: "${seeded.ids.sources[0]}" /* source "acme-orders": managed by stack prod */,`);
+    expect(index).toMatch(/\/\* tag "acme-pii": managed by stack prod \*\//);
+  });
+
+  it("--lang yaml writes a YAML program on the plugin's tokens; --pulumi-import-file a file for pulumi import -f", async () => {
+    const dir = join(work, "yaml");
+    const r = await importing(["--out", dir, "--lang", "yaml", "--pulumi-import-file", join(dir, "resources.json")]);
+    expect(r.code, err.join("")).toBe(0);
+    expect((await readdir(dir)).sort()).toEqual(["Pulumi.yaml", "README.md", "resources.json"]);
+    const doc = load(await readFile(join(dir, "Pulumi.yaml"), "utf8")) as { runtime: string; config: Record<string, unknown>; resources: Record<string, { type: string; properties: Record<string, unknown> }> };
+    expect(doc.runtime).toBe("yaml");
+    expect(Object.keys(doc.config)).toHaveLength(13);
+    const types = Object.values(doc.resources).map((x) => x.type);
+    expect(types).toHaveLength(seeded.count);
+    expect(new Set(types)).toEqual(new Set(["cdc:index:Tag", "cdc:index:LlmConnection", "cdc:index:HttpConnection", "cdc:index:Agent", "cdc:index:Source", "cdc:index:Destination", "cdc:index:Transform", "cdc:index:Pipeline", "cdc:index:Topic"]));
+    expect(doc.resources.acmeOrdersSource!.properties).toMatchObject({ connector: "postgresql", config: { "database.password": "${acmeOrdersSourceDatabasePassword}", "database.sslmode": "disable" }, adoptId: seeded.ids.sources[0] });
+    const file = JSON.parse(await readFile(join(dir, "resources.json"), "utf8")) as { resources: Array<{ type: string; name: string; id: string }> };
+    expect(file.resources).toHaveLength(seeded.count);
+    expect(file.resources).toContainEqual({ type: "cdc:index:Pipeline", name: "acmeOrdersToWarehousePipeline", id: seeded.ids.pipelines[0] });
+  });
+
+  it("bad input writes nothing: an --out holding a program (unless --force), an unreachable API, bad credentials", async () => {
+    const existing = join(work, "existing");
+    await mkdir(existing, { recursive: true });
+    await writeFile(join(existing, "Pulumi.yaml"), "name: mine\nruntime: yaml\n");
+    const before = emulator.stats().total;
+    const refused = await importing(["--out", existing]);
+    expect(refused.code).toBe(1);
+    expect(err.join("")).toBe(`pulumi-cdc import: --out ${existing} already holds a program (Pulumi.yaml): choose an empty directory, or pass --force to replace its files\nNothing was written.\n`);
+    expect(emulator.stats().total).toBe(before);
+    expect(await readdir(existing)).toEqual(["Pulumi.yaml"]);
+    const forced = await importing(["--out", existing, "--force"]);
+    expect(forced.code).toBe(0);
+    expect(await readFile(join(existing, "Pulumi.yaml"), "utf8")).toMatch(/^name: existing\n/);
+
+    const unreachable = join(work, "unreachable");
+    const down = await importing(["--out", unreachable], { env: { ...env(), CDC_API_URL: "http://127.0.0.1:9" } });
+    expect(down.code).toBe(1);
+    expect(err.join("")).toMatch(/^pulumi-cdc import: .*ECONNREFUSED[\s\S]*Nothing was written\.\n$/);
+    expect(existsSync(unreachable)).toBe(false);
+
+    const denied = join(work, "denied");
+    const bad = await importing(["--out", denied], { env: { ...env(), CDC_CLIENT_SECRET: "wrong-secret" } });
+    expect(bad.code).toBe(1);
+    expect(err.join("")).toMatch(/^pulumi-cdc import: .*401[\s\S]*Nothing was written\.\n$/);
+    expect(err.join("")).not.toContain("wrong-secret");
+    expect(existsSync(denied)).toBe(false);
+
+    const noSettings = await importing(["--out", join(work, "nosettings")], { env: {} });
+    expect(noSettings.code).toBe(1);
+    expect(err.join("")).toMatch(/^pulumi-cdc import: [\s\S]*cdc:clientId is not set[\s\S]*CDC_CLIENT_ID[\s\S]*Nothing was written/);
+  });
+});

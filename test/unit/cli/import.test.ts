@@ -1,0 +1,340 @@
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+import { IMPORT_USAGE, kindOf, parseImportArgs } from "../../../cli/import/args.js";
+import { countsText, importFile, programFiles, projectName, secretCommands, wrap } from "../../../cli/import/files.js";
+import { buildProgram, connectorSettings, Secret, type Resource } from "../../../cli/import/model.js";
+import { assignIdentifiers, baseIdentifier, camelCase, globToRegExp, idHash, secretConfigName } from "../../../cli/import/names.js";
+import type { Tenant } from "../../../cli/import/tenant.js";
+import { renderTypeScript, tsString } from "../../../cli/import/typescript.js";
+import { renderYaml, yamlString } from "../../../cli/import/yaml.js";
+import { parseCommandLine, USAGE, UsageError } from "../../../cli/args.js";
+
+// The pure parts of `pulumi-cdc import`: identifiers, the program model built from a tenant (as
+// the API shows it), and its TypeScript and YAML renderings. js-yaml comes with @pulumi/pulumi.
+
+/** js-yaml, which @pulumi/pulumi brings (and types nowhere): to read the YAML program back. */
+const { load } = createRequire(__filename)("js-yaml") as { load(text: string): unknown };
+
+const PRODUCTION = "00000000-0000-4000-8000-000000000001";
+
+/** A tenant as the API lists it: strings for every config value, secrets masked, defaults filled in. */
+function tenant(): Tenant {
+  return {
+    tags: [
+      { id: PRODUCTION, name: "Production", type: ["environment"], system: true, custom: false },
+      { id: "t-pii", name: "pii", description: "personal data", type: ["sources", "destinations"], system: false, custom: true },
+      { id: "t-fin", name: "finance", description: null, type: ["sources"], system: false, custom: true },
+    ],
+    sources: [
+      {
+        id: "s-orders",
+        name: "orders",
+        connector: "postgresql",
+        connector_status: "Paused",
+        config: {
+          "database.hostname.user.defined": "db.internal",
+          "database.hostname": "db.internal",
+          "database.port.user.defined": "5432",
+          "database.user": "cdc",
+          "database.password": "********",
+          "database.dbname": "shop",
+          "schema.include.list": "public",
+          "table.include.list.user.defined": "public.orders,public.customers",
+          "database.sslmode": "require",
+          "snapshot.read.only.user.defined": "No",
+        },
+        topic_ids: ["source_s-orders.public.orders"],
+        tags: [{ id: "t-pii" }, { id: PRODUCTION }],
+      } as never,
+      {
+        id: "s-odd",
+        name: "odd port",
+        connector: "postgresql",
+        connector_status: "Active",
+        config: {
+          "database.hostname.user.defined": "db",
+          "database.port.user.defined": "99999",
+          "database.user": "u",
+          "database.password": "********",
+          "database.dbname": "d",
+          "schema.include.list": "public",
+          "table.include.list.user.defined": "orders",
+        },
+      },
+    ],
+    destinations: [
+      {
+        id: "d-wh",
+        name: "warehouse",
+        connector: "snowflake",
+        connector_status: "Stopped",
+        config: {
+          "snowflake.url.name": "acme.snowflakecomputing.com",
+          "snowflake.user.name": "LOADER",
+          "snowflake.private.key": "********",
+          "snowflake.database.name": "ANALYTICS",
+          "snowflake.schema.name": "RAW",
+          "auto.qa.dedupe.table.mapping": { "db.orders": "db.orders_dedupe" },
+        },
+      },
+      { id: "d-new", name: "future", connector: "quantumdb", config: { "quantum.host": "q.internal", "quantum.token": "********", "quantum.qubits": "8" } },
+    ],
+    transforms: [
+      {
+        id: "tr-1",
+        name: "clean",
+        transform_type: "map_filter",
+        config: { "transforms.name": "clean", "transforms.language": "JavaScript", "transforms.input.topic.pattern": "public\\.(.*)", "transforms.output.topic.pattern": "clean.$1" },
+        implementation: { language: "JAVASCRIPT", value_transform: "function _stk(r) {\n  return `${r}`;\n}", key_transform: null },
+        topic_ids: [],
+        topics: [],
+        tags: [],
+        running: true,
+      },
+    ],
+    pipelines: [
+      {
+        id: "p-1",
+        name: "orders-to-wh",
+        snapshot_new_tables: true,
+        source: { id: "s-orders", name: "orders", connector: "postgresql", topics: ["source_s-orders.public.orders"] },
+        destination: { id: "d-wh", name: "warehouse", connector: "snowflake" },
+        transforms: [{ id: "tr-1", name: "clean", start_time: null, topic_id: "transform_tr-1_1.clean.orders", topic: "clean.orders" }],
+        tags: ["t-fin"],
+      },
+    ],
+    httpConnections: [{ connection_id: "h-1", name: "tickets", url: "https://t.example.com", headers: { Authorization: "********" } }],
+    llmConnections: [{ connection_id: "l-1", name: "gpt", provider: "openai", model: "gpt-4o" }],
+    agents: [
+      { job_id: "a-1", name: "triage", instructions: "Open tickets.", llm_connection_id: "l-1", http_connection_ids: ["h-1", "h-gone"], status: "draft", flags: [] },
+    ],
+    credentials: [{ client_id: "cdc-1", roles: [{ id: "role_viewer", key: "viewer" }], description: "dbt", service_id: null, created_from: "web" } as never],
+    topics: [
+      { id: "source_s-orders.public.orders", name: "public.orders", partitions: 6, tags: [], owner: { kind: "source", id: "s-orders" } },
+      { id: "source_s-orders.public.customers", name: "public.customers", partitions: 3, tags: [], owner: { kind: "source", id: "s-orders" } },
+    ],
+    notes: [],
+  };
+}
+
+const of = (resources: Resource[], ident: string) => resources.find((r) => r.ident === ident)!;
+
+describe("identifiers", () => {
+  it("come from names: camelCase words, the kind's suffix, a prefix for names that start with a digit", () => {
+    expect(camelCase("orders-db.prod")).toBe("ordersDbProd");
+    expect(camelCase("ORDERS_DB")).toBe("ordersDb");
+    expect(camelCase("Café Süd")).toBe("cafeSud");
+    expect(baseIdentifier("orders", "Source")).toBe("ordersSource");
+    expect(baseIdentifier("2024 orders", "Tag")).toBe("tag2024Orders");
+    expect(baseIdentifier("!!!", "Agent")).toBe("agent");
+  });
+
+  it("are unique and stable: names that collide each get a hash of their id, whatever the order and the other objects", () => {
+    const a = { id: "a1", name: "orders-db", suffix: "Source" };
+    const b = { id: "b2", name: "orders_db", suffix: "Source" };
+    const c = { id: "c3", name: "orders", suffix: "Destination" };
+    const one = assignIdentifiers([a, b, c]);
+    expect(one.get("Source\0a1")).toBe(`ordersDbSource_${idHash("a1")}`);
+    expect(one.get("Source\0b2")).toBe(`ordersDbSource_${idHash("b2")}`);
+    expect(one.get("Destination\0c3")).toBe("ordersDestination");
+    expect(assignIdentifiers([c, b, a])).toEqual(one);
+    // A helper's name is taken: a source named "postgresql" does not shadow postgresqlSource.
+    expect(assignIdentifiers([{ id: "x", name: "postgresql", suffix: "Source" }], new Set(["postgresqlSource"])).get("Source\0x")).toBe(`postgresqlSource_${idHash("x")}`);
+  });
+
+  it("secret config names are per resource and unique; globs match whole names", () => {
+    const used = new Set<string>();
+    expect(secretConfigName("ordersSource", "databasePassword", used)).toBe("ordersSourceDatabasePassword");
+    expect(secretConfigName("ordersSource", "database.password", used)).toBe("ordersSourceDatabasePassword2");
+    expect(globToRegExp("orders-*").test("orders-eu")).toBe(true);
+    expect(globToRegExp("orders-*").test("my-orders-eu")).toBe(false);
+    expect(globToRegExp("db?").test("db1")).toBe(true);
+    expect(globToRegExp("a.b").test("axb")).toBe(false);
+  });
+});
+
+describe("the program model", () => {
+  const model = buildProgram(tenant(), { clientId: "cdc-1" });
+
+  it("declares what is referred to first, each kind sorted by name, system tags and credentials left out", () => {
+    expect(model.resources.map((r) => r.ident)).toEqual([
+      "financeTag",
+      "piiTag",
+      "gptLlmConnection",
+      "ticketsHttpConnection",
+      "triageAgent",
+      "oddPortSource",
+      "ordersSource",
+      "futureDestination",
+      "warehouseDestination",
+      "cleanTransform",
+      "ordersToWhPipeline",
+      "publicOrdersTopic",
+    ]);
+    expect(model.credentials).toEqual([{ clientId: "cdc-1", roles: ["viewer"], description: "dbt", serviceId: "", createdFrom: "web", used: true }]);
+  });
+
+  it("writes only values away from the defaults, the include lists as tables, masked secrets from config, the status and tags", () => {
+    const orders = of(model.resources, "ordersSource") as Extract<Resource, { kind: "Source" | "Destination" }>;
+    expect(orders.settings).toMatchObject({ form: "tables", fn: "postgresqlTables", listProperty: "tables", list: ["public.orders", "public.customers"] });
+    const props = Object.fromEntries(orders.settings.settings.map((s) => [s.property, s.value]));
+    // The port and sslmode are the defaults; the plain hostname is the platform's copy.
+    expect(props).toEqual({ databaseHostname: "db.internal", databaseUser: "cdc", databasePassword: expect.any(Secret), databaseDbname: "shop", snapshotReadOnly: "No" });
+    expect((props.databasePassword as Secret).name).toBe("ordersSourceDatabasePassword");
+    expect(orders.desiredState).toBe("paused");
+    expect(orders.tags).toEqual([{ ident: "piiTag" }, { id: PRODUCTION, note: 'the platform\'s own tag "Production"' }]);
+    const wh = of(model.resources, "warehouseDestination") as Extract<Resource, { kind: "Source" | "Destination" }>;
+    expect(wh.settings.form).toBe("helper");
+    expect(wh.desiredState).toBe("stopped");
+  });
+
+  it("writes raw config with why for a connector the catalogue lacks, and notes a value pulumi-cdc's check refuses", () => {
+    const future = of(model.resources, "futureDestination") as Extract<Resource, { kind: "Source" | "Destination" }>;
+    expect(future.settings).toMatchObject({ form: "raw", why: expect.stringContaining('"quantumdb" is not in pulumi-cdc\'s catalogue') });
+    expect(Object.fromEntries(future.settings.settings.map((s) => [s.key, s.value instanceof Secret ? s.value.name : s.value]))).toEqual({
+      "quantum.host": "q.internal",
+      "quantum.token": "futureDestinationQuantumToken",
+      "quantum.qubits": "8",
+    });
+    const odd = of(model.resources, "oddPortSource");
+    expect(odd.notes).toEqual([expect.stringMatching(/check refuses config\["database.port.user.defined"\].*between 1 and 65535/)]);
+    expect(model.warnings).toEqual(expect.arrayContaining([expect.stringContaining('source "odd port" (oddPortSource)')]));
+    // A value the helper's type cannot take: raw config, saying which.
+    const notes: string[] = [];
+    const s = connectorSettings("source", "postgresql", { "database.port.user.defined": "five", "database.sslmode": "require" }, false, (k) => new Secret(k, k), notes);
+    expect(s).toMatchObject({ form: "raw", why: expect.stringContaining('config["database.port.user.defined"] is "five", which the typed helper\'s databasePort (integer) cannot take') });
+  });
+
+  it("references other resources as variables, and ids it cannot with why; a transform's code without the platform's nulls", () => {
+    const p = of(model.resources, "ordersToWhPipeline") as Extract<Resource, { kind: "Pipeline" }>;
+    expect(p).toMatchObject({ source: { ident: "ordersSource" }, destination: { ident: "warehouseDestination" }, sourceTopics: ["public.orders"], transforms: [{ ref: { ident: "cleanTransform" }, topics: ["clean.orders"] }], snapshotNewTables: true, tags: [{ ident: "financeTag" }] });
+    const agent = of(model.resources, "triageAgent") as Extract<Resource, { kind: "Agent" }>;
+    expect(agent).toMatchObject({ llmConnection: { ident: "gptLlmConnection" }, deployed: false, httpConnections: [{ ident: "ticketsHttpConnection" }, { id: "h-gone", note: "HTTP connection: not in the tenant's listings" }] });
+    const t = of(model.resources, "cleanTransform") as Extract<Resource, { kind: "Transform" }>;
+    expect(t).toMatchObject({ deploy: true, implementation: { language: "JAVASCRIPT", value_transform: expect.any(String) } });
+    expect(t.implementation).not.toHaveProperty("key_transform");
+    const topic = of(model.resources, "publicOrdersTopic") as Extract<Resource, { kind: "Topic" }>;
+    expect(topic).toMatchObject({ topicId: "source_s-orders.public.orders", partitionCount: 6, dependsOn: [{ ident: "ordersSource" }] });
+  });
+
+  it("filters: --kind, --name globs, --tag (the tag itself too), --skip-managed; references to what is left out say why", () => {
+    const sourcesOnly = buildProgram(tenant(), { kinds: new Set(["Source"]) });
+    expect(sourcesOnly.resources.map((r) => r.ident)).toEqual(["oddPortSource", "ordersSource"]);
+    expect((of(sourcesOnly.resources, "ordersSource") as Extract<Resource, { kind: "Source" | "Destination" }>).tags![1]).toEqual({ id: "t-pii", note: 'tag "pii": not imported: --kind leaves it out' });
+    expect(sourcesOnly.credentials).toEqual([]);
+    expect(buildProgram(tenant(), { names: ["order*"] }).resources.map((r) => r.ident)).toEqual(["ordersSource", "ordersToWhPipeline"]);
+    expect(buildProgram(tenant(), { tags: ["pii"] }).resources.map((r) => r.ident)).toEqual(["piiTag", "ordersSource"]);
+    const managed = buildProgram(tenant(), { managed: new Map([["Source", new Set(["s-orders"])]]), managedBy: "prod" });
+    expect(managed.resources.some((r) => r.ident === "ordersSource")).toBe(false);
+    expect((of(managed.resources, "ordersToWhPipeline") as Extract<Resource, { kind: "Pipeline" }>).source).toEqual({ id: "s-orders", note: 'source "orders": managed by stack prod' });
+  });
+});
+
+describe("rendering", () => {
+  const model = buildProgram(tenant(), { clientId: "cdc-1" });
+
+  it("TypeScript: helpers and classes imported, adoptId on each, secrets from config, comments for raw config and left-out ids; the same bytes every time", () => {
+    const ts = renderTypeScript(model, ["header"]);
+    expect(renderTypeScript(buildProgram(tenant(), { clientId: "cdc-1" }), ["header"])).toBe(ts);
+    expect(ts).toMatch(/^import \{ [^}]*\bmapFilterTransform\b[^}]*\bpostgresqlTables\b[^}]*\bsnowflakeDestination\b[^}]*\} from "pulumi-cdc";$/m);
+    expect(ts).toContain('const ordersSource = new Source("ordersSource", {\n  name: "orders",\n  ...postgresqlTables({');
+    expect(ts).toContain('    databasePassword: config.requireSecret("ordersSourceDatabasePassword"),');
+    expect(ts).toContain('    tables: ["public.orders", "public.customers"],');
+    expect(ts).toContain('"00000000-0000-4000-8000-000000000001" /* the platform\'s own tag "Production" */');
+    expect(ts).toMatch(/\/\/ the destination connector "quantumdb" is not in pulumi-cdc's catalogue[^\n]*\n  connector: "quantumdb",\n  config: \{/);
+    expect(ts).toContain("value_transform: `function _stk(r) {\n  return `${r}`;\n}`".replace("`${r}`", "\\`\\${r}\\`"));
+    expect(ts).toContain("}, { dependsOn: [ordersSource] });");
+    expect(ts).toContain("//   cdc-1; roles viewer; description \"dbt\"; created from web (the credential this import read the tenant with)");
+    expect((ts.match(/adoptId: /g) ?? []).length).toBe(model.resources.length - 1);
+  });
+
+  it("YAML: the plugin's tokens and the core's inputs, ids as ${x.id}, secrets as secret config, a literal ${ escaped", () => {
+    const text = renderYaml(model, "acme", ["header"]);
+    const doc = load(text) as { name: string; runtime: string; config: Record<string, { type: string; secret: boolean }>; resources: Record<string, { type: string; properties: Record<string, unknown>; options?: { dependsOn: string[] } }> };
+    expect(doc).toMatchObject({ name: "acme", runtime: "yaml" });
+    expect(doc.config.ordersSourceDatabasePassword).toEqual({ type: "string", secret: true });
+    expect(doc.resources.ordersSource).toEqual({
+      type: "cdc:index:Source",
+      properties: {
+        name: "orders",
+        connector: "postgresql",
+        config: {
+          "database.hostname.user.defined": "db.internal",
+          "database.user": "cdc",
+          "database.password": "${ordersSourceDatabasePassword}",
+          "database.dbname": "shop",
+          "schema.include.list": "public",
+          "table.include.list.user.defined": "public.orders,public.customers",
+          "snapshot.read.only.user.defined": "No",
+        },
+        desiredState: "paused",
+        tags: ["${piiTag.id}", PRODUCTION],
+        adoptId: "s-orders",
+      },
+    });
+    expect(doc.resources.ordersToWhPipeline!.properties).toMatchObject({ source: { id: "${ordersSource.id}" }, transforms: [{ id: "${cleanTransform.id}", topics: ["clean.orders"] }] });
+    expect(doc.resources.triageAgent!.properties).toMatchObject({ llmConnectionId: "${gptLlmConnection.id}", httpConnectionIds: ["${ticketsHttpConnection.id}", "h-gone"], deployed: false });
+    expect(doc.resources.publicOrdersTopic!.options).toEqual({ dependsOn: ["${ordersSource}"] });
+    expect((doc.resources.cleanTransform!.properties.implementation as Record<string, string>).value_transform).toBe("function _stk(r) {\n  return `$${r}`;\n}");
+    expect(yamlString("plain-value")).toBe("plain-value");
+    expect(yamlString("true")).toBe('"true"');
+    expect(yamlString("a ${b}")).toBe('"a $${b}"');
+    expect(tsString("a\nb`${c}")).toBe("`a\nb\\`\\${c}`");
+  });
+
+  it("files: package.json, tsconfig.json, Pulumi.yaml, README with the secret commands, the import file; words wrapped", () => {
+    const files = programFiles(model, { lang: "typescript", project: "acme", importFile: "import.json" });
+    expect([...files.keys()]).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json", "README.md"]);
+    expect(JSON.parse(files.get("package.json")!)).toMatchObject({ name: "acme", main: "index.ts", dependencies: { "pulumi-cdc": expect.stringMatching(/^\^\d/) } });
+    expect(files.get("Pulumi.yaml")).toMatch(/^name: acme\nruntime:\n  name: nodejs\n/);
+    const readme = files.get("README.md")!;
+    for (const line of secretCommands(model)) expect(readme).toContain(line);
+    expect(readme).toContain("`import.json` lists every object for `pulumi import -f`");
+    expect(JSON.parse(importFile(model)).resources[0]).toEqual({ type: "cdc:index:Tag", name: "financeTag", id: "t-fin" });
+    expect([...programFiles(model, { lang: "yaml", project: "acme" }).keys()]).toEqual(["Pulumi.yaml", "README.md"]);
+    expect(countsText(model)).toBe("2 tags, 1 LLM connection, 1 HTTP connection, 1 agent, 2 sources, 2 destinations, 1 transform, 1 pipeline and 1 topic");
+    expect(projectName("my tenant!")).toBe("my-tenant");
+    expect(wrap("a b c", 3)).toEqual(["a b", "c"]);
+  });
+});
+
+describe("the command line", () => {
+  it("pulumi-cdc import --help documents every flag; the command list names import", () => {
+    for (const flag of ["out", "force", "kind", "name", "tag", "stack", "skip-managed", "lang", "project", "pulumi-import-file", "raw-config", "cwd", "help"]) {
+      expect(IMPORT_USAGE, flag).toContain(`--${flag}`);
+    }
+    expect(parseCommandLine(["import", "--help"])).toEqual({ command: "help", usage: IMPORT_USAGE });
+    expect(parseCommandLine(["help", "import"])).toEqual({ command: "help", usage: IMPORT_USAGE });
+    expect(USAGE).toMatch(/^ {2}import {4}write a Pulumi program that adopts an existing tenant's objects/m);
+  });
+
+  it("parses every flag; kinds in any spelling; bad input is a usage error", () => {
+    const cmd = parseImportArgs(["-o", "out", "-k", "sources,Destination", "--kind", "http-connection", "-n", "a*", "-t", "pii", "-s", "prod", "--skip-managed", "--lang", "yaml", "--project", "p", "--pulumi-import-file", "f.json", "--raw-config", "legacy-*", "--force", "-C", "dir"]);
+    expect(cmd).toEqual({
+      command: "import",
+      options: {
+        out: "out",
+        force: true,
+        kinds: new Set(["Source", "Destination", "HttpConnection"]),
+        names: ["a*"],
+        tags: ["pii"],
+        stack: "prod",
+        skipManaged: true,
+        lang: "yaml",
+        project: "p",
+        importFile: "f.json",
+        rawConfig: ["legacy-*"],
+        cwd: "dir",
+      },
+    });
+    expect(kindOf("LlmConnections")).toBe("LlmConnection");
+    expect(kindOf("client_credential")).toBe("ClientCredential");
+    expect(parseImportArgs(["--help"])).toMatchObject({ command: "help" });
+    expect(() => parseImportArgs(["--out", "x", "--kind", "sourcez"])).toThrow(UsageError);
+    expect(() => parseImportArgs(["--out", "x", "--kind", "sourcez"])).toThrow("unknown --kind 'sourcez': the kinds are tags, sources, destinations, transforms, pipelines, topics, agents, http-connections, llm-connections, client-credentials");
+    expect(() => parseImportArgs([])).toThrow(/--out <dir> is required/);
+    expect(() => parseImportArgs(["--out", "x", "--skip-managed"])).toThrow(/--skip-managed needs --stack/);
+    expect(() => parseImportArgs(["--out", "x", "--lang", "go"])).toThrow(/unknown --lang 'go'/);
+    expect(() => parseImportArgs(["--out", "x", "--bogus"])).toThrow(/Unknown option '--bogus'/);
+  });
+});
