@@ -2,15 +2,18 @@ import { z } from "zod";
 import { CheckpointError } from "./state.js";
 import { cdcKindOf } from "./types.js";
 
-const RECOVERABLE: Readonly<Record<string, "source" | "destination" | "tag" | "clientCredential">> = {
+type RecoverableKind = "source" | "destination" | "tag" | "clientCredential" | "kafkaUser";
+
+const RECOVERABLE: Readonly<Record<string, RecoverableKind>> = {
   Source: "source",
   Destination: "destination",
   Tag: "tag",
   ClientCredential: "clientCredential",
+  KafkaUser: "kafkaUser",
 };
 
-/** The kinds `recover` can find by name, by type token of either host (dynamic classes or plugin). */
-export function recoverableKind(type: string): "source" | "destination" | "tag" | "clientCredential" | undefined {
+/** The kinds `recover` can find by name (a Kafka user by its username), by type token of either host (dynamic classes or plugin). */
+export function recoverableKind(type: string): RecoverableKind | undefined {
   const kind = cdcKindOf(type);
   return kind === undefined ? undefined : RECOVERABLE[kind];
 }

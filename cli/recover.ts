@@ -3,6 +3,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { clientCredentialSchema, redact, resolveSettings, resolveTuning, type CdcClient, type CdcSettings, type Tuning } from "../provider/client/index.js";
+import { findKafkaUser } from "../provider/kafka/api.js";
 import { findConnectorByName, findTagByName, notOurs } from "../provider/lookup.js";
 import { sameMembers } from "../provider/normalize.js";
 import { EXIT_ERROR, type RecoverOptions } from "./args.js";
@@ -70,17 +71,23 @@ export async function decide(api: CdcClient, ops: PendingOperation[], tracked: R
       decisions.push(await decideCredential(api, op, tracked, claimed));
       continue;
     }
-    const name = plain(op.inputs.name);
+    // A Kafka user's unique name is its username, which is also its id.
+    const name = plain(kind === "kafkaUser" ? op.inputs.username : op.inputs.name);
     if (name === undefined) {
       decisions.push({ op, action: "leave", note: "its name is not readable in the state (a secret or unknown): resolve it with `pulumi refresh` run interactively" });
       continue;
     }
-    const found = kind === "tag" ? await findTagByName(api, name) : await findConnectorByName(api, kind, name);
+    const found =
+      kind === "tag"
+        ? await findTagByName(api, name)
+        : kind === "kafkaUser"
+          ? await findKafkaUser(api, name, { fresh: true }).then((u) => u && { ...u, id: u.username })
+          : await findConnectorByName(api, kind, name);
     if (!found?.id) {
-      decisions.push({ op, action: "clear", note: `no ${kind} named "${name}" exists: the create never happened; \`pulumi up\` creates it` });
+      decisions.push({ op, action: "clear", note: `no ${kind === "kafkaUser" ? "Kafka user" : kind} named "${name}" exists: the create never happened; \`pulumi up\` creates it` });
       continue;
     }
-    const why = notOurs(found, kind === "tag" ? {} : { connector: plain(op.inputs.connector) }, api.createdFrom);
+    const why = notOurs(found, kind === "tag" || kind === "kafkaUser" ? {} : { connector: plain(op.inputs.connector) }, api.createdFrom);
     if (why !== undefined) {
       decisions.push({ op, action: "clear", note: `"${name}" exists but is not this create's (${why}): left alone; \`pulumi up\` will report the name as taken` });
       continue;

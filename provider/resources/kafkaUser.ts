@@ -10,6 +10,7 @@ export { aclOf, whitelistOf, type KafkaAcl };
 import { notOurs } from "../lookup.js";
 import { containsUnknown, isUnknown, MASK, sameMembers } from "../normalize.js";
 import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
+import { stackForHint } from "./conflict.js";
 import { createSurvivingFaults } from "./create.js";
 import { unlessGone } from "./gone.js";
 
@@ -340,7 +341,10 @@ async function takenHint(api: CdcClient, username: string): Promise<string> {
   const existing = await findKafkaUser(api, username, { fresh: true }).catch(() => undefined);
   const base = "Kafka usernames are unique (regardless of case): choose another username";
   if (existing && existing.created_from === api.createdFrom) {
-    return `${base}. The existing user was created by an IaC tool (created_from "${existing.created_from}"): if a \`pulumi up\` was interrupted, it may have created it without recording it; delete it (or run \`pulumi up\` on the stack that manages it) before trying again.`;
+    return (
+      `${base}. The existing user was created by an IaC tool (created_from "${existing.created_from}"): if a \`pulumi up\` was interrupted, ` +
+      `it may have created it without recording it; run \`npx pulumi-cdc recover --stack ${stackForHint()}\` to take it into the stack.`
+    );
   }
   return `${base}, or remove the existing one first.`;
 }

@@ -81,6 +81,29 @@ describe("pulumi-cdc recover against the API", () => {
     expect(decisions[3]!.note).toMatch(/a postgresql connector, not mysql/);
   });
 
+  it("finds an interrupted Kafka user create by its username, which is also its id", async () => {
+    const KAFKA = "cdc:index:KafkaUser";
+    const body = (username: string, created_from: string) => ({ username, password: "recover-password-1", kafka_acls: [], created_from });
+    await iac.post("/kafka-access/kafka-users", { body: body("rec-kafka", "terraform") });
+    await web.post("/kafka-access/kafka-users", { body: body("rec-kafka-web", "web") });
+    const decisions = await decide(
+      iac,
+      [
+        op("creating", KAFKA, "made", { username: "rec-kafka", password: { ciphertext: "x" } }),
+        op("creating", KAFKA, "never", { username: "rec-kafka-never" }),
+        op("creating", KAFKA, "by-hand", { username: "rec-kafka-web" }),
+      ],
+      new Set(),
+    );
+    expect(decisions.map((d) => [d.op.urn.split("::").at(-1), d.action, "id" in d ? d.id : undefined])).toEqual([
+      ["made", "adopt", "rec-kafka"],
+      ["never", "clear", undefined],
+      ["by-hand", "clear", undefined],
+    ]);
+    expect(decisions[1]!.note).toMatch(/no Kafka user named "rec-kafka-never" exists/);
+    expect(decisions[2]!.note).toMatch(/created from web, not by Pulumi/);
+  });
+
   it("deletes a credential only when exactly one unclaimed match can be the lost one", async () => {
     const make = (description: string) =>
       iac.post("/auth/client-credentials", { body: { role_ids: ["role_viewer"], description, created_from: "terraform" }, schema: clientCredentialSchema });

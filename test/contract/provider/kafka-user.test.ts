@@ -199,6 +199,8 @@ describe("KafkaUser provider against the emulator", () => {
     const other = username();
     await h.console.post("/kafka-access/kafka-users", { body: { username: other, password: PASSWORD, kafka_acls: [], created_from: "web" } });
     await expect(users.create(await checked({ username: other, password: PASSWORD }))).rejects.toThrow(/already exists.*Kafka usernames are unique.*remove the existing one/);
+    // One made by IaC under this name (a run killed before it recorded it): the error names pulumi-cdc recover.
+    await expect(users.create(inputs)).rejects.toThrow(/created by an IaC tool \(created_from "terraform"\).*run `npx pulumi-cdc recover --stack [^`]+`/);
     await users.delete(id, outs);
   });
 
