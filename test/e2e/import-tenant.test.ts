@@ -11,6 +11,7 @@ import { tagItems } from "../../provider/lookup.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { SEED_SECRETS, seedTenant, type SeededTenant } from "../support/tenant-seed.js";
 import { webClient } from "../support/web.js";
+import { yamlProgram } from "../support/yaml.js";
 
 // Issue 21, point 4: the round trip. A tenant seeded through the API as people build one in the
 // web console (26 objects of every kind), `pulumi-cdc import` writes the program, it type-checks,
@@ -172,5 +173,36 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
       "DELETE /agents/:job_id": 2,
     });
     expect(Object.keys(writes(emulator)).filter((route) => !route.startsWith("DELETE "))).toEqual([]);
+  });
+
+  it("--lang yaml: the YAML program on the provider plugin adopts a tenant with no write, previews clean, and destroys it", async () => {
+    const beta = await seedTenant(web, "beta");
+    const env = { ...process.env, CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret };
+    const generated = join(work, "beta-yaml");
+    // --name: only this tenant's objects (the emulator also holds the credentials and the platform's tags).
+    const imported = await run(process.execPath, [CLI, "import", "--lang", "yaml", "--out", generated, "--name", "beta-*", "--name", "public.orders", "--name", "clean.orders"], { cwd: work, env });
+    expect(imported.code, imported.stderr).toBe(0);
+    // The plugin of this checkout (plugins.providers), as a user's installed one would serve the program.
+    const copy = await yamlProgram(generated);
+    const yamlStack = await TestStack.create(copy.dir, { stackName: `adopt-yaml-${process.pid}` });
+    try {
+      await yamlStack.useApi(emulator);
+      const secretNames = [...imported.stdout.matchAll(/^\s*pulumi config set --secret (\S+)/gm)].map((m) => m[1]!);
+      expect(secretNames).toHaveLength(13);
+      for (const name of secretNames) await yamlStack.setConfig(name, `value-of-${name}`, true);
+      emulator.resetStats();
+      const up = await yamlStack.up();
+      expect(up.stdout).toMatch(new RegExp(`\\+ ${beta.count + 1} created`));
+      expect(writes(emulator)).toEqual({});
+      await yamlStack.preview(["--expect-no-changes"]);
+      const destroyed = await yamlStack.destroy();
+      expect(destroyed.stdout).toMatch(new RegExp(`- ${beta.count + 1} deleted`));
+      const left = await census(web);
+      expect([...left.tags, ...left.sources, ...left.destinations, ...left.transforms, ...left.pipelines, ...left.httpConnections, ...left.llmConnections, ...left.agents]).toEqual([]);
+    } finally {
+      await yamlStack.destroy().catch(() => undefined);
+      await yamlStack.dispose();
+      await copy.dispose();
+    }
   });
 });
