@@ -23,7 +23,9 @@ export type TypeSpec =
   /** An object with string keys and values of one type. */
   | { mapOf: TypeSpec }
   /** One of OBJECT_TYPES, by token. */
-  | { object: ObjectTypeToken };
+  | { object: ObjectTypeToken }
+  /** An enum or object type of the typed resources (plugin/typed.ts's TYPED_TYPES), by token. */
+  | { ref: `cdc:${string}:${string}` };
 
 export interface PropertySpec {
   name: string;

@@ -2,6 +2,8 @@ import { secretKeySet } from "../provider/catalogue.js";
 import { provider, type ResourceKind } from "../provider/index.js";
 import { KINDS } from "./kinds.js";
 import { UNKNOWN, type Path } from "./marshal.js";
+import { SECRET_DIGESTS, typedKindFor, typedKindOf, type TypedKind } from "./typed.js";
+import { fromCoreProps, toCoreProps, typedFailure, typedPath, unknownProperties } from "./typed-props.js";
 
 /**
  * Type tokens to the core's kinds. The plugin serves the same providers the dynamic classes use;
@@ -27,11 +29,25 @@ export function tokenOf(kind: ResourceKind): string {
   return `${TOKEN_PREFIX}${kind}`;
 }
 
-/** The kind of a type token (`cdc:index:Source`), or an error that lists the kinds there are. */
-export function kindOfToken(token: string): ResourceKind {
+/**
+ * What a type token is served as: a kind of the core, and for a typed resource
+ * (`cdc:sources:Postgresql`) the typed kind whose properties the plugin maps to the core's.
+ */
+export interface Served {
+  kind: ResourceKind;
+  typed?: TypedKind;
+}
+
+/** The kind of a type token (`cdc:index:Source`, `cdc:sources:Postgresql`), or an error that lists the kinds there are. */
+export function kindOfToken(token: string): Served {
   const kind = token.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : "";
-  if ((RESOURCE_KINDS as readonly string[]).includes(kind)) return kind as ResourceKind;
-  throw new Error(`unknown resource type "${token}": pulumi-cdc has ${RESOURCE_KINDS.map(tokenOf).join(", ")}`);
+  if ((RESOURCE_KINDS as readonly string[]).includes(kind)) return { kind: kind as ResourceKind };
+  const typed = typedKindOf(token);
+  if (typed) return { kind: typed.kind, typed };
+  throw new Error(
+    `unknown resource type "${token}": pulumi-cdc has ${RESOURCE_KINDS.map(tokenOf).join(", ")}, ` +
+      "and a typed resource per catalogued connector and transform type (cdc:sources:<Connector>, cdc:destinations:<Connector>, cdc:transforms:<Type>, e.g. cdc:sources:Postgresql)",
+  );
 }
 
 /** urn:pulumi:stack::project::type::name → name (the resource's name, the base of an autoname). */
@@ -41,7 +57,7 @@ export function resourceName(urn: string): string {
 }
 
 /** urn:pulumi:stack::project::... → kind, from the type segment. */
-export function kindOfUrn(urn: string): ResourceKind {
+export function kindOfUrn(urn: string): Served {
   const parts = urn.split("::");
   const type = parts[2] ?? "";
   return kindOfToken(type.split("$").pop() ?? type);
@@ -57,8 +73,78 @@ export interface CoreProvider {
   delete(id: string, props: Record<string, unknown>): Promise<void>;
 }
 
-export function core(kind: ResourceKind): CoreProvider {
-  return provider(kind) as unknown as CoreProvider;
+/** The core's provider of what a token is served as: a typed resource's through typedCore(). */
+export function core(served: Served): CoreProvider {
+  const generic = provider(served.kind) as unknown as CoreProvider;
+  return served.typed ? typedCore(served.typed, generic) : generic;
+}
+
+/** No recorded properties: nothing, or only what the host adds (the resource's name). */
+const empty = (props: Record<string, unknown>) => Object.keys(props).every((k) => (HOST_ONLY_INPUTS as readonly string[]).includes(k));
+
+/**
+ * A typed resource's provider: the generic kind's core, its properties mapped to the core's
+ * (toCoreProps) on the way in and back (fromCoreProps) on the way out, and the property paths
+ * of check failures and diffs named as the typed resource names them (`databasePort`, not
+ * `config["database.port.user.defined"]`). Empty properties stay empty: the core reads them as
+ * "no recorded state" (a first check's olds, an import's read).
+ */
+function typedCore(typed: TypedKind, generic: CoreProvider): CoreProvider {
+  const toCore = (props: Record<string, unknown>) => (empty(props) ? { ...props } : toCoreProps(typed, props));
+  /** A partial failure's recorded properties, typed as the engine keeps them. */
+  const typedError = (err: unknown) => {
+    const e = err as { properties?: Record<string, unknown> } | undefined;
+    if (e && typeof e === "object" && e.properties && typeof e.properties === "object") e.properties = fromCoreProps(typed, e.properties, "outputs");
+    return err;
+  };
+  return {
+    async check(olds, news) {
+      const unknown = unknownProperties(typed, news, [...HOST_ONLY_INPUTS, "autonamed"]);
+      const checked = await generic.check(toCore(olds), toCore(news));
+      return { inputs: fromCoreProps(typed, checked.inputs, "inputs"), failures: [...unknown, ...checked.failures.map((f) => typedFailure(typed, f))] };
+    },
+    async diff(id, olds, news) {
+      const result = await generic.diff(id, toCore(olds), toCore(news));
+      const paths = (list: string[] | undefined) => (list === undefined ? undefined : [...new Set(list.map((p) => typedPath(typed, p)))]);
+      return { ...result, replaces: paths(result.replaces), diffs: paths(result.diffs) };
+    },
+    async create(inputs) {
+      try {
+        const { id, outs } = await generic.create(toCore(inputs));
+        return { id, outs: fromCoreProps(typed, outs, "outputs") };
+      } catch (err) {
+        throw typedError(err);
+      }
+    },
+    async read(id, props) {
+      const result = await generic.read(id, toCore(props));
+      const code = result.props[typed.codeProperty];
+      if (result.id && typeof code === "string" && code !== typed.code) {
+        // An import (or a refresh) of another connector's object under this token.
+        const right = typedKindFor(typed.catalogueKind, code);
+        throw new Error(
+          `${typed.catalogueKind} ${id} is a ${code} ${typed.catalogueKind}, not ${typed.code}: ` +
+            (right ? `import it as ${right.token}` : `import it as cdc:index:${typed.kind}`),
+        );
+      }
+      return {
+        id: result.id,
+        props: fromCoreProps(typed, result.props, "outputs"),
+        ...(result.inputs ? { inputs: fromCoreProps(typed, result.inputs, "inputs") } : {}),
+      };
+    },
+    async update(id, olds, news) {
+      try {
+        const { outs } = await generic.update(id, toCore(olds), toCore(news));
+        return { outs: fromCoreProps(typed, outs, "outputs") };
+      } catch (err) {
+        throw typedError(err);
+      }
+    },
+    delete(id, props) {
+      return generic.delete(id, toCore(props));
+    },
+  };
 }
 
 /**
@@ -72,7 +158,13 @@ export const HOST_ONLY_INPUTS = ["logicalName", "__provider"] as const;
  * the catalogue's secret config keys, HTTP header values, the LLM key, the credential's secret.
  * Wrapped on the way out (inputs and outputs alike), so state holds them encrypted.
  */
-export function secretPaths(kind: ResourceKind, props: Record<string, unknown>): Path[] {
+export function secretPaths(served: Served, props: Record<string, unknown>): Path[] {
+  if (served.typed) {
+    // A typed resource's secret properties, and the digests that stand for them in its outputs.
+    const digests = props[SECRET_DIGESTS] && typeof props[SECRET_DIGESTS] === "object" ? Object.keys(props[SECRET_DIGESTS]) : [];
+    return [...served.typed.properties.filter((p) => p.spec.secret && p.name in props).map((p) => [p.name]), ...digests.map((name) => [SECRET_DIGESTS, name])];
+  }
+  const kind = served.kind;
   switch (kind) {
     case "Source":
     case "Destination":
@@ -101,8 +193,10 @@ export function secretPaths(kind: ResourceKind, props: Record<string, unknown>):
  * A preview's outputs: the inputs as planned, and every output the API makes (ids, status,
  * topics) unknown, shown as "output" until `pulumi up` runs. Nothing is sent to the API.
  */
-export function previewOutputs(kind: ResourceKind, inputs: Record<string, unknown>): Record<string, unknown> {
+export function previewOutputs(served: Served, inputs: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...inputs };
-  for (const p of KINDS[kind].outputs) if (!(p.name in inputs)) out[p.name] = UNKNOWN;
+  // A typed resource's secret properties have no output (its outputs keep digests of them).
+  for (const p of served.typed?.properties ?? []) if (p.spec.secret) delete out[p.name];
+  for (const p of (served.typed ?? KINDS[served.kind]).outputs) if (!(p.name in inputs)) out[p.name] = UNKNOWN;
   return out;
 }

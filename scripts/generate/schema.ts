@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FUNCTIONS, KINDS, OBJECT_TYPES, PACKAGE, PROVIDER_CONFIG, type PropertySpec, type TypeSpec } from "../../plugin/kinds.js";
+import { TYPED_KINDS, TYPED_TYPES } from "../../plugin/typed.js";
 
 /**
  * The provider plugin's package schema (plugin/schema.json), rendered from the kinds' data in
@@ -23,6 +24,7 @@ export function schemaType(type: TypeSpec): { [key: string]: Json } {
   if (typeof type === "string") return { type };
   if ("arrayOf" in type) return { type: "array", items: schemaType(type.arrayOf) };
   if ("mapOf" in type) return { type: "object", additionalProperties: schemaType(type.mapOf) };
+  if ("ref" in type) return { $ref: `#/types/${type.ref}` };
   return { $ref: `#/types/${type.object}` };
 }
 
@@ -60,7 +62,8 @@ function objectShape(props: readonly PropertySpec[], input: boolean): { [key: st
 /** The package schema as an object. */
 export function packageSchema(version: string): { [key: string]: Json } {
   const config = PROVIDER_CONFIG.map((c) => [c.name, property(c, false)] as [string, Json]);
-  const resources = Object.values(KINDS).map((k): [string, Json] => {
+  // The generic kinds, then one typed resource per catalogued connector and transform type (plugin/typed.ts).
+  const resources = [...Object.values(KINDS), ...Object.values(TYPED_KINDS)].map((k): [string, Json] => {
     const outputs = objectShape(k.outputs, false);
     const reqInputs = required(k.inputs);
     return [
@@ -74,6 +77,15 @@ export function packageSchema(version: string): { [key: string]: Json } {
     ];
   });
   const types = Object.values(OBJECT_TYPES).map((t): [string, Json] => [t.token, { description: t.description, type: "object", ...objectShape(t.properties, true) }]);
+  // The typed resources' enums (named types: the schema has no inline enums) and map values.
+  for (const t of Object.values(TYPED_TYPES)) {
+    types.push([
+      t.token,
+      "enum" in t
+        ? { description: t.description, type: "string", enum: t.enum.map((v) => ({ name: v.name, value: v.value })) }
+        : { description: t.description, type: "object", ...objectShape(t.properties, true) },
+    ]);
+  }
   const functions = Object.values(FUNCTIONS).map((f): [string, Json] => [
     f.token,
     {

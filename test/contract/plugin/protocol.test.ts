@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FUNCTIONS, KINDS } from "../../../plugin/kinds.js";
 import { emptyproto, grpc, pluginproto, provproto } from "../../../plugin/proto.js";
+import { TYPED_KINDS } from "../../../plugin/typed.js";
 import {
   configureRequest,
   createRequest,
@@ -46,10 +48,11 @@ describe("the plugin's protocol RPCs over gRPC", () => {
     const schema = JSON.parse(resp.getSchema() as string) as { name: string; resources: Record<string, unknown>; functions: Record<string, unknown> };
     expect(schema.name).toBe("cdc");
     expect(schema.resources).toHaveProperty(["cdc:index:Source"]);
-    expect(Object.keys(schema.resources).sort()).toEqual(
-      ["Agent", "ClientCredential", "Destination", "HttpConnection", "LlmConnection", "Pipeline", "Source", "Tag", "Topic", "Transform"].map((k) => `cdc:index:${k}`),
-    );
-    expect(Object.keys(schema.functions).sort()).toEqual(["cdc:index:getDestination", "cdc:index:getRoles", "cdc:index:getSource", "cdc:index:getTag"]);
+    // The kinds, and a typed resource per catalogued connector and transform type.
+    expect(Object.keys(schema.resources).sort()).toEqual([...Object.values(KINDS).map((k) => k.token), ...Object.keys(TYPED_KINDS)].sort());
+    expect(schema.resources).toHaveProperty(["cdc:sources:Postgresql"]);
+    expect(schema.resources).toHaveProperty(["cdc:destinations:Snowflake"]);
+    expect(Object.keys(schema.functions).sort()).toEqual(Object.keys(FUNCTIONS).sort());
     // What is served is the generated file itself.
     expect(resp.getSchema()).toBe(readFileSync(join(__dirname, "..", "..", "..", "plugin", "schema.json"), "utf8"));
   });
