@@ -49,8 +49,9 @@ function decodeJsonMap(value: unknown): unknown {
  * Typed properties → the generic kind's: `connector` (or `transform`) from the token, `config`
  * from the typed properties in the platform's keys and wire form (as the core's check() writes
  * it, so the inputs and outputs a stack recorded compare as the generic kind's would), the
- * digests of secret values back under their keys, a carried key's input (a transform's name)
- * left to the core. Every other property (name, tags, status, ..., the core's own) as it is.
+ * digests of secret values back under their keys, a carried key from its input (a transform's
+ * `transforms.name` from its name). Every other property (name, tags, status, ..., the core's
+ * own) as it is.
  */
 export function toCoreProps(kind: TypedKind, props: Props): Props {
   const out: Props = {};
@@ -71,6 +72,8 @@ export function toCoreProps(kind: TypedKind, props: Props): Props {
     const p = byName.get(name);
     if (p && !(p.key in config)) config[p.key] = digest;
   }
+  // A carried key (a transform's `transforms.name`) holds its input's value, as the core's own inputs do.
+  for (const [key, input] of Object.entries(kind.carried)) if (props[input] !== undefined && props[input] !== null) config[key] = props[input];
   out[kind.codeProperty] = kind.code;
   out.config = toWireConfig(kind.catalogueKind, kind.code, config);
   return out;
@@ -138,13 +141,35 @@ export function typedFailure(kind: TypedKind, failure: { property: string; reaso
   return { property, reason };
 }
 
-/** Properties a typed resource's program set that it does not have, as check failures naming the one most likely meant. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const next = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = next;
+    }
+  }
+  return row[b.length]!;
+}
+
+/**
+ * Properties a typed resource's program set that it does not have, as check failures naming the
+ * one most likely meant: the same name in another case, the property of a platform key used as a
+ * name (`database.user` → `databaseUser`), or a near miss.
+ */
 export function unknownProperties(kind: TypedKind, props: Props, allowed: readonly string[]): Array<{ property: string; reason: string }> {
   const names = kind.inputs.map((p) => p.name);
   return Object.keys(props)
     .filter((name) => !names.includes(name) && !allowed.includes(name))
     .map((name) => {
-      const meant = names.find((n) => n.toLowerCase() === name.toLowerCase()) ?? kind.properties.find((p) => p.key === name)?.name;
+      const closest = names.map((n) => [n, distance(n.toLowerCase(), name.toLowerCase())] as const).sort((a, b) => a[1] - b[1])[0];
+      const meant =
+        names.find((n) => n.toLowerCase() === name.toLowerCase()) ??
+        kind.properties.find((p) => p.key === name || p.key === `${name}.user.defined`)?.name ??
+        (closest && closest[1] <= Math.min(3, Math.floor(name.length / 4)) ? closest[0] : undefined);
       return { property: name, reason: `is not a property of ${kind.token}${meant ? `: did you mean "${meant}"?` : ""}` };
     });
 }

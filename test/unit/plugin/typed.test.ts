@@ -154,7 +154,9 @@ describe("typed resources: one per catalogued connector and transform type", () 
         const coreProps = toCoreProps(t, { name: "x", tags: ["t1"], ...props });
         expect(coreProps[t.codeProperty]).toBe(t.code);
         expect(coreProps).toMatchObject({ name: "x", tags: ["t1"] });
-        expect(coreProps.config).toEqual(await helperConfig(t, props));
+        // A transform's helper takes its name as a setting (transforms.name); the typed resource as its name.
+        const carried = Object.fromEntries(Object.values(t.carried).map((input) => [input, "x"]));
+        expect(coreProps.config).toEqual(await helperConfig(t, { ...props, ...carried }));
         // Inputs come back as they were given; outputs keep secret values apart.
         expect(fromCoreProps(t, coreProps, "inputs")).toEqual({ name: "x", tags: ["t1"], ...props });
         const outputs = fromCoreProps(t, coreProps, "outputs");
