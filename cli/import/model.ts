@@ -1,6 +1,6 @@
 import { helperName } from "../../catalogue/helpers.js";
 import { connectorCodes, findConnector, type CatalogueKind, type KeySpec } from "../../catalogue/index.js";
-import { checkConnectorConfig, configAsProgram } from "../../provider/check.js";
+import { checkConnectorConfig, configAsProgram, nameSchema } from "../../provider/check.js";
 import type { ClientCredential, DestinationConnector } from "../../provider/client/index.js";
 import { isMasked, MASK, toApiString, type ConfigMap } from "../../provider/normalize.js";
 import { livePipelineView } from "../../provider/resources/pipeline.js";
@@ -281,6 +281,9 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
       return s;
     };
     const base = { ident, id: c.id, name: c.name, notes: [] as string[], dependsOn: [] as Ref[] };
+    // The console may allow names pulumi-cdc's check does not: said, not hidden (topics have no name input).
+    const badName = c.kind === "Topic" ? undefined : nameSchema.safeParse(c.name).error?.issues[0]?.message;
+    if (badName) base.notes.push(`pulumi-cdc's check refuses its name ${JSON.stringify(c.name)}: it ${badName}. \`pulumi preview\` fails until it is renamed, here and in the console.`);
     switch (c.kind) {
       case "Tag": {
         const t = byId.Tag.get(c.id)!;

@@ -198,6 +198,8 @@ describe("the program model", () => {
     });
     const odd = of(model.resources, "oddPortSource");
     expect(odd.notes).toEqual([expect.stringMatching(/check refuses config\["database.port.user.defined"\].*between 1 and 65535/)]);
+    const slash = buildProgram({ ...tenant(), tags: [{ id: "t-x", name: "team/data", type: ["general"] }] }).resources[0]!;
+    expect(slash.notes).toEqual([expect.stringMatching(/^pulumi-cdc's check refuses its name "team\/data": it may hold letters, digits/)]);
     expect(model.warnings).toEqual(expect.arrayContaining([expect.stringContaining('source "odd port" (oddPortSource)')]));
     // A value the helper's type cannot take: raw config, saying which.
     const notes: string[] = [];
