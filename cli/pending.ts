@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CheckpointError } from "./state.js";
-import { cdcKindOf } from "./types.js";
+import { cdcKindOf, coreProps } from "./types.js";
 
 type RecoverableKind = "source" | "destination" | "tag" | "clientCredential" | "kafkaUser";
 
@@ -24,7 +24,7 @@ export interface PendingOperation {
   type: string;
   urn: string;
   resourceType: string;
-  /** The inputs the engine sent (secret values stay encrypted objects). */
+  /** The inputs the engine sent, as the core has them (coreProps: a typed resource's as its connector and config); secret values stay encrypted objects. */
   inputs: Record<string, unknown>;
   /** The whole resource record, to write it back as a resource when adopted. */
   resource: Record<string, unknown>;
@@ -52,7 +52,7 @@ export function pendingOperations(checkpoint: unknown): PendingOperation[] {
     type: op.type,
     urn: op.resource.urn,
     resourceType: op.resource.type,
-    inputs: op.resource.inputs ?? {},
+    inputs: coreProps(op.resource.type, op.resource.inputs ?? {}),
     resource: op.resource as Record<string, unknown>,
   }));
 }

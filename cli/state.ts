@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ConfigMap } from "../provider/normalize.js";
-import { cdcKindOf } from "./types.js";
+import { cdcKindOf, coreProps } from "./types.js";
 
 /** The resource kinds the drift command checks, as the report names them. */
 export type ConnectorKind = "source" | "destination";
@@ -56,7 +56,7 @@ export function trackedObjects(checkpoint: unknown): TrackedObject[] {
   return (parsed.data.deployment?.resources ?? []).flatMap((r) => {
     const kind = OBJECT_KINDS[cdcKindOf(r.type) ?? ""];
     if (!kind || r.delete || !r.id) return [];
-    const outputs = Object.fromEntries(Object.entries(r.outputs ?? {}).filter(([, v]) => !encrypted(v)));
+    const outputs = Object.fromEntries(Object.entries(coreProps(r.type, r.outputs ?? {})).filter(([, v]) => !encrypted(v)));
     const name = stringOr(outputs.name, stringOr(outputs.username, stringOr(outputs.topicId, logicalNameOf(r.urn))));
     return [{ kind, urn: r.urn, id: r.id, name, outputs }];
   });
@@ -149,7 +149,7 @@ export function trackedConnectors(checkpoint: unknown): TrackedConnector[] {
     const kind = connectorKindOf(resource.type);
     // `delete: true` marks the old half of a replacement that the engine has yet to delete: not part of the stack's intent.
     if (!kind || resource.delete || !resource.id) continue;
-    const outputs = resource.outputs ?? {};
+    const outputs = coreProps(resource.type, resource.outputs ?? {});
     const config: ConfigMap = {};
     const hiddenKeys: string[] = [];
     const rawConfig = outputs.config;

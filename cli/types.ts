@@ -1,12 +1,27 @@
+import { typedKindOf } from "../plugin/typed.js";
+import { toCoreProps } from "../plugin/typed-props.js";
+
 /**
  * Our resources' type tokens, from either host: the dynamic classes'
- * `pulumi-nodejs:dynamic/cdc:<Kind>` and the provider plugin's `cdc:index:<Kind>`. The commands
- * read stacks of both the same way: the state holds the same core's inputs and outputs.
+ * `pulumi-nodejs:dynamic/cdc:<Kind>`, the plugin's `cdc:index:<Kind>` and its typed resources
+ * (`cdc:sources:Postgresql`, `cdc:destinations:Snowflake`, `cdc:transforms:MapFilter`). The
+ * commands read stacks of all of them the same way: the state holds the same core's inputs and
+ * outputs, a typed resource's with its properties typed (coreProps() maps them back).
  */
 const PREFIXES = ["pulumi-nodejs:dynamic/cdc:", "cdc:index:"] as const;
 
-/** `Source`, `Pipeline`, ... for one of our type tokens; undefined for anything else. */
+/** `Source`, `Pipeline`, ... for one of our type tokens (a typed resource's generic kind); undefined for anything else. */
 export function cdcKindOf(type: string): string | undefined {
   for (const prefix of PREFIXES) if (type.startsWith(prefix)) return type.slice(prefix.length);
-  return undefined;
+  return typedKindOf(type)?.kind;
+}
+
+/**
+ * A resource's recorded inputs or outputs as its core has them: a typed resource's properties as
+ * the generic kind's `connector` (or `transform`) and `config` (values the state keeps encrypted
+ * stay encrypted objects, under their keys); any other resource's as they are.
+ */
+export function coreProps(type: string, props: Record<string, unknown>): Record<string, unknown> {
+  const typed = typedKindOf(type);
+  return typed ? toCoreProps(typed, props) : props;
 }

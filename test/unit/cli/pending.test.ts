@@ -46,6 +46,15 @@ describe("pending operations of an interrupted run", () => {
     expect(() => pendingOperations({ nope: true, deployment: "x" })).toThrow(/not a Pulumi checkpoint/);
   });
 
+  it("a typed resource's inputs are read as its core's: the connector from the token, the config in the platform's keys", () => {
+    const typed = pendingCreate("typed");
+    const op = { ...typed, resource: { ...typed.resource, type: "cdc:destinations:Snowflake", inputs: { name: "wh-api", snowflakeSchemaName: "RAW", snowflakePrivateKey: { ciphertext: "x" } } } };
+    const [read] = pendingOperations({ deployment: { resources: [], pending_operations: [op] } });
+    expect(read!.inputs).toEqual({ name: "wh-api", connector: "snowflake", config: { "snowflake.schema.name": "RAW", "snowflake.private.key": { ciphertext: "x" } } });
+    // The record written back when adopted stays as the engine wrote it.
+    expect(read!.resource.inputs).toEqual(op.resource.inputs);
+  });
+
   it("knows which ids the stack already tracks", () => {
     expect(trackedIds(checkpoint())).toEqual(new Set([`${SOURCE}\0src-1`]));
   });
@@ -110,6 +119,11 @@ describe("recoverableKind", () => {
     expect(recoverableKind("cdc:index:ClientCredential")).toBe("clientCredential");
     expect(recoverableKind("cdc:index:Tag")).toBe("tag");
     expect(recoverableKind("cdc:index:Pipeline")).toBeUndefined();
+    // The plugin's typed resources are their generic kind's.
+    expect(recoverableKind("cdc:sources:Postgresql")).toBe("source");
+    expect(recoverableKind("cdc:destinations:Snowflake")).toBe("destination");
+    expect(recoverableKind("cdc:transforms:MapFilter")).toBeUndefined();
+    expect(recoverableKind("cdc:sources:Nope")).toBeUndefined();
     expect(recoverableKind("aws:s3:Bucket")).toBeUndefined();
   });
 });

@@ -77,6 +77,34 @@ describe("trackedConnectors", () => {
     ]);
   });
 
+  it("reads the plugin's typed resources (cdc:sources:Postgresql, cdc:destinations:Snowflake) as their generic kind, config in the platform's keys", () => {
+    const typedSource = {
+      urn: "urn:pulumi:dev::proj::cdc:sources:Postgresql::orders",
+      type: "cdc:sources:Postgresql",
+      id: "s1",
+      outputs: { name: "orders", databaseHostname: "db", databasePort: 5433, secretDigests: { databasePassword: encrypted }, desiredState: "active", drift: {} },
+    };
+    const typedDestination = {
+      urn: "urn:pulumi:dev::proj::cdc:destinations:Snowflake::warehouse",
+      type: "cdc:destinations:Snowflake",
+      id: "d1",
+      outputs: { name: "warehouse-1a2b", snowflakeSchemaName: "RAW", secretDigests: { snowflakePrivateKey: encrypted }, desiredState: "paused", drift: { baselineTimestamp: "2026-01-01T00:00:00.000Z" } },
+    };
+    expect(trackedConnectors(checkpoint([typedSource, typedDestination]))).toEqual([
+      expect.objectContaining({ kind: "source", id: "s1", connector: "postgresql", config: { "database.hostname.user.defined": "db", "database.port.user.defined": 5433 }, hiddenKeys: ["database.password"] }),
+      expect.objectContaining({
+        kind: "destination",
+        id: "d1",
+        name: "warehouse-1a2b",
+        connector: "snowflake",
+        config: { "snowflake.schema.name": "RAW" },
+        hiddenKeys: ["snowflake.private.key"],
+        desiredState: "paused",
+        baselineTimestamp: "2026-01-01T00:00:00.000Z",
+      }),
+    ]);
+  });
+
   it("skips the old half of a pending replacement and resources without an id", () => {
     const pendingDelete = { ...source, id: "s0", delete: true };
     const noId = { ...destination, id: "" };
@@ -129,6 +157,18 @@ describe("trackedObjects", () => {
       ["llm_connection", "l1", "model"],
       ["kafka_user", "analytics-dev", "analytics-dev"],
     ]);
+  });
+
+  it("reads a typed transform (cdc:transforms:MapFilter) as a Transform, its settings as the config", () => {
+    const [found] = trackedObjects(
+      checkpoint([resource("MapFilter", "tr1", { name: "clean", transformsInputTopicPattern: "public\\.(.*)", transformsInputJobParallelism: 4, deploy: false }, "cdc:transforms:")]),
+    );
+    expect(found).toMatchObject({
+      kind: "transform",
+      id: "tr1",
+      name: "clean",
+      outputs: { transform: "map_filter", config: { "transforms.name": "clean", "transforms.input.topic.pattern": "public\\.(.*)", "transforms.input.job.parallelism": 4 }, deploy: false },
+    });
   });
 
   it("leaves out the values the state keeps encrypted, and falls back to the logical name", () => {
