@@ -95,11 +95,9 @@ export function inputSchema(spec: KindSpec) {
         .string({ error: `is required: the ${spec.label} connector kind, e.g. "postgresql"` })
         .min(1, { error: `must not be empty: set the ${spec.label} connector kind` }),
     ),
-    config: knowable(
-      z.record(z.string(), configValue, {
-        error: `is required: an object of connector settings (string, number, boolean, list or map values)`,
-      }),
-    ),
+    config: z.record(z.string(), configValue, {
+      error: `is required: an object of connector settings (string, number, boolean, list or map values)`,
+    }),
     tags: z
       .array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), {
         error: "must be a list of tag ids or Tag resources",
@@ -220,15 +218,14 @@ export class ConnectorProvider {
   }
 
   async check(olds: Partial<ConnectorInputs>, news: Record<string, unknown>) {
-    const parsed = this.#inputs.safeParse(news);
+    // A config known only after another resource is made (preview) is checked when it is known.
+    const configKnown = !isUnknown(news.config);
+    const parsed = this.#inputs.safeParse(configKnown ? news : { ...news, config: {} });
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
-    // A config known only after another resource is made (preview) is checked when it is known.
-    const configKnown = !isUnknown(input.config);
-    const given = input.config as ConfigMap;
-    const failures: CheckFailure[] = configKnown ? checkConnectorConfig(this.spec.kind, input.connector, given) : [];
+    const failures: CheckFailure[] = configKnown ? checkConnectorConfig(this.spec.kind, input.connector, input.config) : [];
     // The platform's wire form, so state, diff and the request body all hold the same values.
-    const config = configKnown ? toWireConfig(this.spec.kind, input.connector, given) : given;
+    const config = configKnown ? toWireConfig(this.spec.kind, input.connector, input.config) : (news.config as ConfigMap);
     // A connector change, or a change of a replace-on-change key, replaces the object, so an
     // autoname is renewed with it (the replacement is created before the original is deleted).
     const replacing =
