@@ -204,6 +204,50 @@ cdc_ensure_pulumi() {
   cdc_say "using pulumi-language-yaml from $(dirname "$(command -v pulumi-language-yaml)")"
 }
 
+# The Go tools of tools/ (its go.mod and go.sum pinned to the CLI's pkg/v3 and sdk/v3, so the Go
+# caches of the CLI build serve most of it): pulumi-cdc-codegen, which writes sdk/go, sdk/python,
+# sdk/dotnet and docs/reference from plugin/schema.json (`npm run generate`, and the tests that
+# check them), and pulumi-language-go, a Go language host for machines without Pulumi's (its
+# module is refused by restricted proxies). Built once per content of tools/ into the cache
+# (about a minute once the CLI is built); PULUMI_CDC_CODEGEN names the generator, and the host is
+# linked beside our CLI (or into the shims directory on PATH) unless the machine has its own.
+cdc_ensure_codegen() {
+  command -v go >/dev/null 2>&1 || {
+    cdc_die "no Go toolchain: the code generator and the Go language host of tools/ need Go >= 1.25"
+    return 1
+  }
+  local src="$CDC_REPO_ROOT/tools" hash out build shims
+  hash="$(cd "$src" && find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-12)"
+  out="$CDC_CACHE/codegen-$hash/bin"
+  if [ ! -x "$out/pulumi-cdc-codegen" ] || [ ! -x "$out/pulumi-language-go" ]; then
+    mkdir -p "$CDC_CACHE" "$out"
+    (
+      # One build at a time (two test files may ask at once); the second finds it done.
+      if command -v flock >/dev/null 2>&1; then flock 9; fi
+      if [ ! -x "$out/pulumi-cdc-codegen" ] || [ ! -x "$out/pulumi-language-go" ]; then
+        build="$CDC_CACHE/build-codegen-$hash"
+        rm -rf "$build" && mkdir -p "$build" && cp -R "$src/." "$build/" || exit 1
+        cdc_say "building pulumi-cdc-codegen and pulumi-language-go from tools/ (first run only: about a minute once the CLI is built)"
+        cdc_go_build "pulumi-cdc-codegen" "$build" "$out/pulumi-cdc-codegen" ./pulumi-cdc-codegen "" || exit 1
+        cdc_go_build "pulumi-language-go" "$build" "$out/pulumi-language-go" ./pulumi-language-go \
+          "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$CDC_PULUMI_VERSION" || exit 1
+        rm -rf "$build"
+      fi
+    ) 9>"$CDC_CACHE/codegen.lock" || return 1
+  fi
+  export PULUMI_CDC_CODEGEN="$out/pulumi-cdc-codegen"
+  # The directory of our shims, as cdc_ensure_pulumi chose it.
+  shims="$CDC_CACHE/pulumi-v$CDC_PULUMI_VERSION/bin"
+  [ "$(command -v pulumi 2>/dev/null)" = "$shims/pulumi" ] || shims="$CDC_CACHE/shims-$(printf '%s' "$CDC_REPO_ROOT" | cksum | cut -d' ' -f1)"
+  if cdc_on_path_besides pulumi-language-go "$shims"; then
+    [ -L "$shims/pulumi-language-go" ] && rm -f "$shims/pulumi-language-go"
+  else
+    mkdir -p "$shims"
+    ln -sfn "$out/pulumi-language-go" "$shims/pulumi-language-go"
+    case ":$PATH:" in *":$shims:"*) ;; *) export PATH="$shims:$PATH" ;; esac
+  fi
+}
+
 # Offline engine settings; a user's own values win.
 cdc_pulumi_env() {
   mkdir -p "$CDC_REPO_ROOT/.pulumi-state"
@@ -234,5 +278,8 @@ cdc_build() {
 }
 
 cdc_toolchain() {
-  cdc_ensure_node && cdc_ensure_deps && cdc_ensure_pulumi && cdc_pulumi_env
+  cdc_ensure_node && cdc_ensure_deps && cdc_ensure_pulumi && cdc_pulumi_env || return 1
+  # Not fatal here (the demo needs neither tool): `npm run generate` and the tests that need them
+  # call it again and fail with its message.
+  cdc_ensure_codegen || cdc_say "warning: the code generator and the Go language host are not available (above)"
 }
