@@ -37,13 +37,23 @@ function property(p: PropertySpec, input: boolean): { [key: string]: Json } {
   };
 }
 
-function properties(props: readonly PropertySpec[], input: boolean): { [key: string]: Json } {
+/**
+ * `owner`: the resource's own name (`Transform` of cdc:index:Transform). C# forbids a member named
+ * as its enclosing type (CS0542), so such a property gets another name in .NET only.
+ */
+function properties(props: readonly PropertySpec[], input: boolean, owner?: string): { [key: string]: Json } {
   const seen = new Set<string>();
   for (const p of props) {
     if (seen.has(p.name)) throw new Error(`property ${p.name} is listed twice`);
     seen.add(p.name);
   }
-  return sorted(props.map((p) => [p.name, property(p, input)]));
+  const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+  return sorted(
+    props.map((p) => {
+      const clash = owner !== undefined && pascal(p.name) === owner;
+      return [p.name, { ...property(p, input), ...(clash ? { language: { csharp: { name: `${owner}Type` } } } : {}) }];
+    }),
+  );
 }
 
 function required(props: readonly PropertySpec[]): string[] {
@@ -54,9 +64,9 @@ function required(props: readonly PropertySpec[]): string[] {
 }
 
 /** An object type's shape (`properties`, `required`), as resources' outputs, object types and function results use it. */
-function objectShape(props: readonly PropertySpec[], input: boolean): { [key: string]: Json } {
+function objectShape(props: readonly PropertySpec[], input: boolean, owner?: string): { [key: string]: Json } {
   const req = required(props);
-  return { properties: properties(props, input), ...(req.length > 0 ? { required: req } : {}) };
+  return { properties: properties(props, input, owner), ...(req.length > 0 ? { required: req } : {}) };
 }
 
 /** The package schema as an object. */
@@ -64,14 +74,15 @@ export function packageSchema(version: string): { [key: string]: Json } {
   const config = PROVIDER_CONFIG.map((c) => [c.name, property(c, false)] as [string, Json]);
   // The generic kinds, then one typed resource per catalogued connector and transform type (plugin/typed.ts).
   const resources = [...Object.values(KINDS), ...Object.values(TYPED_KINDS)].map((k): [string, Json] => {
-    const outputs = objectShape(k.outputs, false);
+    const owner = k.token.split(":").pop()!;
+    const outputs = objectShape(k.outputs, false, owner);
     const reqInputs = required(k.inputs);
     return [
       k.token,
       {
         description: k.description,
         ...outputs,
-        inputProperties: properties(k.inputs, true),
+        inputProperties: properties(k.inputs, true, owner),
         ...(reqInputs.length > 0 ? { requiredInputs: reqInputs } : {}),
       },
     ];

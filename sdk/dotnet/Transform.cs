@@ -98,7 +98,7 @@ namespace PulumiCdc.Cdc
         /// The transform's type: `enrich`, `enrich_async`, `fan_out`, `map_filter`, `rollup`, `sql_join`, `topic_router`. Changing it replaces the transform.
         /// </summary>
         [Output("transform")]
-        public Output<string> Transform { get; private set; } = null!;
+        public Output<string> TransformType { get; private set; } = null!;
 
         /// <summary>
         /// The version of the transform's implementation.
@@ -221,7 +221,7 @@ namespace PulumiCdc.Cdc
         /// The transform's type: `enrich`, `enrich_async`, `fan_out`, `map_filter`, `rollup`, `sql_join`, `topic_router`. Changing it replaces the transform.
         /// </summary>
         [Input("transform", required: true)]
-        public Input<string> Transform { get; set; } = null!;
+        public Input<string> TransformType { get; set; } = null!;
 
         public TransformArgs()
         {
