@@ -31,38 +31,18 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(command.usage);
     return 0;
   }
-  if (command.command === "import") {
-    const { code } = await runImport(command.options, {
-      runPulumi: pulumiRunner(),
-      env: process.env,
-      cwd: process.cwd(),
-      stdout: (text) => process.stdout.write(text),
-      stderr: (text) => process.stderr.write(text),
-      createClient: cliClient,
-    });
-    return code;
-  }
-  if (command.command === "recover") {
-    const { code } = await runRecover(command.options, {
-      runPulumi: pulumiRunner(),
-      env: process.env,
-      cwd: process.cwd(),
-      stdout: (text) => process.stdout.write(text),
-      stderr: (text) => process.stderr.write(text),
-      createClient: cliClient,
-    });
-    return code;
-  }
-  const { code } = await runDrift(command.options, {
+  // What every command touches outside itself.
+  const io = {
     runPulumi: pulumiRunner(),
     env: process.env,
     cwd: process.cwd(),
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
-    now: () => new Date(),
+    stdout: (text: string) => void process.stdout.write(text),
+    stderr: (text: string) => void process.stderr.write(text),
     createClient: cliClient,
-  });
-  return code;
+  };
+  if (command.command === "import") return (await runImport(command.options, io)).code;
+  if (command.command === "recover") return (await runRecover(command.options, io)).code;
+  return (await runDrift(command.options, { ...io, now: () => new Date() })).code;
 }
 
 main(process.argv.slice(2)).then(
