@@ -7,10 +7,13 @@
 // program the same way: `node @pulumi/pulumi/cmd/run ...` resolved from the program's
 // own directory, config in PULUMI_CONFIG, exit code 32 meaning "already reported".
 // The engine, the state, the diff and the dynamic-provider host are Pulumi's own.
+// GenerateProgram (PCL to TypeScript, for `pulumi import` and `pulumi convert`) is
+// tools/pulumi-cdc-codegen's `program` mode, which runs pkg/v3's Node.js generator against the
+// engine's schema loader: the generator named by PULUMI_CDC_CODEGEN (scripts/toolchain.sh).
 "use strict";
 
 const path = require("node:path");
-const { spawn } = require("node:child_process");
+const { spawn, execFile } = require("node:child_process");
 
 // Resolve gRPC and the generated stubs through @pulumi/pulumi so that both come from
 // the same installation (protobuf message classes are not interchangeable across copies).
@@ -19,6 +22,7 @@ const grpc = require(require.resolve("@grpc/grpc-js", { paths: [sdkRoot] }));
 const langrpc = require(path.join(sdkRoot, "proto", "language_grpc_pb.js"));
 const langproto = require(path.join(sdkRoot, "proto", "language_pb.js"));
 const pluginproto = require(path.join(sdkRoot, "proto", "plugin_pb.js"));
+const hclproto = require(path.join(sdkRoot, "proto", "codegen", "hcl_pb.js"));
 const sdkVersion = require(path.join(sdkRoot, "package.json")).version;
 
 const BAIL_EXIT_CODE = 32;
@@ -100,6 +104,47 @@ function run(call, callback) {
     });
 }
 
+// PCL to TypeScript by `$PULUMI_CDC_CODEGEN program <loader-target>` (JSON in and out).
+function generateProgram(call, callback) {
+    const req = call.request;
+    const codegen = process.env.PULUMI_CDC_CODEGEN;
+    if (!codegen) {
+        return callback({
+            code: grpc.status.FAILED_PRECONDITION,
+            details: "this language host generates TypeScript with tools/pulumi-cdc-codegen: PULUMI_CDC_CODEGEN names it (source scripts/toolchain.sh and run cdc_toolchain)",
+        });
+    }
+    const source = Object.fromEntries(req.getSourceMap().entries());
+    const child = execFile(codegen, ["program", req.getLoaderTarget()], { maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
+        if (err) {
+            return callback({ code: grpc.status.INTERNAL, details: `pulumi-cdc-codegen program failed: ${stderr || err.message}` });
+        }
+        let out;
+        try {
+            out = JSON.parse(stdout);
+        } catch (e) {
+            return callback({ code: grpc.status.INTERNAL, details: `pulumi-cdc-codegen program wrote no JSON: ${e.message}` });
+        }
+        const resp = new langproto.GenerateProgramResponse();
+        for (const [name, text] of Object.entries(out.source ?? {})) {
+            resp.getSourceMap().set(name, Buffer.from(text, "utf8"));
+        }
+        for (const d of out.diagnostics ?? []) {
+            const diag = new hclproto.Diagnostic()
+                .setSeverity(d.severity === "error" ? hclproto.DiagnosticSeverity.DIAG_ERROR : hclproto.DiagnosticSeverity.DIAG_WARNING)
+                .setSummary(d.summary ?? "")
+                .setDetail(d.detail ?? "");
+            if (d.file) {
+                const pos = new hclproto.Pos().setLine(d.line ?? 0).setColumn(d.column ?? 0);
+                diag.setSubject(new hclproto.Range().setFilename(d.file).setStart(pos).setEnd(pos));
+            }
+            resp.addDiagnostics(diag);
+        }
+        callback(null, resp);
+    });
+    child.stdin.end(JSON.stringify({ source }));
+}
+
 const unimplemented = (name) => (_call, callback) =>
     callback({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not supported by this language host` });
 
@@ -116,6 +161,7 @@ const handlers = {
         callback(null, new langproto.GetRequiredPackagesResponse().setPackagesList([]));
     },
     run,
+    generateProgram,
     getPluginInfo(_call, callback) {
         callback(null, new pluginproto.PluginInfo().setVersion(sdkVersion));
     },

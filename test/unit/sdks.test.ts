@@ -10,11 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // can without a Python package index or a .NET SDK. Python: every file byte-compiles, setup.py
 // (or pyproject.toml) requires `pulumi` within a version range, every resource is registered.
 // .NET: the project file is well-formed XML and includes a class file per resource of the
-// schema (an SDK-style project compiles every .cs file under it). Go is built and run for real
-// by test/e2e/go-quickstart.test.ts.
+// schema (an SDK-style project compiles every .cs file under it). Node.js (sdk/nodejs, the npm
+// package the TypeScript of `pulumi import` imports): it type-checks (tsc on its own tsconfig),
+// its package.json names the schema's packageName and version, a class per resource carries its
+// token. Go is built and run for real by test/e2e/go-quickstart.test.ts, the Node.js SDK under the
+// engine by test/e2e/import-ts.test.ts.
 
 const REPO_ROOT = join(__dirname, "..", "..");
-const OWNED = ["sdk/go", "sdk/python", "sdk/dotnet", "docs/reference"];
+const OWNED = ["sdk/go", "sdk/python", "sdk/dotnet", "sdk/nodejs", "docs/reference"];
 
 type Json = Record<string, unknown>;
 const schema = JSON.parse(readFileSync(join(REPO_ROOT, "plugin", "schema.json"), "utf8")) as { resources: Json; language?: Record<string, Json> };
@@ -176,6 +179,33 @@ describe("the generated SDKs and reference pages", () => {
       // And no class file of a resource the schema no longer has.
       const declared = cs.flatMap((f) => [...readFileSync(join(root, f), "utf8").matchAll(/ResourceType\("([^"]+)"\)/g)].map((m) => m[1]!));
       expect([...new Set(declared)].filter((t) => t !== "pulumi:providers:cdc").sort()).toEqual(resourceTokens);
+    });
+  });
+
+  describe("Node.js (sdk/nodejs)", () => {
+    const root = join(REPO_ROOT, "sdk", "nodejs");
+
+    it("type-checks on its own tsconfig (tsc, strict), with @pulumi/pulumi and @types/node of this repository", async () => {
+      const r = await run(process.execPath, [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.json"), "--noEmit"]);
+      expect(r.code, r.output).toBe(0);
+    }, 120_000);
+
+    it("its package.json is the schema's packageName at the schema's version, on @pulumi/pulumi, a resource package of cdc", () => {
+      const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; version: string; dependencies: Record<string, string>; pulumi: Json };
+      expect(pkg.name).toBe(schema.language?.nodejs?.packageName);
+      expect(pkg.version).toBe(schemaVersion());
+      expect(pkg.dependencies).toHaveProperty("@pulumi/pulumi");
+      expect(pkg.pulumi).toMatchObject({ resource: true, name: "cdc", version: schemaVersion() });
+    });
+
+    it("has a class per resource of the schema, with its token", () => {
+      const tokens: string[] = [];
+      for (const f of files(root).filter((f) => f.endsWith(".ts"))) {
+        const m = /__pulumiType = '([^']+)'/.exec(readFileSync(join(root, f), "utf8"));
+        // The provider's class carries the package's name ("cdc"), not a resource's token.
+        if (m && m[1]!.includes(":")) tokens.push(m[1]!);
+      }
+      expect(tokens.sort()).toEqual(resourceTokens);
     });
   });
 

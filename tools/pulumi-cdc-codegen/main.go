@@ -1,14 +1,22 @@
-// Command pulumi-cdc-codegen writes the SDKs of the languages other than TypeScript, and the
-// reference pages under docs/, from the provider plugin's package schema (plugin/schema.json):
+// Command pulumi-cdc-codegen writes the generated SDKs (Go, Python, .NET and the Node.js SDK of
+// the typed tokens), and the reference pages under docs/, from the provider plugin's package
+// schema (plugin/schema.json):
 //
 //	pulumi-cdc-codegen <schema.json> <root>
 //
-// writes <root>/sdk/go (the Go module sdk/go/cdc), <root>/sdk/python, <root>/sdk/dotnet and
-// <root>/docs/reference, each emptied first, so a file of a resource that left the schema goes
+// writes <root>/sdk/go (the Go module sdk/go/cdc), <root>/sdk/python, <root>/sdk/dotnet,
+// <root>/sdk/nodejs (the npm package pulumi-cdc-sdk) and <root>/docs/reference, each emptied first, so a file of a resource that left the schema goes
 // too. `npm run generate` runs it on the repository; the tests run it into a temporary directory
 // and compare. scripts/toolchain.sh (cdc_ensure_codegen) builds it into the toolchain cache.
 //
-// Go and Python come from github.com/pulumi/pulumi/pkg/v3/codegen at the CLI's release; .NET
+//	pulumi-cdc-codegen program <loader-target>
+//
+// turns PCL into TypeScript for the Node.js language host's GenerateProgram
+// (scripts/toolchain/pulumi-language-nodejs.js, for `pulumi import` and `pulumi convert`): it reads
+// {"source": {<file>: <PCL>}} from stdin, loads schemas from the engine's loader at
+// <loader-target>, and writes {"source": {<file>: <TypeScript>}, "diagnostics": [...]} to stdout.
+//
+// Go, Node.js and Python come from github.com/pulumi/pulumi/pkg/v3/codegen at the CLI's release; .NET
 // from github.com/pulumi/pulumi-dotnet/pulumi-language-dotnet/v3/codegen, where Pulumi moved it
 // (pkg/v3 v3.259.0 has none: github.com/pulumi/pulumi#22435 deleted it).
 package main
@@ -34,6 +42,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	dotnetgen "github.com/pulumi/pulumi-dotnet/pulumi-language-dotnet/v3/codegen"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	nodejsgen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	pythongen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
@@ -42,11 +51,18 @@ import (
 const tool = "pulumi-cdc-codegen"
 
 // The directories this tool owns, relative to the root: emptied and rewritten on every run.
-var owned = []string{"sdk/go", "sdk/python", "sdk/dotnet", "docs/reference"}
+var owned = []string{"sdk/go", "sdk/python", "sdk/dotnet", "sdk/nodejs", "docs/reference"}
 
 func main() {
+	if len(os.Args) == 3 && os.Args[1] == "program" {
+		if err := generateProgram(os.Args[2], os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "pulumi-cdc-codegen: %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: pulumi-cdc-codegen <schema.json> <root>")
+		fmt.Fprintln(os.Stderr, "usage: pulumi-cdc-codegen <schema.json> <root>\n       pulumi-cdc-codegen program <loader-target> < {\"source\": {...}}")
 		os.Exit(2)
 	}
 	if err := run(os.Args[1], os.Args[2]); err != nil {
@@ -100,6 +116,17 @@ func run(schemaPath, root string) error {
 	}
 	goFiles[pkg.Name+"/go.mod"] = goMod
 	add("sdk/go", goFiles)
+
+	// Node.js: the npm package pulumi-cdc-sdk (TypeScript sources and its package.json), which
+	// the TypeScript that `pulumi import` writes imports.
+	if pkg, err = bind(); err != nil {
+		return err
+	}
+	nodeFiles, err := nodejsgen.GeneratePackage(tool, pkg, nil, nil, false, nil)
+	if err != nil {
+		return fmt.Errorf("nodejs: %w", err)
+	}
+	add("sdk/nodejs", nodeFiles)
 
 	// Python: setup.py and the pulumi_cdc package.
 	if pkg, err = bind(); err != nil {
@@ -161,8 +188,8 @@ func run(schemaPath, root string) error {
 			}
 		}
 	}
-	fmt.Printf("%s: %d resources; wrote %d files to sdk/go, %d to sdk/python, %d to sdk/dotnet, %d to docs/reference\n",
-		tool, len(spec.Resources), counts["sdk/go"], counts["sdk/python"], counts["sdk/dotnet"], counts["docs/reference"])
+	fmt.Printf("%s: %d resources; wrote %d files to sdk/go, %d to sdk/python, %d to sdk/dotnet, %d to sdk/nodejs, %d to docs/reference\n",
+		tool, len(spec.Resources), counts["sdk/go"], counts["sdk/python"], counts["sdk/dotnet"], counts["sdk/nodejs"], counts["docs/reference"])
 	return nil
 }
 
@@ -181,7 +208,7 @@ func loadSpec(path string) (schema.PackageSpec, error) {
 	if spec.Language == nil {
 		spec.Language = map[string]schema.RawMessage{}
 	}
-	for _, lang := range []string{"go", "python", "csharp"} {
+	for _, lang := range []string{"go", "nodejs", "python", "csharp"} {
 		section := map[string]any{}
 		if raw, ok := spec.Language[lang]; ok {
 			if err := json.Unmarshal(raw, &section); err != nil {
