@@ -1,18 +1,21 @@
 /**
  * Benchmark: N pulumi-cdc sources and destinations through every step a user runs (up, a
  * no-change preview, a preview after an out-of-band edit, the drift command, refresh,
- * destroy), each next to the same program on a no-op dynamic provider (the floor the engine
- * itself costs), in the same run, at the emulator latencies asked for. Counts each step's API
- * requests from the emulator and samples the peak memory of the process doing the API work.
- * Writes a JSON result and prints a markdown table.
+ * destroy) on both hosts: the dynamic classes, next to the same program on a no-op dynamic
+ * provider (the floor the engine itself costs), and the provider plugin pulumi-resource-cdc,
+ * next to the same program on a no-op provider plugin (noop-plugin/), all in the same run, at
+ * the emulator latencies asked for. Counts each step's API requests from the emulator and
+ * samples the peak memory of the process doing the API work (the dynamic-provider host, the
+ * plugin). Writes a JSON result and prints a markdown table per size and latency, with the
+ * plugin's goals and whether they hold.
  *
- *   bash scripts/bench/run.sh [--counts 200,1000] [--latency-ms 0,100] [--repeat 1] [--out .bench/result.json]
+ *   bash scripts/bench/run.sh [--counts 200,1000] [--latency-ms 0,100] [--repeat 1] [--programs ...] [--out .bench/result.json]
  *
  * run.sh sources the toolchain and builds first: this script uses the compiled emulator and
  * drift command, and the programs load the compiled package, as users' programs do.
  */
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { arch, cpus, platform, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -20,39 +23,60 @@ import { parseArgs } from "node:util";
 // The built emulator and client (run.sh builds): the same code `npx pulumi-cdc-emulator` runs.
 import { startEmulator, type EmulatorStats, type RunningEmulator } from "../../dist/emulator/index.js";
 import { CdcClient, DEFAULT_CREATED_FROM, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
-import { dynamicProviderOf, PeakMemory, type WatchTarget } from "./memory";
-import { markdownTable, PROGRAMS, STEP_LABELS, STEPS, summarise, type ProgramName, type RunResult, type RunSample, type StepName, type StepSample } from "./report";
+import { benchPluginOf, cdcPluginOf, dynamicProviderOf, PeakMemory, type WatchTarget } from "./memory";
+import { goalsText, markdownTables, PROGRAMS, STEP_LABELS, STEPS, summarise, usesApi, type ProgramName, type RunResult, type RunSample, type StepName, type StepSample } from "./report";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAMS_DIR = join(__dirname, "programs");
 const DRIFT_CLI = join(ROOT, "dist", "cli", "index.js");
+const PROFILE_PRELOAD = join(__dirname, "profile", "preload.js");
 const RESOURCE_TYPES: Record<ProgramName, string[]> = {
-  cdc: ["pulumi-nodejs:dynamic/cdc:Source", "pulumi-nodejs:dynamic/cdc:Destination"],
   noop: ["pulumi-nodejs:dynamic/bench:NoopSource", "pulumi-nodejs:dynamic/bench:NoopDestination"],
+  cdc: ["pulumi-nodejs:dynamic/cdc:Source", "pulumi-nodejs:dynamic/cdc:Destination"],
+  "noop-plugin": ["bench:index:NoopSource", "bench:index:NoopDestination"],
+  "cdc-plugin": ["cdc:index:Source", "cdc:index:Destination"],
+};
+/** The process that does a program's provider work: the dynamic-provider host, or the provider plugin. */
+const PROVIDER_PROCESS: Record<ProgramName, (programDir: string) => WatchTarget> = {
+  noop: dynamicProviderOf,
+  cdc: dynamicProviderOf,
+  "noop-plugin": benchPluginOf,
+  "cdc-plugin": cdcPluginOf,
 };
 export const MAX_COUNT = 1_000;
 export const MAX_REPEAT = 5;
 export const MAX_LATENCY_MS = 2_000;
 
-const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--max-concurrency n] [--neighbours 0] [--out .bench/result.json]
+const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--programs ${PROGRAMS.join(",")}] [--max-concurrency n] [--neighbours 0] [--out .bench/result.json]
 
   --counts <n,...>      resources per stack, each 2..${MAX_COUNT}: half sources, half destinations (default 200)
   --latency-ms <n,...>  the emulator's added latency per request, each 0..${MAX_LATENCY_MS} (default 0)
   --repeat <n>          runs per size, latency and program, 1..${MAX_REPEAT}; the table shows the median (default 1)
+  --programs <p,...>    which programs to run (default all four): noop (no-op dynamic provider), cdc (the dynamic
+                        classes), noop-plugin (no-op provider plugin), cdc-plugin (the provider plugin)
   --max-concurrency <n> set cdc:maxConcurrency on the pulumi-cdc stacks (default: unset, the provider's default)
   --neighbours <n>      connectors of another stack in the same tenant, made with the same IaC value before
                         the runs, half sources and half destinations, 0..${MAX_COUNT} (default 0): a tenant shared
                         by dev and prod stacks, whose objects every listing returns
   --out <file>          where to write the JSON result (default .bench/result.json)
+  --profile-dir <dir>   profile the provider processes (dynamic-provider host, both plugins) of every step into
+                        <dir>/<program>-<count>-<latency>ms-<round>/<step>/: CPU profile, memory, GC, RPC times
+                        (profile/preload.js; summarise with node scripts/bench/profile/summarise.js <dir>).
+                        Profiling slows the providers: its timings are not the benchmark's
+  --plugin-node-args <a> run both provider plugins (cdc-plugin's and the no-op floor's) as node <a> main.js, e.g.
+                        "--max-semi-space-size=2", through launchers made for the run (bin/ is left as it is)
 `;
 
 interface BenchOptions {
   counts: number[];
   latencies: number[];
   repeat: number;
+  programs: ProgramName[];
   maxConcurrency: number | undefined;
   neighbours: number;
   out: string;
+  profileDir: string | undefined;
+  pluginNodeArgs: string | undefined;
 }
 
 function integers(flag: string, raw: string, min: number, max: number): number[] {
@@ -73,21 +97,32 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
       counts: { type: "string" },
       "latency-ms": { type: "string" },
       repeat: { type: "string" },
+      programs: { type: "string" },
       "max-concurrency": { type: "string" },
       neighbours: { type: "string" },
       out: { type: "string" },
+      "profile-dir": { type: "string" },
+      "plugin-node-args": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) return "help";
   const [repeat] = integers("--repeat", values.repeat ?? "1", 1, MAX_REPEAT);
+  const programs = values.programs === undefined ? [...PROGRAMS] : values.programs.split(",").map((p) => p.trim());
+  for (const p of programs) {
+    if (!(PROGRAMS as readonly string[]).includes(p)) throw new Error(`--programs: '${p}' is none of ${PROGRAMS.join(", ")}`);
+  }
   return {
     counts: integers("--counts", values.counts ?? "200", 2, MAX_COUNT),
     latencies: integers("--latency-ms", values["latency-ms"] ?? "0", 0, MAX_LATENCY_MS),
     repeat: repeat!,
+    // In PROGRAMS' order whatever the order asked for: floors run before what they are the floor of.
+    programs: PROGRAMS.filter((p) => programs.includes(p)),
     maxConcurrency: values["max-concurrency"] === undefined ? undefined : integers("--max-concurrency", values["max-concurrency"], 1, 256)[0],
     neighbours: integers("--neighbours", values.neighbours ?? "0", 0, MAX_COUNT)[0]!,
     out: resolve(values.out ?? join(ROOT, ".bench", "result.json")),
+    profileDir: values["profile-dir"] === undefined ? undefined : resolve(values["profile-dir"]),
+    pluginNodeArgs: pluginNodeArgs(values["plugin-node-args"]),
   };
 }
 
@@ -133,23 +168,67 @@ export function statsDelta(before: EmulatorStats, after: EmulatorStats): Pick<St
   return { apiRequests: after.total - before.total, tokenRequests: tokens(after) - tokens(before), requests };
 }
 
+/** Node.js options for the plugins' launchers: options only, nothing a shell would interpret. */
+function pluginNodeArgs(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw.trim() === "") return undefined;
+  for (const arg of raw.trim().split(/\s+/)) {
+    if (!/^--[a-z0-9-]+(=[A-Za-z0-9._,/:=-]+)?$/.test(arg)) throw new Error(`--plugin-node-args: '${arg}' is not a plain --option or --option=value`);
+  }
+  return raw.trim().split(/\s+/).join(" ");
+}
+
+/** The script each plugin's launcher runs, by the folder plugins.providers names. */
+const PLUGIN_MAINS: Record<string, { name: string; main: string }> = {
+  [join(ROOT, "bin")]: { name: "cdc", main: join(ROOT, "dist", "plugin", "main.js") },
+  [join(__dirname, "noop-plugin")]: { name: "bench", main: join(__dirname, "noop-plugin", "main.js") },
+};
+
+/**
+ * With --plugin-node-args: a launcher per plugin in `dir` that runs its script under those
+ * options, as bin/pulumi-resource-cdc and noop-plugin/pulumi-resource-bench run it without them;
+ * Pulumi.yaml's plugin folders are pointed at these.
+ */
+async function pluginLaunchers(project: string, dir: string, nodeArgs: string): Promise<string> {
+  let out = project;
+  for (const [folder, { name, main }] of Object.entries(PLUGIN_MAINS)) {
+    if (!out.includes(JSON.stringify(folder))) continue;
+    const launcherDir = join(dir, "launchers", name);
+    await mkdir(launcherDir, { recursive: true });
+    await writeFile(join(launcherDir, `pulumi-resource-${name}`), `#!/bin/sh\nexec node ${nodeArgs} ${JSON.stringify(main)} "$@"\n`, { mode: 0o755 });
+    out = out.replace(JSON.stringify(folder), JSON.stringify(launcherDir));
+  }
+  return out;
+}
+
 /**
  * A copy of the program in a temporary directory, so stack config files never land in the
  * repository; its node_modules links to the repository's, where `pulumi-cdc` links to the package.
+ * The plugins' paths in Pulumi.yaml (relative to the program's folder here) are made absolute.
  */
-async function stageProgram(program: ProgramName, dir: string): Promise<string> {
+async function stageProgram(program: ProgramName, dir: string, nodeArgs: string | undefined): Promise<string> {
   const target = join(dir, "program");
   await mkdir(target, { recursive: true });
-  for (const file of ["Pulumi.yaml", "package.json", "tsconfig.json", "index.ts"]) {
+  for (const file of ["package.json", "tsconfig.json", "index.ts"]) {
     await copyFile(join(PROGRAMS_DIR, program, file), join(target, file));
   }
+  const project = await readFile(join(PROGRAMS_DIR, program, "Pulumi.yaml"), "utf8");
+  const absolute = absolutePluginPaths(project, join(PROGRAMS_DIR, program));
+  await writeFile(join(target, "Pulumi.yaml"), nodeArgs ? await pluginLaunchers(absolute, dir, nodeArgs) : absolute);
   await symlink(join(ROOT, "node_modules"), join(target, "node_modules"), "dir");
   return target;
 }
 
-function resourcesOf(checkpoint: string, types: readonly string[]): number {
+/** `path: ../x` lines of a Pulumi.yaml (its plugins) resolved against `from`. */
+export function absolutePluginPaths(project: string, from: string): string {
+  return project.replace(/^(\s*path:\s*)(\S.*?)\s*$/gm, (_line, key: string, path: string) => `${key}${JSON.stringify(resolve(from, path.replace(/^["']|["']$/g, "")))}`);
+}
+
+/** How many of the stack's resources are of `types`, and the mean size of one in the stack's state (JSON bytes, secrets encrypted). */
+function resourcesOf(checkpoint: string, types: readonly string[]): { count: number; meanBytes: number } {
   const parsed = JSON.parse(checkpoint) as { deployment?: { resources?: Array<{ type: string }> } };
-  return (parsed.deployment?.resources ?? []).filter((r) => types.includes(r.type)).length;
+  const ours = (parsed.deployment?.resources ?? []).filter((r) => types.includes(r.type));
+  const bytes = ours.reduce((n, r) => n + Buffer.byteLength(JSON.stringify(r)), 0);
+  return { count: ours.length, meanBytes: ours.length === 0 ? 0 : Math.round(bytes / ours.length) };
 }
 
 /** A person in the web console changes the first source and the first destination of the stack. */
@@ -180,6 +259,10 @@ interface Round {
   destinations: number;
   latencyMs: number;
   round: number;
+  /** Where the provider processes' profiles go (--profile-dir); undefined: no profiling. */
+  profileDir: string | undefined;
+  /** Node.js options for both plugins (--plugin-node-args). */
+  pluginNodeArgs: string | undefined;
 }
 
 async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Promise<RunSample> {
@@ -199,12 +282,14 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_SKIP_CONFIRMATIONS: "true",
     NO_COLOR: "1",
+    // Profiling: every Node.js process of a step loads the preload, which profiles only the providers.
+    ...(r.profileDir ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${PROFILE_PRELOAD}`.trim() } : {}),
   };
   const setupLimit = 120_000;
   // Generous for slow machines, and still bounded: a hung engine cannot stall the run forever.
   const stepLimit = Math.min(120_000 + count * 3_000, 60 * 60_000);
   await mkdir(join(dir, "backend"), { recursive: true });
-  const cwd = await stageProgram(program, dir);
+  const cwd = await stageProgram(program, dir, r.pluginNodeArgs);
   let initialised = false;
   let destroyed = false;
   try {
@@ -214,7 +299,7 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
       pulumiOk(["config", "set", "--stack", stack, ...(secret ? ["--secret"] : []), key, value], cwd, env, setupLimit);
     await set("bench:sources", String(sources));
     await set("bench:destinations", String(destinations));
-    if (program === "cdc") {
+    if (usesApi(program)) {
       await set("cdc:apiUrl", emulator.url);
       await set("cdc:clientId", emulator.clientId);
       await set("cdc:clientSecret", emulator.clientSecret, true);
@@ -224,7 +309,7 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
       file: "pulumi",
       args: [...args, "--non-interactive", "--color", "never"],
       ok: (code) => code === 0,
-      watch: dynamicProviderOf(cwd),
+      watch: PROVIDER_PROCESS[program](cwd),
     });
     const commands: Record<StepName, StepCommand> = {
       up: pulumiStep(["up", "--yes", "--skip-preview", "--stack", stack]),
@@ -235,7 +320,7 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
       drift: {
         file: process.execPath,
         args: [DRIFT_CLI, "drift", "--stack", stack, "--json"],
-        ok: (code) => code === (program === "cdc" ? 2 : 0),
+        ok: (code) => code === (usesApi(program) ? 2 : 0),
         watch: { cwd, command: "cli/index.js drift" },
       },
       refresh: pulumiStep(["refresh", "--yes", "--skip-preview", "--stack", stack]),
@@ -244,26 +329,28 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
 
     const steps = {} as Record<StepName, StepSample>;
     for (const step of STEPS) {
-      if (step === "previewAfterEdit" && program === "cdc") await editOutOfBand(web, stack);
+      if (step === "previewAfterEdit" && usesApi(program)) await editOutOfBand(web, stack);
       const { file, args, ok, watch } = commands[step];
       const memory = new PeakMemory(watch);
       memory.start();
       const before = emulator.stats();
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
-      const result = await run(file, args, cwd, env, stepLimit);
+      const stepEnv = r.profileDir ? { ...env, BENCH_PROFILE_OUT: join(r.profileDir, `${program}-${count}-${r.latencyMs}ms-${r.round}`, step) } : env;
+      const result = await run(file, args, cwd, stepEnv, stepLimit);
       const seconds = (performance.now() - started) / 1000;
       const cpu = process.cpuUsage(cpuBefore);
       const apiCpuSeconds = Math.round((cpu.user + cpu.system) / 1e4) / 100;
       const after = emulator.stats();
-      const peakMemoryMiB = await memory.stop();
+      const usage = await memory.stop();
       if (!ok(result.code)) throw failure(`${program} ${STEP_LABELS[step]}`, result, stepLimit);
-      steps[step] = { seconds: Math.round(seconds * 100) / 100, ...statsDelta(before, after), peakMemoryMiB, apiCpuSeconds };
+      steps[step] = { seconds: Math.round(seconds * 100) / 100, ...statsDelta(before, after), ...usage, apiCpuSeconds };
       // Outside the timing: the numbers only count if the step did what it should.
-      await verify(r, step, result, stack, cwd, env, setupLimit);
+      const stateBytesPerResource = await verify(r, step, result, stack, cwd, env, setupLimit);
+      if (stateBytesPerResource !== undefined) steps[step].stateBytesPerResource = stateBytesPerResource;
       if (step === "destroy") destroyed = true;
       process.stderr.write(
-        `[bench] ${program} ${count} @${r.latencyMs} ms #${r.round}: ${STEP_LABELS[step]} ${seconds.toFixed(1)} s, ${steps[step].apiRequests} API requests, ${peakMemoryMiB} MiB, emulator CPU ${apiCpuSeconds} s\n`,
+        `[bench] ${program} ${count} @${r.latencyMs} ms #${r.round}: ${STEP_LABELS[step]} ${seconds.toFixed(1)} s, ${steps[step].apiRequests} API requests, ${usage.peakMemoryMiB} MiB, CPU: provider ${usage.providerCpuSeconds} s, step ${usage.stepCpuSeconds} s, emulator ${apiCpuSeconds} s\n`,
       );
     }
     return { ...r, steps };
@@ -277,24 +364,27 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
   }
 }
 
-/** What each step must have done for its timing to count. */
-async function verify(r: Round, step: StepName, result: CommandResult, stack: string, cwd: string, env: NodeJS.ProcessEnv, limit: number): Promise<void> {
+/** What each step must have done for its timing to count; after up and refresh, the mean state size of a resource. */
+async function verify(r: Round, step: StepName, result: CommandResult, stack: string, cwd: string, env: NodeJS.ProcessEnv, limit: number): Promise<number | undefined> {
   const what = `${r.program} ${r.sources + r.destinations}: ${STEP_LABELS[step]}`;
+  let meanBytes: number | undefined;
   if (step === "up" || step === "refresh" || step === "destroy") {
     const deployed = resourcesOf((await pulumiOk(["stack", "export", "--stack", stack], cwd, env, limit)).stdout, RESOURCE_TYPES[r.program]);
     const expected = step === "destroy" ? 0 : r.sources + r.destinations;
-    if (deployed !== expected) throw new Error(`${what}: the stack holds ${deployed} resources, expected ${expected}`);
+    if (deployed.count !== expected) throw new Error(`${what}: the stack holds ${deployed.count} resources, expected ${expected}`);
+    if (step !== "destroy") meanBytes = deployed.meanBytes;
   }
-  if (step === "previewAfterEdit" && r.program === "cdc" && !/~ 2 to update/.test(result.stdout)) {
+  if (step === "previewAfterEdit" && usesApi(r.program) && !/~ 2 to update/.test(result.stdout)) {
     throw new Error(`${what}: expected the two edited resources to show as updates:\n${result.stdout.slice(-2000)}`);
   }
-  if (step === "drift" && r.program === "cdc") {
+  if (step === "drift" && usesApi(r.program)) {
     const report = JSON.parse(result.stdout) as { resources: Array<{ drift: { detected: boolean } }> };
     const drifted = report.resources.filter((x) => x.drift.detected).length;
     if (report.resources.length !== r.sources + r.destinations || drifted !== 2) {
       throw new Error(`${what}: expected ${r.sources + r.destinations} resources checked and 2 drifted, got ${report.resources.length} and ${drifted}`);
     }
   }
+  return meanBytes;
 }
 
 /**
@@ -328,7 +418,7 @@ async function pulumiVersion(): Promise<string> {
 export interface BenchResult {
   generatedAt: string;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; os: string; node: string; pulumi: string };
-  settings: { counts: number[]; latenciesMs: number[]; repeat: number; maxConcurrency: number | string; neighbours: number; steps: string[]; resources: Record<ProgramName, string[]> };
+  settings: { counts: number[]; latenciesMs: number[]; repeat: number; programs: ProgramName[]; pluginNodeArgs?: string; maxConcurrency: number | string; neighbours: number; steps: string[]; resources: Record<ProgramName, string[]> };
   notes: string[];
   /** Per program, size and latency: median seconds over the repetitions, API traffic and peak memory of each step. */
   results: RunResult[];
@@ -359,7 +449,7 @@ async function main(argv: string[]): Promise<number> {
         emulator.setFaults({ latencyMs });
         // Programs alternate within each round, so a burst of load from elsewhere hits both alike.
         for (let round = 1; round <= options.repeat; round++) {
-          for (const program of PROGRAMS) samples.push(await benchOne({ program, sources: count - destinations, destinations, latencyMs, round, maxConcurrency: options.maxConcurrency }, emulator, web));
+          for (const program of options.programs) samples.push(await benchOne({ program, sources: count - destinations, destinations, latencyMs, round, maxConcurrency: options.maxConcurrency, profileDir: options.profileDir, pluginNodeArgs: options.pluginNodeArgs }, emulator, web));
         }
       }
     }
@@ -378,17 +468,22 @@ async function main(argv: string[]): Promise<number> {
         counts: options.counts,
         latenciesMs: options.latencies,
         repeat: options.repeat,
+        programs: options.programs,
+        ...(options.pluginNodeArgs ? { pluginNodeArgs: options.pluginNodeArgs } : {}),
         maxConcurrency: options.maxConcurrency ?? "provider default",
         neighbours: options.neighbours,
         steps: [...STEPS],
         resources: RESOURCE_TYPES,
       },
       notes: [
-        "Resources: postgresql Sources and snowflake Destinations, half each (pulumi-cdc), vs the same inputs on a dynamic provider that makes no API call (no-op floor).",
+        "Resources: postgresql Sources and snowflake Destinations, half each, on pulumi-cdc's dynamic classes (cdc) and on its provider plugin pulumi-resource-cdc (cdc-plugin, raw CustomResources of cdc:index:Source/Destination); each beside the same inputs on a provider that makes no API call: a dynamic provider (noop, the dynamic floor) and a provider plugin (noop-plugin, scripts/bench/noop-plugin, the plugin floor).",
         "API: the local emulator in this process, with the given latency added to every request.",
         "Each step is one command with default parallelism, timed from start to exit (CLI start-up and program run included).",
         "Before 'preview after an out-of-band edit', one source and one destination are edited through the API; the drift command and refresh then see that drift.",
-        "Peak memory: VmHWM of the dynamic-provider process (for the drift command, of the command's own process).",
+        "Peak memory: VmHWM of the dynamic-provider process or of the provider plugin's process (for the drift command, of the command's own process).",
+        "CPU (from /proc, sampled every 100 ms): providerCpuSeconds is the provider process's (the drift command's own for that step), stepCpuSeconds all the step's processes' in the program's directory (CLI and engine, language host, program, provider); apiCpuSeconds the bench's own process (the emulator).",
+        ...(options.pluginNodeArgs ? [`Both provider plugins ran as node ${options.pluginNodeArgs} (--plugin-node-args).`] : []),
+        ...(options.profileDir ? [`Profiled (--profile-dir ${options.profileDir}): the provider processes ran under a CPU profiler, so these timings are not the benchmark's.`] : []),
         ...(options.neighbours > 0 ? [`The tenant also held ${options.neighbours} connectors of another stack, made with the same IaC value: listings return them too.`] : []),
       ],
       results: summarise(samples),
@@ -396,7 +491,7 @@ async function main(argv: string[]): Promise<number> {
     };
     await mkdir(dirname(options.out), { recursive: true });
     await writeFile(options.out, `${JSON.stringify(result, null, 2)}\n`);
-    process.stdout.write(`${markdownTable(result.results)}\n\n`);
+    process.stdout.write(`${markdownTables(result.results)}\n\n${goalsText(result.results)}\n\n`);
     process.stdout.write(
       `Machine: ${result.machine.cpus} × ${result.machine.cpuModel}, ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, Pulumi ${result.machine.pulumi}.\n`,
     );
