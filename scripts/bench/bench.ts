@@ -63,8 +63,9 @@ const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--prog
                         <dir>/<program>-<count>-<latency>ms-<round>/<step>/: CPU profile, memory, GC, RPC times
                         (profile/preload.js; summarise with node scripts/bench/profile/summarise.js <dir>).
                         Profiling slows the providers: its timings are not the benchmark's
-  --plugin-node-args <a> run both provider plugins (cdc-plugin's and the no-op floor's) as node <a> main.js, e.g.
-                        "--max-semi-space-size=2", through launchers made for the run (bin/ is left as it is)
+  --plugin-node-args=<a> run both provider plugins (cdc-plugin's and the no-op floor's) as node <a> main.js, e.g.
+                        --plugin-node-args=--max-semi-space-size=2 (with "=": the value starts with a dash), through
+                        launchers made for the run (bin/ is left as it is)
 `;
 
 interface BenchOptions {
