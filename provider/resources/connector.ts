@@ -173,10 +173,10 @@ function replacedConfigKeys(kind: ConnectorKind, connector: string, olds: Config
  * compared as the API echoes it; `newsConfig` is `news.config` in the recorded form). Tags left
  * out of `news` are left alone, so they never differ.
  */
-function changedInputs(olds: ConnectorOutputs, news: ConnectorInputs, newsConfig: ConfigMap = news.config): string[] {
+function changedInputs(olds: ConnectorOutputs, news: ConnectorInputs, newsConfig: ConfigMap = news.config, configKeys = changedConfigKeys(olds.config, newsConfig)): string[] {
   return [
     ...(olds.name !== news.name ? ["name"] : []),
-    ...(changedConfigKeys(olds.config, newsConfig).length > 0 ? ["config"] : []),
+    ...(configKeys.length > 0 ? ["config"] : []),
     ...((olds.desiredState ?? "active") !== news.desiredState ? ["desiredState"] : []),
     ...(news.tags !== undefined && !sameMembers(olds.tags, news.tags) ? ["tags"] : []),
   ];
@@ -253,12 +253,11 @@ export class ConnectorProvider {
     const newsConfig = digestSecrets(news.config, secretKeys, recorded.secretSalt);
     const olds = { ...recorded, config: unseenSecretsAsProgram(recorded.config, newsConfig, secretKeys) };
     const replaces = olds.connector !== news.connector ? ["connector"] : replacedConfigKeys(this.spec.kind, news.connector, olds.config, newsConfig);
-    const changed = changedInputs(olds, news, newsConfig);
+    // Compared once: diff runs for every connector of every preview.
+    const configKeys = changedConfigKeys(olds.config, newsConfig);
+    const changed = changedInputs(olds, news, newsConfig, configKeys);
     // Property paths for a host that can show them in the preview row (the plugin's detailedDiff).
-    const diffs = new Set<string>([
-      ...changed.filter((p) => p !== "config"),
-      ...changedConfigKeys(olds.config, newsConfig).map((k) => `config["${k}"]`),
-    ]);
+    const diffs = new Set<string>([...changed.filter((p) => p !== "config"), ...configKeys.map((k) => `config["${k}"]`)]);
     let drifted = false;
     if (replaces.length === 0 && !containsUnknown(news)) {
       // A plain `pulumi preview` must show changes made outside Pulumi, so diff asks the API:
