@@ -19,6 +19,7 @@ import { LlmConnectionProvider } from "./resources/llmConnection.js";
 import { PipelineProvider } from "./resources/pipeline.js";
 import { TopicProvider } from "./resources/topic.js";
 import { TransformProvider } from "./resources/transform.js";
+import { tolerateUnknowns } from "./unknowns.js";
 
 export { configure };
 export { providerInfo, type ProviderInfo } from "./info.js";
@@ -42,17 +43,17 @@ function budgeted<P extends object>(kind: string, target: P): P {
 }
 
 const providers = {
-  Source: budgeted("source", new ConnectorProvider(SOURCE)),
-  Destination: budgeted("destination", new ConnectorProvider(DESTINATION)),
-  Tag: budgeted("tag", new TagProvider()),
-  ClientCredential: budgeted("client credential", new ClientCredentialProvider()),
-  HttpConnection: budgeted("HTTP connection", new HttpConnectionProvider()),
-  LlmConnection: budgeted("LLM connection", new LlmConnectionProvider()),
-  Agent: budgeted("agent", new AgentProvider()),
-  Pipeline: budgeted("pipeline", new PipelineProvider()),
-  Transform: budgeted("transform", new TransformProvider()),
-  Topic: budgeted("topic", new TopicProvider()),
-  KafkaUser: budgeted("Kafka user", new KafkaUserProvider()),
+  Source: budgeted("source", tolerateUnknowns(new ConnectorProvider(SOURCE))),
+  Destination: budgeted("destination", tolerateUnknowns(new ConnectorProvider(DESTINATION))),
+  Tag: budgeted("tag", tolerateUnknowns(new TagProvider())),
+  ClientCredential: budgeted("client credential", tolerateUnknowns(new ClientCredentialProvider())),
+  HttpConnection: budgeted("HTTP connection", tolerateUnknowns(new HttpConnectionProvider())),
+  LlmConnection: budgeted("LLM connection", tolerateUnknowns(new LlmConnectionProvider())),
+  Agent: budgeted("agent", tolerateUnknowns(new AgentProvider())),
+  Pipeline: budgeted("pipeline", tolerateUnknowns(new PipelineProvider())),
+  Transform: budgeted("transform", tolerateUnknowns(new TransformProvider())),
+  Topic: budgeted("topic", tolerateUnknowns(new TopicProvider())),
+  KafkaUser: budgeted("Kafka user", tolerateUnknowns(new KafkaUserProvider())),
 };
 
 export type ResourceKind = keyof typeof providers;

@@ -83,6 +83,9 @@ function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
  * change replaces, and the secret lives on in state as a Pulumi secret.
  */
 export class ClientCredentialProvider {
+  /** Every property replaces: the API has no update for a credential. */
+  readonly replaceOnChange = ["roleIds", "description", "serviceId"] as const;
+
   async check(_olds: unknown, news: Record<string, unknown>) {
     const parsed = inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };

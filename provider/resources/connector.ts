@@ -205,6 +205,8 @@ export function transitions(spec: KindSpec, status: string | null | undefined, d
  * called by the dynamic-provider shim in sdk/, which serializes nothing but the kind.
  */
 export class ConnectorProvider {
+  /** Another connector is another object (replace-on-change config keys are the catalogue's). */
+  readonly replaceOnChange = ["connector"] as const;
   // Built once: zod compiles an object schema on its first parse, and building it anew in every
   // check cost a 200-resource preview about 130 ms of this provider's CPU.
   readonly #inputs: ReturnType<typeof inputSchema>;

@@ -207,6 +207,8 @@ function aligned<T>(recorded: readonly T[] | undefined, live: readonly T[], same
  * of it and an update sends it only when the program changed it.
  */
 export class KafkaUserProvider {
+  readonly replaceOnChange = ["username"] as const;
+
   async check(_olds: Partial<KafkaUserInputs>, news: Record<string, unknown>) {
     const parsed = inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };

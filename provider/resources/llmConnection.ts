@@ -93,6 +93,8 @@ function keyOf(apiKey: string): { salt: string; digest: string } {
  * Names need not be unique, so the replacement can exist beside the original.
  */
 export class LlmConnectionProvider {
+  readonly replaceOnChange = REPLACE_KEYS;
+
   async check(olds: Partial<LlmConnectionInputs>, news: Record<string, unknown>) {
     const parsed = inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };

@@ -60,6 +60,8 @@ export function topicFindings(live: LiveTopic | undefined, recorded: Partial<Top
  * tags. Pulumi neither creates nor deletes the topic: create reads and tunes it, destroy leaves it.
  */
 export class TopicProvider {
+  readonly replaceOnChange = ["topicId"] as const;
+
   async check(olds: Partial<TopicInputs>, news: Record<string, unknown>) {
     const parsed = inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };

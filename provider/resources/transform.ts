@@ -119,6 +119,8 @@ export function transformFindings(live: LiveTransform | undefined, recorded: Tra
 
 /** Transforms of the seven types: settings and implementation update in place, deploy is a desired state, a type change replaces. */
 export class TransformProvider {
+  readonly replaceOnChange = ["transform"] as const;
+
   async check(olds: Partial<TransformInputs>, news: Record<string, unknown>) {
     const parsed = inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
