@@ -134,8 +134,15 @@ pulumi config set "${PULUMI_FLAGS[@]}" --secret quickstart:snowflakePrivateKey "
 pulumi config "${PULUMI_FLAGS[@]}"
 
 # ==============================================================================================
+step "pulumi preview: what the first pulumi up will create"
+run_capture pulumi preview "${PULUMI_FLAGS[@]}"
+[ "$rc" -eq 0 ] || fail "the first pulumi preview exited $rc"
+grep -Eq 'create' "$work/last.log" || fail "the first pulumi preview planned no creates"
+ok "the first pulumi preview plans the creates"
+
+# ==============================================================================================
 step "pulumi up: tags, a PostgreSQL source, a Snowflake destination, a client credential"
-pulumi up --yes --skip-preview "${PULUMI_FLAGS[@]}"
+pulumi up --yes "${PULUMI_FLAGS[@]}"
 destination_id="$(pulumi stack output destinationId "${PULUMI_FLAGS[@]}")"
 destination_name="$(pulumi stack output destinationName "${PULUMI_FLAGS[@]}")"
 ok "destination $destination_name has id $destination_id"
@@ -207,7 +214,7 @@ if grep -qF -- "$snowflake_key" "$work/last.log"; then fail "the drift report sh
 
 # ==============================================================================================
 step "Reconcile: pulumi up puts the program's config back, then --expect-no-changes passes"
-pulumi up --yes --skip-preview "${PULUMI_FLAGS[@]}"
+pulumi up --yes "${PULUMI_FLAGS[@]}"
 say "pulumi stack output destinationDrift (recorded by this deployment):"
 pulumi stack output destinationDrift --json "${PULUMI_FLAGS[@]}" | sed 's/^/    /'
 run_capture pulumi preview --expect-no-changes "${PULUMI_FLAGS[@]}"
@@ -216,7 +223,7 @@ ok "pulumi preview --expect-no-changes passes: the stack matches its program aga
 
 # ==============================================================================================
 step "Tear down: pulumi destroy and pulumi stack rm"
-pulumi destroy --yes --skip-preview "${PULUMI_FLAGS[@]}"
+pulumi destroy --yes "${PULUMI_FLAGS[@]}"
 pulumi stack rm --yes "${PULUMI_FLAGS[@]}"
 [ ! -e "$stack_config" ] || fail "Pulumi.$stack.yaml is still in examples/quickstart"
 ok "stack $stack removed"

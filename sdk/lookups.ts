@@ -88,3 +88,23 @@ export function getTransform(args: { name: string }): Promise<TransformLookup> {
 export function getKafkaUser(args: { username: string }): Promise<KafkaUserLookup> {
   return withClient((api, lookup) => lookup.lookupKafkaUser(api, args));
 }
+
+/**
+ * A lookup's Output form, after Pulumi's `get<X>Output` convention: its arguments may be Inputs,
+ * such as the outputs of a resource of the same program. While one is unknown (a preview before
+ * that resource exists) the result is unknown too and nothing is asked; `pulumi up` looks it up.
+ */
+function outputForm<A extends object, R>(lookup: (args: A) => Promise<R>) {
+  return (args: { [K in keyof A]: pulumi.Input<A[K]> }): pulumi.Output<R> =>
+    pulumi.output(args).apply((known) => lookup(known as unknown as A)) as unknown as pulumi.Output<R>;
+}
+
+export const getSourceOutput = outputForm(getSource);
+export const getDestinationOutput = outputForm(getDestination);
+export const getTagOutput = outputForm(getTag);
+export const getTagsOutput = outputForm(getTags);
+export const getTopicsOutput = outputForm(getTopics);
+export const getTopicOutput = outputForm(getTopic);
+export const getTopicMetricsOutput = outputForm(getTopicMetrics);
+export const getTransformOutput = outputForm(getTransform);
+export const getKafkaUserOutput = outputForm(getKafkaUser);

@@ -105,15 +105,16 @@ for name in "${SECRETS[@]}"; do
   pulumi config set --secret "$name" "example-value-of-$name"
 done
 
-step "5. pulumi up: adopts every object of the tenant"
-pulumi up --yes --skip-preview --non-interactive
+step "5. pulumi preview, then pulumi up: adopts every object of the tenant"
+pulumi preview --non-interactive
+pulumi up --yes --non-interactive
 
 step "6. pulumi preview --expect-no-changes"
 pulumi preview --expect-no-changes --non-interactive
 echo "The preview had no changes: the program matches the tenant."
 
 step "7. pulumi destroy, then cleanup"
-pulumi destroy --yes --skip-preview --non-interactive
+pulumi destroy --yes --non-interactive
 pulumi stack rm --yes "$STACK" --non-interactive
 STACK_MADE=""
 echo "Done: the tenant was adopted, checked clean and destroyed."

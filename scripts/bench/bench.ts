@@ -313,6 +313,7 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
       watch: PROVIDER_PROCESS[program](cwd),
     });
     const commands: Record<StepName, StepCommand> = {
+      // Each step is timed alone: the preview a plain `up` runs first is the next row's.
       up: pulumiStep(["up", "--yes", "--skip-preview", "--stack", stack]),
       // --expect-no-changes: a preview right after up that wants changes would be a perpetual diff, not a timing.
       preview: pulumiStep(["preview", "--expect-no-changes", "--stack", stack]),

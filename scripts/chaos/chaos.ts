@@ -145,6 +145,7 @@ async function runSeed(seed: number, sources: number): Promise<SeedResult> {
     emulator.resetStats();
     let upRuns: number | null = null;
     for (let i = 1; i <= MAX_RUNS && upRuns === null; i++) {
+      // No preview: the faults are meant for the writes, and the runs count only those.
       const r = await pulumi(["up", "--yes", "--skip-preview", "--stack", stack], cwd, env);
       if (r.code === 0) upRuns = i;
       else process.stderr.write(`[chaos] seed ${seed}: up run ${i} failed:\n${r.output.trim().split("\n").filter((l) => /error/i.test(l)).slice(0, 5).join("\n")}\n`);

@@ -258,7 +258,10 @@ function descendants(pid: number): number[] {
   return out;
 }
 
-/** `pulumi up` in its own process group, so the whole run (CLI, language host, providers) can be killed at once. */
+/**
+ * `pulumi up` in its own process group, so the whole run (CLI, language host, providers) can be killed at once.
+ * It skips the preview so that the kill lands among the creates, which is what the test is about.
+ */
 function startUp(stack: TestStack) {
   const child = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--stack", stack.stackName], {
     cwd: stack.programDir,

@@ -241,7 +241,7 @@ describe("bad programs and secrets in logs", { timeout: ENGINE_TIMEOUT_MS }, () 
     const stack = await TestStack.create(fixture("pipeline"), { stackName: "debuglogs" });
     try {
       await configureStack(stack, emulator);
-      const up = await stack.run(["up", "--yes", "--skip-preview", "--debug", "--stack", stack.stackName], { env: { CDC_DEBUG: "1" } });
+      const up = await stack.run(["up", "--yes", "--debug", "--stack", stack.stackName], { env: { CDC_DEBUG: "1" } });
       expect(up.output).toMatch(/debug/i);
       const destroy = await stack.run(["destroy", "--yes", "--skip-preview", "--debug", "--stack", stack.stackName], { env: { CDC_DEBUG: "1" } });
       for (const secret of [DB_PASSWORD, SNOWFLAKE_KEY, emulator.clientSecret]) {
@@ -262,7 +262,7 @@ describe("bad programs and secrets in logs", { timeout: ENGINE_TIMEOUT_MS }, () 
       await configureStack(stack, emulator);
       // Stored in plain on purpose: the program reads it with config.get, as code would hold it.
       await stack.run(["config", "set", "--plaintext", "--stack", stack.stackName, "e2e:plainPassword", PLAIN]);
-      const up = await stack.run(["up", "--yes", "--skip-preview", "--debug", "--stack", stack.stackName]);
+      const up = await stack.run(["up", "--yes", "--debug", "--stack", stack.stackName]);
       expect(up.output).toMatch(/debug/i);
       expect(up.output).not.toContain(PLAIN);
       const refresh = await stack.run(["refresh", "--yes", "--skip-preview", "--debug", "--stack", stack.stackName]);

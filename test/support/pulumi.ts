@@ -76,14 +76,18 @@ export class TestStack {
     return result;
   }
 
+  /** A plain `pulumi up --yes`, which previews first, as every user's does. */
   up(extra: string[] = []) {
-    return this.run(["up", "--yes", "--skip-preview", "--stack", this.stackName, ...extra]);
+    return this.run(["up", "--yes", "--stack", this.stackName, ...extra]);
   }
 
   preview(extra: string[] = [], opts: { allowFailure?: boolean } = {}) {
     return this.run(["preview", "--diff", "--stack", this.stackName, ...extra], opts);
   }
 
+  // Refresh and destroy skip their previews: those plan from state alone (no check, no diff of
+  // the program's inputs), so they cannot show what a preview of `up` would, and they double
+  // the engine's time in every test.
   refresh(extra: string[] = []) {
     return this.run(["refresh", "--yes", "--skip-preview", "--stack", this.stackName, ...extra]);
   }

@@ -1,0 +1,90 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { REPO_ROOT } from "../support/yaml.js";
+
+// Every TypeScript example as a new user runs it: on a fresh stack against the emulator, the
+// config commands of the example's README, then `pulumi preview` (which lists the creates), a
+// plain `pulumi up --yes` (which previews again first), `pulumi preview --expect-no-changes`,
+// and destroy. The YAML and Go quickstarts have suites of their own that begin the same way;
+// adopt-tenant is a script, run by adopt-example.test.ts.
+
+/** Shell words of one command line: single and double quotes, no expansions (the READMEs use none). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  for (const m of line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)) words.push(m[1] ?? m[2] ?? m[3]!);
+  return words;
+}
+
+/** The README's run block: its `pulumi` commands, in order, without comments. */
+async function readmeCommands(example: string): Promise<string[][]> {
+  const text = await readFile(join(REPO_ROOT, "examples", example, "README.md"), "utf8");
+  const block = [...text.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes("pulumi stack init"));
+  if (!block) throw new Error(`examples/${example}/README.md has no bash block that runs the example`);
+  return block
+    .split("\n")
+    .map((l) => l.replace(/\s+#.*$/, "").trim())
+    .filter((l) => l.startsWith("pulumi "))
+    .map((l) => shellWords(l).slice(1));
+}
+
+/** In README order; kafka-consumer reads what the pipeline example made, so it comes after it and goes before it. */
+const EXAMPLES = ["quickstart", "fanout", "pipeline", "kafka-consumer", "agents", "ci-drift-check"];
+
+describe("every TypeScript example, as its README runs it, on a fresh stack", { timeout: ENGINE_TIMEOUT_MS }, () => {
+  let emulator: RunningEmulator;
+  const stacks = new Map<string, TestStack>();
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  afterAll(async () => {
+    // Dependents first: the consumer's stack before the pipeline's.
+    for (const example of [...EXAMPLES].reverse()) {
+      const stack = stacks.get(example);
+      if (!stack) continue;
+      await stack.destroy().catch(() => undefined);
+      await stack.dispose();
+    }
+    await emulator?.stop();
+  });
+
+  it.each(EXAMPLES)("%s: pulumi preview, pulumi up, an empty preview", async (example) => {
+    const commands = await readmeCommands(example);
+    const verbs = commands.map((c) => c.slice(0, 2).join(" "));
+    // The README tells a new user to preview before the first up.
+    expect(verbs.indexOf("preview")).toBeGreaterThan(-1);
+    expect(verbs.indexOf("preview")).toBeLessThan(verbs.indexOf("up"));
+
+    const stackName = commands.find((c) => c[0] === "stack" && c[1] === "init")![2]!;
+    const stack = await TestStack.create(join(REPO_ROOT, "examples", example), { stackName });
+    stacks.set(example, stack);
+    const ours: Record<string, string> = { "cdc:apiUrl": emulator.url, "cdc:clientId": emulator.clientId, "cdc:clientSecret": emulator.clientSecret };
+    for (const c of commands.filter((c) => c[0] === "config" && c[1] === "set")) {
+      const args = c.slice(2);
+      const key = args.find((a) => !a.startsWith("--"))!;
+      const value = ours[key] ?? args[args.length - 1]!;
+      await stack.run(["config", "set", "--stack", stackName, ...args.filter((a) => a.startsWith("--")), key, value]);
+    }
+
+    const preview = await stack.run(["preview", "--stack", stackName]);
+    expect(preview.stdout).toMatch(/\+\s+pulumi-nodejs:dynamic\/cdc:\w+\s+\S+\s+create/);
+    expect(preview.stdout).toMatch(/\+ \d+ to create/);
+    expect(preview.output).not.toMatch(/error:/);
+
+    const up = await stack.run(["up", "--yes", "--stack", stackName]);
+    expect(up.stdout).toMatch(/\+ \d+ created/);
+    await stack.run(["preview", "--expect-no-changes", "--stack", stackName]);
+  });
+
+  it("destroys each example's stack, leaving nothing behind", async () => {
+    for (const example of [...EXAMPLES].reverse()) {
+      const stack = stacks.get(example);
+      if (!stack) continue;
+      const destroy = await stack.destroy();
+      expect(destroy.stdout).toMatch(/- \d+ deleted|deleted/);
+    }
+  });
+});
