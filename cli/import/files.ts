@@ -191,7 +191,8 @@ function readme(model: ProgramModel, options: ProgramOptions): string {
   }
   lines.push(
     "",
-    "Then `pulumi up`: it adopts every object. `pulumi preview --expect-no-changes` and",
+    "Then `pulumi preview` (it plans every adoption and writes nothing) and `pulumi up`: it adopts",
+    "every object. `pulumi preview --expect-no-changes` and",
     "`npx pulumi-cdc drift` are clean afterwards, unless someone changed the tenant meanwhile.",
   );
   if (options.importFile) {

@@ -119,6 +119,9 @@ describe("the Go quickstart on the generated Go SDK under the real engine", { ti
   let outputs: Record<string, unknown>;
 
   it("2. up creates the six resources through the Go host; a preview then has no changes", async () => {
+    // A new user's first command on the fresh stack: the preview plans every create and fails nothing.
+    const first = record(await stack.preview());
+    expect(first.stdout).toMatch(/\+ 6 to create/);
     const up = record(await stack.up());
     expect(up.stdout).toMatch(/\+ 6 created/);
     for (const [token, name] of [

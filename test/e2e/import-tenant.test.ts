@@ -131,22 +131,28 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     await stack.useApi(emulator);
     for (const name of secretNames) await stack.setConfig(name, `value-of-${name}`, true);
 
-    // 4. pulumi up adopts all 26 objects (and makes the stack): the API receives no write at all.
+    // 4. The first preview, on the fresh stack, plans every adoption (pipelines reference
+    // sources and destinations not yet in the stack) and writes nothing.
     const before = await census(web);
     emulator.resetStats();
+    const preview = await stack.preview();
+    expect(preview.stdout).toMatch(new RegExp(`\\+ ${seeded.count + 1} to create`));
+    expect(writes(emulator)).toEqual({});
+
+    // 5. A plain pulumi up adopts all 26 objects (and makes the stack): the API receives no write at all.
     const up = await stack.up();
     expect(up.stdout).toMatch(new RegExp(`\\+ ${seeded.count + 1} created`));
     expect(writes(emulator)).toEqual({});
     expect(await census(web)).toEqual(before);
 
-    // 5. Clean: no changes in a preview, no drift.
+    // 6. Clean: no changes in a preview, no drift.
     await stack.preview(["--expect-no-changes"]);
     const drift = await run(process.execPath, [CLI, "drift", "--stack", stack.stackName, "--cwd", program], { cwd: program, env: { ...env, ...stack.environment() } });
     expect(drift.code, `${drift.stdout}${drift.stderr}`).toBe(0);
     expect(drift.stdout).toMatch(/No drift: \d+ resources of stack/);
     expect(writes(emulator)).toEqual({});
 
-    // 6. destroy removes exactly those objects: the credentials and the platform's tags stay.
+    // 7. destroy removes exactly those objects: the credentials and the platform's tags stay.
     const destroyed = await stack.destroy();
     expect(destroyed.stdout).toMatch(new RegExp(`- ${seeded.count + 1} deleted`));
     const after = await census(web);
@@ -191,6 +197,9 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
       expect(secretNames).toHaveLength(13);
       for (const name of secretNames) await yamlStack.setConfig(name, `value-of-${name}`, true);
       emulator.resetStats();
+      const preview = await yamlStack.preview();
+      expect(preview.stdout).toMatch(new RegExp(`\\+ ${beta.count + 1} to create`));
+      expect(writes(emulator)).toEqual({});
       const up = await yamlStack.up();
       expect(up.stdout).toMatch(new RegExp(`\\+ ${beta.count + 1} created`));
       expect(writes(emulator)).toEqual({});

@@ -66,6 +66,9 @@ describe("the YAML quickstart on the provider plugin under the real engine", { t
   let outputs: Record<string, unknown>;
 
   it("1. up creates the six resources, then a preview has no changes and no secret is in plain text", async () => {
+    // A new user's first command on the fresh stack: the preview plans every create and fails nothing.
+    const first = record(await stack.preview());
+    expect(first.stdout).toMatch(/\+ 6 to create/);
     const up = record(await stack.up());
     expect(up.stdout).toMatch(/\+ 6 created/);
     for (const [type, name] of [
