@@ -35,8 +35,6 @@ async function firstRun(stack: TestStack, rows: string[], prefix: string) {
   const up = await stack.run(["up", "--yes", "--stack", stack.stackName]);
   expect(plain(up.stdout)).toMatch(/\+ \d+ created/);
   const outputs = await stack.outputs();
-  // The lookup, asked at `up` once its argument was known, found the source the program made.
-  expect(Object.values(outputs).length).toBeGreaterThan(0);
   await stack.run(["preview", "--expect-no-changes", "--stack", stack.stackName]);
   return outputs;
 }
@@ -73,7 +71,7 @@ describe("references to resources of the same run: the first preview and a plain
     tsStack = await TestStack.create(join(__dirname, "fixtures", "references"), { stackName: "refs", env: api() });
     for (const [key, value] of Object.entries(secrets)) await tsStack.setConfig(`e2e:${key}`, value, true);
     const outputs = await firstRun(tsStack, TS_ROWS, "pulumi-nodejs:dynamic/cdc:");
-    expect(outputs.lookedUp).toBe(await sourceId("refs-orders-refs"));
+    expect(outputs.lookedUp).toBe(`source_${await sourceId("refs-orders-refs")}.public.customers`);
     await tsStack.destroy();
   });
 
@@ -82,7 +80,7 @@ describe("references to resources of the same run: the first preview and a plain
     yamlStack = await TestStack.create(yaml.dir, { stackName: "refs", env: api() });
     for (const key of ["dbPassword", "snowflakeKey", "llmKey", "kafkaPassword"] as const) await yamlStack.setConfig(key, secrets[key], true);
     const outputs = await firstRun(yamlStack, YAML_ROWS, "cdc:");
-    expect(outputs.lookedUp).toBe(await sourceId("refs-yaml-orders-refs"));
+    expect(outputs.lookedUp).toBe(`source_${await sourceId("refs-yaml-orders-refs")}.public.customers`);
     await yamlStack.destroy();
   });
 });
