@@ -1,4 +1,5 @@
 import data = require("./connectors.json");
+import apiData = require("./api-sources.json");
 
 /**
  * The platform's connector and transform catalogue (connectors.json beside this file), typed.
@@ -58,6 +59,46 @@ export interface KeySpec {
   readonly valueKeys?: readonly MapValueKey[];
   /** `json-string`: the map travels as a JSON string of an object whose values are JSON strings. */
   readonly encoding?: "json-string";
+  /** Sent, never stored or echoed by the service (an API source's single-use `oauth_grant_id`). */
+  readonly writeOnly?: boolean;
+  /** How the service rewrites the value before storing it (see api-sources.json's `about`). */
+  readonly normalize?: Normalization;
+}
+
+export type Normalization = "strip-act-prefix" | "strip-dashes" | "date-at-midnight-utc";
+
+/** API sources: a field the console shows only while `when.key` holds one of `when.values` (`when.default` when unset). */
+export interface FieldCondition {
+  readonly field: string;
+  readonly when: { readonly key: string; readonly values: readonly string[]; readonly default?: string };
+  /** Shown means required. */
+  readonly required: boolean;
+}
+
+/** API sources: a field that, when set, needs each of `requires` set too. */
+export interface FieldDependency {
+  readonly field: string;
+  readonly requires: readonly string[];
+}
+
+/**
+ * API sources: the Connect (OAuth) flow. `modeKey` set: Connect is the `modeValue` of that key
+ * (`modeDefault` when unset); absent: Connect is the only way in. `hostKey`: the field a grant is
+ * bound to, so changing it needs a new grant.
+ */
+export interface OAuthFlow {
+  readonly modeKey?: string;
+  readonly modeValue?: string;
+  readonly modeDefault?: string;
+  /** The command that mints a grant, for error messages. */
+  readonly connect: string;
+  readonly hostKey?: string;
+}
+
+/** The facts' origin of one connector, where it differs per connector. */
+export interface Provenance {
+  readonly file: string;
+  readonly commit: string;
 }
 
 export interface ConnectorSpec {
@@ -68,6 +109,12 @@ export interface ConnectorSpec {
   /** The resource of the public Terraform provider the facts were taken from. */
   readonly terraformResource: string;
   readonly keys: readonly KeySpec[];
+  /** `api`: an API source (api-sources.json): only the keys a program sets are sent, the rules below apply. */
+  readonly family?: "api";
+  readonly conditions?: readonly FieldCondition[];
+  readonly dependencies?: readonly FieldDependency[];
+  readonly oauth?: OAuthFlow;
+  readonly provenance?: Provenance;
 }
 
 /** Where the facts came from. */
@@ -81,20 +128,23 @@ export interface CatalogueOrigin {
   readonly notes: string;
 }
 
-interface RawSpec {
-  displayName: string;
-  terraformResource: string;
-  keys: KeySpec[];
-}
+type RawSpec = Omit<ConnectorSpec, "kind" | "code">;
 
 const raw = data as unknown as { about: CatalogueOrigin } & Record<CatalogueKind, Record<string, RawSpec>>;
+const api = apiData as unknown as { about: CatalogueOrigin; source: Record<string, RawSpec> };
 
 export const ORIGIN: CatalogueOrigin = raw.about;
+/** Where the API sources' facts came from (api-sources.json). */
+export const API_SOURCES_ORIGIN: CatalogueOrigin = api.about;
 
 export const KINDS: readonly CatalogueKind[] = ["source", "destination", "transform"];
 
+/** The connectors of a kind: connectors.json's, and for sources the API sources beside them (a code in both is a data error). */
 function table(kind: CatalogueKind): Readonly<Record<string, ConnectorSpec>> {
-  return Object.fromEntries(Object.entries(raw[kind]).map(([code, spec]) => [code, { kind, code, ...spec }]));
+  const extra = kind === "source" ? api.source : {};
+  const clash = Object.keys(extra).find((code) => Object.prototype.hasOwnProperty.call(raw[kind], code));
+  if (clash) throw new Error(`catalogue: source "${clash}" is in both connectors.json and api-sources.json`);
+  return Object.fromEntries([...Object.entries(raw[kind]), ...Object.entries(extra)].map(([code, spec]) => [code, { kind, code, ...spec }]));
 }
 
 export const CATALOGUE: Readonly<Record<CatalogueKind, Readonly<Record<string, ConnectorSpec>>>> = {
@@ -106,6 +156,11 @@ export const CATALOGUE: Readonly<Record<CatalogueKind, Readonly<Record<string, C
 export function findConnector(kind: CatalogueKind, code: string): ConnectorSpec | undefined {
   const specs = CATALOGUE[kind];
   return Object.prototype.hasOwnProperty.call(specs, code) ? specs[code] : undefined;
+}
+
+/** Whether a source connector code is an API source (family "api"): another write contract, see api-sources.json. */
+export function isApiSource(code: string): boolean {
+  return findConnector("source", code)?.family === "api";
 }
 
 /** The codes of one kind, sorted. */
