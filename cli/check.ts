@@ -11,6 +11,7 @@ import { getLive as getLlmConnection, llmConnectionFindings } from "../provider/
 import { pipelineFindings, type PipelineInputs } from "../provider/resources/pipeline.js";
 import { findTag, tagFindings } from "../provider/resources/tag.js";
 import { getTopic, topicFindings } from "../provider/resources/topic.js";
+import { getTopicDestination, parseBindingId, topicDestinationFindings } from "../provider/resources/topicDestination.js";
 import { transformFindings, type TransformOutputs } from "../provider/resources/transform.js";
 import type { CheckedKind, TrackedConnector, TrackedObject, TrackedPipeline } from "./state.js";
 
@@ -111,6 +112,12 @@ async function objectFindings(api: CdcClient, resource: TrackedObject): Promise<
     }
     case "topic":
       return of(await getTopic(api, resource.id), (live) => topicFindings(live, recorded));
+    case "topic_destination": {
+      // Detached outside Pulumi is drift, not a deletion: `pulumi up` attaches it again.
+      const ends = parseBindingId(resource.id);
+      const findings = topicDestinationFindings(await getTopicDestination(api, ends), ends);
+      return { gone: false, findings };
+    }
     case "agent":
       return of(await getAgent(api, resource.id), (live) => agentFindings(live, recorded));
     case "http_connection":

@@ -17,12 +17,13 @@ function connectorKindOf(type: string): ConnectorKind | undefined {
  * nothing of a credential can change (any change replaces it), and one deleted outside Pulumi is
  * found by `pulumi refresh`.
  */
-export type ObjectKind = "tag" | "transform" | "topic" | "agent" | "http_connection" | "llm_connection" | "kafka_user";
+export type ObjectKind = "tag" | "transform" | "topic" | "topic_destination" | "agent" | "http_connection" | "llm_connection" | "kafka_user";
 
 const OBJECT_KINDS: Readonly<Record<string, ObjectKind>> = {
   Tag: "tag",
   Transform: "transform",
   Topic: "topic",
+  TopicDestination: "topic_destination",
   Agent: "agent",
   HttpConnection: "http_connection",
   LlmConnection: "llm_connection",

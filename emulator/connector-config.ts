@@ -272,8 +272,10 @@ export interface DerivedTopics {
 /** One topic per captured table or collection, prefixed with the source's id. */
 export function deriveTopics(record: ConnectorRecord): DerivedTopics {
   const spec = findConnector(record.kind, record.connector);
-  if (record.kind !== "source" || !spec?.topicKey) return { topic_ids: [], topics: [], topic_map: {} };
-  const entries = listEntries(record.config[spec.topicKey]);
+  // An API source makes one topic per resource it reads, named `<connector>.<resource>`.
+  const api = record.kind === "source" && spec?.family === "api";
+  if (record.kind !== "source" || (!spec?.topicKey && !api)) return { topic_ids: [], topics: [], topic_map: {} };
+  const entries = api ? listEntries(record.config.resources).map((r) => `${record.connector}.${r}`) : listEntries(record.config[spec!.topicKey!]);
   const map = entries.map((entry) => [entry, `source_${record.id}.${entry}`] as const);
   return {
     topic_ids: map.map(([, topic]) => topic),

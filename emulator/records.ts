@@ -52,6 +52,8 @@ export interface HistoryEntry {
 export interface CredentialRecord {
   client_id: string;
   secret_hash: string;
+  /** First and last three characters of the secret, for the masked `abc******xyz` answers; absent in older state files. */
+  secret_hint?: string;
   role_ids: string[];
   permission_ids: string[];
   description: string | null;
@@ -243,4 +245,17 @@ export interface StateData {
   topics: Record<string, TopicRecord>;
   /** Kafka users by username; absent in state files written before Kafka access existed. */
   kafka_users: Record<string, KafkaUserRecord>;
+  /** Topic-to-destination bindings of API sources, by binding id; absent in older state files. */
+  topic_bindings: Record<string, TopicBindingRecord>;
+}
+
+/**
+ * What an API source sends to a destination: one binding per (source, destination), shared by
+ * every topic of the source attached there.
+ */
+export interface TopicBindingRecord {
+  id: string;
+  source_id: string;
+  destination_id: string;
+  topic_ids: string[];
 }

@@ -8,6 +8,7 @@ import { registerConnectorRoutes } from "./routes/connectors.js";
 import { registerKafkaUserRoutes } from "./routes/kafka-users.js";
 import { registerLogRoutes } from "./routes/logs.js";
 import { registerPipelineRoutes } from "./routes/pipelines.js";
+import { registerTopicDestinationRoutes } from "./routes/topic-destinations.js";
 import { registerTopicRoutes } from "./routes/topics.js";
 import { registerTransformRoutes } from "./routes/transforms.js";
 import { registerTagRoutes } from "./routes/tags.js";
@@ -152,6 +153,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   registerLogRoutes(app, ctx);
   registerPipelineRoutes(app, ctx);
   registerTransformRoutes(app, ctx);
+  registerTopicDestinationRoutes(app, ctx);
   registerTopicRoutes(app, ctx);
   registerKafkaUserRoutes(app, ctx);
 

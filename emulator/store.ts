@@ -35,6 +35,7 @@ function freshState(): StateData {
     transforms: {},
     topics: {},
     kafka_users: {},
+    topic_bindings: {},
   };
 }
 
@@ -54,6 +55,7 @@ const COLLECTIONS = [
   "transforms",
   "topics",
   "kafka_users",
+  "topic_bindings",
 ] as const;
 
 function loadState(path: string): StateData {

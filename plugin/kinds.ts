@@ -39,7 +39,7 @@ export interface PropertySpec {
   description: string;
 }
 
-export type KindName = "Source" | "Destination" | "Tag" | "ClientCredential" | "HttpConnection" | "LlmConnection" | "Agent" | "Pipeline" | "Transform" | "Topic" | "KafkaUser";
+export type KindName = "Source" | "Destination" | "Tag" | "ClientCredential" | "HttpConnection" | "LlmConnection" | "Agent" | "Pipeline" | "Transform" | "Topic" | "TopicDestination" | "KafkaUser";
 
 export interface KindSpec {
   token: `cdc:index:${KindName}`;
@@ -232,14 +232,12 @@ const credentialInputs: PropertySpec[] = [
     name: "roleIds",
     type: STRINGS,
     required: true,
-    replaceOnChange: true,
-    description: "The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.",
+    description: "The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.",
   },
   {
     name: "description",
     type: "string",
-    replaceOnChange: true,
-    description: "What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.",
+    description: "What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.",
   },
   {
     name: "serviceId",
@@ -374,6 +372,24 @@ const topicInputs: PropertySpec[] = [
   tagsInput("topic"),
 ];
 
+const topicDestinationInputs: PropertySpec[] = [
+  {
+    name: "topicId",
+    type: "string",
+    required: true,
+    replaceOnChange: true,
+    description:
+      "A topic of an API source (HubSpot, Salesforce, Stripe, ...), `source_<source id>.<connector>.<resource>`, e.g. a source's `topicIds[0]`. Only API sources deliver this way. Changing it replaces the resource.",
+  },
+  {
+    name: "destinationId",
+    type: "string",
+    required: true,
+    replaceOnChange: true,
+    description: "The id of the destination the topic is sent to. Changing it replaces the resource.",
+  },
+];
+
 const KAFKA_OPERATIONS = ["ALL", "ALTER", "ALTER_CONFIGS", "CREATE", "DELETE", "DESCRIBE", "DESCRIBE_CONFIGS", "READ", "WRITE"];
 
 const kafkaUserInputs: PropertySpec[] = [
@@ -421,7 +437,7 @@ export const KINDS: Readonly<Record<KindName, KindSpec>> = {
   ClientCredential: {
     token: "cdc:index:ClientCredential",
     description:
-      "An API client credential for a downstream service. The API has no update and shows the secret only at creation, so any change replaces the credential (a new secret); the secret is a Pulumi secret.",
+      "An API client credential for a downstream service. Its roles and description change in place (the client id and secret stay); a new service id replaces it, with a new secret. The API shows the secret only at creation: it is a Pulumi secret.",
     inputs: credentialInputs,
     outputs: [
       ...echo(credentialInputs, ["roleIds"]),
@@ -510,6 +526,17 @@ export const KINDS: Readonly<Record<KindName, KindSpec>> = {
       ...echo(topicInputs, ["topicId", "partitionCount"]),
       { name: "name", type: "string", required: true, description: "The topic's name, without its owner's prefix." },
       { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the topic has." },
+    ],
+  },
+  TopicDestination: {
+    token: "cdc:index:TopicDestination",
+    description:
+      "Sends one topic of an API source to a destination. The platform keeps one binding per source and destination, shared by the topics sent there: deleting this resource detaches this topic only. A detach made in the console shows in a plain `pulumi preview`, and `pulumi up` attaches it again. Import id: `<topicId>|<destinationId>`.",
+    inputs: topicDestinationInputs,
+    outputs: [
+      ...echo(topicDestinationInputs, ["topicId", "destinationId"]),
+      { name: "bindingId", type: "string", required: true, description: "The platform's binding of this source and destination, shared by the topics sent there." },
+      { name: "sourceId", type: "string", required: true, description: "The id of the API source the topic belongs to." },
     ],
   },
   KafkaUser: {

@@ -20,6 +20,7 @@ export const RESOURCE_KINDS: readonly ResourceKind[] = [
   "Pipeline",
   "Transform",
   "Topic",
+  "TopicDestination",
   "KafkaUser",
 ];
 

@@ -18,8 +18,12 @@ export function failuresFromZod(error: z.ZodError, prefix = ""): CheckFailure[] 
   });
 }
 
-/** A string input that may also be unknown during preview (it is checked again when known). */
-export const knowable = <T extends z.ZodType>(schema: T) => z.union([z.literal("04da6b54-80e4-46f7-96ec-b56ff0331ba9"), schema]);
+/**
+ * A string input that may also be unknown during preview (it is checked again when known).
+ * `required` says what is missing when it is unset (a union's own message would be "Invalid input").
+ */
+export const knowable = <T extends z.ZodType>(schema: T, required?: string) =>
+  z.union([z.literal("04da6b54-80e4-46f7-96ec-b56ff0331ba9"), schema], required ? { error: (issue) => (issue.input === undefined ? required : undefined) } : undefined);
 
 const NAME_RULE = /^[A-Za-z0-9][A-Za-z0-9 _.-]*$/;
 

@@ -18,6 +18,7 @@ import { KafkaUserProvider } from "./resources/kafkaUser.js";
 import { LlmConnectionProvider } from "./resources/llmConnection.js";
 import { PipelineProvider } from "./resources/pipeline.js";
 import { TopicProvider } from "./resources/topic.js";
+import { TopicDestinationProvider } from "./resources/topicDestination.js";
 import { TransformProvider } from "./resources/transform.js";
 import { tolerateUnknowns } from "./unknowns.js";
 
@@ -53,6 +54,7 @@ const providers = {
   Pipeline: budgeted("pipeline", tolerateUnknowns(new PipelineProvider())),
   Transform: budgeted("transform", tolerateUnknowns(new TransformProvider())),
   Topic: budgeted("topic", tolerateUnknowns(new TopicProvider())),
+  TopicDestination: budgeted("topic destination", tolerateUnknowns(new TopicDestinationProvider())),
   KafkaUser: budgeted("Kafka user", tolerateUnknowns(new KafkaUserProvider())),
 };
 
@@ -103,6 +105,7 @@ export type { AgentInputs, AgentOutputs } from "./resources/agent.js";
 export type { PipelineInputs, PipelineOutputs } from "./resources/pipeline.js";
 export type { TransformInputs, TransformOutputs } from "./resources/transform.js";
 export type { TopicInputs, TopicOutputs } from "./resources/topic.js";
+export type { TopicDestinationInputs, TopicDestinationOutputs } from "./resources/topicDestination.js";
 export type { KafkaAcl, KafkaUserInputs, KafkaUserOutputs } from "./resources/kafkaUser.js";
 export type { DriftReport } from "./drift.js";
 export * as api from "./client/index.js";

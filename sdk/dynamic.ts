@@ -11,6 +11,7 @@ export type ResourceKind =
   | "Pipeline"
   | "Transform"
   | "Topic"
+  | "TopicDestination"
   | "KafkaUser";
 
 /**

@@ -38,6 +38,7 @@ export { Agent, HttpConnection, LlmConnection, type AgentArgs, type HttpConnecti
 export { Pipeline, type PipelineArgs, type PipelineTransformArgs } from "./pipeline.js";
 export { Transform, codeImplementation, type CodeImplementationArgs, type TransformArgs, type TransformImplementation, type TransformType } from "./transform.js";
 export { Topic, type TopicArgs } from "./topic.js";
+export { TopicDestination, type TopicDestinationArgs } from "./topicDestination.js";
 export { KafkaUser, type KafkaAcl, type KafkaAclArgs, type KafkaOperation, type KafkaUserArgs } from "./kafkaUser.js";
 // One typed helper per connector and transform type of the catalogue, generated (npm run generate).
 export * from "./generated/index.js";

@@ -9,6 +9,7 @@ import { compareToOriginal, recordConfig } from "../history.js";
 import { envelope, pageOf } from "../paging.js";
 import { inUseMessage, pipelinesUsing } from "../topology.js";
 import type { Permission } from "../roles.js";
+import { dropBindingsOf } from "./topic-destinations.js";
 import { CONNECTOR_STATUSES, type ConnectorRecord, type ConnectorStatus, type Store } from "../store.js";
 import {
   RequestValidationError,
@@ -219,6 +220,7 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
     if (users.length > 0) throw conflict(inUseMessage(kindLabel(kind), record.id, users));
     delete table()[record.id];
     delete store.data.history[record.id];
+    dropBindingsOf(store, kind, record.id);
     store.markDirty();
     return { id: record.id, deleted: true };
   });

@@ -1,0 +1,138 @@
+import { z } from "zod";
+import { failuresFromZod, knowable } from "../check.js";
+import { isNotFound, type CdcClient } from "../client/index.js";
+import { client } from "../context.js";
+import { reportDrift } from "../drift.js";
+import { containsUnknown, isUnknown, withoutUndefined } from "../normalize.js";
+
+/**
+ * One topic of an API source sent to a destination (`/topics/{topic_id}/destinations/{destination_id}`).
+ * API sources deliver through these bindings instead of pipelines. The platform keeps one
+ * binding per (source, destination), shared by every topic of it sent there; this resource is
+ * one topic's membership of it.
+ */
+export interface TopicDestinationInputs {
+  /** An API source's topic, `source_<source id>.<connector>.<resource>`. */
+  topicId: string;
+  destinationId: string;
+}
+
+export interface TopicDestinationOutputs extends TopicDestinationInputs {
+  /** The platform's binding of the (source, destination) pair, shared by its topics. */
+  bindingId: string;
+  sourceId: string;
+}
+
+const path = "/topics/{topic}/destinations/{destination}";
+
+/** The answer of PUT and GET; some deployments wrap it in `result`. */
+const bindingFields = z
+  .object({
+    binding_id: z.union([z.string(), z.number()]).transform(String).nullish(),
+    source_id: z.union([z.string(), z.number()]).transform(String).nullish(),
+    destination_id: z.union([z.string(), z.number()]).transform(String).nullish(),
+    topic_ids: z.array(z.string()).nullish(),
+  })
+  .loose();
+export const bindingSchema = z.union([z.object({ result: bindingFields }).transform((r) => r.result), bindingFields]);
+export type LiveBinding = z.output<typeof bindingSchema>;
+
+const TOPIC = /^source_[^.]+\..+/;
+export const inputSchema = z.object({
+  topicId: knowable(
+    z.string().regex(TOPIC, { error: "must be an API source's topic id, source_<source id>.<connector>.<resource> (e.g. source_<id>.hubspot.contacts)" }),
+    "is required: an API source's topic id, e.g. a HubSpot source's topicIds[0] (source_<id>.hubspot.contacts)",
+  ),
+  destinationId: knowable(z.string().min(1, { error: "must not be empty: the Destination resource, or its id" }), "is required: the Destination resource, or its id"),
+});
+
+/** `<topic_id>|<destination_id>`: the resource's id, and what `pulumi import` takes. */
+export function bindingId(inputs: TopicDestinationInputs): string {
+  return `${inputs.topicId}|${inputs.destinationId}`;
+}
+
+export function parseBindingId(id: string): TopicDestinationInputs {
+  const parts = id.split("|");
+  if (parts.length !== 2 || !parts[0] || !parts[1]) {
+    throw new Error(`"${id}" is not a topic destination id: expected <topic_id>|<destination_id>, e.g. source_<id>.hubspot.contacts|<destination id>`);
+  }
+  return { topicId: parts[0], destinationId: parts[1] };
+}
+
+/** The binding as the API has it; undefined when the topic is not sent to the destination (404). */
+export async function getTopicDestination(api: CdcClient, inputs: TopicDestinationInputs): Promise<LiveBinding | undefined> {
+  try {
+    return await api.get(path, { params: { topic: inputs.topicId, destination: inputs.destinationId }, schema: bindingSchema });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+/** What changed outside Pulumi ([] when nothing): the one rule for diff and `pulumi-cdc drift`. */
+export function topicDestinationFindings(live: LiveBinding | undefined, recorded: Partial<TopicDestinationInputs>): string[] {
+  if (!live) return [`topic "${recorded.topicId}" is no longer sent to destination ${recorded.destinationId} (detached outside Pulumi)`];
+  return [];
+}
+
+function outputs(live: LiveBinding, inputs: TopicDestinationInputs): TopicDestinationOutputs {
+  const sourceId = live.source_id ?? /^source_([^.]+)\./.exec(inputs.topicId)?.[1] ?? "";
+  return withoutUndefined({ ...inputs, bindingId: live.binding_id ?? "", sourceId });
+}
+
+/** Sends an API source's topic to a destination; both ids replace on change, and a detach in the console is drift. */
+export class TopicDestinationProvider {
+  readonly replaceOnChange = ["topicId", "destinationId"] as const;
+
+  async check(_olds: Partial<TopicDestinationInputs>, news: Record<string, unknown>) {
+    const parsed = inputSchema.safeParse(news);
+    if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
+    return { inputs: { topicId: parsed.data.topicId, destinationId: parsed.data.destinationId }, failures: [] };
+  }
+
+  async diff(_id: string, olds: TopicDestinationOutputs, news: TopicDestinationInputs) {
+    const replaces = this.replaceOnChange.filter((k) => olds[k] !== news[k]);
+    let drifted = false;
+    if (replaces.length === 0 && !containsUnknown(news)) {
+      const findings = topicDestinationFindings(await getTopicDestination(client(), news), olds);
+      drifted = findings.length > 0;
+      reportDrift(`topic destination "${bindingId(news)}"`, findings);
+    }
+    // Another binding is attached before the old one is detached: a topic is never left unsent.
+    return { changes: replaces.length > 0 || drifted, replaces: [...replaces], deleteBeforeReplace: false };
+  }
+
+  async create(inputs: TopicDestinationInputs) {
+    // PUT is idempotent: attaching a topic that is already sent there (an adopted tenant) writes nothing new.
+    return { id: bindingId(inputs), outs: await this.attach(client(), inputs) };
+  }
+
+  async read(id: string, props: Partial<TopicDestinationOutputs>) {
+    // `pulumi import` reads with no properties: the id names both ends.
+    const inputs = props.topicId && props.destinationId ? { topicId: props.topicId, destinationId: props.destinationId } : parseBindingId(id);
+    const live = await getTopicDestination(client(), inputs);
+    if (!live) return { id: "", props: {} };
+    return { id: bindingId(inputs), props: outputs(live, inputs), inputs };
+  }
+
+  /** Only a detach made outside Pulumi comes here (both ids replace): it is attached again. */
+  async update(_id: string, _olds: TopicDestinationOutputs, news: TopicDestinationInputs) {
+    return { outs: await this.attach(client(), news) };
+  }
+
+  async delete(id: string, props?: Partial<TopicDestinationOutputs>) {
+    if (isUnknown(id)) return;
+    const inputs = props?.topicId && props.destinationId ? { topicId: props.topicId, destinationId: props.destinationId } : parseBindingId(id);
+    try {
+      await client().delete(path, { params: { topic: inputs.topicId, destination: inputs.destinationId } });
+    } catch (err) {
+      // Already detached (in the console, or with its source or destination): nothing to do.
+      if (!isNotFound(err)) throw err;
+    }
+  }
+
+  private async attach(api: CdcClient, inputs: TopicDestinationInputs): Promise<TopicDestinationOutputs> {
+    const live = await api.put(path, { params: { topic: inputs.topicId, destination: inputs.destinationId }, schema: bindingSchema });
+    return outputs(live, inputs);
+  }
+}
