@@ -74,3 +74,8 @@ export function randomToken(prefix: string, bytes = 32): string {
 export function randomHex(bytes: number): string {
   return randomBytes(bytes).toString("hex");
 }
+
+/** The first and last three characters of a secret, all that is kept of it besides its hash (none of a short one). */
+export function secretHint(secret: string): string {
+  return secret.length > 12 ? `${secret.slice(0, 3)}${secret.slice(-3)}` : "";
+}

@@ -1,5 +1,5 @@
 import type { Principal } from "./context.js";
-import { hashSecret, randomToken, tokenHash } from "./crypto.js";
+import { hashSecret, randomToken, secretHint, tokenHash } from "./crypto.js";
 import { unauthorized } from "./errors.js";
 import type { EmulatorOptions } from "./options.js";
 import { effectivePermissions } from "./roles.js";
@@ -78,12 +78,14 @@ export async function ensureBootstrapCredential(store: Store, options: EmulatorO
   const secretHash = await hashSecret(options.clientSecret);
   if (existing) {
     existing.secret_hash = secretHash;
+    existing.secret_hint = secretHint(options.clientSecret);
     existing.bootstrap = true;
     if (!existing.role_ids.includes("role_admin")) existing.role_ids = ["role_admin", ...existing.role_ids];
   } else {
     store.data.credentials[options.clientId] = {
       client_id: options.clientId,
       secret_hash: secretHash,
+      secret_hint: secretHint(options.clientSecret),
       role_ids: ["role_admin"],
       permission_ids: [],
       description: "Bootstrap credential of the local emulator",

@@ -2,15 +2,18 @@ import * as pulumi from "@pulumi/pulumi";
 import { CdcResource } from "./dynamic.js";
 
 export interface ClientCredentialArgs {
-  /** Role ids (at least one), e.g. from `GET /auth/roles`. */
+  /** Role ids (at least one), e.g. from `GET /auth/roles`. Changed in place. */
   roleIds: pulumi.Input<pulumi.Input<string>[]>;
+  /** Changed in place; once set, the API cannot clear it: removing it leaves it as it is. */
   description?: pulumi.Input<string>;
+  /** Changing it replaces the credential, with a new secret. */
   serviceId?: pulumi.Input<string>;
 }
 
 /**
- * An API client credential for a downstream service. The API has no update and shows the
- * secret only at creation: any change replaces the credential (and so rotates the secret).
+ * An API client credential for a downstream service. Roles and description change in place,
+ * keeping the client id and the secret (which the API shows only at creation); a new service id
+ * replaces the credential, and so rotates the secret.
  */
 export class ClientCredential extends CdcResource {
   declare readonly roleIds: pulumi.Output<string[]>;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.js";
-import { hashSecret, randomHex, randomToken, verifySecret } from "../crypto.js";
+import { hashSecret, randomHex, randomToken, secretHint, verifySecret } from "../crypto.js";
 import { notFound, unauthorized } from "../errors.js";
 import { PERMISSIONS, ROLES, findRole, renderRole } from "../roles.js";
 import type { CredentialRecord, Store } from "../store.js";
@@ -18,7 +18,34 @@ const createCredentialBody = z.object({
   permission_ids: z.array(z.string()).optional(),
   created_from: createdFromField,
 });
+const updateCredentialBody = z.object({
+  role_ids: z.array(z.string()).min(1).optional(),
+  description: z.string().max(1000).nullable().optional(),
+  permission_ids: z.array(z.string()).optional(),
+});
 const credentialPath = z.object({ client_id: pathId });
+
+/**
+ * The secret as the list and PATCH show it, `abc******xyz`: enough for a person to tell two
+ * apart, useless to sign in with. A record from before hints were kept shows the plain mask.
+ */
+function maskedSecret(record: CredentialRecord): string {
+  return record.secret_hint ? `${record.secret_hint.slice(0, 3)}******${record.secret_hint.slice(3)}` : MASK;
+}
+
+/** Unknown role and permission ids, each at its place in the body. */
+function grantErrors(roleIds: readonly string[] | undefined, permissionIds: readonly string[] | undefined): ValidationDetail[] {
+  const details: ValidationDetail[] = [];
+  (roleIds ?? []).forEach((id, i) => {
+    if (!findRole(id)) details.push(err.valueError(["body", "role_ids", i], id, `unknown role id '${id}'`));
+  });
+  (permissionIds ?? []).forEach((id, i) => {
+    if (!(PERMISSIONS as readonly string[]).includes(id)) {
+      details.push(err.valueError(["body", "permission_ids", i], id, `unknown permission '${id}'`));
+    }
+  });
+  return details;
+}
 
 /** The credential creator is the sandbox's single human user. */
 function localUser(store: Store) {
@@ -76,26 +103,16 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: EmulatorContext): 
   app.get("/auth/client-credentials", { config: { permission: "credentials:read" } }, async () =>
     Object.values(store.data.credentials)
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.client_id.localeCompare(b.client_id))
-      .map((record) => renderCredential(store, record, MASK)),
+      .map((record) => renderCredential(store, record, maskedSecret(record))),
   );
 
   app.post("/auth/client-credentials", { config: { permission: "credentials:write" } }, async (request) => {
-    const { body } = validateRequest(request, { body: createCredentialBody }, ({ body: b }) => {
-      const details: ValidationDetail[] = [];
-      b.role_ids.forEach((id, i) => {
-        if (!findRole(id)) details.push(err.valueError(["body", "role_ids", i], id, `unknown role id '${id}'`));
-      });
-      (b.permission_ids ?? []).forEach((id, i) => {
-        if (!(PERMISSIONS as readonly string[]).includes(id)) {
-          details.push(err.valueError(["body", "permission_ids", i], id, `unknown permission '${id}'`));
-        }
-      });
-      return details;
-    });
+    const { body } = validateRequest(request, { body: createCredentialBody }, ({ body: b }) => grantErrors(b.role_ids, b.permission_ids));
     const secret = randomToken("cdcs_");
     const record: CredentialRecord = {
       client_id: `cdc-${randomHex(10)}`,
       secret_hash: await hashSecret(secret),
+      secret_hint: secretHint(secret),
       role_ids: [...new Set(body.role_ids)],
       permission_ids: [...new Set(body.permission_ids ?? [])],
       description: body.description ?? null,
@@ -107,6 +124,28 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     store.data.credentials[record.client_id] = record;
     store.markDirty();
     return renderCredential(store, record, secret);
+  });
+
+  // The platform's newest route: roles and description change in place, keeping id and secret.
+  app.patch("/auth/client-credentials/:client_id", { config: { permission: "credentials:write" } }, async (request) => {
+    const { path, body } = validateRequest(request, { path: credentialPath, body: updateCredentialBody }, ({ body: b }) => {
+      // An empty description is "nothing to change" (the platform's client leaves it out), so it
+      // counts as absent: once set, a description cannot be cleared.
+      if (b.role_ids === undefined && !b.description && b.permission_ids === undefined) {
+        return [err.valueError(["body"], b, "nothing to update: send role_ids, description or permission_ids")];
+      }
+      if (b.role_ids !== undefined && b.permission_ids !== undefined) {
+        return [err.valueError(["body"], b, "role_ids and permission_ids cannot be changed together")];
+      }
+      return grantErrors(b.role_ids, b.permission_ids);
+    });
+    const record = store.data.credentials[path.client_id];
+    if (!record) throw notFound(`Client credential '${path.client_id}' not found`);
+    if (body.role_ids !== undefined) record.role_ids = [...new Set(body.role_ids)];
+    if (body.permission_ids !== undefined) record.permission_ids = [...new Set(body.permission_ids)];
+    if (body.description) record.description = body.description;
+    store.markDirty();
+    return renderCredential(store, record, maskedSecret(record));
   });
 
   app.delete("/auth/client-credentials/:client_id", { config: { permission: "credentials:write" } }, async (request) => {

@@ -26,7 +26,7 @@ export { queryString, type AuthProvider, type Query, type QueryValue } from "./h
 export { Background, DEFAULT_MAX_CONCURRENCY, INITIAL_CONCURRENCY, Semaphore, type Release, type SlotOutcome } from "./limiter.js";
 export { DEFAULT_MAX_PAGES, DEFAULT_PAGE_SIZE, paginatePages, type PaginateOptions } from "./paginate.js";
 export { REDACTED, describeBodyKeys, isSensitiveKey, redact, redactValue, registerSecret } from "./redact.js";
-export { DEFAULT_RETRY_POLICY, backoffDelay, decideRetry, isIdempotentMethod, parseRetryAfter, type RetryPolicy } from "./retry.js";
+export { BEFORE_SEND_CODES, DEFAULT_RETRY_POLICY, backoffDelay, decideRetry, isIdempotentMethod, parseRetryAfter, type RetryPolicy } from "./retry.js";
 export * from "./schemas.js";
 export {
   DEFAULT_API_URL,

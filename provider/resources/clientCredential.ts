@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { failuresFromZod, knowable } from "../check.js";
 import { setTimeout as delay } from "node:timers/promises";
-import { backoffDelay, clientCredentialSchema, currentBudget, type CdcClient, type ClientCredential } from "../client/index.js";
+import { backoffDelay, BEFORE_SEND_CODES, clientCredentialSchema, ConnectionError, currentBudget, isNotFound, type CdcClient, type ClientCredential } from "../client/index.js";
 import { isTransient } from "./create.js";
 import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
@@ -69,6 +69,24 @@ async function deleteCredential(api: CdcClient, id: string): Promise<void> {
   await unlessGone(() => api.delete("/auth/client-credentials/{id}", { params: { id } }));
 }
 
+/** The list and PATCH answer the secret masked (`abc******xyz`), never as it is. */
+function isMaskedSecret(secret: string): boolean {
+  return isMasked(secret) || /\*{3,}/.test(secret);
+}
+
+/**
+ * An answer the server sent (a 5xx, or a 429 after the client's retries) or a connection that
+ * never carried the request: the server is done with it, so the listing right after says for
+ * certain whether it created anything. Otherwise the answer was lost on the way back and the
+ * server may still be working on the request.
+ */
+function serverIsDone(err: unknown): boolean {
+  return !(err instanceof ConnectionError) || BEFORE_SEND_CODES.has(err.code);
+}
+
+/** Looks again after a lost answer, giving a slow server time to finish what it was sent. */
+const LOST_ANSWER_LOOKS = 3;
+
 // Credentials have no unique name: a lost create is recognised as "a new matching credential
 // since just before it", so two creates of this process must never overlap in that window.
 let createQueue: Promise<unknown> = Promise.resolve();
@@ -78,13 +96,19 @@ function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
+/** A description set once stays (the API cannot clear it): only a new non-empty one is a change. */
+function descriptionChanged(olds: Partial<ClientCredentialInputs>, news: ClientCredentialInputs): boolean {
+  return !!news.description && news.description !== (olds.description ?? "");
+}
+
 /**
- * Client credentials have no update in the API and reveal their secret only once, so every
- * change replaces, and the secret lives on in state as a Pulumi secret.
+ * Roles and description change in place (PATCH), keeping the client id and the secret, which
+ * the API reveals only at creation and the state keeps as a Pulumi secret; only the service
+ * replaces the credential.
  */
 export class ClientCredentialProvider {
-  /** Every property replaces: the API has no update for a credential. */
-  readonly replaceOnChange = ["roleIds", "description", "serviceId"] as const;
+  /** Read by the unknowns wrapper: a pending service id plans a replacement. */
+  readonly replaceOnChange = ["serviceId"] as const;
 
   async check(_olds: unknown, news: Record<string, unknown>) {
     const parsed = inputSchema.safeParse(news);
@@ -99,12 +123,9 @@ export class ClientCredentialProvider {
   }
 
   async diff(_id: string, olds: ClientCredentialOutputs, news: ClientCredentialInputs) {
-    const replaces = [
-      ...(!sameMembers(olds.roleIds, news.roleIds) ? ["roleIds"] : []),
-      ...((olds.description ?? "") !== (news.description ?? "") ? ["description"] : []),
-      ...((olds.serviceId ?? "") !== (news.serviceId ?? "") ? ["serviceId"] : []),
-    ];
-    return { changes: replaces.length > 0, replaces };
+    const diffs = [...(!sameMembers(olds.roleIds, news.roleIds) ? ["roleIds"] : []), ...(descriptionChanged(olds, news) ? ["description"] : [])];
+    const replaces = (olds.serviceId ?? "") !== (news.serviceId ?? "") ? ["serviceId"] : [];
+    return { changes: diffs.length + replaces.length > 0, replaces, diffs: [...diffs, ...replaces] };
   }
 
   async create(inputs: ClientCredentialInputs) {
@@ -112,15 +133,20 @@ export class ClientCredentialProvider {
   }
 
   /**
-   * The secret is in the create's answer only. When the answer is lost (5xx, dropped
-   * connection, timeout), the credential it may have created is found and deleted, then the
-   * create is sent again: never an orphan, and one `pulumi up` still converges.
+   * The secret is in the create's answer only, and a credential has no name to find it by, so a
+   * create is never sent again blindly: after a failure the listing is compared with the one
+   * taken just before. A credential the failed attempt made is useless (its secret went with the
+   * answer) and is deleted before the create is sent again; when the server answered and made
+   * nothing, the create is sent again; when the answer was lost and nothing shows up, the
+   * request may still be running, so the run stops with what to check instead of risking a
+   * second credential.
    */
   private async createOne(inputs: ClientCredentialInputs) {
     const api = client();
     const policy = api.retryPolicy;
     const budget = currentBudget();
     const failures: string[] = [];
+    const deleted: string[] = [];
     for (let attempt = 1; ; attempt++) {
       const before = new Set((await listCredentials(api)).map((c) => c.client_id));
       let cred: ClientCredential;
@@ -138,22 +164,63 @@ export class ClientCredentialProvider {
       } catch (err) {
         if (!isTransient(err)) throw err;
         failures.push((err as Error).message);
-        const lost = await lostCredentials(api, before, inputs);
-        for (const c of lost) await deleteCredential(api, c.client_id);
+        const stop = (why: string) => {
+          const note = deleted.length > 0 ? ` Credentials earlier attempts created were deleted again, their secrets lost with the answers: ${deleted.join(", ")}.` : "";
+          return new Error(`client credential: create failed ${attempt} ${attempt === 1 ? "time" : "times"} (${failures.join("; ")}); ${why}.${note}`);
+        };
+        let lost = await lostCredentials(api, before, inputs);
+        for (let look = 1; lost.length === 0 && !serverIsDone(err) && look < LOST_ANSWER_LOOKS; look++) {
+          await delay(backoffDelay(look, policy));
+          lost = await lostCredentials(api, before, inputs);
+        }
+        if (lost.length === 0 && !serverIsDone(err)) {
+          throw stop(
+            `its answer was lost and no new credential with these roles shows up, but the API may still be making one, so it was not sent again. ` +
+              `Run \`pulumi up\` again; if a credential made by ${api.createdFrom} with these roles${inputs.description ? ` and description "${inputs.description}"` : ""} then appears in GET /auth/client-credentials beside the new one, delete the one no stack holds (DELETE /auth/client-credentials/<client_id>)`,
+          );
+        }
+        for (const c of lost) {
+          await deleteCredential(api, c.client_id);
+          deleted.push(c.client_id);
+        }
         const wait = backoffDelay(attempt, policy);
         if (attempt >= policy.maxAttempts || (budget !== undefined && !budget.allows(wait))) {
-          const note = lost.length > 0 ? ` The credential the last attempt created (${lost.map((c) => c.client_id).join(", ")}) was deleted again: its secret was lost with the answer.` : "";
-          throw new Error(`client credential: create failed ${attempt} times (${failures.join("; ")}).${note} Run \`pulumi up\` again when the API is back.`);
+          throw stop(`no credential is left behind. Run \`pulumi up\` again when the API is back`);
         }
         budget?.record("create", "lost answer");
         await delay(wait);
         continue;
       }
-      if (!cred.secret || isMasked(cred.secret)) {
-        await api.delete("/auth/client-credentials/{id}", { params: { id: cred.client_id } }).catch(() => undefined);
+      if (!cred.secret || isMaskedSecret(cred.secret)) {
+        await deleteCredential(api, cred.client_id).catch(() => undefined);
         throw new Error(`the API created client credential ${cred.client_id} but returned no secret, so it was deleted again; run \`pulumi up\` to retry`);
       }
       return { id: cred.client_id, outs: outputs(cred, inputs, cred.secret) };
+    }
+  }
+
+  /**
+   * PATCH always sends the roles (the API wants them non-empty) and the description only when
+   * there is one: it cannot be cleared, so one removed from the program stays, and stays in the
+   * outputs, where the next diff finds it equal.
+   */
+  async update(id: string, olds: ClientCredentialOutputs, news: ClientCredentialInputs) {
+    const api = client();
+    try {
+      const cred = await api.patch("/auth/client-credentials/{id}", {
+        params: { id },
+        body: { role_ids: news.roleIds, ...(news.description ? { description: news.description } : {}) },
+        schema: clientCredentialSchema,
+        // It sets values: sending it twice leaves what sending it once does.
+        idempotent: true,
+      });
+      const kept: ClientCredentialInputs = { ...news, ...(!news.description && cred.description ? { description: cred.description } : {}) };
+      return { outs: outputs(cred, kept, olds.secret) };
+    } catch (err) {
+      if (isNotFound(err)) {
+        throw new Error(`client credential ${id} no longer exists: it was deleted outside Pulumi. Run \`pulumi refresh\`, then \`pulumi up\` to create a new one (with a new secret).`);
+      }
+      throw err;
     }
   }
 

@@ -168,6 +168,7 @@ describe("bearer authentication", () => {
       ["GET", "/auth/roles"],
       ["GET", "/auth/client-credentials"],
       ["POST", "/auth/client-credentials"],
+      ["PATCH", "/auth/client-credentials/x"],
       ["DELETE", "/auth/client-credentials/x"],
       ["GET", "/sources"],
       ["POST", "/sources"],
@@ -239,7 +240,8 @@ describe("client credentials", () => {
     expect(Array.isArray(list.body)).toBe(true);
     expect(list.text).not.toContain(created.secret);
     const listed = list.body.find((c: { client_id: string }) => c.client_id === created.client_id);
-    expect(listed.secret).toBe("********");
+    // Masked as the platform masks it: the first and last three characters, never the rest.
+    expect(listed.secret).toBe(`${created.secret.slice(0, 3)}******${created.secret.slice(-3)}`);
     expect(listed.roles[0].id).toBe("role_editor");
 
     const tokens = await tokenFor(emu, created.client_id, created.secret);
@@ -250,8 +252,34 @@ describe("client credentials", () => {
     const list = await api("GET", "/auth/client-credentials");
     const bootstrap = list.body.find((c: { client_id: string }) => c.client_id === "cdc-local");
     expect(bootstrap).toBeDefined();
-    expect(bootstrap.secret).toBe("********");
+    expect(bootstrap.secret).toBe("cdc******ret");
     expect(bootstrap.roles.map((r: { key: string }) => r.key)).toEqual(["admin"]);
+  });
+
+  it("PATCH changes roles and description in place: same id, same secret, answered masked; never clears a description", async () => {
+    const created = await createCredential(["role_viewer"], "first");
+    const path = `/auth/client-credentials/${created.client_id}`;
+    const reply = await api("PATCH", path, { body: { role_ids: ["role_editor"], description: "second" } });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body).toMatchObject({ client_id: created.client_id, description: "second", roles: [expect.objectContaining({ id: "role_editor" })] });
+    expect(reply.body.secret).toBe(`${created.secret.slice(0, 3)}******${created.secret.slice(-3)}`);
+    const tokens = await tokenFor(emu, created.client_id, created.secret);
+    expect((await call(emu.url, "POST", "/sources", { token: tokens.accessToken, body: {} })).status).toBe(422);
+
+    // Roles alone keep the description; an empty description is nothing to change.
+    expect((await api("PATCH", path, { body: { role_ids: ["role_viewer"], description: "" } })).body.description).toBe("second");
+    expect((await api("PATCH", path, { body: { description: "third" } })).body).toMatchObject({ description: "third", roles: [expect.objectContaining({ id: "role_viewer" })] });
+  });
+
+  it("PATCH refuses an empty body, role_ids with permission_ids, unknown roles, and an unknown client id", async () => {
+    const created = await createCredential(["role_viewer"]);
+    const path = `/auth/client-credentials/${created.client_id}`;
+    expect422(await api("PATCH", path, { body: {} }), { loc: ["body"], type: "value_error" });
+    expect422(await api("PATCH", path, { body: { description: "" } }), { loc: ["body"], type: "value_error" });
+    expect422(await api("PATCH", path, { body: { role_ids: ["role_viewer"], permission_ids: ["sources:read"] } }), { loc: ["body"], type: "value_error" });
+    expect422(await api("PATCH", path, { body: { role_ids: [] } }), { loc: ["body", "role_ids"], type: "too_short" });
+    expect422(await api("PATCH", path, { body: { role_ids: ["role_nope"] } }), { loc: ["body", "role_ids", 0], type: "value_error" });
+    expectDetail(await api("PATCH", "/auth/client-credentials/cdc-nope", { body: { role_ids: ["role_viewer"] } }), 404, /not found/);
   });
 
   it("defaults created_from to api and keeps an explicit null", async () => {

@@ -327,7 +327,7 @@ describe("Create, Read, Update, Delete and Diff over gRPC", () => {
     expect((await h.call("read", readRequest("cdc:index:Tag", "pii", id, updatedOuts, news))).getId()).toBe("");
   });
 
-  it("ClientCredential: the secret output is wrapped as a secret; any change replaces; Delete revokes it", async () => {
+  it("ClientCredential: the secret output is wrapped as a secret and kept by an in-place Update; a service id replaces; Delete revokes it", async () => {
     const inputs = await checked("cdc:index:ClientCredential", "ci", { roleIds: ["role_viewer"], description: "ci" });
     const preview = await h.call("create", createRequest("cdc:index:ClientCredential", "ci", inputs, true));
     expect(plain(preview.getProperties())).toMatchObject({ clientId: UNKNOWN, secret: UNKNOWN });
@@ -349,11 +349,21 @@ describe("Create, Read, Update, Delete and Diff over gRPC", () => {
     expect(read.getId()).toBe(id);
     expect(plain(read.getProperties()).secret).toEqual(outs.secret);
 
-    const news = await checked("cdc:index:ClientCredential", "ci", { roleIds: ["role_editor"], description: "ci" }, inputs);
+    // Roles and description: updated in place, the same client id and secret.
+    const news = await checked("cdc:index:ClientCredential", "ci", { roleIds: ["role_editor"], description: "ci deployer" }, inputs);
     const diff = await h.call("diff", diffRequest("cdc:index:ClientCredential", "ci", id, outs, news, inputs));
     expect(diff.getChanges()).toBe(Changes.DIFF_SOME);
-    expect(diff.getReplacesList()).toContain("roleIds");
-    expect(detailed(diff).roleIds).toEqual({ kind: Kind.UPDATE_REPLACE, inputDiff: true });
+    expect(diff.getReplacesList()).toEqual([]);
+    expect(detailed(diff)).toEqual({ roleIds: { kind: Kind.UPDATE, inputDiff: true }, description: { kind: Kind.UPDATE, inputDiff: true } });
+    const updated = await h.call("update", updateRequest("cdc:index:ClientCredential", "ci", id, outs, news));
+    const updatedOuts = plain(updated.getProperties());
+    expect(updatedOuts).toMatchObject({ clientId: id, roleIds: ["role_editor"], roleKeys: ["editor"], description: "ci deployer" });
+    expect(updatedOuts.secret).toEqual(outs.secret);
+    // A service id replaces.
+    const moved = await checked("cdc:index:ClientCredential", "ci", { roleIds: ["role_editor"], description: "ci deployer", serviceId: "svc-2" }, news);
+    const replacing = await h.call("diff", diffRequest("cdc:index:ClientCredential", "ci", id, updatedOuts, moved, news));
+    expect(replacing.getReplacesList()).toEqual(["serviceId"]);
+    expect(detailed(replacing)).toEqual({ serviceId: { kind: Kind.UPDATE_REPLACE, inputDiff: true } });
 
     await h.call("delete", deleteRequest("cdc:index:ClientCredential", "ci", id, outs));
     expect((await h.call("read", readRequest("cdc:index:ClientCredential", "ci", id, outs, inputs))).getId()).toBe("");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { clientCredentialSchema, CdcClient } from "../../../provider/client/index.js";
+import { clientCredentialSchema, CdcClient, ConnectionError, getClient } from "../../../provider/client/index.js";
 import { ClientCredentialProvider, type ClientCredentialInputs } from "../../../provider/resources/clientCredential.js";
 import { TagProvider, type TagInputs, type TagOutputs } from "../../../provider/resources/tag.js";
 import { FAST_RETRIES, startHarness, type ProviderHarness } from "./harness.js";
@@ -67,7 +67,7 @@ describe("ClientCredential provider against the emulator", () => {
   });
   afterAll(async () => h?.close());
 
-  it("creates a working credential, keeps its secret across refresh, replaces on any change", async () => {
+  it("creates a working credential and keeps its secret across refresh", async () => {
     const { inputs, failures } = await credentials.check({}, { roleIds: ["role_viewer"], description: "downstream dbt" });
     expect(failures).toEqual([]);
     const { id, outs } = await credentials.create(inputs as ClientCredentialInputs);
@@ -83,15 +83,39 @@ describe("ClientCredential provider against the emulator", () => {
     const listed = await h.console.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) });
     expect(listed.find((c) => c.client_id === id)?.secret ?? "").not.toBe(outs.secret);
 
-    expect(await credentials.diff(id, outs, inputs as ClientCredentialInputs)).toEqual({ changes: false, replaces: [] });
+    expect(await credentials.diff(id, outs, inputs as ClientCredentialInputs)).toEqual({ changes: false, replaces: [], diffs: [] });
     expect(await credentials.diff(id, outs, { roleIds: ["role_editor"], description: "downstream dbt" })).toEqual({
       changes: true,
-      replaces: ["roleIds"],
+      replaces: [],
+      diffs: ["roleIds"],
     });
 
     await credentials.delete(id);
     expect((await credentials.read(id, outs)).id).toBe("");
     await credentials.delete(id);
+  });
+
+  it("changes roles and description in place (PATCH): the same client id, and the secret still signs in", async () => {
+    const { id, outs } = await credentials.create({ roleIds: ["role_viewer"], description: "reporting" });
+    h.emulator.resetStats();
+    const { outs: updated } = await credentials.update(id, outs, { roleIds: ["role_editor"], description: "reporting and loads" });
+    expect(h.emulator.stats().requests).toEqual({ "PATCH /auth/client-credentials/:client_id": 1 });
+    expect(updated).toMatchObject({ clientId: id, secret: outs.secret, roleIds: ["role_editor"], roleKeys: ["editor"], description: "reporting and loads" });
+    const live = (await h.console.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) })).find((c) => c.client_id === id);
+    expect(live).toMatchObject({ description: "reporting and loads", roles: [expect.objectContaining({ id: "role_editor" })] });
+    // Editors write sources, viewers do not: the roles changed for the same secret.
+    const downstream = new CdcClient({ settings: { apiUrl: h.emulator.url, clientId: id, clientSecret: updated.secret, createdFrom: "api" } });
+    await expect(downstream.post("/tags", { body: { name: `by-${id}`, type: ["sources"] } })).resolves.toBeDefined();
+    await downstream.close();
+
+    // The description removed from the program: the API keeps it, so it stays, with no diff after.
+    const { outs: kept } = await credentials.update(id, updated, { roleIds: ["role_viewer"] });
+    expect(kept.description).toBe("reporting and loads");
+    expect(await credentials.diff(id, kept, { roleIds: ["role_viewer"] })).toEqual({ changes: false, replaces: [], diffs: [] });
+    expect((await credentials.read(id, kept)).props).toMatchObject({ description: "reporting and loads", secret: outs.secret });
+
+    await credentials.delete(id);
+    await expect(credentials.update(id, kept, { roleIds: ["role_editor"] })).rejects.toThrow(/deleted outside Pulumi.*pulumi refresh/);
   });
 
   it("names the field when the API rejects an unknown role", async () => {
@@ -118,6 +142,52 @@ describe("a client credential whose create answer is lost", () => {
     const after = await list();
     expect(after.map((c) => c.client_id).sort()).toEqual([...before.map((c) => c.client_id), created.id].sort());
     await credentials.delete(created.id);
+  });
+
+  /** Runs `fault` once the create's first listing (the "before") is answered, so it hits the POST. */
+  function afterTheListing(fault: () => void) {
+    const api = getClient();
+    const get = api.get.bind(api);
+    let armed = true;
+    return vi.spyOn(api, "get").mockImplementation(async (...args: Parameters<typeof api.get>) => {
+      const out = await get(...args);
+      if (armed && args[0] === "/auth/client-credentials") {
+        armed = false;
+        fault();
+      }
+      return out;
+    });
+  }
+
+  it("a POST answered 503 that made nothing (the listing shows no new credential) is sent again: one credential", async () => {
+    const before = await list();
+    h.emulator.resetStats();
+    const spy = afterTheListing(() => h.emulator.setFaults({ failNext: 1, routes: ["/auth/client-credentials"] }));
+    const created = await credentials.create({ roleIds: ["role_viewer"], description: "503 once" }).finally(() => spy.mockRestore());
+    expect(h.emulator.stats().faults.failed).toBe(1);
+    expect(h.emulator.stats().requests["POST /auth/client-credentials"]).toBe(2);
+    expect(h.emulator.stats().requests["DELETE /auth/client-credentials/:client_id"]).toBeUndefined();
+    const after = await list();
+    expect(after.map((c) => c.client_id).sort()).toEqual([...before.map((c) => c.client_id), created.id].sort());
+    await credentials.delete(created.id);
+  });
+
+  it("an answer lost on the way back with no new credential to show is not sent again (the server may still be making one): an error says what to check", async () => {
+    const before = await list();
+    h.emulator.resetStats();
+    // The POST's connection breaks after it was sent: nothing tells whether the server acts on it.
+    const post = vi
+      .spyOn(getClient(), "post")
+      .mockRejectedValueOnce(new ConnectionError({ method: "POST", path: "/auth/client-credentials", code: "UND_ERR_SOCKET", reason: "other side closed" }));
+    const error = await credentials.create({ roleIds: ["role_viewer"], description: "in flight" }).catch((e: unknown) => e);
+    const posts = post.mock.calls.length;
+    post.mockRestore();
+    expect(posts).toBe(1);
+    expect(h.emulator.stats().requests["POST /auth/client-credentials"]).toBeUndefined();
+    // The listing was asked again before giving up.
+    expect(h.emulator.stats().requests["GET /auth/client-credentials"]).toBeGreaterThanOrEqual(3);
+    expect((error as Error).message).toMatch(/not sent again.*Run `pulumi up` again.*description "in flight".*DELETE \/auth\/client-credentials\/<client_id>/);
+    expect((await list()).map((c) => c.client_id).sort()).toEqual(before.map((c) => c.client_id).sort());
   });
 
   it("when every answer is lost, ends with an error and leaves no credential behind", async () => {

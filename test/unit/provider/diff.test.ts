@@ -44,14 +44,23 @@ describe("diff without the API", () => {
     expect(await sources.diff("id", olds, inputs as ConnectorInputs)).toEqual({ changes: true, replaces: [], diffs: ["config"] });
   });
 
-  it("replaces a client credential on any change and never on an equal role set", async () => {
+  it("updates a client credential's roles and description in place, replaces it on a new service, and never diffs an equal role set", async () => {
     const creds = new ClientCredentialProvider();
     const old = { roleIds: ["a", "b"], description: "d" } as ClientCredentialOutputs;
-    expect(await creds.diff("id", old, { roleIds: ["b", "a"], description: "d" })).toEqual({ changes: false, replaces: [] });
-    expect(await creds.diff("id", old, { roleIds: ["a"], description: "d", serviceId: "s" })).toEqual({
+    expect(await creds.diff("id", old, { roleIds: ["b", "a"], description: "d" })).toEqual({ changes: false, replaces: [], diffs: [] });
+    expect(await creds.diff("id", old, { roleIds: ["a"], description: "e" })).toEqual({ changes: true, replaces: [], diffs: ["roleIds", "description"] });
+    expect(await creds.diff("id", old, { roleIds: ["a", "b"], description: "d", serviceId: "s" })).toEqual({
       changes: true,
-      replaces: ["roleIds", "serviceId"],
+      replaces: ["serviceId"],
+      diffs: ["serviceId"],
     });
+  });
+
+  it("leaves a client credential's description alone when the program removes it: the API cannot clear one", async () => {
+    const creds = new ClientCredentialProvider();
+    const old = { roleIds: ["a"], description: "d" } as ClientCredentialOutputs;
+    expect(await creds.diff("id", old, { roleIds: ["a"] })).toEqual({ changes: false, replaces: [], diffs: [] });
+    expect(await creds.diff("id", old, { roleIds: ["a"], description: "" })).toEqual({ changes: false, replaces: [], diffs: [] });
   });
 
   it("updates a tag in place, ignoring the order of its types", async () => {

@@ -94,8 +94,9 @@ describe("a value unknown during a preview passes check, on every kind that take
 
   it("diffs a pending property as a change, and as a replacement where a change of it replaces", async () => {
     const olds = { roleIds: ["role_viewer"], clientId: "c-1", secret: "s" };
-    const diff = await core("ClientCredential").diff("c-1", olds, { roleIds: UNKNOWN });
-    expect(diff).toMatchObject({ changes: true, replaces: ["roleIds"] });
+    // Roles change in place, a service replaces.
+    expect(await core("ClientCredential").diff("c-1", olds, { roleIds: UNKNOWN })).toMatchObject({ changes: true, replaces: [], diffs: ["roleIds"] });
+    expect(await core("ClientCredential").diff("c-1", olds, { roleIds: ["role_viewer"], serviceId: UNKNOWN })).toMatchObject({ changes: true, replaces: ["serviceId"] });
   });
 });
 
