@@ -26,13 +26,19 @@ export const USERNAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]$|^[a-zA-Z0
 const usernameField = z.string().min(1).max(24).regex(USERNAME_PATTERN);
 const passwordField = z.string().min(12).max(128);
 const whitelistField = z.string().max(1000);
-const aclField = z.object({
+/**
+ * `topic_name` is the request's alias of the ACL's `name`, the field answers carry (decision):
+ * either is taken, so a client may send back an ACL as it read it. Errors name `topic_name`.
+ */
+const aclNameAlias = (raw: unknown) =>
+  raw !== null && typeof raw === "object" && !("topic_name" in raw) && "name" in raw ? (({ name, ...rest }) => ({ ...rest, topic_name: name }))(raw as { name: unknown }) : raw;
+const aclField = z.preprocess(aclNameAlias, z.object({
   // Kafka's own bound on a topic name is 249; a group id may be longer.
   topic_name: z.string().min(1).max(255),
   operation: z.enum(KAFKA_OPERATIONS),
   resource_pattern_type: z.enum(KAFKA_PATTERN_TYPES),
   resource: z.enum(KAFKA_RESOURCES).optional(),
-});
+}));
 // The platform's client always sends the list; a Go nil slice would arrive as null, taken as none.
 const aclsField = z.array(aclField).nullable();
 
@@ -120,7 +126,8 @@ export function renderKafkaUser(store: Store, record: KafkaUserRecord) {
     whitelist_ips: record.whitelist_ips,
     kafka_proxy_endpoint: `${host}.kafka.cdc.local:9092`,
     ...(record.is_create_schema_registry ? { schema_proxy_endpoint: `https://${host}.schema-registry.cdc.local` } : {}),
-    kafka_acls: record.kafka_acls.map((a) => ({ ...a })),
+    // Requests name the topic `topic_name`, answers `name` (the platform's newest client reads both).
+    kafka_acls: record.kafka_acls.map(({ topic_name, ...rest }) => ({ name: topic_name, ...rest })),
     is_create_schema_registry: record.is_create_schema_registry,
     created_from: record.created_from,
     created_at: record.created_at,

@@ -17,7 +17,9 @@ const nullishString = z
   .transform((v) => v ?? "");
 
 export const kafkaAclSchema = z.looseObject({
-  topic_name: z.string(),
+  // Answers name the topic `name` (requests say `topic_name`); either is read, `name` first.
+  topic_name: z.string().optional(),
+  name: z.string().optional(),
   operation: z.string(),
   resource_pattern_type: z.string(),
   // TOPIC is the platform's default when a rule says nothing.
@@ -25,7 +27,7 @@ export const kafkaAclSchema = z.looseObject({
     .string()
     .nullish()
     .transform((v) => (v ? v : "TOPIC")),
-});
+}).refine((acl) => acl.name !== undefined || acl.topic_name !== undefined, { error: "an ACL needs its topic: name (or topic_name)" });
 export type LiveKafkaAcl = z.output<typeof kafkaAclSchema>;
 
 /** An ACL rule as pulumi-cdc holds it. */
@@ -38,7 +40,7 @@ export interface KafkaAcl {
 }
 
 export function aclOf(live: LiveKafkaAcl): KafkaAcl {
-  return { topicName: live.topic_name, operation: live.operation, resourcePatternType: live.resource_pattern_type, resource: live.resource || "TOPIC" };
+  return { topicName: live.name ?? live.topic_name ?? "", operation: live.operation, resourcePatternType: live.resource_pattern_type, resource: live.resource || "TOPIC" };
 }
 
 /** The whitelist as the API holds it (comma-separated), as a list. */

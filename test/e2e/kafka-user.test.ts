@@ -73,7 +73,7 @@ describe("the kafka-consumer example under the real Pulumi engine", { timeout: E
     expect(outs.bootstrapServers).toMatch(new RegExp(`^analytics-${STACK}\\..*\\.kafka\\.cdc\\.local:9092$`));
     const user = await live();
     expect(user).toMatchObject({ whitelist_ips: "10.0.0.0/8", is_create_schema_registry: false, created_from: "terraform" });
-    expect(user!.kafka_acls.map((a) => `${a.resource} ${a.resource_pattern_type} ${a.topic_name} ${a.operation}`).sort()).toEqual(
+    expect(user!.kafka_acls.map((a) => `${a.resource} ${a.resource_pattern_type} ${a.name} ${a.operation}`).sort()).toEqual(
       [
         `GROUP PREFIXED analytics- READ`,
         `TOPIC PREFIXED source_${sourceId}. DESCRIBE`,

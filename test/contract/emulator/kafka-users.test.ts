@@ -22,6 +22,8 @@ let n = 0;
 const username = (prefix = "ku") => `${prefix}-${(++n).toString(36)}-${process.pid.toString(36)}`;
 
 const readAcl = (topic: string) => ({ topic_name: topic, operation: "READ", resource_pattern_type: "LITERAL", resource: "TOPIC" });
+/** An ACL as answers carry it: the topic under `name`. */
+const answered = ({ topic_name, ...rest }: ReturnType<typeof readAcl>) => ({ name: topic_name, ...rest });
 
 async function createUser(body: Record<string, unknown> = {}) {
   const reply = await s.api("POST", "/kafka-access/kafka-users", {
@@ -52,7 +54,7 @@ describe("Kafka users", () => {
       username: name,
       whitelist_ips: "10.0.0.0/8,192.168.1.7",
       is_create_schema_registry: true,
-      kafka_acls: [readAcl("orders")],
+      kafka_acls: [answered(readAcl("orders"))],
       created_from: "terraform",
     });
     expect(user).not.toHaveProperty("password");
@@ -78,18 +80,19 @@ describe("Kafka users", () => {
     const user = await createUser({ kafka_acls: [{ topic_name: "orders", operation: "READ", resource_pattern_type: "PREFIXED" }] });
     expect(user).not.toHaveProperty("schema_proxy_endpoint");
     expect(user.whitelist_ips).toBe("");
-    expect(user.kafka_acls).toEqual([{ topic_name: "orders", operation: "READ", resource_pattern_type: "PREFIXED", resource: "TOPIC" }]);
+    expect(user.kafka_acls).toEqual([{ name: "orders", operation: "READ", resource_pattern_type: "PREFIXED", resource: "TOPIC" }]);
   });
 
   it("treats ACLs as a set: duplicates collapse and the answer is in the server's order, not the request's", async () => {
     const acls = [readAcl("zeta"), { ...readAcl("cdc-readers"), resource: "GROUP" }, readAcl("alpha"), readAcl("zeta"), { ...readAcl("alpha"), operation: "DESCRIBE" }];
     const user = await createUser({ kafka_acls: acls });
-    expect(user.kafka_acls).toEqual([
-      { ...readAcl("cdc-readers"), resource: "GROUP" },
-      { ...readAcl("alpha"), operation: "DESCRIBE" },
-      readAcl("alpha"),
-      readAcl("zeta"),
-    ]);
+    expect(user.kafka_acls).toEqual(
+      [{ ...readAcl("cdc-readers"), resource: "GROUP" }, { ...readAcl("alpha"), operation: "DESCRIBE" }, readAcl("alpha"), readAcl("zeta")].map(answered),
+    );
+    // Sent back as read (`name`), the ACLs are taken as they are.
+    const again = await s.api("PUT", `/kafka-access/kafka-users/${user.username}`, { body: { kafka_acls: user.kafka_acls } });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.kafka_acls).toEqual(user.kafka_acls);
   });
 
   it("a null ACL list is none", async () => {
@@ -162,7 +165,7 @@ describe("Kafka users", () => {
       body: { whitelist_ips: "10.0.0.2", kafka_acls: [readAcl("payments")], is_create_schema_registry: true },
     });
     expect(put.status, put.text).toBe(200);
-    expect(put.body).toMatchObject({ username: user.username, whitelist_ips: "10.0.0.2", kafka_acls: [readAcl("payments")], is_create_schema_registry: true });
+    expect(put.body).toMatchObject({ username: user.username, whitelist_ips: "10.0.0.2", kafka_acls: [answered(readAcl("payments"))], is_create_schema_registry: true });
     expect(put.body.schema_proxy_endpoint).toMatch(/schema-registry/);
     expect(put.body.kafka_proxy_endpoint).toBe(user.kafka_proxy_endpoint);
     const hashAfter = () => JSON.parse(readFileSync(join(dir, "state.json"), "utf8")).kafka_users[user.username].password_hash;

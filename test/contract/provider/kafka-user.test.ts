@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listKafkaUsers } from "../../../provider/kafka/api.js";
+import { aclOf, kafkaAclSchema, listKafkaUsers } from "../../../provider/kafka/api.js";
 import { isIpOrCidr, kafkaUserFindings, KafkaUserProvider, sameAcls, type KafkaUserInputs, type KafkaUserOutputs } from "../../../provider/resources/kafkaUser.js";
 import { MASK } from "../../../provider/normalize.js";
 import { FAST_RETRIES, startHarness, type ProviderHarness } from "./harness.js";
@@ -78,6 +78,13 @@ describe("KafkaUser provider against the emulator", () => {
     expect(h.emulator.stats().total).toBe(0);
   });
 
+  it("reads an ACL's topic from `name` (as answers carry it) or from `topic_name`", () => {
+    const acl = { operation: "READ", resource_pattern_type: "LITERAL" };
+    expect(aclOf(kafkaAclSchema.parse({ ...acl, name: "orders" })).topicName).toBe("orders");
+    expect(aclOf(kafkaAclSchema.parse({ ...acl, topic_name: "orders" })).topicName).toBe("orders");
+    expect(kafkaAclSchema.safeParse(acl).success).toBe(false);
+  });
+
   it("check() fills in the defaults and makes the ACLs a set", async () => {
     const inputs = await checked({ username: "ok", password: PASSWORD, kafkaAcls: [read("a"), read("a", { resource: "TOPIC" }), read("b")], whitelistIps: [" 10.0.0.1 ", "10.0.0.1"] });
     expect(inputs).toEqual({
@@ -131,7 +138,7 @@ describe("KafkaUser provider against the emulator", () => {
     expect(await users.diff(id, after, fewer)).toMatchObject({ changes: true, diffs: ["isCreateSchemaRegistry", "kafkaAcls", "whitelistIps"] });
     const { outs: last } = await users.update(id, after, fewer);
     expect(last.schemaProxyEndpoint).toBe("");
-    expect(await liveUser(name)).toMatchObject({ whitelist_ips: "", kafka_acls: [{ topic_name: "orders", operation: "READ" }], is_create_schema_registry: false });
+    expect(await liveUser(name)).toMatchObject({ whitelist_ips: "", kafka_acls: [{ name: "orders", operation: "READ" }], is_create_schema_registry: false });
     expect((await users.diff(id, last, fewer)).changes).toBe(false);
 
     // A new username replaces the user.
@@ -167,7 +174,7 @@ describe("KafkaUser provider against the emulator", () => {
     const back = await users.diff(id, refreshed.props as KafkaUserOutputs, inputs);
     expect(back.diffs).toEqual(["isCreateSchemaRegistry", "kafkaAcls", "whitelistIps"]);
     await users.update(id, refreshed.props as KafkaUserOutputs, inputs);
-    expect(await liveUser(name)).toMatchObject({ whitelist_ips: "10.0.0.1", kafka_acls: [{ topic_name: "orders" }], is_create_schema_registry: false });
+    expect(await liveUser(name)).toMatchObject({ whitelist_ips: "10.0.0.1", kafka_acls: [{ name: "orders" }], is_create_schema_registry: false });
     // Deleted outside Pulumi: a change, and refresh drops it.
     await h.console.delete("/kafka-access/kafka-users/{u}", { params: { u: name } });
     expect((await users.diff(id, outs, inputs)).changes).toBe(true);
