@@ -36,7 +36,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 type Stored = { ok: ConfigValue } | { problem: ValidationDetail };
 
 /** One non-secret value against its key: its stored form, or what the API says is wrong with it. */
-function storeValue(keySpec: KeySpec, value: unknown, loc: (string | number)[]): Stored {
+export function storeValue(keySpec: KeySpec, value: unknown, loc: (string | number)[]): Stored {
   switch (keySpec.type) {
     case "integer": {
       let n: number;

@@ -1,4 +1,5 @@
-import { secretKeySet, type ConnectorKind } from "./catalogue.js";
+import { findConnector, secretKeySet, type ConnectorKind } from "./catalogue.js";
+import { liveAsProgram } from "./api-sources.js";
 import { configComparisonSchema, redact, type CdcClient, type ConfigComparison, type DestinationConnector } from "./client/index.js";
 import type { LiveReader } from "./live-cache.js";
 import { alignLiveConfig, changedConfigKeys, renderConfig, type ConfigMap } from "./normalize.js";
@@ -111,6 +112,16 @@ export function reportDrift(subject: string, findings: readonly string[], write:
   write(redact(`drift: ${subject} changed outside Pulumi; \`pulumi up\` puts the program's version back:\n${lines.map((l) => `  ${l}`).join("\n")}\n`));
 }
 
+/**
+ * Tells the person running `pulumi up` what the service warned about when it saved an object (an
+ * API source's connection warning), through the same sink as drift reports, so both hosts show it
+ * as a warning under the resource.
+ */
+export function reportWarning(subject: string, warning: string, write: DriftSink = driftSink): void {
+  if (warning.trim() === "") return;
+  write(redact(`warning: ${subject}: ${warning.trim()}\n`));
+}
+
 /** What Pulumi recorded about a source or destination: enough to check it against the API. */
 export interface ManagedConnector {
   kind: ConnectorKind;
@@ -176,8 +187,12 @@ export async function checkLive(reader: LiveReader, c: ManagedConnector): Promis
   if (!live) return { live: undefined, config: NO_DRIFT };
   let config: DriftReport;
   if (c.kind === "source") {
-    const secrets = secretKeySet("source", live.connector ?? c.connector, c.config);
-    config = sourceDrift(c.config, alignLiveConfig(c.config, live.config, secrets), secrets, `source ${c.name}`);
+    const connector = live.connector ?? c.connector;
+    const secrets = secretKeySet("source", connector, c.config);
+    const spec = findConnector("source", connector);
+    // Values the service normalises (an API source's `act_` prefix) compare in the program's spelling.
+    const liveConfig = spec ? liveAsProgram(spec, c.config, live.config) : live.config;
+    config = sourceDrift(c.config, alignLiveConfig(c.config, liveConfig, secrets), secrets, `source ${c.name}`);
   } else {
     config = destinationDrift(comparison!, c.baselineTimestamp, c.baselineOriginal === true);
   }

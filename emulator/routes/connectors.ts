@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { connectorNames, findConnector, type ConnectorKind } from "../catalogue.js";
+import { apiSourceFields, apiSourceTopics, connectionWarningOf, pickCluster, storeApiConfig, type ApiSourceRecord, type StoredApiConfig } from "../api-sources.js";
 import { checkConfig, deriveTopics, echoConfig, kindLabel } from "../connector-config.js";
 import type { EmulatorContext } from "../context.js";
 import { randomHex } from "../crypto.js";
@@ -86,6 +87,7 @@ function taskView(status: ConnectorStatus): { tasks: number[]; task_statuses: Re
 
 export function renderConnector(store: Store, record: ConnectorRecord, revealSecrets: boolean) {
   const spec = findConnector(record.kind, record.connector);
+  const api = spec?.family === "api";
   return {
     name: record.name,
     connector: record.connector,
@@ -96,7 +98,8 @@ export function renderConnector(store: Store, record: ConnectorRecord, revealSec
     tenant_id: store.data.tenant_id,
     ...(record.kind === "source" ? { service_id: store.data.service_id } : {}),
     config: echoConfig(record, store.vault, revealSecrets),
-    ...deriveTopics(record),
+    ...(api ? apiSourceTopics(record) : deriveTopics(record)),
+    ...(api ? apiSourceFields(record) : {}),
     ...taskView(record.connector_status),
     connector_status: record.connector_status,
     created_from: record.created_from,
@@ -105,6 +108,15 @@ export function renderConnector(store: Store, record: ConnectorRecord, revealSec
   };
 }
 
+/** The digests of the grants an API source's write spent (none for other connectors). */
+function spentBy(value: object): string[] {
+  return "spent" in value ? (value as StoredApiConfig).spent : [];
+}
+
+/** A write's answer with the save-time connection warning, when the save found one. */
+function withWarning<T extends object>(answer: T, warning: string | undefined): T & { connection_warning?: string } {
+  return warning ? { ...answer, connection_warning: warning } : answer;
+}
 
 export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorContext, kind: ConnectorKind): void {
   const { store } = ctx;
@@ -133,12 +145,13 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
   app.post(base, { config: { permission: write } }, async (request) => {
     const { query, body } = validateRequest(request, { query: writeQuery, body: createBody });
     const spec = findConnector(kind, body.connector)!;
-    const checked = checkConfig(spec, body.config, store.vault);
+    const api = spec.family === "api";
+    const checked = api ? storeApiConfig(spec, body.config, store.vault) : checkConfig(spec, body.config, store.vault);
     if (!checked.ok) throw new RequestValidationError(checked.details);
     const tags = checkTags(store, body.tags);
     assertUniqueName(body.name);
     const now = store.nowIso();
-    const record: ConnectorRecord = {
+    const record: ApiSourceRecord = {
       id: randomHex(12),
       kind,
       name: body.name,
@@ -148,13 +161,15 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
       created_timestamp: now,
       updated_timestamp: now,
       created_from: resolveCreatedFrom(body.created_from),
-      connector_status: "Active",
+      // An API source is deployed after the answer: it starts Pending.
+      connector_status: api ? "Pending" : "Active",
       ...(tags && tags.length > 0 ? { tags } : {}),
+      ...(api ? { kc_cluster_id: pickCluster(), spent_grants: spentBy(checked.value) } : {}),
     };
     table()[record.id] = record;
     if (kind === "destination") recordConfig(store, record);
     store.markDirty();
-    return renderConnector(store, record, query.secret_returned);
+    return withWarning(renderConnector(store, record, query.secret_returned), api ? connectionWarningOf(record) : undefined);
   });
 
   app.get(base, { config: { permission: read } }, async (request) => {
@@ -190,7 +205,8 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
       ]);
     }
     const spec = findConnector(kind, record.connector)!;
-    const checked = checkConfig(spec, body.config, store.vault, record);
+    const api = spec.family === "api";
+    const checked = api ? storeApiConfig(spec, body.config, store.vault, record) : checkConfig(spec, body.config, store.vault, record);
     if (!checked.ok) throw new RequestValidationError(checked.details);
     // Replace-on-change keys are the platform's set-once settings: fixed at creation.
     const setOnce = spec.keys.filter((k) => k.replaceOnChange && !k.secret && String(checked.value.config[k.key]) !== String(record.config[k.key]));
@@ -207,10 +223,11 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
     if (tags !== undefined) record.tags = tags;
     record.config = checked.value.config;
     record.secrets = checked.value.secrets;
+    if (api) (record as ApiSourceRecord).spent_grants = [...((record as ApiSourceRecord).spent_grants ?? []), ...spentBy(checked.value)];
     record.updated_timestamp = store.nowIso();
     if (kind === "destination") recordConfig(store, record);
     store.markDirty();
-    return renderConnector(store, record, query.secret_returned);
+    return withWarning(renderConnector(store, record, query.secret_returned), api ? connectionWarningOf(record) : undefined);
   });
 
   app.delete(`${base}/:${idParam}`, { config: { permission: write } }, async (request) => {

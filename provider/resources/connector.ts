@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { replacingKeys, secretKeySet, type ConnectorKind } from "../catalogue.js";
+import { findConnector, replacingKeys, secretKeySet, type ConnectorKind, type ConnectorSpec } from "../catalogue.js";
+import { apiCreateConfig, apiUpdateConfig, checkApiSource, connectionWarning, liveAsProgram, recordedAsCompared, withClearedSecrets } from "../api-sources.js";
 import { checkConnectorConfig, configAsProgram, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, wireConfigWithDefaults, type CheckFailure } from "../check.js";
 import {
   destinationConnectorSchema,
@@ -10,7 +11,7 @@ import {
   type DestinationConnector,
 } from "../client/index.js";
 import { client } from "../context.js";
-import { checkLive, compareToOriginal, NO_DRIFT, reportDrift, type DriftReport, type ManagedConnector } from "../drift.js";
+import { checkLive, compareToOriginal, NO_DRIFT, reportDrift, reportWarning, type DriftReport, type ManagedConnector } from "../drift.js";
 import { liveCache } from "../live-cache.js";
 import { alignLiveConfig, changedConfigKeys, containsUnknown, isMasked, isUnknown, sameMembers, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { findConnectorByName, notOurs } from "../lookup.js";
@@ -132,7 +133,8 @@ function tagIdsOf(live: Record<string, unknown>): string[] {
  * only when it differs.
  */
 export function adoptionChanges(kind: ConnectorKind, live: DestinationConnector, inputs: ConnectorInputs): string[] {
-  const liveConfig = live.config ?? {};
+  const spec = findConnector(kind, inputs.connector);
+  const liveConfig = spec ? liveAsProgram(spec, inputs.config, live.config) : (live.config ?? {});
   const secrets = secretKeySet(kind, inputs.connector, inputs.config);
   const keys = new Set(changedConfigKeys(inputs.config, alignLiveConfig(inputs.config, liveConfig, secrets)));
   for (const key of Object.keys(inputs.config)) if (secrets.has(key) && liveConfig[key] === undefined) keys.add(key);
@@ -225,9 +227,15 @@ export class ConnectorProvider {
     const parsed = this.#inputs.safeParse(configKnown ? news : { ...news, config: {} });
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
-    const failures: CheckFailure[] = configKnown ? checkConnectorConfig(this.spec.kind, input.connector, input.config) : [];
+    const apiSpec = this.apiSource(input.connector);
+    // The config the service holds now, for rules about what an update keeps (none on a create or a replacement).
+    const oldConfig = olds.connector === input.connector ? olds.config : undefined;
+    const failures: CheckFailure[] = configKnown
+      ? [...checkConnectorConfig(this.spec.kind, input.connector, input.config), ...(apiSpec ? checkApiSource(apiSpec, input.config, oldConfig) : [])]
+      : [];
     // The platform's wire form, so state, diff and the request body all hold the same values.
-    const config = configKnown ? toWireConfig(this.spec.kind, input.connector, input.config) : (news.config as ConfigMap);
+    const wire = configKnown ? toWireConfig(this.spec.kind, input.connector, input.config) : (news.config as ConfigMap);
+    const config = apiSpec && configKnown ? withClearedSecrets(apiSpec, input.config, wire) : wire;
     // A connector change, or a change of a replace-on-change key, replaces the object, so an
     // autoname is renewed with it (the replacement is created before the original is deleted).
     const replacing =
@@ -253,7 +261,9 @@ export class ConnectorProvider {
     const secretKeys = secretKeySet(this.spec.kind, news.connector, news.config);
     // The stack keeps digests of secret values: the program's are compared in the same form.
     const newsConfig = digestSecrets(news.config, secretKeys, recorded.secretSalt);
-    const olds = { ...recorded, config: unseenSecretsAsProgram(recorded.config, newsConfig, secretKeys) };
+    const apiSpec = this.apiSource(news.connector);
+    const recordedConfig = apiSpec && recorded.config ? recordedAsCompared(apiSpec, recorded.config, news.config) : recorded.config;
+    const olds = { ...recorded, config: unseenSecretsAsProgram(recordedConfig, newsConfig, secretKeys) };
     const replaces = olds.connector !== news.connector ? ["connector"] : replacedConfigKeys(this.spec.kind, news.connector, olds.config, newsConfig);
     // Compared once: diff runs for every connector of every preview.
     const configKeys = changedConfigKeys(olds.config, newsConfig);
@@ -337,7 +347,7 @@ export class ConnectorProvider {
     const aligned =
       props.config === undefined
         ? configAsProgram(this.spec.kind, live.connector ?? props.connector ?? "", live.config)
-        : alignLiveConfig(planned, live.config, secretKeySet(this.spec.kind, live.connector ?? props.connector, planned));
+        : alignLiveConfig(planned, this.liveAsProgram(live.connector ?? props.connector, planned, live.config), secretKeySet(this.spec.kind, live.connector ?? props.connector, planned));
     // Refresh takes the live config into the stack, so the live config is the new baseline: from
     // now on the program is compared with it, and only later outside changes count as drift.
     // `detected` and the diff still say what this refresh found.
@@ -370,7 +380,7 @@ export class ConnectorProvider {
     const api = client();
     try {
       // One PUT of the whole desired config also reconciles drift the program did not change.
-      let live = await this.put(api, id, news);
+      let live = await this.put(api, id, news, olds);
       try {
         live = await this.settleState(api, id, live, news.desiredState);
         const baselineTimestamp = await this.baseline(api, id);
@@ -395,6 +405,24 @@ export class ConnectorProvider {
     }
   }
 
+  /** The catalogue's API source of this code, when this kind is sources and the code is one (catalogue family "api"). */
+  private apiSource(connector: string): ConnectorSpec | undefined {
+    const spec = this.spec.kind === "source" && !isUnknown(connector) ? findConnector("source", connector) : undefined;
+    return spec?.family === "api" ? spec : undefined;
+  }
+
+  private liveAsProgram(connector: string, planned: ConfigMap, live: Record<string, unknown> | null | undefined) {
+    const spec = findConnector(this.spec.kind, connector);
+    return spec ? liveAsProgram(spec, planned, live) : live;
+  }
+
+  /** A save-time warning in the answer (an API source's connection test) is shown to the person running the update. */
+  private warnOnSave<T extends Record<string, unknown>>(live: T, inputs: ConnectorInputs): T {
+    const warning = connectionWarning(live);
+    if (warning) reportWarning(`${this.spec.label} "${inputs.name}"`, warning);
+    return live;
+  }
+
   /** After a write (even a failed one, which may have half happened): what the run read about the object before is stale. */
   private wrote(api: CdcClient, id: string) {
     liveCache(api).wrote(this.spec.kind, id);
@@ -409,7 +437,7 @@ export class ConnectorProvider {
             query: WRITE_QUERY,
             body: { ...this.body(inputs), created_from: api.createdFrom },
             schema: this.spec.schema,
-          }),
+          }).then((live) => this.warnOnSave(live, inputs)),
         find: () => findConnectorByName(api, this.spec.kind, inputs.name),
         mismatch: (found) => notOurs(found, inputs, api.createdFrom),
         policy: api.retryPolicy,
@@ -424,14 +452,16 @@ export class ConnectorProvider {
     }
   }
 
-  private async put(api: CdcClient, id: string, inputs: ConnectorInputs) {
+  /** `recorded`: what the stack holds of the object (an update), whose unchanged secrets an API source need not resend. */
+  private async put(api: CdcClient, id: string, inputs: ConnectorInputs, recorded?: ConnectorOutputs) {
     try {
-      return await api.put(this.path(id), {
+      const live = await api.put(this.path(id), {
         params: { id },
         query: WRITE_QUERY,
-        body: this.body(inputs),
+        body: this.body(inputs, recorded),
         schema: this.spec.schema,
       });
+      return this.warnOnSave(live, inputs);
     } catch (err) {
       if (isNotFound(err)) {
         throw new Error(
@@ -445,10 +475,16 @@ export class ConnectorProvider {
 
   /**
    * The create and update body: the whole config, defaults included (wireConfigWithDefaults);
-   * `tags` absent leaves the object's tags as they are, `[]` clears them.
+   * `tags` absent leaves the object's tags as they are, `[]` clears them. An API source sends
+   * only what the program set, and on an update leaves out the secrets the service keeps
+   * (api-sources.ts).
    */
-  private body(inputs: ConnectorInputs) {
-    const config = wireConfigWithDefaults(this.spec.kind, inputs.connector, inputs.config);
+  private body(inputs: ConnectorInputs, recorded?: ConnectorOutputs) {
+    const apiSpec = this.apiSource(inputs.connector);
+    const config =
+      !apiSpec ? wireConfigWithDefaults(this.spec.kind, inputs.connector, inputs.config)
+      : recorded ? apiUpdateConfig(apiSpec, inputs.config, recorded.config ?? {}, recorded.secretSalt)
+      : apiCreateConfig(inputs.config);
     return { name: inputs.name, connector: inputs.connector, config, ...(inputs.tags !== undefined ? { tags: inputs.tags } : {}) };
   }
 
