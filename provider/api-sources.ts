@@ -166,3 +166,13 @@ export function connectionWarning(answer: Readonly<Record<string, unknown>>): st
   }
   return undefined;
 }
+
+/**
+ * The catalogue's "required" failures without those of a secret an update leaves out: the service
+ * keeps it (a program need not hold a secret it set once). A create, or a secret set to null, still fails.
+ */
+export function withoutKeptSecrets(spec: ConnectorSpec, failures: CheckFailure[], config: Config, olds: Config | undefined): CheckFailure[] {
+  if (olds === undefined) return failures;
+  const kept = new Set(spec.keys.filter((k) => k.secret && !(k.key in config)).map((k) => `config["${k.key}"]`));
+  return failures.filter((f) => !kept.has(f.property));
+}

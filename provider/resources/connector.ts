@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { findConnector, replacingKeys, secretKeySet, type ConnectorKind, type ConnectorSpec } from "../catalogue.js";
-import { apiCreateConfig, apiUpdateConfig, checkApiSource, connectionWarning, liveAsProgram, recordedAsCompared, withClearedSecrets } from "../api-sources.js";
+import { apiCreateConfig, apiUpdateConfig, checkApiSource, connectionWarning, liveAsProgram, recordedAsCompared, withClearedSecrets, withoutKeptSecrets } from "../api-sources.js";
 import { checkConnectorConfig, configAsProgram, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, wireConfigWithDefaults, type CheckFailure } from "../check.js";
 import {
   destinationConnectorSchema,
@@ -231,7 +231,9 @@ export class ConnectorProvider {
     // The config the service holds now, for rules about what an update keeps (none on a create or a replacement).
     const oldConfig = olds.connector === input.connector ? olds.config : undefined;
     const failures: CheckFailure[] = configKnown
-      ? [...checkConnectorConfig(this.spec.kind, input.connector, input.config), ...(apiSpec ? checkApiSource(apiSpec, input.config, oldConfig) : [])]
+      ? apiSpec
+        ? [...withoutKeptSecrets(apiSpec, checkConnectorConfig(this.spec.kind, input.connector, input.config), input.config, oldConfig), ...checkApiSource(apiSpec, input.config, oldConfig)]
+        : checkConnectorConfig(this.spec.kind, input.connector, input.config)
       : [];
     // The platform's wire form, so state, diff and the request body all hold the same values.
     const wire = configKnown ? toWireConfig(this.spec.kind, input.connector, input.config) : (news.config as ConfigMap);
