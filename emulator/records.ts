@@ -155,6 +155,8 @@ export interface PipelineRecord {
   transforms: PipelineTransformEntry[];
   topic_auto_discovery_transforms: { transform_id: string; regex: string }[];
   tags: string[];
+  /** The platform's periodic audit settings, opaque here; absent when none. */
+  periodic_audit?: Record<string, unknown>;
   created_from: CreatedFrom | null;
   created_at: string;
   updated_at: string;

@@ -47,6 +47,8 @@ const writeBody = z.object({
     .optional(),
   topic_auto_discovery_transforms: z.array(z.object({ transform_id: z.string().min(1), regex: z.string() })).nullable().optional(),
   tags: z.array(z.string().min(1)).nullable().optional(),
+  // Opaque to the emulator (its fields are not published): kept as sent, dropped when a PUT leaves it out.
+  periodic_audit: z.record(z.string(), z.unknown()).nullable().optional(),
   created_from: createdFromField,
 });
 type WriteBody = z.output<typeof writeBody>;
@@ -170,7 +172,13 @@ export function renderPipeline(store: Store, record: PipelineRecord) {
     created_at: record.created_at,
     updated_at: record.updated_at,
     ...(record.tags.length > 0 ? { tags: [...record.tags] } : {}),
+    ...(record.periodic_audit ? { periodic_audit: structuredClone(record.periodic_audit) } : {}),
   };
+}
+
+/** The periodic audit a write body sets, if any (null is none). */
+function auditOf(body: WriteBody): Pick<PipelineRecord, "periodic_audit"> {
+  return body.periodic_audit ? { periodic_audit: structuredClone(body.periodic_audit) } : {};
 }
 
 export function registerPipelineRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -190,7 +198,7 @@ export function registerPipelineRoutes(app: FastifyInstance, ctx: EmulatorContex
     const resolved = resolve(store, body);
     assertUniqueName(body.name);
     const now = store.nowIso();
-    const record: PipelineRecord = { id: randomHex(12), ...resolved, created_from: resolveCreatedFrom(body.created_from), created_at: now, updated_at: now };
+    const record: PipelineRecord = { id: randomHex(12), ...resolved, ...auditOf(body), created_from: resolveCreatedFrom(body.created_from), created_at: now, updated_at: now };
     table()[record.id] = record;
     store.markDirty();
     return renderPipeline(store, record);
@@ -225,6 +233,9 @@ export function registerPipelineRoutes(app: FastifyInstance, ctx: EmulatorContex
     assertUniqueName(body.name, record.id);
     // The platform keeps a pipeline's tags when the body has none (null or absent).
     Object.assign(record, resolved, body.tags === undefined || body.tags === null ? { tags: record.tags } : {}, { updated_at: store.nowIso() });
+    // As the platform does: a PUT without the periodic audit drops it.
+    delete record.periodic_audit;
+    Object.assign(record, auditOf(body));
     store.markDirty();
     return renderPipeline(store, record);
   });

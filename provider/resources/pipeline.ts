@@ -219,6 +219,10 @@ export class PipelineProvider {
     // Unset tags are left as they are: the PUT carries the ones the pipeline has.
     const body = await this.body(api, { ...news, tags: news.tags ?? olds.tagIds ?? [] });
     try {
+      // The API drops a pipeline's periodic audit when a PUT leaves it out, and pulumi-cdc does
+      // not manage it: the live one is sent back as it is, whatever its shape.
+      const audit = (await getPipeline(api, pipelineId))?.periodic_audit;
+      if (audit !== undefined && audit !== null) Object.assign(body, { periodic_audit: audit });
       const live = await api.put(path, { params: { id: pipelineId }, query: { secret_returned: true, wait: false }, body, schema: pipelineSchema });
       return { outs: this.outputs(live, news) };
     } catch (err) {

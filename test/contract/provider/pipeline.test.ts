@@ -133,6 +133,26 @@ describe("Pipeline, Transform and Topic providers against the emulator", () => {
     expect(stderr.mock.calls.map((c) => String(c[0])).join("")).toMatch(/was deleted/);
   });
 
+  it("an update carries the pipeline's periodic audit, set in the console, through: the API drops it from a PUT that leaves it out", async () => {
+    const inputs = await checked<PipelineInputs>(pipelines, { logicalName: unique("audited"), source: { id: source.id }, destination: { id: destination.id }, sourceTopics: ["public.orders"] });
+    const { id, outs } = await pipelines.create(inputs);
+    const audit = { enabled: true, interval: "24h", checks: ["row_count"] };
+    const current = ((await h.console.get(`/pipelines/${id}`)) as { result: any[] }).result[0];
+    // The emulator as the platform: a PUT that leaves the audit out drops it.
+    await h.console.put(`/pipelines/${id}`, { body: { ...current, periodic_audit: audit } });
+    expect(((await h.console.get(`/pipelines/${id}`)) as { result: any[] }).result[0].periodic_audit).toEqual(audit);
+    await h.console.put(`/pipelines/${id}`, { body: current });
+    expect(((await h.console.get(`/pipelines/${id}`)) as { result: any[] }).result[0].periodic_audit).toBeUndefined();
+    await h.console.put(`/pipelines/${id}`, { body: { ...current, periodic_audit: audit } });
+
+    const more = await checked<PipelineInputs>(pipelines, { ...inputs, sourceTopics: ["public.orders", "public.customers"] }, inputs);
+    const { outs: updated } = await pipelines.update(id, outs, more);
+    const live = ((await h.console.get(`/pipelines/${id}`)) as { result: any[] }).result[0];
+    expect(live.periodic_audit).toEqual(audit);
+    expect(live.source.topics).toHaveLength(2);
+    await pipelines.delete(id, updated);
+  });
+
   it("a transform created before its source's topics existed: the pipeline says it has no topics yet and how to fix it, and tells that from names that are not its topics", async () => {
     // No source has an `inventory` schema yet: the transform matches nothing, so its topics output is [].
     const early = await transforms.create(
