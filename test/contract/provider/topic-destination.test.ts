@@ -26,8 +26,8 @@ describe("TopicDestination provider against the emulator", () => {
       body: { name: "warehouse", connector: "snowflake", config: snowflakeConfig, created_from: "web" },
       schema: connectorSchema("destination"),
     });
-    sourceId = source.id;
-    destinationId = destination.id;
+    sourceId = String(source.id);
+    destinationId = String(destination.id);
     topicId = `source_${sourceId}.hubspot.contacts`;
   });
   afterAll(async () => h?.close());

@@ -14,6 +14,7 @@ import { inputSchema as llmInputs, LLM_PROVIDERS, LlmConnectionProvider } from "
 import { inputSchema as pipelineInputs, PipelineProvider } from "../../../provider/resources/pipeline.js";
 import { inputSchema as tagInputs, TAG_TYPES, TagProvider } from "../../../provider/resources/tag.js";
 import { inputSchema as topicInputs, TopicProvider } from "../../../provider/resources/topic.js";
+import { inputSchema as topicDestinationInputs, TopicDestinationProvider } from "../../../provider/resources/topicDestination.js";
 import { inputSchema as transformInputs, TransformProvider } from "../../../provider/resources/transform.js";
 import { FUNCTIONS, INTERNAL_PROPERTIES, KINDS, OBJECT_TYPES, PROVIDER_CONFIG, type KindName, type TypeSpec } from "../../../plugin/kinds.js";
 import { TYPED_TYPES, type TypedToken } from "../../../plugin/typed.js";
@@ -42,6 +43,7 @@ const CORES: Record<KindName, { core: Core; zod: z.ZodObject }> = {
   Pipeline: { core: new PipelineProvider() as unknown as Core, zod: pipelineInputs },
   Transform: { core: new TransformProvider() as unknown as Core, zod: transformInputs },
   Topic: { core: new TopicProvider() as unknown as Core, zod: topicInputs },
+  TopicDestination: { core: new TopicDestinationProvider() as unknown as Core, zod: topicDestinationInputs },
   KafkaUser: { core: new KafkaUserProvider() as unknown as Core, zod: kafkaUserInputs },
 };
 
@@ -78,6 +80,7 @@ const FULL: Record<KindName, Record<string, unknown>> = {
     adoptId: "tr-1",
   },
   Topic: { topicId: "source_src-1.public.orders", partitionCount: 6, tags: ["tag-1"] },
+  TopicDestination: { topicId: "source_src-1.hubspot.contacts", destinationId: "dst-1" },
   KafkaUser: {
     username: "orders-reader",
     password: "correct-horse-battery",
