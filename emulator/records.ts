@@ -39,6 +39,36 @@ export interface ConnectorRecord {
   connector_status: ConnectorStatus;
   /** Ids of the tags on the connector; absent in state files written before tags existed. */
   tags?: string[];
+  /** Destinations: the chain of single message transforms, once one was saved (it goes with the destination). */
+  smt_chain?: SmtChainRecord;
+}
+
+/** One user instance of an SMT chain. */
+export interface SmtInstanceRecord {
+  id: string;
+  alias: string;
+  type: string;
+  schema_version: number;
+  codec_version: number;
+  name: string;
+  enabled: boolean;
+  /** Declared defaults materialized; secret leaves never here. */
+  config: Record<string, unknown>;
+  /** Secret values by JSON pointer (`/mask_salt`), sealed. */
+  secrets: Record<string, string>;
+}
+
+export interface SmtSnapshotRecord {
+  revision: string;
+  generation: number;
+  transforms: SmtInstanceRecord[];
+}
+
+export interface SmtChainRecord {
+  desired: SmtSnapshotRecord;
+  last_applied: SmtSnapshotRecord | null;
+  application_status: "pending" | "applying" | "applied" | "failed";
+  managed_overrides: Record<string, boolean>;
 }
 
 export interface HistoryEntry {

@@ -11,6 +11,7 @@ import { registerPipelineRoutes } from "./routes/pipelines.js";
 import { registerTopicDestinationRoutes } from "./routes/topic-destinations.js";
 import { registerTopicRoutes } from "./routes/topics.js";
 import { registerTransformRoutes } from "./routes/transforms.js";
+import { registerSmtChainRoutes } from "./routes/smt-chain.js";
 import { registerTagRoutes } from "./routes/tags.js";
 import { authenticate } from "./tokens.js";
 import { InvalidJsonBody, RequestValidationError } from "./validation.js";
@@ -155,6 +156,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   registerTransformRoutes(app, ctx);
   registerTopicDestinationRoutes(app, ctx);
   registerTopicRoutes(app, ctx);
+  registerSmtChainRoutes(app, ctx);
   registerKafkaUserRoutes(app, ctx);
 
   return app;

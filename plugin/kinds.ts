@@ -1,6 +1,7 @@
 import { connectorCodes } from "../catalogue/index.js";
 import { DEFAULT_API_URL, DEFAULT_CREATED_FROM } from "../provider/client/settings.js";
 import { DEFAULT_TUNING, TUNING_SPECS } from "../provider/client/tuning.js";
+import { SMT_CHAIN_KIND, SMT_TRANSFORM_TYPE } from "./kinds-smt.js";
 
 /**
  * What the provider plugin `pulumi-resource-cdc` (package `cdc`) serves, as data: each kind's
@@ -39,7 +40,7 @@ export interface PropertySpec {
   description: string;
 }
 
-export type KindName = "Source" | "Destination" | "Tag" | "ClientCredential" | "HttpConnection" | "LlmConnection" | "Agent" | "Pipeline" | "Transform" | "Topic" | "TopicDestination" | "KafkaUser";
+export type KindName = "Source" | "Destination" | "Tag" | "ClientCredential" | "HttpConnection" | "LlmConnection" | "Agent" | "Pipeline" | "Transform" | "Topic" | "TopicDestination" | "KafkaUser" | "DestinationSmtChain";
 
 export interface KindSpec {
   token: `cdc:index:${KindName}`;
@@ -48,7 +49,7 @@ export interface KindSpec {
   outputs: PropertySpec[];
 }
 
-export type ObjectTypeToken = "cdc:index:ConnectorRef" | "cdc:index:PipelineTransform" | "cdc:index:DriftReport" | "cdc:index:Role" | "cdc:index:KafkaAcl" | "cdc:index:TagInfo" | "cdc:index:TopicInfo" | "cdc:index:TopicMetrics" | "cdc:index:TopicRef";
+export type ObjectTypeToken = "cdc:index:ConnectorRef" | "cdc:index:PipelineTransform" | "cdc:index:DriftReport" | "cdc:index:Role" | "cdc:index:KafkaAcl" | "cdc:index:TagInfo" | "cdc:index:TopicInfo" | "cdc:index:TopicMetrics" | "cdc:index:TopicRef" | "cdc:index:SmtTransform";
 
 export interface ObjectTypeSpec {
   token: ObjectTypeToken;
@@ -90,7 +91,7 @@ export interface ConfigSpec extends PropertySpec {
  * for itself in outputs (`autonamed`; the salt and keyed digests that stand for secret values,
  * which no program reads).
  */
-export const INTERNAL_PROPERTIES = ["logicalName", "autonamed", "__provider", "secretSalt", "headerDigests", "apiKeyDigest", "passwordDigest"] as const;
+export const INTERNAL_PROPERTIES = ["logicalName", "autonamed", "__provider", "secretSalt", "headerDigests", "apiKeyDigest", "passwordDigest", "secretDigests"] as const;
 
 const list = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(", ");
 
@@ -554,6 +555,7 @@ export const KINDS: Readonly<Record<KindName, KindSpec>> = {
       { name: "createdFrom", type: "string", required: true, description: "How the user was created, as the API records it (`created_from`)." },
     ],
   },
+  DestinationSmtChain: SMT_CHAIN_KIND,
 };
 
 const TOPIC_LOOKUP: PropertySpec[] = [
@@ -570,6 +572,7 @@ const TOPIC_LOOKUP: PropertySpec[] = [
 ];
 
 export const OBJECT_TYPES: Readonly<Record<ObjectTypeToken, ObjectTypeSpec>> = {
+  "cdc:index:SmtTransform": SMT_TRANSFORM_TYPE,
   "cdc:index:TagInfo": {
     token: "cdc:index:TagInfo",
     description: "A tag, as `getTags` lists it.",

@@ -3,6 +3,7 @@ import { provider, type ResourceKind } from "../provider/index.js";
 import { KINDS } from "./kinds.js";
 import { UNKNOWN, type Path } from "./marshal.js";
 import { SECRET_DIGESTS, typedKindFor, typedKindOf, type TypedKind } from "./typed.js";
+import { smtSecretPaths } from "./smt-secrets.js";
 import { fromCoreProps, toCoreProps, typedFailure, typedPath, unknownProperties } from "./typed-props.js";
 
 /**
@@ -22,6 +23,7 @@ export const RESOURCE_KINDS: readonly ResourceKind[] = [
   "Topic",
   "TopicDestination",
   "KafkaUser",
+  "DestinationSmtChain",
 ];
 
 export const TOKEN_PREFIX = "cdc:index:";
@@ -185,6 +187,8 @@ export function secretPaths(served: Served, props: Record<string, unknown>): Pat
       return [["password"]];
     case "ClientCredential":
       return [["secret"]];
+    case "DestinationSmtChain":
+      return smtSecretPaths(props);
     default:
       return [];
   }

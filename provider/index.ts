@@ -20,6 +20,7 @@ import { PipelineProvider } from "./resources/pipeline.js";
 import { TopicProvider } from "./resources/topic.js";
 import { TopicDestinationProvider } from "./resources/topicDestination.js";
 import { TransformProvider } from "./resources/transform.js";
+import { DestinationSmtChainProvider } from "./resources/destinationSmtChain.js";
 import { tolerateUnknowns } from "./unknowns.js";
 
 export { configure };
@@ -56,6 +57,7 @@ const providers = {
   Topic: budgeted("topic", tolerateUnknowns(new TopicProvider())),
   TopicDestination: budgeted("topic destination", tolerateUnknowns(new TopicDestinationProvider())),
   KafkaUser: budgeted("Kafka user", tolerateUnknowns(new KafkaUserProvider())),
+  DestinationSmtChain: budgeted("SMT chain", tolerateUnknowns(new DestinationSmtChainProvider())),
 };
 
 export type ResourceKind = keyof typeof providers;
@@ -107,5 +109,6 @@ export type { TransformInputs, TransformOutputs } from "./resources/transform.js
 export type { TopicInputs, TopicOutputs } from "./resources/topic.js";
 export type { TopicDestinationInputs, TopicDestinationOutputs } from "./resources/topicDestination.js";
 export type { KafkaAcl, KafkaUserInputs, KafkaUserOutputs } from "./resources/kafkaUser.js";
+export type { DestinationSmtChainInputs, DestinationSmtChainOutputs, SmtEntry } from "./resources/destinationSmtChain.js";
 export type { DriftReport } from "./drift.js";
 export * as api from "./client/index.js";

@@ -12,7 +12,8 @@ export type ResourceKind =
   | "Transform"
   | "Topic"
   | "TopicDestination"
-  | "KafkaUser";
+  | "KafkaUser"
+  | "DestinationSmtChain";
 
 /**
  * The `__provider` text of a kind: a module whose `handler()` gives the dynamic provider, as

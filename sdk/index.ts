@@ -40,6 +40,7 @@ export { Transform, codeImplementation, type CodeImplementationArgs, type Transf
 export { Topic, type TopicArgs } from "./topic.js";
 export { TopicDestination, type TopicDestinationArgs } from "./topicDestination.js";
 export { KafkaUser, type KafkaAcl, type KafkaAclArgs, type KafkaOperation, type KafkaUserArgs } from "./kafkaUser.js";
+export { DestinationSmtChain, type DestinationSmtChainArgs, type SmtTransform, type SmtTransformArgs, type SmtType } from "./destinationSmtChain.js";
 // One typed helper per connector and transform type of the catalogue, generated (npm run generate).
 export * from "./generated/index.js";
 export * from "./connectors.js";

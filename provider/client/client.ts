@@ -24,6 +24,12 @@ export interface RequestOptions<S extends z.ZodType = z.ZodUnknown> {
   headers?: Record<string, string>;
   /** Override the method's retry rule: true only when repeating the call is harmless. */
   idempotent?: boolean;
+  /**
+   * Sent at most once: no failure is retried, not even a 429 or a refused connection (only the
+   * replay after a 401, which the server refused unread). For a write whose outcome must surface
+   * as it is, such as a revision-guarded PUT that a replay would turn into a false conflict.
+   */
+  once?: boolean;
   /** Fetched ahead of need (read-ahead): requests someone waits for take the free slots first, until `wanted()`. */
   background?: Background;
 }
@@ -128,6 +134,7 @@ export class CdcClient {
       schema: options.schema,
       headers: options.headers,
       idempotent: options.idempotent,
+      once: options.once,
       background: options.background,
       auth: this.tokens,
     });

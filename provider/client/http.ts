@@ -13,6 +13,8 @@ import { sendOnce, type RawResponse, type Timeouts } from "./transport.js";
 export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number | boolean>;
 export type Query = Record<string, QueryValue>;
 
+const NOT_AGAIN = { retry: false } as const;
+
 /** Supplies bearer tokens; implemented by the token manager. */
 export interface AuthProvider {
   getToken(): Promise<string>;
@@ -34,6 +36,8 @@ export interface CoreRequest<S extends z.ZodType = z.ZodType> {
   auth?: AuthProvider;
   /** Override the method rule: true when repeating the call is known to be harmless. */
   idempotent?: boolean;
+  /** No retry of any failure (the 401 replay aside): see RequestOptions.once. */
+  once?: boolean;
   headers?: Record<string, string>;
   /** Fetched ahead of need: requests someone waits for take the free slots first. */
   background?: Background;
@@ -164,7 +168,7 @@ export class HttpCore {
         const retryAfterMs = parseRetryAfter(res.headers["retry-after"], this.opts.now());
         outcome = { kind: "status", status: res.status, retryAfterMs };
         const rateLimited = res.status === 429;
-        const decision = decideRetry(outcome, attempt, { method, idempotent: req.idempotent, policy: this.opts.policy, random: this.opts.random });
+        const decision = req.once ? NOT_AGAIN : decideRetry(outcome, attempt, { method, idempotent: req.idempotent, policy: this.opts.policy, random: this.opts.random });
         const fail = (hint?: string) =>
           errorFromResponse(hint ? { ...ctx, hint } : ctx, {
             status: response.status,
@@ -181,7 +185,7 @@ export class HttpCore {
         const reason = failure instanceof Error ? failure.message : String(failure);
         log(() => `✕ ${logTarget} ${code}: ${reason} request id ${requestId}`);
         outcome = { kind: "network", code };
-        const decision = decideRetry(outcome, attempt, { method, idempotent: req.idempotent, policy: this.opts.policy, random: this.opts.random });
+        const decision = req.once ? NOT_AGAIN : decideRetry(outcome, attempt, { method, idempotent: req.idempotent, policy: this.opts.policy, random: this.opts.random });
         const fail = (hint: string | undefined) =>
           new ConnectionError({ ...ctx, code, reason: redact(reason), hint, cause: sanitizedCause(failure, code) });
         if (!decision.retry) throw fail([connectionHint(code, this.opts.baseUrl), this.exhaustedHint(attempt)].filter(Boolean).join(" ") || undefined);

@@ -1,0 +1,219 @@
+import { failuresFromZod, knowable, type CheckFailure } from "../check.js";
+import { z } from "zod";
+import type { CdcClient } from "../client/index.js";
+import { client } from "../context.js";
+import { reportDrift } from "../drift.js";
+import { containsUnknown, isUnknown } from "../normalize.js";
+import { newSalt } from "../secret-digest.js";
+import { getChain, putChain, type LiveChain, type TypedInstance } from "../smt/api.js";
+import {
+  buildWrites,
+  checkEntries,
+  compareEntries,
+  digestsOf,
+  entryAsProgram,
+  withHeldSecrets,
+  liveEntries,
+  priorsOf,
+  secretPresenceFindings,
+  withoutSecrets,
+  type Finding,
+  type SecretDigests,
+  type SmtEntry,
+} from "../smt/entries.js";
+import { chainWriteError } from "../smt/errors.js";
+
+export type { SmtEntry } from "../smt/entries.js";
+
+export interface DestinationSmtChainInputs {
+  /** The destination's id. */
+  destination: string;
+  /** The user chain, in order. */
+  transforms: SmtEntry[];
+}
+
+/** Outputs keep no secret: each entry without its salt, and a keyed digest of the salt Pulumi sent. */
+export interface DestinationSmtChainOutputs extends DestinationSmtChainInputs {
+  /** The chain's revision after Pulumi's last write or read: the next write's `expected_revision`. */
+  chainRevision: string;
+  /** `pending`, `applying`, `applied` or `failed`: whether the connector runs the saved chain yet. */
+  applicationStatus: string;
+  /** The platform's id of each entry's instance, in order. */
+  instanceIds: string[];
+  secretSalt: string;
+  secretDigests: SecretDigests;
+}
+
+const inputSchema = z.object({
+  destination: knowable(z.string({ error: "is required: a Destination resource, or the id of a destination" }).min(1, { error: "must not be empty: a destination's id" })),
+  transforms: z.unknown(),
+});
+
+/**
+ * The live chain the last diff of this run read, by destination. A plain `pulumi up` shows a
+ * console edit in its preview and then puts the program's chain back: the write that follows
+ * that diff replaces the chain the diff saw, so it carries that revision. A change made after
+ * it still meets the revision guard.
+ */
+const seen = new Map<string, LiveChain>();
+
+function outputs(destination: string, entries: readonly SmtEntry[], live: LiveChain, salt: string, digests: SecretDigests): DestinationSmtChainOutputs {
+  return {
+    destination,
+    transforms: entries.map(withoutSecrets),
+    chainRevision: live.revision ?? "",
+    applicationStatus: live.applicationStatus,
+    instanceIds: live.transforms.map((t) => t.id),
+    secretSalt: salt,
+    secretDigests: digests,
+  };
+}
+
+/** What changed on the chain outside Pulumi: entries, fields, and secrets set or cleared ([] when nothing). */
+export function chainFindings(live: LiveChain | undefined, recorded: Partial<DestinationSmtChainOutputs>): Finding[] {
+  if (!live) return [{ path: "destination", text: "the destination was deleted: run `pulumi refresh` to drop the chain from the stack" }];
+  const { entries, unmanaged } = liveEntries(live);
+  const mine = (recorded.transforms ?? []).map(withoutSecrets);
+  return [
+    ...unmanaged.map((why) => ({ path: "transforms", text: `the chain holds an instance Pulumi cannot manage: ${why}` })),
+    ...compareEntries(mine, entries, "was"),
+    ...secretPresenceFindings(mine, recorded.secretDigests, live),
+  ];
+}
+
+function goneError(destination: string): Error {
+  return new Error(`destination ${destination} no longer exists, and its SMT chain with it: run \`pulumi refresh\` to drop the chain from the stack`);
+}
+
+/**
+ * A destination's chain of single message transforms: a resource of its own, written through
+ * the chain endpoint only (never the connector's config), revision-guarded, with write-only
+ * secrets sent as secret operations. Its id is the destination's id.
+ */
+export class DestinationSmtChainProvider {
+  readonly replaceOnChange = ["destination"] as const;
+
+  async check(_olds: Partial<DestinationSmtChainInputs>, news: Record<string, unknown>) {
+    const parsed = inputSchema.safeParse(news);
+    const failures: CheckFailure[] = parsed.success ? [] : failuresFromZod(parsed.error);
+    if (isUnknown(news.transforms)) return { inputs: news, failures };
+    const { entries, failures: entryFailures } = checkEntries(news.transforms);
+    failures.push(...entryFailures);
+    if (failures.length > 0) return { inputs: news, failures };
+    return { inputs: { destination: news.destination as string, transforms: entries }, failures };
+  }
+
+  async diff(id: string, olds: DestinationSmtChainOutputs, news: DestinationSmtChainInputs) {
+    const replaces = olds.destination !== news.destination ? ["destination"] : [];
+    const paths = new Set<string>();
+    if (replaces.length === 0) {
+      for (const f of compareEntries((olds.transforms ?? []).map(withoutSecrets), news.transforms.map(withoutSecrets))) paths.add(f.path);
+      for (const f of this.secretChanges(olds, news)) paths.add(f);
+    }
+    if (replaces.length === 0 && !containsUnknown(news)) {
+      // A plain preview shows a chain edited outside Pulumi: diff reads it.
+      const live = await getChain(client(), olds.destination ?? id);
+      if (live) seen.set(olds.destination ?? id, live);
+      const findings = chainFindings(live, olds);
+      for (const f of findings) paths.add(f.path);
+      reportDrift(`the SMT chain of destination ${olds.destination ?? id}`, findings.map((f) => f.text));
+    }
+    return {
+      changes: replaces.length > 0 || paths.size > 0,
+      replaces,
+      ...(paths.size > 0 || replaces.length > 0 ? { diffs: [...new Set([...paths, ...replaces])].sort() } : {}),
+      deleteBeforeReplace: false,
+    };
+  }
+
+  /** Secret fields whose value the program changed, by their recorded digests (the mask keeps the recorded one). */
+  private secretChanges(olds: DestinationSmtChainOutputs, news: DestinationSmtChainInputs): string[] {
+    const now = digestsOf(news.transforms, olds.secretSalt ?? "", olds.secretDigests);
+    const out: string[] = [];
+    news.transforms.forEach((entry, i) => {
+      const names = new Set([...Object.keys(now[entry.name] ?? {}), ...Object.keys(olds.secretDigests?.[entry.name] ?? {})]);
+      for (const field of names) if (now[entry.name]?.[field] !== olds.secretDigests?.[entry.name]?.[field]) out.push(`transforms[${i}].${field}`);
+    });
+    return out;
+  }
+
+  async create(inputs: DestinationSmtChainInputs) {
+    const api = client();
+    const live = await getChain(api, inputs.destination);
+    if (!live) throw new Error(`destination: there is no destination "${inputs.destination}"; give a Destination resource or the id of an existing destination`);
+    const salt = newSalt();
+    if (live.transforms.length > 0) {
+      // A chain made elsewhere is taken over only when it already is the program's.
+      const findings = [...liveEntries(live).unmanaged, ...compareEntries(inputs.transforms.map(withoutSecrets), liveEntries(live).entries, "was").map((f) => f.text)];
+      if (findings.length > 0) {
+        throw new Error(
+          `destination ${inputs.destination} already has an SMT chain of ${live.transforms.length} transform(s) that differs from the program:\n` +
+            findings.map((f) => `  ${f}`).join("\n") +
+            "\nMake the program match it (`pulumi-cdc import` writes it; on the provider plugin `pulumi import cdc:index:DestinationSmtChain <name> <destination id>`), or remove it in the console first.",
+        );
+      }
+      // The secrets it holds are taken to be the program's: the API never shows them.
+      return { id: inputs.destination, outs: outputs(inputs.destination, inputs.transforms, live, salt, digestsOf(inputs.transforms, salt, undefined)) };
+    }
+    return { id: inputs.destination, outs: await this.write(api, inputs, live, { salt }) };
+  }
+
+  async read(id: string, props: Partial<DestinationSmtChainOutputs>) {
+    const destination = props.destination ?? id;
+    const live = await getChain(client(), destination);
+    if (!live) return { id: "", props: {} };
+    const { entries, unmanaged } = liveEntries(live);
+    if (unmanaged.length > 0) {
+      throw new Error(`the SMT chain of destination ${destination} holds instances pulumi-cdc cannot manage:\n${unmanaged.map((u) => `  ${u}`).join("\n")}\nRemove them in the console, or leave this chain out of Pulumi.`);
+    }
+    // No recorded destination: `pulumi import` on the plugin (the id is the destination's).
+    const importing = props.destination === undefined;
+    const salt = props.secretSalt || newSalt();
+    const typed = live.transforms as TypedInstance[];
+    if (importing) {
+      const asProgram = typed.map(entryAsProgram);
+      return { id: destination, props: outputs(destination, entries, live, salt, digestsOf(asProgram, salt, undefined)), inputs: { destination, transforms: asProgram } };
+    }
+    // The live entries, each secret the platform holds as the mask: digests are kept for those only.
+    const held = typed.map(withHeldSecrets);
+    const outs = outputs(destination, entries, live, salt, digestsOf(held, salt, props.secretDigests));
+    const moved = chainFindings(live, props).length > 0;
+    // Inputs only when the chain moved: otherwise the engine keeps the stack's, with the program's salt.
+    return moved ? { id: destination, props: outs, inputs: { destination, transforms: held } } : { id: destination, props: outs };
+  }
+
+  async update(id: string, olds: DestinationSmtChainOutputs, news: DestinationSmtChainInputs) {
+    const api = client();
+    const destination = olds.destination ?? id;
+    const fromDiff = seen.get(destination);
+    seen.delete(destination);
+    const live = fromDiff ?? (await getChain(api, destination));
+    if (!live) throw goneError(destination);
+    // The chain as this run's diff saw it; without one, as Pulumi last wrote it: a later change is a conflict.
+    const base: LiveChain = fromDiff ?? { ...live, revision: olds.chainRevision || live.revision };
+    return { outs: await this.write(api, news, base, { salt: olds.secretSalt || newSalt(), digests: olds.secretDigests }) };
+  }
+
+  /** Removing the resource empties the user chain (`transforms: []`); the destination keeps its platform-managed transforms. */
+  async delete(id: string, props?: Partial<DestinationSmtChainOutputs>) {
+    const api = client();
+    const destination = props?.destination ?? id;
+    const live = await getChain(api, destination);
+    if (!live || live.transforms.length === 0) return;
+    await putChain(api, destination, { ...(live.revision ? { expected_revision: live.revision } : {}), transforms: [] }).catch(async (err: unknown) => {
+      throw await chainWriteError(err, { api, destinationId: destination, expected: live.revision, entries: [] });
+    });
+  }
+
+  private async write(api: CdcClient, inputs: DestinationSmtChainInputs, base: LiveChain, secrets: { salt: string; digests?: SecretDigests }): Promise<DestinationSmtChainOutputs> {
+    const transforms = buildWrites(inputs.transforms, priorsOf(base), { salt: secrets.salt, digests: secrets.digests });
+    const expected = base.revision;
+    try {
+      const live = await putChain(api, inputs.destination, { ...(expected ? { expected_revision: expected } : {}), transforms });
+      return outputs(inputs.destination, inputs.transforms, live, secrets.salt, digestsOf(inputs.transforms, secrets.salt, secrets.digests));
+    } catch (err) {
+      throw await chainWriteError(err, { api, destinationId: inputs.destination, expected, entries: inputs.transforms });
+    }
+  }
+}
+
