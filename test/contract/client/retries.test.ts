@@ -91,6 +91,14 @@ describe("5xx", () => {
     expect(counts.retries).toBe(3);
   });
 
+  it.each([429, 502, 503, 504])("retries a GET answered %i (the platform's newest client retries GETs on 429, 502, 503, 504)", async (status) => {
+    h = await startHarness();
+    h.api.route("GET", "/sources/{id}", ({ res, call }) => (call === 1 ? sendJson(res, status, { detail: "try again" }) : sendJson(res, 200, { ok: true })));
+    const out = await h.client.get("/sources/{id}", { params: { id: "s1" }, schema: ok });
+    expect(out.ok).toBe(true);
+    expect(h.api.requestsTo("GET", "/sources/s1")).toHaveLength(2);
+  });
+
   it("exhausted retries end in a ServerError carrying the request id", async () => {
     h = await startHarness();
     h.api.route("DELETE", "/tags/{id}", ({ res }) => sendJson(res, 503, { detail: "maintenance" }));
