@@ -6,6 +6,7 @@ import { clientCredentialSchema, redact, resolveSettings, resolveTuning, type Cd
 import { findKafkaUser } from "../provider/kafka/api.js";
 import { findConnectorByName, findTagByName, notOurs } from "../provider/lookup.js";
 import { sameMembers } from "../provider/normalize.js";
+import { bindingId, getTopicDestination } from "../provider/resources/topicDestination.js";
 import { EXIT_ERROR, type RecoverOptions } from "./args.js";
 import { findBrokenSidecars, readCheckpointFile, removeSidecars, UNREADABLE_CHECKPOINT } from "./backend.js";
 import { describeError, programDir } from "./common.js";
@@ -71,6 +72,10 @@ export async function decide(api: CdcClient, ops: PendingOperation[], tracked: R
       decisions.push(await decideCredential(api, op, tracked, claimed));
       continue;
     }
+    if (kind === "topicDestination") {
+      decisions.push(await decideTopicDestination(api, op, tracked));
+      continue;
+    }
     // A Kafka user's unique name is its username, which is also its id.
     const name = plain(kind === "kafkaUser" ? op.inputs.username : op.inputs.name);
     if (name === undefined) {
@@ -99,6 +104,21 @@ export async function decide(api: CdcClient, ops: PendingOperation[], tracked: R
     decisions.push({ op, action: "adopt", id: found.id, note: `found ${kind} "${name}" (${found.id}): taken into the stack` });
   }
   return decisions;
+}
+
+/** A binding is named by its two ends: attached means the interrupted PUT went through. */
+async function decideTopicDestination(api: CdcClient, op: PendingOperation, tracked: ReadonlySet<string>): Promise<Decision> {
+  const topicId = plain(op.inputs.topicId);
+  const destinationId = plain(op.inputs.destinationId);
+  if (topicId === undefined || destinationId === undefined) {
+    return { op, action: "leave", note: "its topic or destination is not readable in the state: resolve it with `pulumi refresh` run interactively" };
+  }
+  const id = bindingId({ topicId, destinationId });
+  if (!(await getTopicDestination(api, { topicId, destinationId }))) {
+    return { op, action: "clear", note: `topic "${topicId}" is not sent to destination ${destinationId}: the attach never happened; \`pulumi up\` attaches it` };
+  }
+  if (tracked.has(`${op.resourceType}\0${id}`)) return { op, action: "clear", note: `"${id}" is already in the stack under another resource` };
+  return { op, action: "adopt", id, note: `found topic "${topicId}" sent to destination ${destinationId}: taken into the stack` };
 }
 
 async function decideCredential(api: CdcClient, op: PendingOperation, tracked: ReadonlySet<string>, claimed: Set<string>): Promise<Decision> {

@@ -104,6 +104,29 @@ describe("pulumi-cdc recover against the API", () => {
     expect(decisions[2]!.note).toMatch(/created from web, not by Pulumi/);
   });
 
+  it("finds an interrupted topic destination by its two ends: attached is adopted, not attached is cleared", async () => {
+    const BINDING = "cdc:index:TopicDestination";
+    const source = (await iac.post("/sources", { body: { name: "rec-crm", connector: "hubspot", config: { resources: ["contacts", "deals"], token: "pat-1" }, created_from: "terraform" } })) as { id: string };
+    const destination = (await iac.post("/destinations", {
+      body: { name: "rec-lake", connector: "snowflake", config: { "snowflake.url.name": "a", "snowflake.user.name": "b", "snowflake.private.key": "c", "snowflake.database.name": "d", "snowflake.schema.name": "e" }, created_from: "terraform" },
+    })) as { id: string };
+    const contacts = `source_${source.id}.hubspot.contacts`;
+    await iac.put("/topics/{t}/destinations/{d}", { params: { t: contacts, d: destination.id } });
+    const decisions = await decide(
+      iac,
+      [
+        op("creating", BINDING, "attached", { topicId: contacts, destinationId: destination.id }),
+        op("creating", BINDING, "never", { topicId: `source_${source.id}.hubspot.deals`, destinationId: destination.id }),
+      ],
+      new Set(),
+    );
+    expect(decisions.map((d) => [d.op.urn.split("::").at(-1), d.action, "id" in d ? d.id : undefined])).toEqual([
+      ["attached", "adopt", `${contacts}|${destination.id}`],
+      ["never", "clear", undefined],
+    ]);
+    expect(decisions[1]!.note).toMatch(/the attach never happened/);
+  });
+
   it("deletes a credential only when exactly one unclaimed match can be the lost one", async () => {
     const make = (description: string) =>
       iac.post("/auth/client-credentials", { body: { role_ids: ["role_viewer"], description, created_from: "terraform" }, schema: clientCredentialSchema });
