@@ -54,7 +54,8 @@ export class CdcApiError extends Error {
 export class ValidationError extends CdcApiError {
   readonly issues: ValidationIssue[];
   constructor(init: ApiErrorInit, issues: ValidationIssue[]) {
-    super({ ...init, detail: issues }, issues.length > 0 ? issues.map(formatIssue).join("; ") : undefined);
+    // A 422 in another shape than the framework's list (the SMT routes' `{code, message, issues}`) keeps its detail.
+    super({ ...init, detail: issues.length > 0 || init.detail === undefined ? issues : init.detail }, issues.length > 0 ? issues.map(formatIssue).join("; ") : undefined);
     this.issues = redactValue(issues);
   }
 }

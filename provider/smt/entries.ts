@@ -87,6 +87,8 @@ export function checkEntries(raw: unknown): { entries: SmtEntry[]; failures: Che
     const enabled = entry.enabled ?? true;
     if (!isUnknown(enabled) && typeof enabled !== "boolean") failures.push({ property: at(i, "enabled"), reason: `must be true or false, got ${describe(enabled)}` });
     const checked: SmtEntry = { type: type.typeId, name: name as string, enabled: enabled as boolean };
+    // Fields given with a problem: already said, not "required" again.
+    const refused = new Set<string>();
     for (const [key, value] of Object.entries(entry)) {
       if (ENTRY_KEYS.includes(key) || value === undefined || value === null) continue;
       const field = type.fields.find((f) => f.name === key);
@@ -105,11 +107,13 @@ export function checkEntries(raw: unknown): { entries: SmtEntry[]; failures: Che
       // The empty secret is the catalogue's default: no secret.
       if (field.secret && value === "") continue;
       const problem = fieldProblem(field, value);
-      if (problem) failures.push({ property: at(i, key), reason: problem });
-      else checked[key] = value;
+      if (problem) {
+        failures.push({ property: at(i, key), reason: problem });
+        refused.add(key);
+      } else checked[key] = value;
     }
     for (const field of type.fields) {
-      if (field.name in checked) continue;
+      if (field.name in checked || refused.has(field.name)) continue;
       if (field.required) failures.push({ property: at(i, field.name), reason: `is required by ${type.typeId}: ${field.title.toLowerCase()}${field.type === "array" ? ", a list" : ""}` });
       else if (!field.secret && field.default !== undefined) checked[field.name] = field.default;
       else if (!field.secret && field.type === "array") checked[field.name] = [];
@@ -281,7 +285,7 @@ export function compareEntries(a: readonly SmtEntry[], b: readonly SmtEntry[], v
       continue;
     }
     if (x.type !== y.type) {
-      findings.push({ path: at(i, "type"), text: `${at(i)}.type ${verb} ${y.type} (was ${x.type} "${x.name}")` });
+      findings.push({ path: at(i, "type"), text: `${at(i)} ${verb === "is" ? "becomes" : "was changed to"} ${y.type} "${y.name}" (was ${x.type} "${x.name}")` });
       continue;
     }
     const type = findSmtType(x.type);
