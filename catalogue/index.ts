@@ -34,6 +34,8 @@ export interface KeySpec {
   readonly default?: string | number | boolean;
   /** Allowed values. */
   readonly enum?: readonly string[];
+  /** Lists: the allowed values of each item. */
+  readonly itemEnum?: readonly string[];
   /** Inclusive bounds of an integer key. */
   readonly min?: number;
   readonly max?: number;
@@ -108,6 +110,11 @@ export interface ConnectorSpec {
   readonly displayName: string;
   /** The resource of the public Terraform provider the facts were taken from. */
   readonly terraformResource: string;
+  /**
+   * Keys a newer version of the platform dropped (about.provenance says which version). A stack
+   * deployed before may still hold them: they are never a diff, and the platform ignores them.
+   */
+  readonly removedKeys?: readonly string[];
   readonly keys: readonly KeySpec[];
   /** `api`: an API source (api-sources.json): only the keys a program sets are sent, the rules below apply. */
   readonly family?: "api";
@@ -178,6 +185,11 @@ export function secretKeys(spec: ConnectorSpec): string[] {
 
 export function isSecretKey(spec: ConnectorSpec, key: string): boolean {
   return spec.keys.some((k) => k.key === key && k.secret);
+}
+
+/** Whether a newer version of the platform dropped this key of the connector. */
+export function isRemovedKey(spec: ConnectorSpec, key: string): boolean {
+  return spec.removedKeys?.includes(key) ?? false;
 }
 
 export function replaceOnChangeKeys(spec: ConnectorSpec): string[] {

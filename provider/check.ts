@@ -114,8 +114,11 @@ function valueProblem(spec: KeySpec, value: unknown): string | undefined {
       }
       return undefined;
     }
-    case "list":
-      return Array.isArray(value) && value.every((v) => typeof v === "string") ? undefined : `must be a list of strings, got ${describe(value)}`;
+    case "list": {
+      if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) return `must be a list of strings, got ${describe(value)}`;
+      const bad = spec.itemEnum ? value.find((v) => !spec.itemEnum!.includes(v)) : undefined;
+      return bad === undefined ? undefined : `may hold only ${quoteAll(spec.itemEnum!)}; got "${bad}"`;
+    }
     case "map": {
       const map = typeof value === "string" && spec.encoding === "json-string" ? parseJsonObject(value) : value;
       if (!map || typeof map !== "object" || Array.isArray(map)) return `must be a map (an object), got ${describe(value)}`;

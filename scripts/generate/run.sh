@@ -19,6 +19,14 @@ if [ -n "${PULUMI_CDC_VENDOR_REPO:-}" ]; then
 else
   echo "catalogue: PULUMI_CDC_VENDOR_REPO is not set, so the catalogue is not completed from the vendor's provider (the committed one stands)"
 fi
+# Newer versions of the vendor's generated files (a directory of <commit>/internal/generated/*.go,
+# e.g. read from the public index; no network needed), then the changes its CHANGELOG announces for
+# connectors without a newer file, and pulumi-cdc's overrides; about.provenance says which is which.
+if [ -n "${PULUMI_CDC_VENDOR_GENERATED:-}" ]; then
+  node "$out/scripts/generate/update-catalogue.js" "$(pwd)" "$PULUMI_CDC_VENDOR_GENERATED"
+else
+  node "$out/scripts/generate/update-catalogue.js" "$(pwd)"
+fi
 # The ranges pulumi-cdc adds where the platform publishes none (ports, sizes, counts), each
 # marked "rangeSource": "pulumi-cdc" on its key (scripts/generate/ranges.ts).
 node "$out/scripts/generate/add-ranges.js" "$(pwd)"

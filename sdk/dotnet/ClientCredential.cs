@@ -11,7 +11,7 @@ using Pulumi;
 namespace PulumiCdc.Cdc
 {
     /// <summary>
-    /// An API client credential for a downstream service. The API has no update and shows the secret only at creation, so any change replaces the credential (a new secret); the secret is a Pulumi secret.
+    /// An API client credential for a downstream service. Its roles and description change in place (the client id and secret stay); a new service id replaces it, with a new secret. The API shows the secret only at creation: it is a Pulumi secret.
     /// </summary>
     [CdcResourceType("cdc:index:ClientCredential")]
     public partial class ClientCredential : global::Pulumi.CustomResource
@@ -29,13 +29,13 @@ namespace PulumiCdc.Cdc
         public Output<string> CreatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.
+        /// What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
         /// </summary>
         [Output("description")]
         public Output<string?> Description { get; private set; } = null!;
 
         /// <summary>
-        /// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.
+        /// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
         /// </summary>
         [Output("roleIds")]
         public Output<ImmutableArray<string>> RoleIds { get; private set; } = null!;
@@ -108,7 +108,7 @@ namespace PulumiCdc.Cdc
     public sealed class ClientCredentialArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.
+        /// What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
         /// </summary>
         [Input("description")]
         public Input<string>? Description { get; set; }
@@ -117,7 +117,7 @@ namespace PulumiCdc.Cdc
         private InputList<string>? _roleIds;
 
         /// <summary>
-        /// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.
+        /// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
         /// </summary>
         public InputList<string> RoleIds
         {

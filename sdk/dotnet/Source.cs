@@ -29,7 +29,7 @@ namespace PulumiCdc.Cdc
         public Output<ImmutableDictionary<string, object>> Config { get; private set; } = null!;
 
         /// <summary>
-        /// The connector kind: the platform's code of the source connector, e.g. `postgresql`. The catalogued ones are `alloydb`, `db2`, `documentdb`, `dynamodb`, `elasticsearch`, `informix`, `kafkadirect`, `mariadb`, `mongodb`, `mongodbhosted`, `mysql`, `oracle`, `oracleaws`, `planetscale`, `postgresql`, `redis`, `s3`, `salesforce_webhook`, `shopify_webhook`, `sqlserveraws`, `stripe_webhook`, `supabase`, `vitess`, `webhook`, `zendesk_webhook`; any other code is passed to the API as is. Changing it replaces the source.
+        /// The connector kind: the platform's code of the source connector, e.g. `postgresql`. The catalogued ones are `alloydb`, `db2`, `documentdb`, `dynamodb`, `elasticsearch`, `facebook_ads`, `google_ads`, `google_analytics`, `hubspot`, `informix`, `kafkadirect`, `mariadb`, `mongodb`, `mongodbhosted`, `mysql`, `netsuite`, `oracle`, `oracleaws`, `planetscale`, `postgresql`, `redis`, `s3`, `salesforce`, `salesforce_webhook`, `shopify_webhook`, `sqlserveraws`, `stripe`, `stripe_webhook`, `supabase`, `vitess`, `webhook`, `zendesk`, `zendesk_webhook`; any other code is passed to the API as is. Changing it replaces the source.
         /// </summary>
         [Output("connector")]
         public Output<string> Connector { get; private set; } = null!;
@@ -164,7 +164,7 @@ namespace PulumiCdc.Cdc
         }
 
         /// <summary>
-        /// The connector kind: the platform's code of the source connector, e.g. `postgresql`. The catalogued ones are `alloydb`, `db2`, `documentdb`, `dynamodb`, `elasticsearch`, `informix`, `kafkadirect`, `mariadb`, `mongodb`, `mongodbhosted`, `mysql`, `oracle`, `oracleaws`, `planetscale`, `postgresql`, `redis`, `s3`, `salesforce_webhook`, `shopify_webhook`, `sqlserveraws`, `stripe_webhook`, `supabase`, `vitess`, `webhook`, `zendesk_webhook`; any other code is passed to the API as is. Changing it replaces the source.
+        /// The connector kind: the platform's code of the source connector, e.g. `postgresql`. The catalogued ones are `alloydb`, `db2`, `documentdb`, `dynamodb`, `elasticsearch`, `facebook_ads`, `google_ads`, `google_analytics`, `hubspot`, `informix`, `kafkadirect`, `mariadb`, `mongodb`, `mongodbhosted`, `mysql`, `netsuite`, `oracle`, `oracleaws`, `planetscale`, `postgresql`, `redis`, `s3`, `salesforce`, `salesforce_webhook`, `shopify_webhook`, `sqlserveraws`, `stripe`, `stripe_webhook`, `supabase`, `vitess`, `webhook`, `zendesk`, `zendesk_webhook`; any other code is passed to the API as is. Changing it replaces the source.
         /// </summary>
         [Input("connector", required: true)]
         public Input<string> Connector { get; set; } = null!;

@@ -17,7 +17,7 @@ export interface AzureBlobDestinationArgs {
   formatCsvWriteHeaders?: In<boolean>;
   /** `topics.dir` */
   topicsDir?: In<string>;
-  /** `file.name.template`. Default "{{topic}}-{{partition}}-{{start_offset}}". */
+  /** `file.name.template` */
   fileNameTemplate?: In<string>;
   /** `flush.size`. At least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default 1000. */
   flushSize?: In<number>;
@@ -93,6 +93,20 @@ export interface AzureBlobDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const AZURE_BLOB_DESTINATION_KEYS: KeyMap = {
@@ -139,6 +153,13 @@ const AZURE_BLOB_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The Azure Blob Storage destination (`azblob`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -234,6 +255,20 @@ export interface BigqueryDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const BIGQUERY_DESTINATION_KEYS: KeyMap = {
@@ -280,6 +315,13 @@ const BIGQUERY_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The BigQuery destination (`bigquery`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -361,6 +403,20 @@ export interface ClickhouseDestinationArgs {
   transformsOversizedRecordsSemanticTypesExclude?: In<string>;
   /** `transforms.OversizedRecords.replace.null.with.default`. Default true. */
   transformsOversizedRecordsReplaceNullWithDefault?: In<boolean>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
   /** `transforms.AddStringSuffix.fields.include.list` */
   transformsAddStringSuffixFieldsIncludeList?: In<string>;
   /** `transforms.changeTopicName.match.regex.user.defined` */
@@ -420,6 +476,13 @@ const CLICKHOUSE_DESTINATION_KEYS: KeyMap = {
   transformsOversizedRecordsMaxRecordSizeBytes: "transforms.OversizedRecords.max.record.size.bytes",
   transformsOversizedRecordsSemanticTypesExclude: "transforms.OversizedRecords.semantic.types.exclude",
   transformsOversizedRecordsReplaceNullWithDefault: "transforms.OversizedRecords.replace.null.with.default",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
   transformsAddStringSuffixFieldsIncludeList: "transforms.AddStringSuffix.fields.include.list",
   transformsChangeTopicNameMatchRegex: "transforms.changeTopicName.match.regex.user.defined",
   transformsRenameFieldsRenames: "transforms.RenameFields.renames.user.defined",
@@ -533,6 +596,20 @@ export interface CockroachdbDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const COCKROACHDB_DESTINATION_KEYS: KeyMap = {
@@ -583,6 +660,13 @@ const COCKROACHDB_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The CockroachDB destination (`cockroachdb`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -666,6 +750,20 @@ export interface DatabricksDestinationArgs {
   transformsOversizedRecordsSemanticTypesExclude?: In<string>;
   /** `transforms.OversizedRecords.replace.null.with.default`. Default true. */
   transformsOversizedRecordsReplaceNullWithDefault?: In<boolean>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
   /** `transforms.AddStringSuffix.fields.include.list` */
   transformsAddStringSuffixFieldsIncludeList?: In<string>;
   /** `transforms.RenameFields.renames.user.defined` */
@@ -722,6 +820,13 @@ const DATABRICKS_DESTINATION_KEYS: KeyMap = {
   transformsOversizedRecordsMaxRecordSizeBytes: "transforms.OversizedRecords.max.record.size.bytes",
   transformsOversizedRecordsSemanticTypesExclude: "transforms.OversizedRecords.semantic.types.exclude",
   transformsOversizedRecordsReplaceNullWithDefault: "transforms.OversizedRecords.replace.null.with.default",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
   transformsAddStringSuffixFieldsIncludeList: "transforms.AddStringSuffix.fields.include.list",
   transformsRenameFieldsRenames: "transforms.RenameFields.renames.user.defined",
   transformsDropFieldsFieldsIncludeList: "transforms.DropFields.fields.include.list",
@@ -827,6 +932,20 @@ export interface Db2DestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const DB2_DESTINATION_KEYS: KeyMap = {
@@ -874,6 +993,13 @@ const DB2_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The Db2 destination (`db2`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -889,7 +1015,7 @@ export interface GcsDestinationArgs {
   gcsBucketName: In<string>;
   /** `format.user.defined`. Default "CSV". */
   format?: In<"CSV" | "JSON Lines" | "JSON Array" | "Parquet">;
-  /** `file.name.template`. Default "{{topic}}-{{partition}}-{{start_offset}}". */
+  /** `file.name.template` */
   fileNameTemplate?: In<string>;
   /** `file.name.prefix` */
   fileNamePrefix?: In<string>;
@@ -963,6 +1089,20 @@ export interface GcsDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const GCS_DESTINATION_KEYS: KeyMap = {
@@ -1006,6 +1146,13 @@ const GCS_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The GCS destination (`gcs`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -1019,7 +1166,7 @@ export interface HttpSinkDestinationArgs {
   httpUrl: In<string>;
   /** `http.authorization.type`. Default "none". */
   httpAuthorizationType?: In<"none" | "static" | "oauth2">;
-  /** `http.headers.authorization` */
+  /** `http.headers.authorization`. Secret: stored as a Pulumi secret, masked by the API. */
   httpHeadersAuthorization?: In<string>;
   /** `oauth2.access.token.url` */
   oauth2AccessTokenUrl?: In<string>;
@@ -1127,6 +1274,20 @@ export interface HttpSinkDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const HTTP_SINK_DESTINATION_KEYS: KeyMap = {
@@ -1186,6 +1347,13 @@ const HTTP_SINK_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The HTTP Sink destination (`httpsink`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -1213,7 +1381,7 @@ export interface IcebergDestinationArgs {
   icebergCatalogScope?: In<string>;
   /** `iceberg.catalog.s3.credentials.enabled`. Default false. */
   icebergCatalogS3CredentialsEnabled?: In<boolean>;
-  /** `iceberg.catalog.s3.access-key-id` */
+  /** `iceberg.catalog.s3.access-key-id`. Secret: stored as a Pulumi secret, masked by the API. */
   icebergCatalogS3AccessKeyId?: In<string>;
   /** `iceberg.catalog.s3.secret-access-key`. Secret: stored as a Pulumi secret, masked by the API. */
   icebergCatalogS3SecretAccessKey?: In<string>;
@@ -1309,6 +1477,20 @@ export interface IcebergDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const ICEBERG_DESTINATION_KEYS: KeyMap = {
@@ -1369,6 +1551,13 @@ const ICEBERG_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The Iceberg destination (`iceberg`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -1462,6 +1651,20 @@ export interface KafkaDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const KAFKA_DESTINATION_KEYS: KeyMap = {
@@ -1507,6 +1710,13 @@ const KAFKA_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The Kafka destination (`kafka`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -1520,11 +1730,32 @@ export interface KafkaDirectDestinationArgs {
   password: In<string>;
   /** `whitelist.ips.user.defined`. Required. */
   whitelistIps: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const KAFKA_DIRECT_DESTINATION_KEYS: KeyMap = {
   password: "password",
   whitelistIps: "whitelist.ips.user.defined",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The Kafka Direct destination (`kafkadirect`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -1618,6 +1849,20 @@ export interface MotherDuckDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const MOTHER_DUCK_DESTINATION_KEYS: KeyMap = {
@@ -1663,6 +1908,13 @@ const MOTHER_DUCK_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The Motherduck destination (`motherduck`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -1764,6 +2016,20 @@ export interface MysqlDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const MYSQL_DESTINATION_KEYS: KeyMap = {
@@ -1813,6 +2079,13 @@ const MYSQL_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The MySQL destination (`mysql`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -1914,6 +2187,20 @@ export interface OracleDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const ORACLE_DESTINATION_KEYS: KeyMap = {
@@ -1963,6 +2250,13 @@ const ORACLE_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The Oracle destination (`oracle`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -2064,6 +2358,20 @@ export interface PineconeDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const PINECONE_DESTINATION_KEYS: KeyMap = {
@@ -2113,6 +2421,13 @@ const PINECONE_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The Pinecone destination (`pinecone`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -2232,6 +2547,20 @@ export interface PostgresqlDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const POSTGRESQL_DESTINATION_KEYS: KeyMap = {
@@ -2290,6 +2619,13 @@ const POSTGRESQL_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The PostgreSQL destination (`postgresql`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -2301,7 +2637,7 @@ export function postgresqlDestination(args: PostgresqlDestinationArgs): Connecto
 export interface R2DestinationArgs {
   /** `r2.account.user.defined`. Required. */
   r2Account: In<string>;
-  /** `aws.access.key.id`. Required. */
+  /** `aws.access.key.id`. Required. Secret: stored as a Pulumi secret, masked by the API. */
   awsAccessKeyId: In<string>;
   /** `aws.secret.access.key`. Required. Secret: stored as a Pulumi secret, masked by the API. */
   awsSecretAccessKey: In<string>;
@@ -2309,7 +2645,7 @@ export interface R2DestinationArgs {
   awsS3BucketName: In<string>;
   /** `format.user.defined`. Default "JSON Array". */
   format?: In<"JSON Lines" | "JSON Array" | "Parquet">;
-  /** `file.name.template`. Default "{{topic}}-{{partition}}-{{start_offset}}". */
+  /** `file.name.template` */
   fileNameTemplate?: In<string>;
   /** `file.name.prefix` */
   fileNamePrefix?: In<string>;
@@ -2383,6 +2719,20 @@ export interface R2DestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const R2_DESTINATION_KEYS: KeyMap = {
@@ -2428,6 +2778,13 @@ const R2_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The R2 destination (`r2`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -2519,6 +2876,20 @@ export interface RedisDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const REDIS_DESTINATION_KEYS: KeyMap = {
@@ -2563,6 +2934,13 @@ const REDIS_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The Redis destination (`redis`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -2656,6 +3034,20 @@ export interface RedshiftDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const REDSHIFT_DESTINATION_KEYS: KeyMap = {
@@ -2701,6 +3093,13 @@ const REDSHIFT_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The Redshift destination (`redshift`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -2710,22 +3109,32 @@ export function redshiftDestination(args: RedshiftDestinationArgs): ConnectorCon
 
 /** Settings of the S3 destination (`s3`), as typed properties. */
 export interface S3DestinationArgs {
-  /** `aws.access.key.id`. Required. */
-  awsAccessKeyId: In<string>;
-  /** `aws.secret.access.key`. Required. Secret: stored as a Pulumi secret, masked by the API. */
-  awsSecretAccessKey: In<string>;
+  /** `aws.auth.mode`. Default "Access Keys". */
+  awsAuthMode?: In<"Access Keys" | "Cross-Account Role">;
+  /** `aws.access.key.id`. Secret: stored as a Pulumi secret, masked by the API. */
+  awsAccessKeyId?: In<string>;
+  /** `aws.secret.access.key`. Secret: stored as a Pulumi secret, masked by the API. */
+  awsSecretAccessKey?: In<string>;
+  /** `aws.sts.role.arn` */
+  awsStsRoleArn?: In<string>;
+  /** `aws.sts.role.external.id` */
+  awsStsRoleExternalId?: In<string>;
   /** `aws.s3.region`. Default "us-west-2". */
   awsS3Region?: In<"ap-south-1" | "eu-west-2" | "eu-west-1" | "ap-northeast-2" | "ap-northeast-1" | "ca-central-1" | "sa-east-1" | "cn-north-1" | "us-gov-west-1" | "ap-southeast-1" | "ap-southeast-2" | "eu-central-1" | "us-east-1" | "us-east-2" | "us-west-1" | "us-west-2">;
   /** `aws.s3.bucket.name`. Required. */
   awsS3BucketName: In<string>;
   /** `format.user.defined`. Default "JSON Array". */
   format?: In<"JSON Lines" | "JSON Array" | "Parquet">;
-  /** `file.name.template`. Default "{{topic}}-{{partition}}-{{start_offset}}". */
+  /** `file.name.template` */
   fileNameTemplate?: In<string>;
-  /** `file.name.prefix` */
-  fileNamePrefix?: In<string>;
   /** `file.compression.type`. Default "gzip". */
   fileCompressionType?: In<"none" | "gzip" | "snappy" | "zstd">;
+  /** `file.max.records`. From 0 to 100000. Default 0. */
+  fileMaxRecords?: In<number>;
+  /** `aws.s3.part.size.bytes`. From 5242880 to 104857600. Default 5242880. */
+  awsS3PartSizeBytes?: In<number>;
+  /** `format.output.envelope`. Default true. */
+  formatOutputEnvelope?: In<boolean>;
   /** `format.output.fields.user.defined`. Sent as a JSON list. */
   formatOutputFields?: In<string[]>;
   /** `consumer.override.max.poll.records`. From 1 to 100000. Default 10000. */
@@ -2776,6 +3185,20 @@ export interface S3DestinationArgs {
   transformsOversizedRecordsSemanticTypesExclude?: In<string>;
   /** `transforms.OversizedRecords.replace.null.with.default`. Default true. */
   transformsOversizedRecordsReplaceNullWithDefault?: In<boolean>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
   /** `transforms.AddStringSuffix.fields.include.list` */
   transformsAddStringSuffixFieldsIncludeList?: In<string>;
   /** `transforms.changeTopicName.match.regex.user.defined` */
@@ -2797,14 +3220,19 @@ export interface S3DestinationArgs {
 }
 
 const S3_DESTINATION_KEYS: KeyMap = {
+  awsAuthMode: "aws.auth.mode",
   awsAccessKeyId: "aws.access.key.id",
   awsSecretAccessKey: "aws.secret.access.key",
+  awsStsRoleArn: "aws.sts.role.arn",
+  awsStsRoleExternalId: "aws.sts.role.external.id",
   awsS3Region: "aws.s3.region",
   awsS3BucketName: "aws.s3.bucket.name",
   format: "format.user.defined",
   fileNameTemplate: "file.name.template",
-  fileNamePrefix: "file.name.prefix",
   fileCompressionType: "file.compression.type",
+  fileMaxRecords: "file.max.records",
+  awsS3PartSizeBytes: "aws.s3.part.size.bytes",
+  formatOutputEnvelope: "format.output.envelope",
   formatOutputFields: "format.output.fields.user.defined",
   consumerOverrideMaxPollRecords: "consumer.override.max.poll.records",
   preserveNullValues: "preserve.null.values",
@@ -2830,6 +3258,13 @@ const S3_DESTINATION_KEYS: KeyMap = {
   transformsOversizedRecordsMaxRecordSizeBytes: "transforms.OversizedRecords.max.record.size.bytes",
   transformsOversizedRecordsSemanticTypesExclude: "transforms.OversizedRecords.semantic.types.exclude",
   transformsOversizedRecordsReplaceNullWithDefault: "transforms.OversizedRecords.replace.null.with.default",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
   transformsAddStringSuffixFieldsIncludeList: "transforms.AddStringSuffix.fields.include.list",
   transformsChangeTopicNameMatchRegex: "transforms.changeTopicName.match.regex.user.defined",
   transformsRenameFieldsRenames: "transforms.RenameFields.renames.user.defined",
@@ -2886,6 +3321,8 @@ export interface SnowflakeDestinationArgs {
   createSqlData?: In<string>;
   /** `snowflake.topic2table.map`. Default "REGEX_MATCHER>^([-\\w]+\\.)([-\\w]+\\.)?([-\\w]+\\.)?([-\\w]+\\.)?([-\\w]+):$5". */
   snowflakeTopic2tableMap?: In<string>;
+  /** `transforms.KeyToValue.fields.include.list` */
+  transformsKeyToValueFieldsIncludeList?: In<string>;
   /** `consumer.override.max.poll.records`. From 1 to 100000. Default 10000. */
   consumerOverrideMaxPollRecords?: In<number>;
   /** `preserve.null.values`. Default false. */
@@ -2934,6 +3371,20 @@ export interface SnowflakeDestinationArgs {
   transformsOversizedRecordsSemanticTypesExclude?: In<string>;
   /** `transforms.OversizedRecords.replace.null.with.default`. Default true. */
   transformsOversizedRecordsReplaceNullWithDefault?: In<boolean>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
   /** `transforms.AddStringSuffix.fields.include.list` */
   transformsAddStringSuffixFieldsIncludeList?: In<string>;
   /** `transforms.changeTopicName.match.regex.user.defined` */
@@ -2976,6 +3427,7 @@ const SNOWFLAKE_DESTINATION_KEYS: KeyMap = {
   sqlTableName: "sql.table.name",
   createSqlData: "create.sql.data",
   snowflakeTopic2tableMap: "snowflake.topic2table.map",
+  transformsKeyToValueFieldsIncludeList: "transforms.KeyToValue.fields.include.list",
   consumerOverrideMaxPollRecords: "consumer.override.max.poll.records",
   preserveNullValues: "preserve.null.values",
   quoteIdentifiers: "quote.identifiers",
@@ -3000,6 +3452,13 @@ const SNOWFLAKE_DESTINATION_KEYS: KeyMap = {
   transformsOversizedRecordsMaxRecordSizeBytes: "transforms.OversizedRecords.max.record.size.bytes",
   transformsOversizedRecordsSemanticTypesExclude: "transforms.OversizedRecords.semantic.types.exclude",
   transformsOversizedRecordsReplaceNullWithDefault: "transforms.OversizedRecords.replace.null.with.default",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
   transformsAddStringSuffixFieldsIncludeList: "transforms.AddStringSuffix.fields.include.list",
   transformsChangeTopicNameMatchRegex: "transforms.changeTopicName.match.regex.user.defined",
   transformsRenameFieldsRenames: "transforms.RenameFields.renames.user.defined",
@@ -3113,6 +3572,20 @@ export interface SqlserverDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const SQLSERVER_DESTINATION_KEYS: KeyMap = {
@@ -3163,6 +3636,13 @@ const SQLSERVER_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The SQL Server destination (`sqlserver`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -3172,7 +3652,7 @@ export function sqlserverDestination(args: SqlserverDestinationArgs): ConnectorC
 
 /** Settings of the Starburst destination (`starburst`), as typed properties. */
 export interface StarburstDestinationArgs {
-  /** `aws.access.key.id`. Required. */
+  /** `aws.access.key.id`. Required. Secret: stored as a Pulumi secret, masked by the API. */
   awsAccessKeyId: In<string>;
   /** `aws.secret.access.key`. Required. Secret: stored as a Pulumi secret, masked by the API. */
   awsSecretAccessKey: In<string>;
@@ -3182,7 +3662,7 @@ export interface StarburstDestinationArgs {
   awsS3BucketName: In<string>;
   /** `format.user.defined`. Default "CSV". */
   format?: In<"CSV" | "JSON Lines" | "JSON Array" | "Parquet">;
-  /** `file.name.template`. Default "{{topic}}-{{partition}}-{{start_offset}}". */
+  /** `file.name.template` */
   fileNameTemplate?: In<string>;
   /** `file.name.prefix` */
   fileNamePrefix?: In<string>;
@@ -3256,6 +3736,20 @@ export interface StarburstDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const STARBURST_DESTINATION_KEYS: KeyMap = {
@@ -3301,6 +3795,13 @@ const STARBURST_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The Starburst destination (`starburst`): `{connector, config}` in the API's keys, to spread into `Destination` args. */
@@ -3424,6 +3925,20 @@ export interface WeaviateDestinationArgs {
   transformsCopyFieldCopyFieldMapping?: In<string>;
   /** `transforms.HeaderToFieldCustom.header.mappings` */
   transformsHeaderToFieldCustomHeaderMappings?: In<string>;
+  /** `transforms.MaskField.fields.include.list` */
+  transformsMaskFieldFieldsIncludeList?: In<string>;
+  /** `transforms.MaskField.fields.exclude.list` */
+  transformsMaskFieldFieldsExcludeList?: In<string>;
+  /** `transforms.MaskField.mask.function`. Default "SHA256_TRUNCATE". */
+  transformsMaskFieldMaskFunction?: In<"SHA256_TRUNCATE" | "MD5_TRUNCATE" | "SHA256" | "MD5" | "REDACT" | "FIXED" | "NULLIFY">;
+  /** `transforms.MaskField.mask.salt`. Secret: stored as a Pulumi secret, masked by the API. Default "" (empty). */
+  transformsMaskFieldMaskSalt?: In<string>;
+  /** `transforms.MaskField.mask.char`. Default "*". */
+  transformsMaskFieldMaskChar?: In<string>;
+  /** `transforms.MaskField.mask.fixed.value`. Default "***". */
+  transformsMaskFieldMaskFixedValue?: In<string>;
+  /** `transforms.MaskField.replace.null.with.default`. Default true. */
+  transformsMaskFieldReplaceNullWithDefault?: In<boolean>;
 }
 
 const WEAVIATE_DESTINATION_KEYS: KeyMap = {
@@ -3484,6 +3999,13 @@ const WEAVIATE_DESTINATION_KEYS: KeyMap = {
   transformsMarkColumnsAsOptionalFieldsIncludeList: "transforms.MarkColumnsAsOptional.fields.include.list",
   transformsCopyFieldCopyFieldMapping: "transforms.CopyField.copy.field.mapping",
   transformsHeaderToFieldCustomHeaderMappings: "transforms.HeaderToFieldCustom.header.mappings",
+  transformsMaskFieldFieldsIncludeList: "transforms.MaskField.fields.include.list",
+  transformsMaskFieldFieldsExcludeList: "transforms.MaskField.fields.exclude.list",
+  transformsMaskFieldMaskFunction: "transforms.MaskField.mask.function",
+  transformsMaskFieldMaskSalt: "transforms.MaskField.mask.salt",
+  transformsMaskFieldMaskChar: "transforms.MaskField.mask.char",
+  transformsMaskFieldMaskFixedValue: "transforms.MaskField.mask.fixed.value",
+  transformsMaskFieldReplaceNullWithDefault: "transforms.MaskField.replace.null.with.default",
 };
 
 /** The Weaviate destination (`weaviate`): `{connector, config}` in the API's keys, to spread into `Destination` args. */

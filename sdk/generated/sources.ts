@@ -351,8 +351,10 @@ export interface DynamodbSourceArgs {
   snapshotParallelTimeOffset?: In<number>;
   /** `poll.timeout.ms`. Default 180000. */
   pollTimeoutMs?: In<number>;
-  /** `incremental.snapshot.chunk.size`. At least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default 32768. */
+  /** `incremental.snapshot.chunk.size`. At least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default 8192. */
   incrementalSnapshotChunkSize?: In<number>;
+  /** `incremental.snapshot.interval.ms`. Default 6000. */
+  incrementalSnapshotIntervalMs?: In<number>;
   /** `incremental.snapshot.max.threads`. At least 1 (a number of threads; this range is pulumi-cdc's, the platform publishes none). Default 8. */
   incrementalSnapshotMaxThreads?: In<number>;
   /** `full.export.expiration.time.ms`. Default 86400000. */
@@ -401,6 +403,7 @@ const DYNAMODB_SOURCE_KEYS: KeyMap = {
   snapshotParallelTimeOffset: "snapshot.parallel.time.offset",
   pollTimeoutMs: "poll.timeout.ms",
   incrementalSnapshotChunkSize: "incremental.snapshot.chunk.size",
+  incrementalSnapshotIntervalMs: "incremental.snapshot.interval.ms",
   incrementalSnapshotMaxThreads: "incremental.snapshot.max.threads",
   fullExportExpirationTimeMs: "full.export.expiration.time.ms",
   signalKafkaPollTimeoutMs: "signal.kafka.poll.timeout.ms",
@@ -501,6 +504,180 @@ const ELASTICSEARCH_SOURCE_KEYS: KeyMap = {
 /** The ElasticSearch source (`elasticsearch`): `{connector, config}` in the API's keys, to spread into `Source` args. */
 export function elasticsearchSource(args: ElasticsearchSourceArgs): ConnectorConfig<"elasticsearch"> {
   return { connector: "elasticsearch", config: buildConfig("source", "elasticsearch", ELASTICSEARCH_SOURCE_KEYS, args) };
+}
+
+/** Settings of the Facebook Ads source (`facebook_ads`), as typed properties. */
+export interface FacebookAdsSourceArgs {
+  /** `access_token`. Required. Secret: stored as a Pulumi secret, masked by the API. */
+  accessToken: In<string>;
+  /** `resources`. Required. Sent as a JSON list. */
+  resources: In<string[]>;
+  /** `app_id` */
+  appId?: In<string>;
+  /** `custom_insights`. A JSON document, as a string. */
+  customInsights?: In<string>;
+  /** `app_secret`. Secret: stored as a Pulumi secret, masked by the API. */
+  appSecret?: In<string>;
+  /** `include_deleted`. Default false. */
+  includeDeleted?: In<boolean>;
+  /** `account_id`. Required. */
+  accountId: In<string>;
+  /** `fetch_thumbnail_images`. Default false. */
+  fetchThumbnailImages?: In<boolean>;
+  /** `account_ids`. Sent as a JSON list. */
+  accountIds?: In<string[]>;
+  /** `api_version`. Default "v26.0". */
+  apiVersion?: In<"v26.0" | "v25.0">;
+  /** `backfill_start` */
+  backfillStart?: In<string>;
+}
+
+const FACEBOOK_ADS_SOURCE_KEYS: KeyMap = {
+  accessToken: "access_token",
+  resources: "resources",
+  appId: "app_id",
+  customInsights: "custom_insights",
+  appSecret: "app_secret",
+  includeDeleted: "include_deleted",
+  accountId: "account_id",
+  fetchThumbnailImages: "fetch_thumbnail_images",
+  accountIds: "account_ids",
+  apiVersion: "api_version",
+  backfillStart: "backfill_start",
+};
+
+/** The Facebook Ads source (`facebook_ads`): `{connector, config}` in the API's keys, to spread into `Source` args. */
+export function facebookAdsSource(args: FacebookAdsSourceArgs): ConnectorConfig<"facebook_ads"> {
+  return { connector: "facebook_ads", config: buildConfig("source", "facebook_ads", FACEBOOK_ADS_SOURCE_KEYS, args) };
+}
+
+/** Settings of the Google Ads source (`google_ads`), as typed properties. */
+export interface GoogleAdsSourceArgs {
+  /** `auth_mode`. Required. */
+  authMode: In<"oauth" | "service_account" | "refresh_token">;
+  /** `client_id` */
+  clientId?: In<string>;
+  /** `resources`. Required. Sent as a JSON list. */
+  resources: In<string[]>;
+  /** `client_secret`. Secret: stored as a Pulumi secret, masked by the API. */
+  clientSecret?: In<string>;
+  /** `custom_queries`. A JSON document, as a string. */
+  customQueries?: In<string>;
+  /** `refresh_token`. Secret: stored as a Pulumi secret, masked by the API. */
+  refreshToken?: In<string>;
+  /** `service_account_key`. Secret: stored as a Pulumi secret, masked by the API. */
+  serviceAccountKey?: In<string>;
+  /** `conversion_window_days`. From 1 to 90. Default 30. */
+  conversionWindowDays?: In<number>;
+  /** `customer_id`. Required. */
+  customerId: In<string>;
+  /** `customer_ids`. Sent as a JSON list. */
+  customerIds?: In<string[]>;
+  /** `login_customer_id` */
+  loginCustomerId?: In<string>;
+  /** `include_client_accounts`. Default false. */
+  includeClientAccounts?: In<boolean>;
+  /** `api_version`. Default "v25". */
+  apiVersion?: In<"v25">;
+  /** `backfill_start` */
+  backfillStart?: In<string>;
+  /** `oauth_grant_id`. Secret: stored as a Pulumi secret, masked by the API. */
+  oauthGrantId?: In<string>;
+}
+
+const GOOGLE_ADS_SOURCE_KEYS: KeyMap = {
+  authMode: "auth_mode",
+  clientId: "client_id",
+  resources: "resources",
+  clientSecret: "client_secret",
+  customQueries: "custom_queries",
+  refreshToken: "refresh_token",
+  serviceAccountKey: "service_account_key",
+  conversionWindowDays: "conversion_window_days",
+  customerId: "customer_id",
+  customerIds: "customer_ids",
+  loginCustomerId: "login_customer_id",
+  includeClientAccounts: "include_client_accounts",
+  apiVersion: "api_version",
+  backfillStart: "backfill_start",
+  oauthGrantId: "oauth_grant_id",
+};
+
+/** The Google Ads source (`google_ads`): `{connector, config}` in the API's keys, to spread into `Source` args. */
+export function googleAdsSource(args: GoogleAdsSourceArgs): ConnectorConfig<"google_ads"> {
+  return { connector: "google_ads", config: buildConfig("source", "google_ads", GOOGLE_ADS_SOURCE_KEYS, args) };
+}
+
+/** Settings of the Google Analytics 4 source (`google_analytics`), as typed properties. */
+export interface GoogleAnalyticsSourceArgs {
+  /** `service_account_key`. Required. Secret: stored as a Pulumi secret, masked by the API. */
+  serviceAccountKey: In<string>;
+  /** `resources`. Required. Sent as a JSON list. */
+  resources: In<string[]>;
+  /** `property_id`. Required. */
+  propertyId: In<string>;
+  /** `custom_reports`. A JSON document, as a string. */
+  customReports?: In<string>;
+  /** `property_ids`. Sent as a JSON list. */
+  propertyIds?: In<string[]>;
+  /** `keep_empty_rows`. Default false. */
+  keepEmptyRows?: In<boolean>;
+  /** `api_version`. Default "v1beta". */
+  apiVersion?: In<"v1beta">;
+  /** `backfill_start` */
+  backfillStart?: In<string>;
+}
+
+const GOOGLE_ANALYTICS_SOURCE_KEYS: KeyMap = {
+  serviceAccountKey: "service_account_key",
+  resources: "resources",
+  propertyId: "property_id",
+  customReports: "custom_reports",
+  propertyIds: "property_ids",
+  keepEmptyRows: "keep_empty_rows",
+  apiVersion: "api_version",
+  backfillStart: "backfill_start",
+};
+
+/** The Google Analytics 4 source (`google_analytics`): `{connector, config}` in the API's keys, to spread into `Source` args. */
+export function googleAnalyticsSource(args: GoogleAnalyticsSourceArgs): ConnectorConfig<"google_analytics"> {
+  return { connector: "google_analytics", config: buildConfig("source", "google_analytics", GOOGLE_ANALYTICS_SOURCE_KEYS, args) };
+}
+
+/** Settings of the HubSpot source (`hubspot`), as typed properties. */
+export interface HubspotSourceArgs {
+  /** `resources`. Required. Sent as a JSON list. */
+  resources: In<string[]>;
+  /** `auth_mode`. Default "token". */
+  authMode?: In<"token" | "oauth">;
+  /** `sync_all_properties`. Default true. */
+  syncAllProperties?: In<boolean>;
+  /** `token`. Secret: stored as a Pulumi secret, masked by the API. */
+  token?: In<string>;
+  /** `properties`. Sent as a JSON list. */
+  properties?: In<string[]>;
+  /** `api_version`. Default "2026-03". */
+  apiVersion?: In<"v3" | "2026-03">;
+  /** `backfill_start` */
+  backfillStart?: In<string>;
+  /** `oauth_grant_id`. Secret: stored as a Pulumi secret, masked by the API. */
+  oauthGrantId?: In<string>;
+}
+
+const HUBSPOT_SOURCE_KEYS: KeyMap = {
+  resources: "resources",
+  authMode: "auth_mode",
+  syncAllProperties: "sync_all_properties",
+  token: "token",
+  properties: "properties",
+  apiVersion: "api_version",
+  backfillStart: "backfill_start",
+  oauthGrantId: "oauth_grant_id",
+};
+
+/** The HubSpot source (`hubspot`): `{connector, config}` in the API's keys, to spread into `Source` args. */
+export function hubspotSource(args: HubspotSourceArgs): ConnectorConfig<"hubspot"> {
+  return { connector: "hubspot", config: buildConfig("source", "hubspot", HUBSPOT_SOURCE_KEYS, args) };
 }
 
 /** Settings of the Informix source (`informix`), as typed properties. */
@@ -1032,6 +1209,8 @@ export interface MysqlSourceArgs {
   heartbeatDataCollectionSchemaOrDatabase?: In<string>;
   /** `database.connectionTimeZone`. Default "SERVER". */
   databaseConnectionTimeZone?: In<"SERVER" | "UTC" | "Africa/Cairo" | "Asia/Riyadh" | "Africa/Casablanca" | "Asia/Seoul" | "Africa/Harare" | "Asia/Shanghai" | "Africa/Monrovia" | "Asia/Singapore" | "Africa/Nairobi" | "Asia/Taipei" | "Africa/Tripoli" | "Asia/Tehran" | "Africa/Windhoek" | "Asia/Tokyo" | "America/Araguaina" | "Asia/Ulaanbaatar" | "America/Asuncion" | "Asia/Vladivostok" | "America/Bogota" | "Asia/Yakutsk" | "America/Buenos_Aires" | "Asia/Yerevan" | "America/Caracas" | "Atlantic/Azores" | "America/Chihuahua" | "Australia/Adelaide" | "America/Cuiaba" | "Australia/Brisbane" | "America/Denver" | "Australia/Darwin" | "America/Fortaleza" | "Australia/Hobart" | "America/Guatemala" | "Australia/Perth" | "America/Halifax" | "Australia/Sydney" | "America/Manaus" | "Brazil/East" | "America/Matamoros" | "Canada/Newfoundland" | "America/Monterrey" | "Canada/Saskatchewan" | "America/Montevideo" | "Canada/Yukon" | "America/Phoenix" | "Europe/Amsterdam" | "America/Santiago" | "Europe/Athens" | "America/Tijuana" | "Europe/Dublin" | "Asia/Amman" | "Europe/Helsinki" | "Asia/Ashgabat" | "Europe/Istanbul" | "Asia/Baghdad" | "Europe/Kaliningrad" | "Asia/Baku" | "Europe/Moscow" | "Asia/Bangkok" | "Europe/Paris" | "Asia/Beirut" | "Europe/Prague" | "Asia/Calcutta" | "Europe/Sarajevo" | "Asia/Damascus" | "Pacific/Auckland" | "Asia/Dhaka" | "Pacific/Fiji" | "Asia/Irkutsk" | "Pacific/Guam" | "Asia/Jerusalem" | "Pacific/Honolulu" | "Asia/Kabul" | "Pacific/Samoa" | "Asia/Karachi" | "US/Alaska" | "Asia/Kathmandu" | "US/Central" | "Asia/Krasnoyarsk" | "US/Eastern" | "Asia/Magadan" | "US/East-Indiana" | "Asia/Muscat" | "US/Pacific" | "Asia/Novosibirsk">;
+  /** `inconsistent.schema.handling.mode.user.defined`. Default "Automatic". */
+  inconsistentSchemaHandlingMode?: In<"Automatic" | "Fail" | "Warn" | "Skip">;
   /** `snapshot.gtid`. Default "Yes". */
   snapshotGtid?: In<"Yes" | "No">;
   /** `SourceRegexSupport.enabled`. Default false. */
@@ -1074,6 +1253,14 @@ export interface MysqlSourceArgs {
   transformsInsertStaticValue2StaticValue?: In<string>;
   /** `predicates.IsTopicToEnrich.pattern`. Default "$^". */
   predicatesIsTopicToEnrichPattern?: In<string>;
+  /** `streamkap.snapshot.parallelism`. From 1 to 50. Default 1. */
+  streamkapSnapshotParallelism?: In<number>;
+  /** `streamkap.snapshot.chunk.size.bytes`. From 4096 to 8388608. Default 524288. */
+  streamkapSnapshotChunkSizeBytes?: In<number>;
+  /** `streamkap.snapshot.max.split.size.bytes`. From 10485760 to 214748364800. Default 53687091200. */
+  streamkapSnapshotMaxSplitSizeBytes?: In<number>;
+  /** `streamkap.snapshot.state.refresh.ms`. From 1000 to 60000. Default 30000. */
+  streamkapSnapshotStateRefreshMs?: In<number>;
   /** `transforms.ValueToKey.fields.include.list` */
   transformsValueToKeyFieldsIncludeList?: In<string>;
   /** `transforms.ValueToKey.replace.null.with.default`. Default true. */
@@ -1114,6 +1301,7 @@ const MYSQL_SOURCE_KEYS: KeyMap = {
   heartbeatEnabled: "heartbeat.enabled",
   heartbeatDataCollectionSchemaOrDatabase: "heartbeat.data.collection.schema.or.database",
   databaseConnectionTimeZone: "database.connectionTimeZone",
+  inconsistentSchemaHandlingMode: "inconsistent.schema.handling.mode.user.defined",
   snapshotGtid: "snapshot.gtid",
   sourceRegexSupportEnabled: "SourceRegexSupport.enabled",
   transformsSourceRegexSupportRegexReplacement: "transforms.SourceRegexSupport.regex.replacement",
@@ -1135,6 +1323,10 @@ const MYSQL_SOURCE_KEYS: KeyMap = {
   transformsInsertStaticValue2StaticField: "transforms.InsertStaticValue2.static.field",
   transformsInsertStaticValue2StaticValue: "transforms.InsertStaticValue2.static.value",
   predicatesIsTopicToEnrichPattern: "predicates.IsTopicToEnrich.pattern",
+  streamkapSnapshotParallelism: "streamkap.snapshot.parallelism",
+  streamkapSnapshotChunkSizeBytes: "streamkap.snapshot.chunk.size.bytes",
+  streamkapSnapshotMaxSplitSizeBytes: "streamkap.snapshot.max.split.size.bytes",
+  streamkapSnapshotStateRefreshMs: "streamkap.snapshot.state.refresh.ms",
   transformsValueToKeyFieldsIncludeList: "transforms.ValueToKey.fields.include.list",
   transformsValueToKeyReplaceNullWithDefault: "transforms.ValueToKey.replace.null.with.default",
   preserveNullValues: "preserve.null.values",
@@ -1152,6 +1344,54 @@ const MYSQL_SOURCE_KEYS: KeyMap = {
 /** The MySQL source (`mysql`): `{connector, config}` in the API's keys, to spread into `Source` args. */
 export function mysqlSource(args: MysqlSourceArgs): ConnectorConfig<"mysql"> {
   return { connector: "mysql", config: buildConfig("source", "mysql", MYSQL_SOURCE_KEYS, args) };
+}
+
+/** Settings of the NetSuite source (`netsuite`), as typed properties. */
+export interface NetsuiteSourceArgs {
+  /** `auth_mode`. Default "certificate". */
+  authMode?: In<"certificate" | "tba">;
+  /** `account_id`. Required. */
+  accountId: In<string>;
+  /** `resources`. Required. Sent as a JSON list. */
+  resources: In<string[]>;
+  /** `client_id` */
+  clientId?: In<string>;
+  /** `certificate_id` */
+  certificateId?: In<string>;
+  /** `private_key`. Secret: stored as a Pulumi secret, masked by the API. */
+  privateKey?: In<string>;
+  /** `private_key_passphrase`. Secret: stored as a Pulumi secret, masked by the API. */
+  privateKeyPassphrase?: In<string>;
+  /** `consumer_key` */
+  consumerKey?: In<string>;
+  /** `consumer_secret`. Secret: stored as a Pulumi secret, masked by the API. */
+  consumerSecret?: In<string>;
+  /** `token_id` */
+  tokenId?: In<string>;
+  /** `token_secret`. Secret: stored as a Pulumi secret, masked by the API. */
+  tokenSecret?: In<string>;
+  /** `backfill_start` */
+  backfillStart?: In<string>;
+}
+
+const NETSUITE_SOURCE_KEYS: KeyMap = {
+  authMode: "auth_mode",
+  accountId: "account_id",
+  resources: "resources",
+  clientId: "client_id",
+  certificateId: "certificate_id",
+  privateKey: "private_key",
+  privateKeyPassphrase: "private_key_passphrase",
+  consumerKey: "consumer_key",
+  consumerSecret: "consumer_secret",
+  tokenId: "token_id",
+  tokenSecret: "token_secret",
+  backfillStart: "backfill_start",
+};
+
+/** The NetSuite source (`netsuite`): `{connector, config}` in the API's keys, to spread into `Source` args. */
+export function netsuiteSource(args: NetsuiteSourceArgs): ConnectorConfig<"netsuite"> {
+  return { connector: "netsuite", config: buildConfig("source", "netsuite", NETSUITE_SOURCE_KEYS, args) };
 }
 
 /** Settings of the Oracle RDS source (`oracleaws`), as typed properties. */
@@ -1296,6 +1536,14 @@ export interface OracleSourceArgs {
   sshUser?: In<string>;
   /** `column.exclude.list.user.defined` */
   columnExcludeList?: In<string>;
+  /** `log.mining.strategy`. Default "online_catalog". */
+  logMiningStrategy?: In<"online_catalog" | "redo_log_catalog" | "hybrid">;
+  /** `lob.enabled`. Default false. */
+  lobEnabled?: In<boolean>;
+  /** `post.processors.reselect.enabled`. Default false. */
+  postProcessorsReselectEnabled?: In<boolean>;
+  /** `reselector.reselect.error.handling.mode`. Default "fail". */
+  reselectorReselectErrorHandlingMode?: In<"fail" | "warn">;
   /** `transforms.ValueToKey.fields.include.list` */
   transformsValueToKeyFieldsIncludeList?: In<string>;
   /** `transforms.ValueToKey.replace.null.with.default`. Default true. */
@@ -1342,6 +1590,10 @@ const ORACLE_SOURCE_KEYS: KeyMap = {
   sshPort: "ssh.port",
   sshUser: "ssh.user",
   columnExcludeList: "column.exclude.list.user.defined",
+  logMiningStrategy: "log.mining.strategy",
+  lobEnabled: "lob.enabled",
+  postProcessorsReselectEnabled: "post.processors.reselect.enabled",
+  reselectorReselectErrorHandlingMode: "reselector.reselect.error.handling.mode",
   transformsValueToKeyFieldsIncludeList: "transforms.ValueToKey.fields.include.list",
   transformsValueToKeyReplaceNullWithDefault: "transforms.ValueToKey.replace.null.with.default",
   preserveNullValues: "preserve.null.values",
@@ -1498,8 +1750,10 @@ export interface PostgresqlSourceArgs {
   schemaIncludeList: In<string>;
   /** `table.include.list.user.defined`. Required. */
   tableIncludeList: In<string>;
-  /** `post.processors` */
-  postProcessors?: In<"reselector">;
+  /** `post.processors.reselect.enabled`. Default true. */
+  postProcessorsReselectEnabled?: In<boolean>;
+  /** `reselector.reselect.error.handling.mode`. Default "fail". */
+  reselectorReselectErrorHandlingMode?: In<"fail" | "warn">;
   /** `database.sslmode`. Default "require". */
   databaseSslmode?: In<"require" | "disable">;
   /** `include.source.db.name.in.table.name.user.defined`. Default false. */
@@ -1528,6 +1782,8 @@ export interface PostgresqlSourceArgs {
   streamkapSnapshotParallelism?: In<number>;
   /** `streamkap.snapshot.chunk.size.bytes`. From 4096 to 8388608. Default 524288. */
   streamkapSnapshotChunkSizeBytes?: In<number>;
+  /** `streamkap.snapshot.max.split.size.bytes`. From 10485760 to 214748364800. Default 53687091200. */
+  streamkapSnapshotMaxSplitSizeBytes?: In<number>;
   /** `streamkap.snapshot.state.refresh.ms`. From 1000 to 60000. Default 30000. */
   streamkapSnapshotStateRefreshMs?: In<number>;
   /** `ssh.enabled`. Default false. */
@@ -1562,10 +1818,6 @@ export interface PostgresqlSourceArgs {
   transformsOversizedRecordsReplaceNullWithDefault?: In<boolean>;
   /** `InsertTopicName.enabled`. Default false. */
   insertTopicNameEnabled?: In<boolean>;
-  /** `streamkap.snapshot.custom.table.config.user.defined` */
-  streamkapSnapshotCustomTableConfig?: In<Record<string, { chunks: number }>>;
-  /** `streamkap.snapshot.large.table.threshold`. At least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). */
-  streamkapSnapshotLargeTableThreshold?: In<number>;
 }
 
 const POSTGRESQL_SOURCE_KEYS: KeyMap = {
@@ -1590,7 +1842,8 @@ const POSTGRESQL_SOURCE_KEYS: KeyMap = {
   publicationName: "publication.name",
   schemaIncludeList: "schema.include.list",
   tableIncludeList: "table.include.list.user.defined",
-  postProcessors: "post.processors",
+  postProcessorsReselectEnabled: "post.processors.reselect.enabled",
+  reselectorReselectErrorHandlingMode: "reselector.reselect.error.handling.mode",
   databaseSslmode: "database.sslmode",
   includeSourceDbNameInTableName: "include.source.db.name.in.table.name.user.defined",
   binaryHandlingMode: "binary.handling.mode",
@@ -1605,6 +1858,7 @@ const POSTGRESQL_SOURCE_KEYS: KeyMap = {
   predicatesIsTopicToEnrichPattern: "predicates.IsTopicToEnrich.pattern",
   streamkapSnapshotParallelism: "streamkap.snapshot.parallelism",
   streamkapSnapshotChunkSizeBytes: "streamkap.snapshot.chunk.size.bytes",
+  streamkapSnapshotMaxSplitSizeBytes: "streamkap.snapshot.max.split.size.bytes",
   streamkapSnapshotStateRefreshMs: "streamkap.snapshot.state.refresh.ms",
   sshEnabled: "ssh.enabled",
   sshHost: "ssh.host",
@@ -1622,8 +1876,6 @@ const POSTGRESQL_SOURCE_KEYS: KeyMap = {
   transformsOversizedRecordsSemanticTypesExclude: "transforms.OversizedRecords.semantic.types.exclude",
   transformsOversizedRecordsReplaceNullWithDefault: "transforms.OversizedRecords.replace.null.with.default",
   insertTopicNameEnabled: "InsertTopicName.enabled",
-  streamkapSnapshotCustomTableConfig: "streamkap.snapshot.custom.table.config.user.defined",
-  streamkapSnapshotLargeTableThreshold: "streamkap.snapshot.large.table.threshold",
 };
 
 /** The PostgreSQL source (`postgresql`): `{connector, config}` in the API's keys, to spread into `Source` args. */
@@ -1824,6 +2076,48 @@ const S3_SOURCE_KEYS: KeyMap = {
 /** The S3 source (`s3`): `{connector, config}` in the API's keys, to spread into `Source` args. */
 export function s3Source(args: S3SourceArgs = {}): ConnectorConfig<"s3"> {
   return { connector: "s3", config: buildConfig("source", "s3", S3_SOURCE_KEYS, args) };
+}
+
+/** Settings of the Salesforce source (`salesforce`), as typed properties. */
+export interface SalesforceSourceArgs {
+  /** `auth_mode`. Default "service". */
+  authMode?: In<"service" | "oauth" | "jwt">;
+  /** `domain` */
+  domain?: In<string>;
+  /** `resources`. Required. Sent as a JSON list. */
+  resources: In<string[]>;
+  /** `client_id` */
+  clientId?: In<string>;
+  /** `client_secret`. Secret: stored as a Pulumi secret, masked by the API. */
+  clientSecret?: In<string>;
+  /** `username` */
+  username?: In<string>;
+  /** `private_key`. Secret: stored as a Pulumi secret, masked by the API. */
+  privateKey?: In<string>;
+  /** `api_version`. Default "v67.0". */
+  apiVersion?: In<"v66.0" | "v67.0">;
+  /** `backfill_start` */
+  backfillStart?: In<string>;
+  /** `oauth_grant_id`. Secret: stored as a Pulumi secret, masked by the API. */
+  oauthGrantId?: In<string>;
+}
+
+const SALESFORCE_SOURCE_KEYS: KeyMap = {
+  authMode: "auth_mode",
+  domain: "domain",
+  resources: "resources",
+  clientId: "client_id",
+  clientSecret: "client_secret",
+  username: "username",
+  privateKey: "private_key",
+  apiVersion: "api_version",
+  backfillStart: "backfill_start",
+  oauthGrantId: "oauth_grant_id",
+};
+
+/** The Salesforce source (`salesforce`): `{connector, config}` in the API's keys, to spread into `Source` args. */
+export function salesforceSource(args: SalesforceSourceArgs): ConnectorConfig<"salesforce"> {
+  return { connector: "salesforce", config: buildConfig("source", "salesforce", SALESFORCE_SOURCE_KEYS, args) };
 }
 
 /** Settings of the Salesforce CDC source (`salesforce_webhook`), as typed properties. */
@@ -2075,10 +2369,6 @@ export interface SqlserverSourceArgs {
   transformsOversizedRecordsReplaceNullWithDefault?: In<boolean>;
   /** `InsertTopicName.enabled`. Default false. */
   insertTopicNameEnabled?: In<boolean>;
-  /** `streamkap.snapshot.custom.table.config.user.defined` */
-  snapshotCustomTableConfig?: In<Record<string, { chunks: number }>>;
-  /** `streamkap.snapshot.large.table.threshold`. At least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). */
-  snapshotLargeTableThreshold?: In<number>;
 }
 
 const SQLSERVER_SOURCE_KEYS: KeyMap = {
@@ -2120,13 +2410,41 @@ const SQLSERVER_SOURCE_KEYS: KeyMap = {
   transformsOversizedRecordsSemanticTypesExclude: "transforms.OversizedRecords.semantic.types.exclude",
   transformsOversizedRecordsReplaceNullWithDefault: "transforms.OversizedRecords.replace.null.with.default",
   insertTopicNameEnabled: "InsertTopicName.enabled",
-  snapshotCustomTableConfig: "streamkap.snapshot.custom.table.config.user.defined",
-  snapshotLargeTableThreshold: "streamkap.snapshot.large.table.threshold",
 };
 
 /** The SQL Server source (`sqlserveraws`): `{connector, config}` in the API's keys, to spread into `Source` args. */
 export function sqlserverSource(args: SqlserverSourceArgs): ConnectorConfig<"sqlserveraws"> {
   return { connector: "sqlserveraws", config: buildConfig("source", "sqlserveraws", SQLSERVER_SOURCE_KEYS, args) };
+}
+
+/** Settings of the Stripe source (`stripe`), as typed properties. */
+export interface StripeSourceArgs {
+  /** `auth_mode`. Default "restricted_key". */
+  authMode?: In<"restricted_key" | "oauth">;
+  /** `token`. Secret: stored as a Pulumi secret, masked by the API. */
+  token?: In<string>;
+  /** `resources`. Required. Sent as a JSON list. */
+  resources: In<string[]>;
+  /** `api_version` */
+  apiVersion?: In<string>;
+  /** `backfill_start` */
+  backfillStart?: In<string>;
+  /** `oauth_grant_id`. Secret: stored as a Pulumi secret, masked by the API. */
+  oauthGrantId?: In<string>;
+}
+
+const STRIPE_SOURCE_KEYS: KeyMap = {
+  authMode: "auth_mode",
+  token: "token",
+  resources: "resources",
+  apiVersion: "api_version",
+  backfillStart: "backfill_start",
+  oauthGrantId: "oauth_grant_id",
+};
+
+/** The Stripe source (`stripe`): `{connector, config}` in the API's keys, to spread into `Source` args. */
+export function stripeSource(args: StripeSourceArgs): ConnectorConfig<"stripe"> {
+  return { connector: "stripe", config: buildConfig("source", "stripe", STRIPE_SOURCE_KEYS, args) };
 }
 
 /** Settings of the Stripe source (`stripe_webhook`), as typed properties. */
@@ -2502,6 +2820,30 @@ const WEBHOOK_SOURCE_KEYS: KeyMap = {
 /** The Webhook source (`webhook`): `{connector, config}` in the API's keys, to spread into `Source` args. */
 export function webhookSource(args: WebhookSourceArgs = {}): ConnectorConfig<"webhook"> {
   return { connector: "webhook", config: buildConfig("source", "webhook", WEBHOOK_SOURCE_KEYS, args) };
+}
+
+/** Settings of the Zendesk source (`zendesk`), as typed properties. */
+export interface ZendeskSourceArgs {
+  /** `subdomain`. Required. */
+  subdomain: In<string>;
+  /** `resources`. Required. Sent as a JSON list. */
+  resources: In<string[]>;
+  /** `backfill_start` */
+  backfillStart?: In<string>;
+  /** `oauth_grant_id`. Secret: stored as a Pulumi secret, masked by the API. */
+  oauthGrantId?: In<string>;
+}
+
+const ZENDESK_SOURCE_KEYS: KeyMap = {
+  subdomain: "subdomain",
+  resources: "resources",
+  backfillStart: "backfill_start",
+  oauthGrantId: "oauth_grant_id",
+};
+
+/** The Zendesk source (`zendesk`): `{connector, config}` in the API's keys, to spread into `Source` args. */
+export function zendeskSource(args: ZendeskSourceArgs): ConnectorConfig<"zendesk"> {
+  return { connector: "zendesk", config: buildConfig("source", "zendesk", ZENDESK_SOURCE_KEYS, args) };
 }
 
 /** Settings of the Zendesk Webhook source (`zendesk_webhook`), as typed properties. */

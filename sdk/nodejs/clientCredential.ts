@@ -5,7 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 /**
- * An API client credential for a downstream service. The API has no update and shows the secret only at creation, so any change replaces the credential (a new secret); the secret is a Pulumi secret.
+ * An API client credential for a downstream service. Its roles and description change in place (the client id and secret stay); a new service id replaces it, with a new secret. The API shows the secret only at creation: it is a Pulumi secret.
  */
 export class ClientCredential extends pulumi.CustomResource {
     /**
@@ -43,11 +43,11 @@ export class ClientCredential extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly createdAt: pulumi.Output<string>;
     /**
-     * What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.
+     * What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
      */
     declare public readonly description: pulumi.Output<string | undefined>;
     /**
-     * The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.
+     * The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
      */
     declare public readonly roleIds: pulumi.Output<string[]>;
     /**
@@ -105,11 +105,11 @@ export class ClientCredential extends pulumi.CustomResource {
  */
 export interface ClientCredentialArgs {
     /**
-     * What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.
+     * What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
      */
     description?: pulumi.Input<string | undefined>;
     /**
-     * The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.
+     * The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
      */
     roleIds: pulumi.Input<pulumi.Input<string>[]>;
     /**

@@ -110,6 +110,11 @@ export type Topic = import("./topic").Topic;
 export const Topic: typeof import("./topic").Topic = null as any;
 utilities.lazyLoad(exports, ["Topic"], () => require("./topic"));
 
+export { TopicDestinationArgs } from "./topicDestination";
+export type TopicDestination = import("./topicDestination").TopicDestination;
+export const TopicDestination: typeof import("./topicDestination").TopicDestination = null as any;
+utilities.lazyLoad(exports, ["TopicDestination"], () => require("./topicDestination"));
+
 export { TransformArgs } from "./transform";
 export type Transform = import("./transform").Transform;
 export const Transform: typeof import("./transform").Transform = null as any;
@@ -155,6 +160,8 @@ const _module = {
                 return new Tag(name, <any>undefined, { urn })
             case "cdc:index:Topic":
                 return new Topic(name, <any>undefined, { urn })
+            case "cdc:index:TopicDestination":
+                return new TopicDestination(name, <any>undefined, { urn })
             case "cdc:index:Transform":
                 return new Transform(name, <any>undefined, { urn })
             default:

@@ -46,7 +46,7 @@ export class Source extends pulumi.CustomResource {
      */
     declare public readonly config: pulumi.Output<{[key: string]: any}>;
     /**
-     * The connector kind: the platform's code of the source connector, e.g. `postgresql`. The catalogued ones are `alloydb`, `db2`, `documentdb`, `dynamodb`, `elasticsearch`, `informix`, `kafkadirect`, `mariadb`, `mongodb`, `mongodbhosted`, `mysql`, `oracle`, `oracleaws`, `planetscale`, `postgresql`, `redis`, `s3`, `salesforce_webhook`, `shopify_webhook`, `sqlserveraws`, `stripe_webhook`, `supabase`, `vitess`, `webhook`, `zendesk_webhook`; any other code is passed to the API as is. Changing it replaces the source.
+     * The connector kind: the platform's code of the source connector, e.g. `postgresql`. The catalogued ones are `alloydb`, `db2`, `documentdb`, `dynamodb`, `elasticsearch`, `facebook_ads`, `google_ads`, `google_analytics`, `hubspot`, `informix`, `kafkadirect`, `mariadb`, `mongodb`, `mongodbhosted`, `mysql`, `netsuite`, `oracle`, `oracleaws`, `planetscale`, `postgresql`, `redis`, `s3`, `salesforce`, `salesforce_webhook`, `shopify_webhook`, `sqlserveraws`, `stripe`, `stripe_webhook`, `supabase`, `vitess`, `webhook`, `zendesk`, `zendesk_webhook`; any other code is passed to the API as is. Changing it replaces the source.
      */
     declare public readonly connector: pulumi.Output<string>;
     /**
@@ -159,7 +159,7 @@ export interface SourceArgs {
      */
     config: pulumi.Input<{[key: string]: any}>;
     /**
-     * The connector kind: the platform's code of the source connector, e.g. `postgresql`. The catalogued ones are `alloydb`, `db2`, `documentdb`, `dynamodb`, `elasticsearch`, `informix`, `kafkadirect`, `mariadb`, `mongodb`, `mongodbhosted`, `mysql`, `oracle`, `oracleaws`, `planetscale`, `postgresql`, `redis`, `s3`, `salesforce_webhook`, `shopify_webhook`, `sqlserveraws`, `stripe_webhook`, `supabase`, `vitess`, `webhook`, `zendesk_webhook`; any other code is passed to the API as is. Changing it replaces the source.
+     * The connector kind: the platform's code of the source connector, e.g. `postgresql`. The catalogued ones are `alloydb`, `db2`, `documentdb`, `dynamodb`, `elasticsearch`, `facebook_ads`, `google_ads`, `google_analytics`, `hubspot`, `informix`, `kafkadirect`, `mariadb`, `mongodb`, `mongodbhosted`, `mysql`, `netsuite`, `oracle`, `oracleaws`, `planetscale`, `postgresql`, `redis`, `s3`, `salesforce`, `salesforce_webhook`, `shopify_webhook`, `sqlserveraws`, `stripe`, `stripe_webhook`, `supabase`, `vitess`, `webhook`, `zendesk`, `zendesk_webhook`; any other code is passed to the API as is. Changing it replaces the source.
      */
     connector: pulumi.Input<string>;
     /**

@@ -72,6 +72,42 @@ namespace PulumiCdc.Cdc.Destinations
     }
 
     /// <summary>
+    /// The allowed values of the Azure Blob Storage destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct AzureBlobTransformsMaskFieldMaskFunction : IEquatable<AzureBlobTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private AzureBlobTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static AzureBlobTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new AzureBlobTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static AzureBlobTransformsMaskFieldMaskFunction Md5Truncate { get; } = new AzureBlobTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static AzureBlobTransformsMaskFieldMaskFunction Sha256 { get; } = new AzureBlobTransformsMaskFieldMaskFunction("SHA256");
+        public static AzureBlobTransformsMaskFieldMaskFunction Md5 { get; } = new AzureBlobTransformsMaskFieldMaskFunction("MD5");
+        public static AzureBlobTransformsMaskFieldMaskFunction Redact { get; } = new AzureBlobTransformsMaskFieldMaskFunction("REDACT");
+        public static AzureBlobTransformsMaskFieldMaskFunction Fixed { get; } = new AzureBlobTransformsMaskFieldMaskFunction("FIXED");
+        public static AzureBlobTransformsMaskFieldMaskFunction Nullify { get; } = new AzureBlobTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(AzureBlobTransformsMaskFieldMaskFunction left, AzureBlobTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(AzureBlobTransformsMaskFieldMaskFunction left, AzureBlobTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(AzureBlobTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is AzureBlobTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(AzureBlobTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the Azure Blob Storage destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
     /// </summary>
     [EnumType]
@@ -160,6 +196,42 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is BigqueryTransformsMarkColumnsAsRequiredNullSentinelMode other && Equals(other);
         public bool Equals(BigqueryTransformsMarkColumnsAsRequiredNullSentinelMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the BigQuery destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct BigqueryTransformsMaskFieldMaskFunction : IEquatable<BigqueryTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private BigqueryTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static BigqueryTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new BigqueryTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static BigqueryTransformsMaskFieldMaskFunction Md5Truncate { get; } = new BigqueryTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static BigqueryTransformsMaskFieldMaskFunction Sha256 { get; } = new BigqueryTransformsMaskFieldMaskFunction("SHA256");
+        public static BigqueryTransformsMaskFieldMaskFunction Md5 { get; } = new BigqueryTransformsMaskFieldMaskFunction("MD5");
+        public static BigqueryTransformsMaskFieldMaskFunction Redact { get; } = new BigqueryTransformsMaskFieldMaskFunction("REDACT");
+        public static BigqueryTransformsMaskFieldMaskFunction Fixed { get; } = new BigqueryTransformsMaskFieldMaskFunction("FIXED");
+        public static BigqueryTransformsMaskFieldMaskFunction Nullify { get; } = new BigqueryTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(BigqueryTransformsMaskFieldMaskFunction left, BigqueryTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(BigqueryTransformsMaskFieldMaskFunction left, BigqueryTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(BigqueryTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is BigqueryTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(BigqueryTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -284,6 +356,42 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is ClickhouseTransformsMarkColumnsAsRequiredNullSentinelMode other && Equals(other);
         public bool Equals(ClickhouseTransformsMarkColumnsAsRequiredNullSentinelMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the ClickHouse destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct ClickhouseTransformsMaskFieldMaskFunction : IEquatable<ClickhouseTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private ClickhouseTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static ClickhouseTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new ClickhouseTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static ClickhouseTransformsMaskFieldMaskFunction Md5Truncate { get; } = new ClickhouseTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static ClickhouseTransformsMaskFieldMaskFunction Sha256 { get; } = new ClickhouseTransformsMaskFieldMaskFunction("SHA256");
+        public static ClickhouseTransformsMaskFieldMaskFunction Md5 { get; } = new ClickhouseTransformsMaskFieldMaskFunction("MD5");
+        public static ClickhouseTransformsMaskFieldMaskFunction Redact { get; } = new ClickhouseTransformsMaskFieldMaskFunction("REDACT");
+        public static ClickhouseTransformsMaskFieldMaskFunction Fixed { get; } = new ClickhouseTransformsMaskFieldMaskFunction("FIXED");
+        public static ClickhouseTransformsMaskFieldMaskFunction Nullify { get; } = new ClickhouseTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(ClickhouseTransformsMaskFieldMaskFunction left, ClickhouseTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(ClickhouseTransformsMaskFieldMaskFunction left, ClickhouseTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(ClickhouseTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is ClickhouseTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(ClickhouseTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -440,6 +548,42 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is CockroachdbTransformsMarkColumnsAsRequiredNullSentinelMode other && Equals(other);
         public bool Equals(CockroachdbTransformsMarkColumnsAsRequiredNullSentinelMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the CockroachDB destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct CockroachdbTransformsMaskFieldMaskFunction : IEquatable<CockroachdbTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private CockroachdbTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static CockroachdbTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new CockroachdbTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static CockroachdbTransformsMaskFieldMaskFunction Md5Truncate { get; } = new CockroachdbTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static CockroachdbTransformsMaskFieldMaskFunction Sha256 { get; } = new CockroachdbTransformsMaskFieldMaskFunction("SHA256");
+        public static CockroachdbTransformsMaskFieldMaskFunction Md5 { get; } = new CockroachdbTransformsMaskFieldMaskFunction("MD5");
+        public static CockroachdbTransformsMaskFieldMaskFunction Redact { get; } = new CockroachdbTransformsMaskFieldMaskFunction("REDACT");
+        public static CockroachdbTransformsMaskFieldMaskFunction Fixed { get; } = new CockroachdbTransformsMaskFieldMaskFunction("FIXED");
+        public static CockroachdbTransformsMaskFieldMaskFunction Nullify { get; } = new CockroachdbTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(CockroachdbTransformsMaskFieldMaskFunction left, CockroachdbTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(CockroachdbTransformsMaskFieldMaskFunction left, CockroachdbTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(CockroachdbTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is CockroachdbTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(CockroachdbTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -643,6 +787,42 @@ namespace PulumiCdc.Cdc.Destinations
     }
 
     /// <summary>
+    /// The allowed values of the Databricks destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct DatabricksTransformsMaskFieldMaskFunction : IEquatable<DatabricksTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private DatabricksTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static DatabricksTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new DatabricksTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static DatabricksTransformsMaskFieldMaskFunction Md5Truncate { get; } = new DatabricksTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static DatabricksTransformsMaskFieldMaskFunction Sha256 { get; } = new DatabricksTransformsMaskFieldMaskFunction("SHA256");
+        public static DatabricksTransformsMaskFieldMaskFunction Md5 { get; } = new DatabricksTransformsMaskFieldMaskFunction("MD5");
+        public static DatabricksTransformsMaskFieldMaskFunction Redact { get; } = new DatabricksTransformsMaskFieldMaskFunction("REDACT");
+        public static DatabricksTransformsMaskFieldMaskFunction Fixed { get; } = new DatabricksTransformsMaskFieldMaskFunction("FIXED");
+        public static DatabricksTransformsMaskFieldMaskFunction Nullify { get; } = new DatabricksTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(DatabricksTransformsMaskFieldMaskFunction left, DatabricksTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(DatabricksTransformsMaskFieldMaskFunction left, DatabricksTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(DatabricksTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is DatabricksTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(DatabricksTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the Databricks destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
     /// </summary>
     [EnumType]
@@ -799,6 +979,42 @@ namespace PulumiCdc.Cdc.Destinations
     }
 
     /// <summary>
+    /// The allowed values of the Db2 destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct Db2TransformsMaskFieldMaskFunction : IEquatable<Db2TransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private Db2TransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static Db2TransformsMaskFieldMaskFunction Sha256Truncate { get; } = new Db2TransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static Db2TransformsMaskFieldMaskFunction Md5Truncate { get; } = new Db2TransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static Db2TransformsMaskFieldMaskFunction Sha256 { get; } = new Db2TransformsMaskFieldMaskFunction("SHA256");
+        public static Db2TransformsMaskFieldMaskFunction Md5 { get; } = new Db2TransformsMaskFieldMaskFunction("MD5");
+        public static Db2TransformsMaskFieldMaskFunction Redact { get; } = new Db2TransformsMaskFieldMaskFunction("REDACT");
+        public static Db2TransformsMaskFieldMaskFunction Fixed { get; } = new Db2TransformsMaskFieldMaskFunction("FIXED");
+        public static Db2TransformsMaskFieldMaskFunction Nullify { get; } = new Db2TransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(Db2TransformsMaskFieldMaskFunction left, Db2TransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(Db2TransformsMaskFieldMaskFunction left, Db2TransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(Db2TransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is Db2TransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(Db2TransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the Db2 destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
     /// </summary>
     [EnumType]
@@ -919,6 +1135,42 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is GcsTransformsMarkColumnsAsRequiredNullSentinelMode other && Equals(other);
         public bool Equals(GcsTransformsMarkColumnsAsRequiredNullSentinelMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the GCS destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct GcsTransformsMaskFieldMaskFunction : IEquatable<GcsTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private GcsTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static GcsTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new GcsTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static GcsTransformsMaskFieldMaskFunction Md5Truncate { get; } = new GcsTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static GcsTransformsMaskFieldMaskFunction Sha256 { get; } = new GcsTransformsMaskFieldMaskFunction("SHA256");
+        public static GcsTransformsMaskFieldMaskFunction Md5 { get; } = new GcsTransformsMaskFieldMaskFunction("MD5");
+        public static GcsTransformsMaskFieldMaskFunction Redact { get; } = new GcsTransformsMaskFieldMaskFunction("REDACT");
+        public static GcsTransformsMaskFieldMaskFunction Fixed { get; } = new GcsTransformsMaskFieldMaskFunction("FIXED");
+        public static GcsTransformsMaskFieldMaskFunction Nullify { get; } = new GcsTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(GcsTransformsMaskFieldMaskFunction left, GcsTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(GcsTransformsMaskFieldMaskFunction left, GcsTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(GcsTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is GcsTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(GcsTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -1075,6 +1327,42 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is HttpSinkTransformsMarkColumnsAsRequiredNullSentinelMode other && Equals(other);
         public bool Equals(HttpSinkTransformsMarkColumnsAsRequiredNullSentinelMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the HTTP Sink destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct HttpSinkTransformsMaskFieldMaskFunction : IEquatable<HttpSinkTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private HttpSinkTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static HttpSinkTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new HttpSinkTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static HttpSinkTransformsMaskFieldMaskFunction Md5Truncate { get; } = new HttpSinkTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static HttpSinkTransformsMaskFieldMaskFunction Sha256 { get; } = new HttpSinkTransformsMaskFieldMaskFunction("SHA256");
+        public static HttpSinkTransformsMaskFieldMaskFunction Md5 { get; } = new HttpSinkTransformsMaskFieldMaskFunction("MD5");
+        public static HttpSinkTransformsMaskFieldMaskFunction Redact { get; } = new HttpSinkTransformsMaskFieldMaskFunction("REDACT");
+        public static HttpSinkTransformsMaskFieldMaskFunction Fixed { get; } = new HttpSinkTransformsMaskFieldMaskFunction("FIXED");
+        public static HttpSinkTransformsMaskFieldMaskFunction Nullify { get; } = new HttpSinkTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(HttpSinkTransformsMaskFieldMaskFunction left, HttpSinkTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(HttpSinkTransformsMaskFieldMaskFunction left, HttpSinkTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(HttpSinkTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is HttpSinkTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(HttpSinkTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -1286,6 +1574,42 @@ namespace PulumiCdc.Cdc.Destinations
     }
 
     /// <summary>
+    /// The allowed values of the Iceberg destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct IcebergTransformsMaskFieldMaskFunction : IEquatable<IcebergTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private IcebergTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static IcebergTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new IcebergTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static IcebergTransformsMaskFieldMaskFunction Md5Truncate { get; } = new IcebergTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static IcebergTransformsMaskFieldMaskFunction Sha256 { get; } = new IcebergTransformsMaskFieldMaskFunction("SHA256");
+        public static IcebergTransformsMaskFieldMaskFunction Md5 { get; } = new IcebergTransformsMaskFieldMaskFunction("MD5");
+        public static IcebergTransformsMaskFieldMaskFunction Redact { get; } = new IcebergTransformsMaskFieldMaskFunction("REDACT");
+        public static IcebergTransformsMaskFieldMaskFunction Fixed { get; } = new IcebergTransformsMaskFieldMaskFunction("FIXED");
+        public static IcebergTransformsMaskFieldMaskFunction Nullify { get; } = new IcebergTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(IcebergTransformsMaskFieldMaskFunction left, IcebergTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(IcebergTransformsMaskFieldMaskFunction left, IcebergTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(IcebergTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is IcebergTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(IcebergTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the Iceberg destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
     /// </summary>
     [EnumType]
@@ -1340,6 +1664,42 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is KafkaDestinationFormat other && Equals(other);
         public bool Equals(KafkaDestinationFormat other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Kafka Direct destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct KafkaDirectTransformsMaskFieldMaskFunction : IEquatable<KafkaDirectTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private KafkaDirectTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static KafkaDirectTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new KafkaDirectTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static KafkaDirectTransformsMaskFieldMaskFunction Md5Truncate { get; } = new KafkaDirectTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static KafkaDirectTransformsMaskFieldMaskFunction Sha256 { get; } = new KafkaDirectTransformsMaskFieldMaskFunction("SHA256");
+        public static KafkaDirectTransformsMaskFieldMaskFunction Md5 { get; } = new KafkaDirectTransformsMaskFieldMaskFunction("MD5");
+        public static KafkaDirectTransformsMaskFieldMaskFunction Redact { get; } = new KafkaDirectTransformsMaskFieldMaskFunction("REDACT");
+        public static KafkaDirectTransformsMaskFieldMaskFunction Fixed { get; } = new KafkaDirectTransformsMaskFieldMaskFunction("FIXED");
+        public static KafkaDirectTransformsMaskFieldMaskFunction Nullify { get; } = new KafkaDirectTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(KafkaDirectTransformsMaskFieldMaskFunction left, KafkaDirectTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(KafkaDirectTransformsMaskFieldMaskFunction left, KafkaDirectTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(KafkaDirectTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is KafkaDirectTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(KafkaDirectTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -1403,6 +1763,42 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is KafkaTransformsMarkColumnsAsRequiredNullSentinelMode other && Equals(other);
         public bool Equals(KafkaTransformsMarkColumnsAsRequiredNullSentinelMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Kafka destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct KafkaTransformsMaskFieldMaskFunction : IEquatable<KafkaTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private KafkaTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static KafkaTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new KafkaTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static KafkaTransformsMaskFieldMaskFunction Md5Truncate { get; } = new KafkaTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static KafkaTransformsMaskFieldMaskFunction Sha256 { get; } = new KafkaTransformsMaskFieldMaskFunction("SHA256");
+        public static KafkaTransformsMaskFieldMaskFunction Md5 { get; } = new KafkaTransformsMaskFieldMaskFunction("MD5");
+        public static KafkaTransformsMaskFieldMaskFunction Redact { get; } = new KafkaTransformsMaskFieldMaskFunction("REDACT");
+        public static KafkaTransformsMaskFieldMaskFunction Fixed { get; } = new KafkaTransformsMaskFieldMaskFunction("FIXED");
+        public static KafkaTransformsMaskFieldMaskFunction Nullify { get; } = new KafkaTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(KafkaTransformsMaskFieldMaskFunction left, KafkaTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(KafkaTransformsMaskFieldMaskFunction left, KafkaTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(KafkaTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is KafkaTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(KafkaTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -1527,6 +1923,42 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode other && Equals(other);
         public bool Equals(MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Motherduck destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct MotherDuckTransformsMaskFieldMaskFunction : IEquatable<MotherDuckTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private MotherDuckTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static MotherDuckTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new MotherDuckTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static MotherDuckTransformsMaskFieldMaskFunction Md5Truncate { get; } = new MotherDuckTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static MotherDuckTransformsMaskFieldMaskFunction Sha256 { get; } = new MotherDuckTransformsMaskFieldMaskFunction("SHA256");
+        public static MotherDuckTransformsMaskFieldMaskFunction Md5 { get; } = new MotherDuckTransformsMaskFieldMaskFunction("MD5");
+        public static MotherDuckTransformsMaskFieldMaskFunction Redact { get; } = new MotherDuckTransformsMaskFieldMaskFunction("REDACT");
+        public static MotherDuckTransformsMaskFieldMaskFunction Fixed { get; } = new MotherDuckTransformsMaskFieldMaskFunction("FIXED");
+        public static MotherDuckTransformsMaskFieldMaskFunction Nullify { get; } = new MotherDuckTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(MotherDuckTransformsMaskFieldMaskFunction left, MotherDuckTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(MotherDuckTransformsMaskFieldMaskFunction left, MotherDuckTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(MotherDuckTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is MotherDuckTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(MotherDuckTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -1691,6 +2123,42 @@ namespace PulumiCdc.Cdc.Destinations
     }
 
     /// <summary>
+    /// The allowed values of the MySQL destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct MysqlTransformsMaskFieldMaskFunction : IEquatable<MysqlTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private MysqlTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static MysqlTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new MysqlTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static MysqlTransformsMaskFieldMaskFunction Md5Truncate { get; } = new MysqlTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static MysqlTransformsMaskFieldMaskFunction Sha256 { get; } = new MysqlTransformsMaskFieldMaskFunction("SHA256");
+        public static MysqlTransformsMaskFieldMaskFunction Md5 { get; } = new MysqlTransformsMaskFieldMaskFunction("MD5");
+        public static MysqlTransformsMaskFieldMaskFunction Redact { get; } = new MysqlTransformsMaskFieldMaskFunction("REDACT");
+        public static MysqlTransformsMaskFieldMaskFunction Fixed { get; } = new MysqlTransformsMaskFieldMaskFunction("FIXED");
+        public static MysqlTransformsMaskFieldMaskFunction Nullify { get; } = new MysqlTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(MysqlTransformsMaskFieldMaskFunction left, MysqlTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(MysqlTransformsMaskFieldMaskFunction left, MysqlTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(MysqlTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is MysqlTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(MysqlTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the MySQL destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
     /// </summary>
     [EnumType]
@@ -1847,6 +2315,42 @@ namespace PulumiCdc.Cdc.Destinations
     }
 
     /// <summary>
+    /// The allowed values of the Oracle destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct OracleTransformsMaskFieldMaskFunction : IEquatable<OracleTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private OracleTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static OracleTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new OracleTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static OracleTransformsMaskFieldMaskFunction Md5Truncate { get; } = new OracleTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static OracleTransformsMaskFieldMaskFunction Sha256 { get; } = new OracleTransformsMaskFieldMaskFunction("SHA256");
+        public static OracleTransformsMaskFieldMaskFunction Md5 { get; } = new OracleTransformsMaskFieldMaskFunction("MD5");
+        public static OracleTransformsMaskFieldMaskFunction Redact { get; } = new OracleTransformsMaskFieldMaskFunction("REDACT");
+        public static OracleTransformsMaskFieldMaskFunction Fixed { get; } = new OracleTransformsMaskFieldMaskFunction("FIXED");
+        public static OracleTransformsMaskFieldMaskFunction Nullify { get; } = new OracleTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(OracleTransformsMaskFieldMaskFunction left, OracleTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(OracleTransformsMaskFieldMaskFunction left, OracleTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(OracleTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is OracleTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(OracleTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the Oracle destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
     /// </summary>
     [EnumType]
@@ -1964,6 +2468,42 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is PineconeTransformsMarkColumnsAsRequiredNullSentinelMode other && Equals(other);
         public bool Equals(PineconeTransformsMarkColumnsAsRequiredNullSentinelMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Pinecone destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct PineconeTransformsMaskFieldMaskFunction : IEquatable<PineconeTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private PineconeTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static PineconeTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new PineconeTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static PineconeTransformsMaskFieldMaskFunction Md5Truncate { get; } = new PineconeTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static PineconeTransformsMaskFieldMaskFunction Sha256 { get; } = new PineconeTransformsMaskFieldMaskFunction("SHA256");
+        public static PineconeTransformsMaskFieldMaskFunction Md5 { get; } = new PineconeTransformsMaskFieldMaskFunction("MD5");
+        public static PineconeTransformsMaskFieldMaskFunction Redact { get; } = new PineconeTransformsMaskFieldMaskFunction("REDACT");
+        public static PineconeTransformsMaskFieldMaskFunction Fixed { get; } = new PineconeTransformsMaskFieldMaskFunction("FIXED");
+        public static PineconeTransformsMaskFieldMaskFunction Nullify { get; } = new PineconeTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(PineconeTransformsMaskFieldMaskFunction left, PineconeTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(PineconeTransformsMaskFieldMaskFunction left, PineconeTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(PineconeTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is PineconeTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(PineconeTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -2128,6 +2668,42 @@ namespace PulumiCdc.Cdc.Destinations
     }
 
     /// <summary>
+    /// The allowed values of the PostgreSQL destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct PostgresqlTransformsMaskFieldMaskFunction : IEquatable<PostgresqlTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private PostgresqlTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static PostgresqlTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new PostgresqlTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static PostgresqlTransformsMaskFieldMaskFunction Md5Truncate { get; } = new PostgresqlTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static PostgresqlTransformsMaskFieldMaskFunction Sha256 { get; } = new PostgresqlTransformsMaskFieldMaskFunction("SHA256");
+        public static PostgresqlTransformsMaskFieldMaskFunction Md5 { get; } = new PostgresqlTransformsMaskFieldMaskFunction("MD5");
+        public static PostgresqlTransformsMaskFieldMaskFunction Redact { get; } = new PostgresqlTransformsMaskFieldMaskFunction("REDACT");
+        public static PostgresqlTransformsMaskFieldMaskFunction Fixed { get; } = new PostgresqlTransformsMaskFieldMaskFunction("FIXED");
+        public static PostgresqlTransformsMaskFieldMaskFunction Nullify { get; } = new PostgresqlTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(PostgresqlTransformsMaskFieldMaskFunction left, PostgresqlTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(PostgresqlTransformsMaskFieldMaskFunction left, PostgresqlTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(PostgresqlTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is PostgresqlTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(PostgresqlTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the PostgreSQL destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
     /// </summary>
     [EnumType]
@@ -2255,6 +2831,42 @@ namespace PulumiCdc.Cdc.Destinations
     }
 
     /// <summary>
+    /// The allowed values of the R2 destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct R2TransformsMaskFieldMaskFunction : IEquatable<R2TransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private R2TransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static R2TransformsMaskFieldMaskFunction Sha256Truncate { get; } = new R2TransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static R2TransformsMaskFieldMaskFunction Md5Truncate { get; } = new R2TransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static R2TransformsMaskFieldMaskFunction Sha256 { get; } = new R2TransformsMaskFieldMaskFunction("SHA256");
+        public static R2TransformsMaskFieldMaskFunction Md5 { get; } = new R2TransformsMaskFieldMaskFunction("MD5");
+        public static R2TransformsMaskFieldMaskFunction Redact { get; } = new R2TransformsMaskFieldMaskFunction("REDACT");
+        public static R2TransformsMaskFieldMaskFunction Fixed { get; } = new R2TransformsMaskFieldMaskFunction("FIXED");
+        public static R2TransformsMaskFieldMaskFunction Nullify { get; } = new R2TransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(R2TransformsMaskFieldMaskFunction left, R2TransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(R2TransformsMaskFieldMaskFunction left, R2TransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(R2TransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is R2TransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(R2TransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the R2 destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
     /// </summary>
     [EnumType]
@@ -2341,6 +2953,42 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is RedisTransformsMarkColumnsAsRequiredNullSentinelMode other && Equals(other);
         public bool Equals(RedisTransformsMarkColumnsAsRequiredNullSentinelMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Redis destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct RedisTransformsMaskFieldMaskFunction : IEquatable<RedisTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private RedisTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static RedisTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new RedisTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static RedisTransformsMaskFieldMaskFunction Md5Truncate { get; } = new RedisTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static RedisTransformsMaskFieldMaskFunction Sha256 { get; } = new RedisTransformsMaskFieldMaskFunction("SHA256");
+        public static RedisTransformsMaskFieldMaskFunction Md5 { get; } = new RedisTransformsMaskFieldMaskFunction("MD5");
+        public static RedisTransformsMaskFieldMaskFunction Redact { get; } = new RedisTransformsMaskFieldMaskFunction("REDACT");
+        public static RedisTransformsMaskFieldMaskFunction Fixed { get; } = new RedisTransformsMaskFieldMaskFunction("FIXED");
+        public static RedisTransformsMaskFieldMaskFunction Nullify { get; } = new RedisTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(RedisTransformsMaskFieldMaskFunction left, RedisTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(RedisTransformsMaskFieldMaskFunction left, RedisTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(RedisTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is RedisTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(RedisTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -2442,6 +3090,42 @@ namespace PulumiCdc.Cdc.Destinations
     }
 
     /// <summary>
+    /// The allowed values of the Redshift destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct RedshiftTransformsMaskFieldMaskFunction : IEquatable<RedshiftTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private RedshiftTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static RedshiftTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new RedshiftTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static RedshiftTransformsMaskFieldMaskFunction Md5Truncate { get; } = new RedshiftTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static RedshiftTransformsMaskFieldMaskFunction Sha256 { get; } = new RedshiftTransformsMaskFieldMaskFunction("SHA256");
+        public static RedshiftTransformsMaskFieldMaskFunction Md5 { get; } = new RedshiftTransformsMaskFieldMaskFunction("MD5");
+        public static RedshiftTransformsMaskFieldMaskFunction Redact { get; } = new RedshiftTransformsMaskFieldMaskFunction("REDACT");
+        public static RedshiftTransformsMaskFieldMaskFunction Fixed { get; } = new RedshiftTransformsMaskFieldMaskFunction("FIXED");
+        public static RedshiftTransformsMaskFieldMaskFunction Nullify { get; } = new RedshiftTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(RedshiftTransformsMaskFieldMaskFunction left, RedshiftTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(RedshiftTransformsMaskFieldMaskFunction left, RedshiftTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(RedshiftTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is RedshiftTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(RedshiftTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the Redshift destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
     /// </summary>
     [EnumType]
@@ -2465,6 +3149,37 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is RedshiftTransformsOversizedRecordsOversizedFieldBehavior other && Equals(other);
         public bool Equals(RedshiftTransformsOversizedRecordsOversizedFieldBehavior other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the S3 destination's `awsAuthMode` (`aws.auth.mode`).
+    /// </summary>
+    [EnumType]
+    public readonly struct S3AwsAuthMode : IEquatable<S3AwsAuthMode>
+    {
+        private readonly string _value;
+
+        private S3AwsAuthMode(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static S3AwsAuthMode AccessKeys { get; } = new S3AwsAuthMode("Access Keys");
+        public static S3AwsAuthMode CrossAccountRole { get; } = new S3AwsAuthMode("Cross-Account Role");
+
+        public static bool operator ==(S3AwsAuthMode left, S3AwsAuthMode right) => left.Equals(right);
+        public static bool operator !=(S3AwsAuthMode left, S3AwsAuthMode right) => !left.Equals(right);
+
+        public static explicit operator string(S3AwsAuthMode value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is S3AwsAuthMode other && Equals(other);
+        public bool Equals(S3AwsAuthMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -2614,6 +3329,42 @@ namespace PulumiCdc.Cdc.Destinations
     }
 
     /// <summary>
+    /// The allowed values of the S3 destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct S3TransformsMaskFieldMaskFunction : IEquatable<S3TransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private S3TransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static S3TransformsMaskFieldMaskFunction Sha256Truncate { get; } = new S3TransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static S3TransformsMaskFieldMaskFunction Md5Truncate { get; } = new S3TransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static S3TransformsMaskFieldMaskFunction Sha256 { get; } = new S3TransformsMaskFieldMaskFunction("SHA256");
+        public static S3TransformsMaskFieldMaskFunction Md5 { get; } = new S3TransformsMaskFieldMaskFunction("MD5");
+        public static S3TransformsMaskFieldMaskFunction Redact { get; } = new S3TransformsMaskFieldMaskFunction("REDACT");
+        public static S3TransformsMaskFieldMaskFunction Fixed { get; } = new S3TransformsMaskFieldMaskFunction("FIXED");
+        public static S3TransformsMaskFieldMaskFunction Nullify { get; } = new S3TransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(S3TransformsMaskFieldMaskFunction left, S3TransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(S3TransformsMaskFieldMaskFunction left, S3TransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(S3TransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is S3TransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(S3TransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the S3 destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
     /// </summary>
     [EnumType]
@@ -2730,6 +3481,42 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is SnowflakeTransformsMarkColumnsAsRequiredNullSentinelMode other && Equals(other);
         public bool Equals(SnowflakeTransformsMarkColumnsAsRequiredNullSentinelMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Snowflake destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct SnowflakeTransformsMaskFieldMaskFunction : IEquatable<SnowflakeTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private SnowflakeTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static SnowflakeTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new SnowflakeTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static SnowflakeTransformsMaskFieldMaskFunction Md5Truncate { get; } = new SnowflakeTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static SnowflakeTransformsMaskFieldMaskFunction Sha256 { get; } = new SnowflakeTransformsMaskFieldMaskFunction("SHA256");
+        public static SnowflakeTransformsMaskFieldMaskFunction Md5 { get; } = new SnowflakeTransformsMaskFieldMaskFunction("MD5");
+        public static SnowflakeTransformsMaskFieldMaskFunction Redact { get; } = new SnowflakeTransformsMaskFieldMaskFunction("REDACT");
+        public static SnowflakeTransformsMaskFieldMaskFunction Fixed { get; } = new SnowflakeTransformsMaskFieldMaskFunction("FIXED");
+        public static SnowflakeTransformsMaskFieldMaskFunction Nullify { get; } = new SnowflakeTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(SnowflakeTransformsMaskFieldMaskFunction left, SnowflakeTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(SnowflakeTransformsMaskFieldMaskFunction left, SnowflakeTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(SnowflakeTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is SnowflakeTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(SnowflakeTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -2886,6 +3673,42 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is SqlserverTransformsMarkColumnsAsRequiredNullSentinelMode other && Equals(other);
         public bool Equals(SqlserverTransformsMarkColumnsAsRequiredNullSentinelMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the SQL Server destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct SqlserverTransformsMaskFieldMaskFunction : IEquatable<SqlserverTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private SqlserverTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static SqlserverTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new SqlserverTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static SqlserverTransformsMaskFieldMaskFunction Md5Truncate { get; } = new SqlserverTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static SqlserverTransformsMaskFieldMaskFunction Sha256 { get; } = new SqlserverTransformsMaskFieldMaskFunction("SHA256");
+        public static SqlserverTransformsMaskFieldMaskFunction Md5 { get; } = new SqlserverTransformsMaskFieldMaskFunction("MD5");
+        public static SqlserverTransformsMaskFieldMaskFunction Redact { get; } = new SqlserverTransformsMaskFieldMaskFunction("REDACT");
+        public static SqlserverTransformsMaskFieldMaskFunction Fixed { get; } = new SqlserverTransformsMaskFieldMaskFunction("FIXED");
+        public static SqlserverTransformsMaskFieldMaskFunction Nullify { get; } = new SqlserverTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(SqlserverTransformsMaskFieldMaskFunction left, SqlserverTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(SqlserverTransformsMaskFieldMaskFunction left, SqlserverTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(SqlserverTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is SqlserverTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(SqlserverTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -3067,6 +3890,42 @@ namespace PulumiCdc.Cdc.Destinations
     }
 
     /// <summary>
+    /// The allowed values of the Starburst destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct StarburstTransformsMaskFieldMaskFunction : IEquatable<StarburstTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private StarburstTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static StarburstTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new StarburstTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static StarburstTransformsMaskFieldMaskFunction Md5Truncate { get; } = new StarburstTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static StarburstTransformsMaskFieldMaskFunction Sha256 { get; } = new StarburstTransformsMaskFieldMaskFunction("SHA256");
+        public static StarburstTransformsMaskFieldMaskFunction Md5 { get; } = new StarburstTransformsMaskFieldMaskFunction("MD5");
+        public static StarburstTransformsMaskFieldMaskFunction Redact { get; } = new StarburstTransformsMaskFieldMaskFunction("REDACT");
+        public static StarburstTransformsMaskFieldMaskFunction Fixed { get; } = new StarburstTransformsMaskFieldMaskFunction("FIXED");
+        public static StarburstTransformsMaskFieldMaskFunction Nullify { get; } = new StarburstTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(StarburstTransformsMaskFieldMaskFunction left, StarburstTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(StarburstTransformsMaskFieldMaskFunction left, StarburstTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(StarburstTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is StarburstTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(StarburstTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the Starburst destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
     /// </summary>
     [EnumType]
@@ -3216,6 +4075,42 @@ namespace PulumiCdc.Cdc.Destinations
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is WeaviateTransformsMarkColumnsAsRequiredNullSentinelMode other && Equals(other);
         public bool Equals(WeaviateTransformsMarkColumnsAsRequiredNullSentinelMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Weaviate destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    /// </summary>
+    [EnumType]
+    public readonly struct WeaviateTransformsMaskFieldMaskFunction : IEquatable<WeaviateTransformsMaskFieldMaskFunction>
+    {
+        private readonly string _value;
+
+        private WeaviateTransformsMaskFieldMaskFunction(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static WeaviateTransformsMaskFieldMaskFunction Sha256Truncate { get; } = new WeaviateTransformsMaskFieldMaskFunction("SHA256_TRUNCATE");
+        public static WeaviateTransformsMaskFieldMaskFunction Md5Truncate { get; } = new WeaviateTransformsMaskFieldMaskFunction("MD5_TRUNCATE");
+        public static WeaviateTransformsMaskFieldMaskFunction Sha256 { get; } = new WeaviateTransformsMaskFieldMaskFunction("SHA256");
+        public static WeaviateTransformsMaskFieldMaskFunction Md5 { get; } = new WeaviateTransformsMaskFieldMaskFunction("MD5");
+        public static WeaviateTransformsMaskFieldMaskFunction Redact { get; } = new WeaviateTransformsMaskFieldMaskFunction("REDACT");
+        public static WeaviateTransformsMaskFieldMaskFunction Fixed { get; } = new WeaviateTransformsMaskFieldMaskFunction("FIXED");
+        public static WeaviateTransformsMaskFieldMaskFunction Nullify { get; } = new WeaviateTransformsMaskFieldMaskFunction("NULLIFY");
+
+        public static bool operator ==(WeaviateTransformsMaskFieldMaskFunction left, WeaviateTransformsMaskFieldMaskFunction right) => left.Equals(right);
+        public static bool operator !=(WeaviateTransformsMaskFieldMaskFunction left, WeaviateTransformsMaskFieldMaskFunction right) => !left.Equals(right);
+
+        public static explicit operator string(WeaviateTransformsMaskFieldMaskFunction value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is WeaviateTransformsMaskFieldMaskFunction other && Equals(other);
+        public bool Equals(WeaviateTransformsMaskFieldMaskFunction other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;

@@ -227,6 +227,42 @@ namespace PulumiCdc.Cdc.Destinations
         public Output<PulumiCdc.Cdc.Destinations.OracleTransformsMarkColumnsAsRequiredNullSentinelMode?> TransformsMarkColumnsAsRequiredNullSentinelMode { get; private set; } = null!;
 
         /// <summary>
+        /// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        /// </summary>
+        [Output("transformsMaskFieldFieldsExcludeList")]
+        public Output<string?> TransformsMaskFieldFieldsExcludeList { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        /// </summary>
+        [Output("transformsMaskFieldFieldsIncludeList")]
+        public Output<string?> TransformsMaskFieldFieldsIncludeList { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.char`. Default `*`.
+        /// </summary>
+        [Output("transformsMaskFieldMaskChar")]
+        public Output<string?> TransformsMaskFieldMaskChar { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        /// </summary>
+        [Output("transformsMaskFieldMaskFixedValue")]
+        public Output<string?> TransformsMaskFieldMaskFixedValue { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        /// </summary>
+        [Output("transformsMaskFieldMaskFunction")]
+        public Output<PulumiCdc.Cdc.Destinations.OracleTransformsMaskFieldMaskFunction?> TransformsMaskFieldMaskFunction { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        /// </summary>
+        [Output("transformsMaskFieldReplaceNullWithDefault")]
+        public Output<bool?> TransformsMaskFieldReplaceNullWithDefault { get; private set; } = null!;
+
+        /// <summary>
         /// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
         /// </summary>
         [Output("transformsOversizedRecordsFieldsExcludeList")]
@@ -586,6 +622,58 @@ namespace PulumiCdc.Cdc.Destinations
         /// </summary>
         [Input("transformsMarkColumnsAsRequiredNullSentinelMode")]
         public Input<PulumiCdc.Cdc.Destinations.OracleTransformsMarkColumnsAsRequiredNullSentinelMode>? TransformsMarkColumnsAsRequiredNullSentinelMode { get; set; }
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        /// </summary>
+        [Input("transformsMaskFieldFieldsExcludeList")]
+        public Input<string>? TransformsMaskFieldFieldsExcludeList { get; set; }
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        /// </summary>
+        [Input("transformsMaskFieldFieldsIncludeList")]
+        public Input<string>? TransformsMaskFieldFieldsIncludeList { get; set; }
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.char`. Default `*`.
+        /// </summary>
+        [Input("transformsMaskFieldMaskChar")]
+        public Input<string>? TransformsMaskFieldMaskChar { get; set; }
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        /// </summary>
+        [Input("transformsMaskFieldMaskFixedValue")]
+        public Input<string>? TransformsMaskFieldMaskFixedValue { get; set; }
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        /// </summary>
+        [Input("transformsMaskFieldMaskFunction")]
+        public Input<PulumiCdc.Cdc.Destinations.OracleTransformsMaskFieldMaskFunction>? TransformsMaskFieldMaskFunction { get; set; }
+
+        [Input("transformsMaskFieldMaskSalt")]
+        private Input<string>? _transformsMaskFieldMaskSalt;
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        /// </summary>
+        public Input<string>? TransformsMaskFieldMaskSalt
+        {
+            get => _transformsMaskFieldMaskSalt;
+            set
+            {
+                var emptySecret = Output.CreateSecret(0);
+                _transformsMaskFieldMaskSalt = Output.Tuple<Input<string>?, int>(value, emptySecret).Apply(t => t.Item1);
+            }
+        }
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        /// </summary>
+        [Input("transformsMaskFieldReplaceNullWithDefault")]
+        public Input<bool>? TransformsMaskFieldReplaceNullWithDefault { get; set; }
 
         /// <summary>
         /// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.

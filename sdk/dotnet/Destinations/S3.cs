@@ -23,10 +23,10 @@ namespace PulumiCdc.Cdc.Destinations
         public Output<string?> AdoptId { get; private set; } = null!;
 
         /// <summary>
-        /// The platform's `aws.access.key.id`. Required.
+        /// The platform's `aws.auth.mode`. One of `Access Keys`, `Cross-Account Role`. Default `Access Keys`.
         /// </summary>
-        [Output("awsAccessKeyId")]
-        public Output<string?> AwsAccessKeyId { get; private set; } = null!;
+        [Output("awsAuthMode")]
+        public Output<PulumiCdc.Cdc.Destinations.S3AwsAuthMode?> AwsAuthMode { get; private set; } = null!;
 
         /// <summary>
         /// The platform's `aws.s3.bucket.name`. Required.
@@ -35,10 +35,28 @@ namespace PulumiCdc.Cdc.Destinations
         public Output<string?> AwsS3BucketName { get; private set; } = null!;
 
         /// <summary>
+        /// The platform's `aws.s3.part.size.bytes`. A whole number from 5242880 to 104857600. Default `5242880`.
+        /// </summary>
+        [Output("awsS3PartSizeBytes")]
+        public Output<int?> AwsS3PartSizeBytes { get; private set; } = null!;
+
+        /// <summary>
         /// The platform's `aws.s3.region`. One of `ap-south-1`, `eu-west-2`, `eu-west-1`, `ap-northeast-2`, `ap-northeast-1`, `ca-central-1`, `sa-east-1`, `cn-north-1`, `us-gov-west-1`, `ap-southeast-1`, `ap-southeast-2`, `eu-central-1`, `us-east-1`, `us-east-2`, `us-west-1`, `us-west-2`. Default `us-west-2`.
         /// </summary>
         [Output("awsS3Region")]
         public Output<PulumiCdc.Cdc.Destinations.S3AwsS3Region?> AwsS3Region { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `aws.sts.role.arn`. Unset: the platform's default.
+        /// </summary>
+        [Output("awsStsRoleArn")]
+        public Output<string?> AwsStsRoleArn { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `aws.sts.role.external.id`. Unset: the platform's default.
+        /// </summary>
+        [Output("awsStsRoleExternalId")]
+        public Output<string?> AwsStsRoleExternalId { get; private set; } = null!;
 
         /// <summary>
         /// The platform's `consumer.override.max.poll.records`. A whole number from 1 to 100000. Default `10000`.
@@ -77,13 +95,13 @@ namespace PulumiCdc.Cdc.Destinations
         public Output<PulumiCdc.Cdc.Destinations.S3FileCompressionType?> FileCompressionType { get; private set; } = null!;
 
         /// <summary>
-        /// The platform's `file.name.prefix`. Unset: the platform's default.
+        /// The platform's `file.max.records`. A whole number from 0 to 100000. Default `0`.
         /// </summary>
-        [Output("fileNamePrefix")]
-        public Output<string?> FileNamePrefix { get; private set; } = null!;
+        [Output("fileMaxRecords")]
+        public Output<int?> FileMaxRecords { get; private set; } = null!;
 
         /// <summary>
-        /// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+        /// The platform's `file.name.template`. Unset: the platform's default.
         /// </summary>
         [Output("fileNameTemplate")]
         public Output<string?> FileNameTemplate { get; private set; } = null!;
@@ -93,6 +111,12 @@ namespace PulumiCdc.Cdc.Destinations
         /// </summary>
         [Output("format")]
         public Output<PulumiCdc.Cdc.Destinations.S3Format?> Format { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `format.output.envelope`. Default `true`.
+        /// </summary>
+        [Output("formatOutputEnvelope")]
+        public Output<bool?> FormatOutputEnvelope { get; private set; } = null!;
 
         /// <summary>
         /// The platform's `format.output.fields.user.defined`. A list of strings. Unset: the platform's default.
@@ -201,6 +225,42 @@ namespace PulumiCdc.Cdc.Destinations
         /// </summary>
         [Output("transformsMarkColumnsAsRequiredNullSentinelMode")]
         public Output<PulumiCdc.Cdc.Destinations.S3TransformsMarkColumnsAsRequiredNullSentinelMode?> TransformsMarkColumnsAsRequiredNullSentinelMode { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        /// </summary>
+        [Output("transformsMaskFieldFieldsExcludeList")]
+        public Output<string?> TransformsMaskFieldFieldsExcludeList { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        /// </summary>
+        [Output("transformsMaskFieldFieldsIncludeList")]
+        public Output<string?> TransformsMaskFieldFieldsIncludeList { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.char`. Default `*`.
+        /// </summary>
+        [Output("transformsMaskFieldMaskChar")]
+        public Output<string?> TransformsMaskFieldMaskChar { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        /// </summary>
+        [Output("transformsMaskFieldMaskFixedValue")]
+        public Output<string?> TransformsMaskFieldMaskFixedValue { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        /// </summary>
+        [Output("transformsMaskFieldMaskFunction")]
+        public Output<PulumiCdc.Cdc.Destinations.S3TransformsMaskFieldMaskFunction?> TransformsMaskFieldMaskFunction { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        /// </summary>
+        [Output("transformsMaskFieldReplaceNullWithDefault")]
+        public Output<bool?> TransformsMaskFieldReplaceNullWithDefault { get; private set; } = null!;
 
         /// <summary>
         /// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
@@ -385,11 +445,27 @@ namespace PulumiCdc.Cdc.Destinations
         [Input("adoptId")]
         public Input<string>? AdoptId { get; set; }
 
+        [Input("awsAccessKeyId")]
+        private Input<string>? _awsAccessKeyId;
+
         /// <summary>
-        /// The platform's `aws.access.key.id`. Required.
+        /// The platform's `aws.access.key.id`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
         /// </summary>
-        [Input("awsAccessKeyId", required: true)]
-        public Input<string> AwsAccessKeyId { get; set; } = null!;
+        public Input<string>? AwsAccessKeyId
+        {
+            get => _awsAccessKeyId;
+            set
+            {
+                var emptySecret = Output.CreateSecret(0);
+                _awsAccessKeyId = Output.Tuple<Input<string>?, int>(value, emptySecret).Apply(t => t.Item1);
+            }
+        }
+
+        /// <summary>
+        /// The platform's `aws.auth.mode`. One of `Access Keys`, `Cross-Account Role`. Default `Access Keys`.
+        /// </summary>
+        [Input("awsAuthMode")]
+        public Input<PulumiCdc.Cdc.Destinations.S3AwsAuthMode>? AwsAuthMode { get; set; }
 
         /// <summary>
         /// The platform's `aws.s3.bucket.name`. Required.
@@ -398,16 +474,22 @@ namespace PulumiCdc.Cdc.Destinations
         public Input<string> AwsS3BucketName { get; set; } = null!;
 
         /// <summary>
+        /// The platform's `aws.s3.part.size.bytes`. A whole number from 5242880 to 104857600. Default `5242880`.
+        /// </summary>
+        [Input("awsS3PartSizeBytes")]
+        public Input<int>? AwsS3PartSizeBytes { get; set; }
+
+        /// <summary>
         /// The platform's `aws.s3.region`. One of `ap-south-1`, `eu-west-2`, `eu-west-1`, `ap-northeast-2`, `ap-northeast-1`, `ca-central-1`, `sa-east-1`, `cn-north-1`, `us-gov-west-1`, `ap-southeast-1`, `ap-southeast-2`, `eu-central-1`, `us-east-1`, `us-east-2`, `us-west-1`, `us-west-2`. Default `us-west-2`.
         /// </summary>
         [Input("awsS3Region")]
         public Input<PulumiCdc.Cdc.Destinations.S3AwsS3Region>? AwsS3Region { get; set; }
 
-        [Input("awsSecretAccessKey", required: true)]
+        [Input("awsSecretAccessKey")]
         private Input<string>? _awsSecretAccessKey;
 
         /// <summary>
-        /// The platform's `aws.secret.access.key`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        /// The platform's `aws.secret.access.key`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
         /// </summary>
         public Input<string>? AwsSecretAccessKey
         {
@@ -418,6 +500,18 @@ namespace PulumiCdc.Cdc.Destinations
                 _awsSecretAccessKey = Output.Tuple<Input<string>?, int>(value, emptySecret).Apply(t => t.Item1);
             }
         }
+
+        /// <summary>
+        /// The platform's `aws.sts.role.arn`. Unset: the platform's default.
+        /// </summary>
+        [Input("awsStsRoleArn")]
+        public Input<string>? AwsStsRoleArn { get; set; }
+
+        /// <summary>
+        /// The platform's `aws.sts.role.external.id`. Unset: the platform's default.
+        /// </summary>
+        [Input("awsStsRoleExternalId")]
+        public Input<string>? AwsStsRoleExternalId { get; set; }
 
         /// <summary>
         /// The platform's `consumer.override.max.poll.records`. A whole number from 1 to 100000. Default `10000`.
@@ -438,13 +532,13 @@ namespace PulumiCdc.Cdc.Destinations
         public Input<PulumiCdc.Cdc.Destinations.S3FileCompressionType>? FileCompressionType { get; set; }
 
         /// <summary>
-        /// The platform's `file.name.prefix`. Unset: the platform's default.
+        /// The platform's `file.max.records`. A whole number from 0 to 100000. Default `0`.
         /// </summary>
-        [Input("fileNamePrefix")]
-        public Input<string>? FileNamePrefix { get; set; }
+        [Input("fileMaxRecords")]
+        public Input<int>? FileMaxRecords { get; set; }
 
         /// <summary>
-        /// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+        /// The platform's `file.name.template`. Unset: the platform's default.
         /// </summary>
         [Input("fileNameTemplate")]
         public Input<string>? FileNameTemplate { get; set; }
@@ -454,6 +548,12 @@ namespace PulumiCdc.Cdc.Destinations
         /// </summary>
         [Input("format")]
         public Input<PulumiCdc.Cdc.Destinations.S3Format>? Format { get; set; }
+
+        /// <summary>
+        /// The platform's `format.output.envelope`. Default `true`.
+        /// </summary>
+        [Input("formatOutputEnvelope")]
+        public Input<bool>? FormatOutputEnvelope { get; set; }
 
         [Input("formatOutputFields")]
         private InputList<string>? _formatOutputFields;
@@ -544,6 +644,58 @@ namespace PulumiCdc.Cdc.Destinations
         /// </summary>
         [Input("transformsMarkColumnsAsRequiredNullSentinelMode")]
         public Input<PulumiCdc.Cdc.Destinations.S3TransformsMarkColumnsAsRequiredNullSentinelMode>? TransformsMarkColumnsAsRequiredNullSentinelMode { get; set; }
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        /// </summary>
+        [Input("transformsMaskFieldFieldsExcludeList")]
+        public Input<string>? TransformsMaskFieldFieldsExcludeList { get; set; }
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        /// </summary>
+        [Input("transformsMaskFieldFieldsIncludeList")]
+        public Input<string>? TransformsMaskFieldFieldsIncludeList { get; set; }
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.char`. Default `*`.
+        /// </summary>
+        [Input("transformsMaskFieldMaskChar")]
+        public Input<string>? TransformsMaskFieldMaskChar { get; set; }
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        /// </summary>
+        [Input("transformsMaskFieldMaskFixedValue")]
+        public Input<string>? TransformsMaskFieldMaskFixedValue { get; set; }
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        /// </summary>
+        [Input("transformsMaskFieldMaskFunction")]
+        public Input<PulumiCdc.Cdc.Destinations.S3TransformsMaskFieldMaskFunction>? TransformsMaskFieldMaskFunction { get; set; }
+
+        [Input("transformsMaskFieldMaskSalt")]
+        private Input<string>? _transformsMaskFieldMaskSalt;
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        /// </summary>
+        public Input<string>? TransformsMaskFieldMaskSalt
+        {
+            get => _transformsMaskFieldMaskSalt;
+            set
+            {
+                var emptySecret = Output.CreateSecret(0);
+                _transformsMaskFieldMaskSalt = Output.Tuple<Input<string>?, int>(value, emptySecret).Apply(t => t.Item1);
+            }
+        }
+
+        /// <summary>
+        /// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        /// </summary>
+        [Input("transformsMaskFieldReplaceNullWithDefault")]
+        public Input<bool>? TransformsMaskFieldReplaceNullWithDefault { get; set; }
 
         /// <summary>
         /// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.

@@ -77,10 +77,16 @@ namespace PulumiCdc.Cdc.Sources
         public Output<int?> FullExportExpirationTimeMs { get; private set; } = null!;
 
         /// <summary>
-        /// The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `32768`.
+        /// The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `8192`.
         /// </summary>
         [Output("incrementalSnapshotChunkSize")]
         public Output<int?> IncrementalSnapshotChunkSize { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `incremental.snapshot.interval.ms`. A whole number. Default `6000`.
+        /// </summary>
+        [Output("incrementalSnapshotIntervalMs")]
+        public Output<int?> IncrementalSnapshotIntervalMs { get; private set; } = null!;
 
         /// <summary>
         /// The platform's `incremental.snapshot.max.threads`. A whole number of at least 1 (a number of threads; this range is pulumi-cdc's, the platform publishes none). Default `8`.
@@ -364,10 +370,16 @@ namespace PulumiCdc.Cdc.Sources
         public Input<int>? FullExportExpirationTimeMs { get; set; }
 
         /// <summary>
-        /// The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `32768`.
+        /// The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `8192`.
         /// </summary>
         [Input("incrementalSnapshotChunkSize")]
         public Input<int>? IncrementalSnapshotChunkSize { get; set; }
+
+        /// <summary>
+        /// The platform's `incremental.snapshot.interval.ms`. A whole number. Default `6000`.
+        /// </summary>
+        [Input("incrementalSnapshotIntervalMs")]
+        public Input<int>? IncrementalSnapshotIntervalMs { get; set; }
 
         /// <summary>
         /// The platform's `incremental.snapshot.max.threads`. A whole number of at least 1 (a number of threads; this range is pulumi-cdc's, the platform publishes none). Default `8`.

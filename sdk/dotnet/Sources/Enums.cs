@@ -443,6 +443,191 @@ namespace PulumiCdc.Cdc.Sources
     }
 
     /// <summary>
+    /// The allowed values of the Facebook Ads source's `apiVersion` (`api_version`).
+    /// </summary>
+    [EnumType]
+    public readonly struct FacebookAdsApiVersion : IEquatable<FacebookAdsApiVersion>
+    {
+        private readonly string _value;
+
+        private FacebookAdsApiVersion(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static FacebookAdsApiVersion V260 { get; } = new FacebookAdsApiVersion("v26.0");
+        public static FacebookAdsApiVersion V250 { get; } = new FacebookAdsApiVersion("v25.0");
+
+        public static bool operator ==(FacebookAdsApiVersion left, FacebookAdsApiVersion right) => left.Equals(right);
+        public static bool operator !=(FacebookAdsApiVersion left, FacebookAdsApiVersion right) => !left.Equals(right);
+
+        public static explicit operator string(FacebookAdsApiVersion value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is FacebookAdsApiVersion other && Equals(other);
+        public bool Equals(FacebookAdsApiVersion other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Google Ads source's `apiVersion` (`api_version`).
+    /// </summary>
+    [EnumType]
+    public readonly struct GoogleAdsApiVersion : IEquatable<GoogleAdsApiVersion>
+    {
+        private readonly string _value;
+
+        private GoogleAdsApiVersion(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static GoogleAdsApiVersion V25 { get; } = new GoogleAdsApiVersion("v25");
+
+        public static bool operator ==(GoogleAdsApiVersion left, GoogleAdsApiVersion right) => left.Equals(right);
+        public static bool operator !=(GoogleAdsApiVersion left, GoogleAdsApiVersion right) => !left.Equals(right);
+
+        public static explicit operator string(GoogleAdsApiVersion value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is GoogleAdsApiVersion other && Equals(other);
+        public bool Equals(GoogleAdsApiVersion other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Google Ads source's `authMode` (`auth_mode`).
+    /// </summary>
+    [EnumType]
+    public readonly struct GoogleAdsAuthMode : IEquatable<GoogleAdsAuthMode>
+    {
+        private readonly string _value;
+
+        private GoogleAdsAuthMode(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static GoogleAdsAuthMode Oauth { get; } = new GoogleAdsAuthMode("oauth");
+        public static GoogleAdsAuthMode ServiceAccount { get; } = new GoogleAdsAuthMode("service_account");
+        public static GoogleAdsAuthMode RefreshToken { get; } = new GoogleAdsAuthMode("refresh_token");
+
+        public static bool operator ==(GoogleAdsAuthMode left, GoogleAdsAuthMode right) => left.Equals(right);
+        public static bool operator !=(GoogleAdsAuthMode left, GoogleAdsAuthMode right) => !left.Equals(right);
+
+        public static explicit operator string(GoogleAdsAuthMode value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is GoogleAdsAuthMode other && Equals(other);
+        public bool Equals(GoogleAdsAuthMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Google Analytics 4 source's `apiVersion` (`api_version`).
+    /// </summary>
+    [EnumType]
+    public readonly struct GoogleAnalyticsApiVersion : IEquatable<GoogleAnalyticsApiVersion>
+    {
+        private readonly string _value;
+
+        private GoogleAnalyticsApiVersion(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static GoogleAnalyticsApiVersion V1beta { get; } = new GoogleAnalyticsApiVersion("v1beta");
+
+        public static bool operator ==(GoogleAnalyticsApiVersion left, GoogleAnalyticsApiVersion right) => left.Equals(right);
+        public static bool operator !=(GoogleAnalyticsApiVersion left, GoogleAnalyticsApiVersion right) => !left.Equals(right);
+
+        public static explicit operator string(GoogleAnalyticsApiVersion value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is GoogleAnalyticsApiVersion other && Equals(other);
+        public bool Equals(GoogleAnalyticsApiVersion other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the HubSpot source's `apiVersion` (`api_version`).
+    /// </summary>
+    [EnumType]
+    public readonly struct HubspotApiVersion : IEquatable<HubspotApiVersion>
+    {
+        private readonly string _value;
+
+        private HubspotApiVersion(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static HubspotApiVersion V3 { get; } = new HubspotApiVersion("v3");
+        public static HubspotApiVersion Value202603 { get; } = new HubspotApiVersion("2026-03");
+
+        public static bool operator ==(HubspotApiVersion left, HubspotApiVersion right) => left.Equals(right);
+        public static bool operator !=(HubspotApiVersion left, HubspotApiVersion right) => !left.Equals(right);
+
+        public static explicit operator string(HubspotApiVersion value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is HubspotApiVersion other && Equals(other);
+        public bool Equals(HubspotApiVersion other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the HubSpot source's `authMode` (`auth_mode`).
+    /// </summary>
+    [EnumType]
+    public readonly struct HubspotAuthMode : IEquatable<HubspotAuthMode>
+    {
+        private readonly string _value;
+
+        private HubspotAuthMode(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static HubspotAuthMode Token { get; } = new HubspotAuthMode("token");
+        public static HubspotAuthMode Oauth { get; } = new HubspotAuthMode("oauth");
+
+        public static bool operator ==(HubspotAuthMode left, HubspotAuthMode right) => left.Equals(right);
+        public static bool operator !=(HubspotAuthMode left, HubspotAuthMode right) => !left.Equals(right);
+
+        public static explicit operator string(HubspotAuthMode value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is HubspotAuthMode other && Equals(other);
+        public bool Equals(HubspotAuthMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the Informix source's `binaryHandlingMode` (`binary.handling.mode`).
     /// </summary>
     [EnumType]
@@ -1180,6 +1365,39 @@ namespace PulumiCdc.Cdc.Sources
     }
 
     /// <summary>
+    /// The allowed values of the MySQL source's `inconsistentSchemaHandlingMode` (`inconsistent.schema.handling.mode.user.defined`).
+    /// </summary>
+    [EnumType]
+    public readonly struct MysqlInconsistentSchemaHandlingMode : IEquatable<MysqlInconsistentSchemaHandlingMode>
+    {
+        private readonly string _value;
+
+        private MysqlInconsistentSchemaHandlingMode(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static MysqlInconsistentSchemaHandlingMode Automatic { get; } = new MysqlInconsistentSchemaHandlingMode("Automatic");
+        public static MysqlInconsistentSchemaHandlingMode Fail { get; } = new MysqlInconsistentSchemaHandlingMode("Fail");
+        public static MysqlInconsistentSchemaHandlingMode Warn { get; } = new MysqlInconsistentSchemaHandlingMode("Warn");
+        public static MysqlInconsistentSchemaHandlingMode Skip { get; } = new MysqlInconsistentSchemaHandlingMode("Skip");
+
+        public static bool operator ==(MysqlInconsistentSchemaHandlingMode left, MysqlInconsistentSchemaHandlingMode right) => left.Equals(right);
+        public static bool operator !=(MysqlInconsistentSchemaHandlingMode left, MysqlInconsistentSchemaHandlingMode right) => !left.Equals(right);
+
+        public static explicit operator string(MysqlInconsistentSchemaHandlingMode value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is MysqlInconsistentSchemaHandlingMode other && Equals(other);
+        public bool Equals(MysqlInconsistentSchemaHandlingMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the MySQL source's `snapshotGtid` (`snapshot.gtid`).
     /// </summary>
     [EnumType]
@@ -1234,6 +1452,37 @@ namespace PulumiCdc.Cdc.Sources
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is MysqlTransformsOversizedRecordsOversizedFieldBehavior other && Equals(other);
         public bool Equals(MysqlTransformsOversizedRecordsOversizedFieldBehavior other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the NetSuite source's `authMode` (`auth_mode`).
+    /// </summary>
+    [EnumType]
+    public readonly struct NetsuiteAuthMode : IEquatable<NetsuiteAuthMode>
+    {
+        private readonly string _value;
+
+        private NetsuiteAuthMode(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static NetsuiteAuthMode Certificate { get; } = new NetsuiteAuthMode("certificate");
+        public static NetsuiteAuthMode Tba { get; } = new NetsuiteAuthMode("tba");
+
+        public static bool operator ==(NetsuiteAuthMode left, NetsuiteAuthMode right) => left.Equals(right);
+        public static bool operator !=(NetsuiteAuthMode left, NetsuiteAuthMode right) => !left.Equals(right);
+
+        public static explicit operator string(NetsuiteAuthMode value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is NetsuiteAuthMode other && Equals(other);
+        public bool Equals(NetsuiteAuthMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -1331,6 +1580,69 @@ namespace PulumiCdc.Cdc.Sources
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is OracleBinaryHandlingMode other && Equals(other);
         public bool Equals(OracleBinaryHandlingMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Oracle source's `logMiningStrategy` (`log.mining.strategy`).
+    /// </summary>
+    [EnumType]
+    public readonly struct OracleLogMiningStrategy : IEquatable<OracleLogMiningStrategy>
+    {
+        private readonly string _value;
+
+        private OracleLogMiningStrategy(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static OracleLogMiningStrategy OnlineCatalog { get; } = new OracleLogMiningStrategy("online_catalog");
+        public static OracleLogMiningStrategy RedoLogCatalog { get; } = new OracleLogMiningStrategy("redo_log_catalog");
+        public static OracleLogMiningStrategy Hybrid { get; } = new OracleLogMiningStrategy("hybrid");
+
+        public static bool operator ==(OracleLogMiningStrategy left, OracleLogMiningStrategy right) => left.Equals(right);
+        public static bool operator !=(OracleLogMiningStrategy left, OracleLogMiningStrategy right) => !left.Equals(right);
+
+        public static explicit operator string(OracleLogMiningStrategy value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is OracleLogMiningStrategy other && Equals(other);
+        public bool Equals(OracleLogMiningStrategy other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Oracle source's `reselectorReselectErrorHandlingMode` (`reselector.reselect.error.handling.mode`).
+    /// </summary>
+    [EnumType]
+    public readonly struct OracleReselectorReselectErrorHandlingMode : IEquatable<OracleReselectorReselectErrorHandlingMode>
+    {
+        private readonly string _value;
+
+        private OracleReselectorReselectErrorHandlingMode(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static OracleReselectorReselectErrorHandlingMode Fail { get; } = new OracleReselectorReselectErrorHandlingMode("fail");
+        public static OracleReselectorReselectErrorHandlingMode Warn { get; } = new OracleReselectorReselectErrorHandlingMode("warn");
+
+        public static bool operator ==(OracleReselectorReselectErrorHandlingMode left, OracleReselectorReselectErrorHandlingMode right) => left.Equals(right);
+        public static bool operator !=(OracleReselectorReselectErrorHandlingMode left, OracleReselectorReselectErrorHandlingMode right) => !left.Equals(right);
+
+        public static explicit operator string(OracleReselectorReselectErrorHandlingMode value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is OracleReselectorReselectErrorHandlingMode other && Equals(other);
+        public bool Equals(OracleReselectorReselectErrorHandlingMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -1497,28 +1809,29 @@ namespace PulumiCdc.Cdc.Sources
     }
 
     /// <summary>
-    /// The allowed values of the PostgreSQL source's `postProcessors` (`post.processors`).
+    /// The allowed values of the PostgreSQL source's `reselectorReselectErrorHandlingMode` (`reselector.reselect.error.handling.mode`).
     /// </summary>
     [EnumType]
-    public readonly struct PostgresqlPostProcessors : IEquatable<PostgresqlPostProcessors>
+    public readonly struct PostgresqlReselectorReselectErrorHandlingMode : IEquatable<PostgresqlReselectorReselectErrorHandlingMode>
     {
         private readonly string _value;
 
-        private PostgresqlPostProcessors(string value)
+        private PostgresqlReselectorReselectErrorHandlingMode(string value)
         {
             _value = value ?? throw new ArgumentNullException(nameof(value));
         }
 
-        public static PostgresqlPostProcessors Reselector { get; } = new PostgresqlPostProcessors("reselector");
+        public static PostgresqlReselectorReselectErrorHandlingMode Fail { get; } = new PostgresqlReselectorReselectErrorHandlingMode("fail");
+        public static PostgresqlReselectorReselectErrorHandlingMode Warn { get; } = new PostgresqlReselectorReselectErrorHandlingMode("warn");
 
-        public static bool operator ==(PostgresqlPostProcessors left, PostgresqlPostProcessors right) => left.Equals(right);
-        public static bool operator !=(PostgresqlPostProcessors left, PostgresqlPostProcessors right) => !left.Equals(right);
+        public static bool operator ==(PostgresqlReselectorReselectErrorHandlingMode left, PostgresqlReselectorReselectErrorHandlingMode right) => left.Equals(right);
+        public static bool operator !=(PostgresqlReselectorReselectErrorHandlingMode left, PostgresqlReselectorReselectErrorHandlingMode right) => !left.Equals(right);
 
-        public static explicit operator string(PostgresqlPostProcessors value) => value._value;
+        public static explicit operator string(PostgresqlReselectorReselectErrorHandlingMode value) => value._value;
 
         [EditorBrowsable(EditorBrowsableState.Never)]
-        public override bool Equals(object? obj) => obj is PostgresqlPostProcessors other && Equals(other);
-        public bool Equals(PostgresqlPostProcessors other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+        public override bool Equals(object? obj) => obj is PostgresqlReselectorReselectErrorHandlingMode other && Equals(other);
+        public bool Equals(PostgresqlReselectorReselectErrorHandlingMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;
@@ -1879,6 +2192,69 @@ namespace PulumiCdc.Cdc.Sources
     }
 
     /// <summary>
+    /// The allowed values of the Salesforce source's `apiVersion` (`api_version`).
+    /// </summary>
+    [EnumType]
+    public readonly struct SalesforceApiVersion : IEquatable<SalesforceApiVersion>
+    {
+        private readonly string _value;
+
+        private SalesforceApiVersion(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static SalesforceApiVersion V660 { get; } = new SalesforceApiVersion("v66.0");
+        public static SalesforceApiVersion V670 { get; } = new SalesforceApiVersion("v67.0");
+
+        public static bool operator ==(SalesforceApiVersion left, SalesforceApiVersion right) => left.Equals(right);
+        public static bool operator !=(SalesforceApiVersion left, SalesforceApiVersion right) => !left.Equals(right);
+
+        public static explicit operator string(SalesforceApiVersion value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is SalesforceApiVersion other && Equals(other);
+        public bool Equals(SalesforceApiVersion other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Salesforce source's `authMode` (`auth_mode`).
+    /// </summary>
+    [EnumType]
+    public readonly struct SalesforceAuthMode : IEquatable<SalesforceAuthMode>
+    {
+        private readonly string _value;
+
+        private SalesforceAuthMode(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static SalesforceAuthMode Service { get; } = new SalesforceAuthMode("service");
+        public static SalesforceAuthMode Oauth { get; } = new SalesforceAuthMode("oauth");
+        public static SalesforceAuthMode Jwt { get; } = new SalesforceAuthMode("jwt");
+
+        public static bool operator ==(SalesforceAuthMode left, SalesforceAuthMode right) => left.Equals(right);
+        public static bool operator !=(SalesforceAuthMode left, SalesforceAuthMode right) => !left.Equals(right);
+
+        public static explicit operator string(SalesforceAuthMode value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is SalesforceAuthMode other && Equals(other);
+        public bool Equals(SalesforceAuthMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
     /// The allowed values of the Salesforce CDC source's `camelSourcePayloadRouterUnknownTypeBehavior` (`camel.source.payload.router.unknown.type.behavior`).
     /// </summary>
     [EnumType]
@@ -2061,6 +2437,37 @@ namespace PulumiCdc.Cdc.Sources
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override bool Equals(object? obj) => obj is SqlserverTransformsOversizedRecordsOversizedFieldBehavior other && Equals(other);
         public bool Equals(SqlserverTransformsOversizedRecordsOversizedFieldBehavior other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override int GetHashCode() => _value?.GetHashCode() ?? 0;
+
+        public override string ToString() => _value;
+    }
+
+    /// <summary>
+    /// The allowed values of the Stripe source's `authMode` (`auth_mode`).
+    /// </summary>
+    [EnumType]
+    public readonly struct StripeAuthMode : IEquatable<StripeAuthMode>
+    {
+        private readonly string _value;
+
+        private StripeAuthMode(string value)
+        {
+            _value = value ?? throw new ArgumentNullException(nameof(value));
+        }
+
+        public static StripeAuthMode RestrictedKey { get; } = new StripeAuthMode("restricted_key");
+        public static StripeAuthMode Oauth { get; } = new StripeAuthMode("oauth");
+
+        public static bool operator ==(StripeAuthMode left, StripeAuthMode right) => left.Equals(right);
+        public static bool operator !=(StripeAuthMode left, StripeAuthMode right) => !left.Equals(right);
+
+        public static explicit operator string(StripeAuthMode value) => value._value;
+
+        [EditorBrowsable(EditorBrowsableState.Never)]
+        public override bool Equals(object? obj) => obj is StripeAuthMode other && Equals(other);
+        public bool Equals(StripeAuthMode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
 
         [EditorBrowsable(EditorBrowsableState.Never)]
         public override int GetHashCode() => _value?.GetHashCode() ?? 0;

@@ -113,6 +113,12 @@ namespace PulumiCdc.Cdc.Sources
         public Output<bool?> HeartbeatEnabled { get; private set; } = null!;
 
         /// <summary>
+        /// The platform's `inconsistent.schema.handling.mode.user.defined`. One of `Automatic`, `Fail`, `Warn`, `Skip`. Default `Automatic`.
+        /// </summary>
+        [Output("inconsistentSchemaHandlingMode")]
+        public Output<PulumiCdc.Cdc.Sources.MysqlInconsistentSchemaHandlingMode?> InconsistentSchemaHandlingMode { get; private set; } = null!;
+
+        /// <summary>
         /// The platform's `InsertTopicName.enabled`. Default `false`.
         /// </summary>
         [Output("insertTopicNameEnabled")]
@@ -195,6 +201,30 @@ namespace PulumiCdc.Cdc.Sources
         /// </summary>
         [Output("status")]
         public Output<string> Status { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
+        /// </summary>
+        [Output("streamkapSnapshotChunkSizeBytes")]
+        public Output<int?> StreamkapSnapshotChunkSizeBytes { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+        /// </summary>
+        [Output("streamkapSnapshotMaxSplitSizeBytes")]
+        public Output<int?> StreamkapSnapshotMaxSplitSizeBytes { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
+        /// </summary>
+        [Output("streamkapSnapshotParallelism")]
+        public Output<int?> StreamkapSnapshotParallelism { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
+        /// </summary>
+        [Output("streamkapSnapshotStateRefreshMs")]
+        public Output<int?> StreamkapSnapshotStateRefreshMs { get; private set; } = null!;
 
         /// <summary>
         /// The platform's `table.include.list.user.defined`. Required.
@@ -498,6 +528,12 @@ namespace PulumiCdc.Cdc.Sources
         public Input<bool>? HeartbeatEnabled { get; set; }
 
         /// <summary>
+        /// The platform's `inconsistent.schema.handling.mode.user.defined`. One of `Automatic`, `Fail`, `Warn`, `Skip`. Default `Automatic`.
+        /// </summary>
+        [Input("inconsistentSchemaHandlingMode")]
+        public Input<PulumiCdc.Cdc.Sources.MysqlInconsistentSchemaHandlingMode>? InconsistentSchemaHandlingMode { get; set; }
+
+        /// <summary>
         /// The platform's `InsertTopicName.enabled`. Default `false`.
         /// </summary>
         [Input("insertTopicNameEnabled")]
@@ -574,6 +610,30 @@ namespace PulumiCdc.Cdc.Sources
         /// </summary>
         [Input("sshUser")]
         public Input<string>? SshUser { get; set; }
+
+        /// <summary>
+        /// The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
+        /// </summary>
+        [Input("streamkapSnapshotChunkSizeBytes")]
+        public Input<int>? StreamkapSnapshotChunkSizeBytes { get; set; }
+
+        /// <summary>
+        /// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+        /// </summary>
+        [Input("streamkapSnapshotMaxSplitSizeBytes")]
+        public Input<int>? StreamkapSnapshotMaxSplitSizeBytes { get; set; }
+
+        /// <summary>
+        /// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
+        /// </summary>
+        [Input("streamkapSnapshotParallelism")]
+        public Input<int>? StreamkapSnapshotParallelism { get; set; }
+
+        /// <summary>
+        /// The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
+        /// </summary>
+        [Input("streamkapSnapshotStateRefreshMs")]
+        public Input<int>? StreamkapSnapshotStateRefreshMs { get; set; }
 
         /// <summary>
         /// The platform's `table.include.list.user.defined`. Required.

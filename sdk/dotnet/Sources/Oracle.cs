@@ -107,16 +107,40 @@ namespace PulumiCdc.Cdc.Sources
         public Output<bool?> InsertTopicNameEnabled { get; private set; } = null!;
 
         /// <summary>
+        /// The platform's `lob.enabled`. Default `false`.
+        /// </summary>
+        [Output("lobEnabled")]
+        public Output<bool?> LobEnabled { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `log.mining.strategy`. One of `online_catalog`, `redo_log_catalog`, `hybrid`. Default `online_catalog`.
+        /// </summary>
+        [Output("logMiningStrategy")]
+        public Output<PulumiCdc.Cdc.Sources.OracleLogMiningStrategy?> LogMiningStrategy { get; private set; } = null!;
+
+        /// <summary>
         /// The source's name, unique per tenant. Unset: `&lt;resource name&gt;-&lt;random suffix&gt;`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
 
         /// <summary>
+        /// The platform's `post.processors.reselect.enabled`. Default `false`.
+        /// </summary>
+        [Output("postProcessorsReselectEnabled")]
+        public Output<bool?> PostProcessorsReselectEnabled { get; private set; } = null!;
+
+        /// <summary>
         /// The platform's `preserve.null.values`. Default `false`.
         /// </summary>
         [Output("preserveNullValues")]
         public Output<bool?> PreserveNullValues { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+        /// </summary>
+        [Output("reselectorReselectErrorHandlingMode")]
+        public Output<PulumiCdc.Cdc.Sources.OracleReselectorReselectErrorHandlingMode?> ReselectorReselectErrorHandlingMode { get; private set; } = null!;
 
         /// <summary>
         /// The platform's `schema.history.internal.store.only.captured.databases.ddl`. Default `false`.
@@ -402,16 +426,40 @@ namespace PulumiCdc.Cdc.Sources
         public Input<bool>? InsertTopicNameEnabled { get; set; }
 
         /// <summary>
+        /// The platform's `lob.enabled`. Default `false`.
+        /// </summary>
+        [Input("lobEnabled")]
+        public Input<bool>? LobEnabled { get; set; }
+
+        /// <summary>
+        /// The platform's `log.mining.strategy`. One of `online_catalog`, `redo_log_catalog`, `hybrid`. Default `online_catalog`.
+        /// </summary>
+        [Input("logMiningStrategy")]
+        public Input<PulumiCdc.Cdc.Sources.OracleLogMiningStrategy>? LogMiningStrategy { get; set; }
+
+        /// <summary>
         /// The source's name, unique per tenant. Unset: `&lt;resource name&gt;-&lt;random suffix&gt;`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
         /// </summary>
         [Input("name")]
         public Input<string>? Name { get; set; }
 
         /// <summary>
+        /// The platform's `post.processors.reselect.enabled`. Default `false`.
+        /// </summary>
+        [Input("postProcessorsReselectEnabled")]
+        public Input<bool>? PostProcessorsReselectEnabled { get; set; }
+
+        /// <summary>
         /// The platform's `preserve.null.values`. Default `false`.
         /// </summary>
         [Input("preserveNullValues")]
         public Input<bool>? PreserveNullValues { get; set; }
+
+        /// <summary>
+        /// The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+        /// </summary>
+        [Input("reselectorReselectErrorHandlingMode")]
+        public Input<PulumiCdc.Cdc.Sources.OracleReselectorReselectErrorHandlingMode>? ReselectorReselectErrorHandlingMode { get; set; }
 
         /// <summary>
         /// The platform's `schema.history.internal.store.only.captured.databases.ddl`. Default `false`.

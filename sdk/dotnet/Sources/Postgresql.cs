@@ -137,10 +137,10 @@ namespace PulumiCdc.Cdc.Sources
         public Output<string> Name { get; private set; } = null!;
 
         /// <summary>
-        /// The platform's `post.processors`. One of `reselector`. Unset: the platform's default.
+        /// The platform's `post.processors.reselect.enabled`. Default `true`.
         /// </summary>
-        [Output("postProcessors")]
-        public Output<PulumiCdc.Cdc.Sources.PostgresqlPostProcessors?> PostProcessors { get; private set; } = null!;
+        [Output("postProcessorsReselectEnabled")]
+        public Output<bool?> PostProcessorsReselectEnabled { get; private set; } = null!;
 
         /// <summary>
         /// The platform's `predicates.IsTopicToEnrich.pattern`. Default `$^`.
@@ -159,6 +159,12 @@ namespace PulumiCdc.Cdc.Sources
         /// </summary>
         [Output("publicationName")]
         public Output<string?> PublicationName { get; private set; } = null!;
+
+        /// <summary>
+        /// The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+        /// </summary>
+        [Output("reselectorReselectErrorHandlingMode")]
+        public Output<PulumiCdc.Cdc.Sources.PostgresqlReselectorReselectErrorHandlingMode?> ReselectorReselectErrorHandlingMode { get; private set; } = null!;
 
         /// <summary>
         /// The platform's `schema.include.list`. Required.
@@ -227,16 +233,10 @@ namespace PulumiCdc.Cdc.Sources
         public Output<int?> StreamkapSnapshotChunkSizeBytes { get; private set; } = null!;
 
         /// <summary>
-        /// The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
+        /// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
         /// </summary>
-        [Output("streamkapSnapshotCustomTableConfig")]
-        public Output<ImmutableDictionary<string, Outputs.PostgresqlStreamkapSnapshotCustomTableConfigEntry>?> StreamkapSnapshotCustomTableConfig { get; private set; } = null!;
-
-        /// <summary>
-        /// The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-        /// </summary>
-        [Output("streamkapSnapshotLargeTableThreshold")]
-        public Output<int?> StreamkapSnapshotLargeTableThreshold { get; private set; } = null!;
+        [Output("streamkapSnapshotMaxSplitSizeBytes")]
+        public Output<int?> StreamkapSnapshotMaxSplitSizeBytes { get; private set; } = null!;
 
         /// <summary>
         /// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
@@ -576,10 +576,10 @@ namespace PulumiCdc.Cdc.Sources
         public Input<string>? Name { get; set; }
 
         /// <summary>
-        /// The platform's `post.processors`. One of `reselector`. Unset: the platform's default.
+        /// The platform's `post.processors.reselect.enabled`. Default `true`.
         /// </summary>
-        [Input("postProcessors")]
-        public Input<PulumiCdc.Cdc.Sources.PostgresqlPostProcessors>? PostProcessors { get; set; }
+        [Input("postProcessorsReselectEnabled")]
+        public Input<bool>? PostProcessorsReselectEnabled { get; set; }
 
         /// <summary>
         /// The platform's `predicates.IsTopicToEnrich.pattern`. Default `$^`.
@@ -598,6 +598,12 @@ namespace PulumiCdc.Cdc.Sources
         /// </summary>
         [Input("publicationName")]
         public Input<string>? PublicationName { get; set; }
+
+        /// <summary>
+        /// The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+        /// </summary>
+        [Input("reselectorReselectErrorHandlingMode")]
+        public Input<PulumiCdc.Cdc.Sources.PostgresqlReselectorReselectErrorHandlingMode>? ReselectorReselectErrorHandlingMode { get; set; }
 
         /// <summary>
         /// The platform's `schema.include.list`. Required.
@@ -659,23 +665,11 @@ namespace PulumiCdc.Cdc.Sources
         [Input("streamkapSnapshotChunkSizeBytes")]
         public Input<int>? StreamkapSnapshotChunkSizeBytes { get; set; }
 
-        [Input("streamkapSnapshotCustomTableConfig")]
-        private InputMap<Inputs.PostgresqlStreamkapSnapshotCustomTableConfigEntryArgs>? _streamkapSnapshotCustomTableConfig;
-
         /// <summary>
-        /// The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
+        /// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
         /// </summary>
-        public InputMap<Inputs.PostgresqlStreamkapSnapshotCustomTableConfigEntryArgs> StreamkapSnapshotCustomTableConfig
-        {
-            get => _streamkapSnapshotCustomTableConfig ?? (_streamkapSnapshotCustomTableConfig = new InputMap<Inputs.PostgresqlStreamkapSnapshotCustomTableConfigEntryArgs>());
-            set => _streamkapSnapshotCustomTableConfig = value;
-        }
-
-        /// <summary>
-        /// The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-        /// </summary>
-        [Input("streamkapSnapshotLargeTableThreshold")]
-        public Input<int>? StreamkapSnapshotLargeTableThreshold { get; set; }
+        [Input("streamkapSnapshotMaxSplitSizeBytes")]
+        public Input<int>? StreamkapSnapshotMaxSplitSizeBytes { get; set; }
 
         /// <summary>
         /// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.

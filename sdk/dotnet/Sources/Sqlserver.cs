@@ -143,18 +143,6 @@ namespace PulumiCdc.Cdc.Sources
         public Output<string?> SignalDataCollectionSchemaOrDatabase { get; private set; } = null!;
 
         /// <summary>
-        /// The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-        /// </summary>
-        [Output("snapshotCustomTableConfig")]
-        public Output<ImmutableDictionary<string, Outputs.SqlserverSnapshotCustomTableConfigEntry>?> SnapshotCustomTableConfig { get; private set; } = null!;
-
-        /// <summary>
-        /// The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-        /// </summary>
-        [Output("snapshotLargeTableThreshold")]
-        public Output<int?> SnapshotLargeTableThreshold { get; private set; } = null!;
-
-        /// <summary>
         /// The platform's `ssh.enabled`. Default `false`.
         /// </summary>
         [Output("sshEnabled")]
@@ -490,24 +478,6 @@ namespace PulumiCdc.Cdc.Sources
         /// </summary>
         [Input("signalDataCollectionSchemaOrDatabase")]
         public Input<string>? SignalDataCollectionSchemaOrDatabase { get; set; }
-
-        [Input("snapshotCustomTableConfig")]
-        private InputMap<Inputs.SqlserverSnapshotCustomTableConfigEntryArgs>? _snapshotCustomTableConfig;
-
-        /// <summary>
-        /// The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-        /// </summary>
-        public InputMap<Inputs.SqlserverSnapshotCustomTableConfigEntryArgs> SnapshotCustomTableConfig
-        {
-            get => _snapshotCustomTableConfig ?? (_snapshotCustomTableConfig = new InputMap<Inputs.SqlserverSnapshotCustomTableConfigEntryArgs>());
-            set => _snapshotCustomTableConfig = value;
-        }
-
-        /// <summary>
-        /// The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-        /// </summary>
-        [Input("snapshotLargeTableThreshold")]
-        public Input<int>? SnapshotLargeTableThreshold { get; set; }
 
         /// <summary>
         /// The platform's `ssh.enabled`. Default `false`.

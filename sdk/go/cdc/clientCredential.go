@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// An API client credential for a downstream service. The API has no update and shows the secret only at creation, so any change replaces the credential (a new secret); the secret is a Pulumi secret.
+// An API client credential for a downstream service. Its roles and description change in place (the client id and secret stay); a new service id replaces it, with a new secret. The API shows the secret only at creation: it is a Pulumi secret.
 type ClientCredential struct {
 	pulumi.CustomResourceState
 
@@ -20,9 +20,9 @@ type ClientCredential struct {
 	ClientId pulumi.StringOutput `pulumi:"clientId"`
 	// When the credential was created, as the API reports it.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
-	// What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.
+	// What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
-	// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.
+	// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
 	RoleIds pulumi.StringArrayOutput `pulumi:"roleIds"`
 	// The keys of the credential's roles.
 	RoleKeys pulumi.StringArrayOutput `pulumi:"roleKeys"`
@@ -79,9 +79,9 @@ func (ClientCredentialState) ElementType() reflect.Type {
 }
 
 type clientCredentialArgs struct {
-	// What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.
+	// What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
 	Description *string `pulumi:"description"`
-	// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.
+	// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
 	RoleIds []string `pulumi:"roleIds"`
 	// The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret.
 	ServiceId *string `pulumi:"serviceId"`
@@ -89,9 +89,9 @@ type clientCredentialArgs struct {
 
 // The set of arguments for constructing a ClientCredential resource.
 type ClientCredentialArgs struct {
-	// What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.
+	// What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
 	Description pulumi.StringPtrInput
-	// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.
+	// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
 	RoleIds pulumi.StringArrayInput
 	// The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret.
 	ServiceId pulumi.StringPtrInput
@@ -194,12 +194,12 @@ func (o ClientCredentialOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *ClientCredential) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.
+// What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
 func (o ClientCredentialOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ClientCredential) pulumi.StringPtrOutput { return v.Description }).(pulumi.StringPtrOutput)
 }
 
-// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.
+// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
 func (o ClientCredentialOutput) RoleIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ClientCredential) pulumi.StringArrayOutput { return v.RoleIds }).(pulumi.StringArrayOutput)
 }

@@ -41,6 +41,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Tag{}
 	case "cdc:index:Topic":
 		r = &Topic{}
+	case "cdc:index:TopicDestination":
+		r = &TopicDestination{}
 	case "cdc:index:Transform":
 		r = &Transform{}
 	default:

@@ -78,10 +78,6 @@ export class Iceberg extends pulumi.CustomResource {
      */
     declare public readonly icebergCatalogName: pulumi.Output<string | undefined>;
     /**
-     * The platform's `iceberg.catalog.s3.access-key-id`. Unset: the platform's default.
-     */
-    declare public readonly icebergCatalogS3AccessKeyId: pulumi.Output<string | undefined>;
-    /**
      * The platform's `iceberg.catalog.s3.credentials.enabled`. Default `false`.
      */
     declare public readonly icebergCatalogS3CredentialsEnabled: pulumi.Output<boolean | undefined>;
@@ -214,6 +210,30 @@ export class Iceberg extends pulumi.CustomResource {
      */
     declare public readonly transformsMarkColumnsAsRequiredNullSentinelMode: pulumi.Output<enums.destinations.IcebergTransformsMarkColumnsAsRequiredNullSentinelMode | undefined>;
     /**
+     * The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+     */
+    declare public readonly transformsMaskFieldFieldsExcludeList: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+     */
+    declare public readonly transformsMaskFieldFieldsIncludeList: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.char`. Default `*`.
+     */
+    declare public readonly transformsMaskFieldMaskChar: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+     */
+    declare public readonly transformsMaskFieldMaskFixedValue: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+     */
+    declare public readonly transformsMaskFieldMaskFunction: pulumi.Output<enums.destinations.IcebergTransformsMaskFieldMaskFunction | undefined>;
+    /**
+     * The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+     */
+    declare public readonly transformsMaskFieldReplaceNullWithDefault: pulumi.Output<boolean | undefined>;
+    /**
      * The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
      */
     declare public readonly transformsOversizedRecordsFieldsExcludeList: pulumi.Output<string | undefined>;
@@ -327,7 +347,7 @@ export class Iceberg extends pulumi.CustomResource {
             resourceInputs["icebergCatalogClientRegion"] = args?.icebergCatalogClientRegion;
             resourceInputs["icebergCatalogCredential"] = args?.icebergCatalogCredential ? pulumi.secret(args.icebergCatalogCredential) : undefined;
             resourceInputs["icebergCatalogName"] = args?.icebergCatalogName;
-            resourceInputs["icebergCatalogS3AccessKeyId"] = args?.icebergCatalogS3AccessKeyId;
+            resourceInputs["icebergCatalogS3AccessKeyId"] = args?.icebergCatalogS3AccessKeyId ? pulumi.secret(args.icebergCatalogS3AccessKeyId) : undefined;
             resourceInputs["icebergCatalogS3CredentialsEnabled"] = args?.icebergCatalogS3CredentialsEnabled;
             resourceInputs["icebergCatalogS3SecretAccessKey"] = args?.icebergCatalogS3SecretAccessKey ? pulumi.secret(args.icebergCatalogS3SecretAccessKey) : undefined;
             resourceInputs["icebergCatalogScope"] = args?.icebergCatalogScope;
@@ -358,6 +378,13 @@ export class Iceberg extends pulumi.CustomResource {
             resourceInputs["transformsMarkColumnsAsOptionalFieldsIncludeList"] = args?.transformsMarkColumnsAsOptionalFieldsIncludeList;
             resourceInputs["transformsMarkColumnsAsRequiredFieldsIncludeAll"] = args?.transformsMarkColumnsAsRequiredFieldsIncludeAll;
             resourceInputs["transformsMarkColumnsAsRequiredNullSentinelMode"] = args?.transformsMarkColumnsAsRequiredNullSentinelMode;
+            resourceInputs["transformsMaskFieldFieldsExcludeList"] = args?.transformsMaskFieldFieldsExcludeList;
+            resourceInputs["transformsMaskFieldFieldsIncludeList"] = args?.transformsMaskFieldFieldsIncludeList;
+            resourceInputs["transformsMaskFieldMaskChar"] = args?.transformsMaskFieldMaskChar;
+            resourceInputs["transformsMaskFieldMaskFixedValue"] = args?.transformsMaskFieldMaskFixedValue;
+            resourceInputs["transformsMaskFieldMaskFunction"] = args?.transformsMaskFieldMaskFunction;
+            resourceInputs["transformsMaskFieldMaskSalt"] = args?.transformsMaskFieldMaskSalt ? pulumi.secret(args.transformsMaskFieldMaskSalt) : undefined;
+            resourceInputs["transformsMaskFieldReplaceNullWithDefault"] = args?.transformsMaskFieldReplaceNullWithDefault;
             resourceInputs["transformsOversizedRecordsFieldsExcludeList"] = args?.transformsOversizedRecordsFieldsExcludeList;
             resourceInputs["transformsOversizedRecordsFieldsIncludeList"] = args?.transformsOversizedRecordsFieldsIncludeList;
             resourceInputs["transformsOversizedRecordsMaxFieldSizeBytes"] = args?.transformsOversizedRecordsMaxFieldSizeBytes;
@@ -399,7 +426,6 @@ export class Iceberg extends pulumi.CustomResource {
             resourceInputs["icebergCatalogClientAssumeRoleArn"] = undefined /*out*/;
             resourceInputs["icebergCatalogClientRegion"] = undefined /*out*/;
             resourceInputs["icebergCatalogName"] = undefined /*out*/;
-            resourceInputs["icebergCatalogS3AccessKeyId"] = undefined /*out*/;
             resourceInputs["icebergCatalogS3CredentialsEnabled"] = undefined /*out*/;
             resourceInputs["icebergCatalogScope"] = undefined /*out*/;
             resourceInputs["icebergCatalogType"] = undefined /*out*/;
@@ -433,6 +459,12 @@ export class Iceberg extends pulumi.CustomResource {
             resourceInputs["transformsMarkColumnsAsOptionalFieldsIncludeList"] = undefined /*out*/;
             resourceInputs["transformsMarkColumnsAsRequiredFieldsIncludeAll"] = undefined /*out*/;
             resourceInputs["transformsMarkColumnsAsRequiredNullSentinelMode"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldFieldsExcludeList"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldFieldsIncludeList"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskChar"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskFixedValue"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskFunction"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldReplaceNullWithDefault"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsFieldsExcludeList"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsFieldsIncludeList"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsMaxFieldSizeBytes"] = undefined /*out*/;
@@ -498,7 +530,7 @@ export interface IcebergArgs {
      */
     icebergCatalogName?: pulumi.Input<string | undefined>;
     /**
-     * The platform's `iceberg.catalog.s3.access-key-id`. Unset: the platform's default.
+     * The platform's `iceberg.catalog.s3.access-key-id`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
      */
     icebergCatalogS3AccessKeyId?: pulumi.Input<string | undefined>;
     /**
@@ -621,6 +653,34 @@ export interface IcebergArgs {
      * The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
      */
     transformsMarkColumnsAsRequiredNullSentinelMode?: pulumi.Input<enums.destinations.IcebergTransformsMarkColumnsAsRequiredNullSentinelMode | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+     */
+    transformsMaskFieldFieldsExcludeList?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+     */
+    transformsMaskFieldFieldsIncludeList?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.char`. Default `*`.
+     */
+    transformsMaskFieldMaskChar?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+     */
+    transformsMaskFieldMaskFixedValue?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+     */
+    transformsMaskFieldMaskFunction?: pulumi.Input<enums.destinations.IcebergTransformsMaskFieldMaskFunction | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+     */
+    transformsMaskFieldMaskSalt?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+     */
+    transformsMaskFieldReplaceNullWithDefault?: pulumi.Input<boolean | undefined>;
     /**
      * The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
      */

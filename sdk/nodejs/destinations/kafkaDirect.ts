@@ -86,6 +86,30 @@ export class KafkaDirect extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly topics: pulumi.Output<string[]>;
     /**
+     * The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+     */
+    declare public readonly transformsMaskFieldFieldsExcludeList: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+     */
+    declare public readonly transformsMaskFieldFieldsIncludeList: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.char`. Default `*`.
+     */
+    declare public readonly transformsMaskFieldMaskChar: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+     */
+    declare public readonly transformsMaskFieldMaskFixedValue: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+     */
+    declare public readonly transformsMaskFieldMaskFunction: pulumi.Output<enums.destinations.KafkaDirectTransformsMaskFieldMaskFunction | undefined>;
+    /**
+     * The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+     */
+    declare public readonly transformsMaskFieldReplaceNullWithDefault: pulumi.Output<boolean | undefined>;
+    /**
      * The platform's `whitelist.ips.user.defined`. Required.
      */
     declare public readonly whitelistIps: pulumi.Output<string | undefined>;
@@ -112,6 +136,13 @@ export class KafkaDirect extends pulumi.CustomResource {
             resourceInputs["name"] = args?.name;
             resourceInputs["password"] = args?.password ? pulumi.secret(args.password) : undefined;
             resourceInputs["tags"] = args?.tags;
+            resourceInputs["transformsMaskFieldFieldsExcludeList"] = args?.transformsMaskFieldFieldsExcludeList;
+            resourceInputs["transformsMaskFieldFieldsIncludeList"] = args?.transformsMaskFieldFieldsIncludeList;
+            resourceInputs["transformsMaskFieldMaskChar"] = args?.transformsMaskFieldMaskChar;
+            resourceInputs["transformsMaskFieldMaskFixedValue"] = args?.transformsMaskFieldMaskFixedValue;
+            resourceInputs["transformsMaskFieldMaskFunction"] = args?.transformsMaskFieldMaskFunction;
+            resourceInputs["transformsMaskFieldMaskSalt"] = args?.transformsMaskFieldMaskSalt ? pulumi.secret(args.transformsMaskFieldMaskSalt) : undefined;
+            resourceInputs["transformsMaskFieldReplaceNullWithDefault"] = args?.transformsMaskFieldReplaceNullWithDefault;
             resourceInputs["whitelistIps"] = args?.whitelistIps;
             resourceInputs["createdTimestamp"] = undefined /*out*/;
             resourceInputs["displayName"] = undefined /*out*/;
@@ -134,6 +165,12 @@ export class KafkaDirect extends pulumi.CustomResource {
             resourceInputs["topicIds"] = undefined /*out*/;
             resourceInputs["topicMap"] = undefined /*out*/;
             resourceInputs["topics"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldFieldsExcludeList"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldFieldsIncludeList"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskChar"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskFixedValue"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskFunction"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldReplaceNullWithDefault"] = undefined /*out*/;
             resourceInputs["whitelistIps"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -165,6 +202,34 @@ export interface KafkaDirectArgs {
      * Tag ids on the destination (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the destination's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
      */
     tags?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+     */
+    transformsMaskFieldFieldsExcludeList?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+     */
+    transformsMaskFieldFieldsIncludeList?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.char`. Default `*`.
+     */
+    transformsMaskFieldMaskChar?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+     */
+    transformsMaskFieldMaskFixedValue?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+     */
+    transformsMaskFieldMaskFunction?: pulumi.Input<enums.destinations.KafkaDirectTransformsMaskFieldMaskFunction | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+     */
+    transformsMaskFieldMaskSalt?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+     */
+    transformsMaskFieldReplaceNullWithDefault?: pulumi.Input<boolean | undefined>;
     /**
      * The platform's `whitelist.ips.user.defined`. Required.
      */

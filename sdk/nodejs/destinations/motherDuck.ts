@@ -162,6 +162,30 @@ export class MotherDuck extends pulumi.CustomResource {
      */
     declare public readonly transformsMarkColumnsAsRequiredNullSentinelMode: pulumi.Output<enums.destinations.MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode | undefined>;
     /**
+     * The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+     */
+    declare public readonly transformsMaskFieldFieldsExcludeList: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+     */
+    declare public readonly transformsMaskFieldFieldsIncludeList: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.char`. Default `*`.
+     */
+    declare public readonly transformsMaskFieldMaskChar: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+     */
+    declare public readonly transformsMaskFieldMaskFixedValue: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+     */
+    declare public readonly transformsMaskFieldMaskFunction: pulumi.Output<enums.destinations.MotherDuckTransformsMaskFieldMaskFunction | undefined>;
+    /**
+     * The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+     */
+    declare public readonly transformsMaskFieldReplaceNullWithDefault: pulumi.Output<boolean | undefined>;
+    /**
      * The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
      */
     declare public readonly transformsOversizedRecordsFieldsExcludeList: pulumi.Output<string | undefined>;
@@ -291,6 +315,13 @@ export class MotherDuck extends pulumi.CustomResource {
             resourceInputs["transformsMarkColumnsAsOptionalFieldsIncludeList"] = args?.transformsMarkColumnsAsOptionalFieldsIncludeList;
             resourceInputs["transformsMarkColumnsAsRequiredFieldsIncludeAll"] = args?.transformsMarkColumnsAsRequiredFieldsIncludeAll;
             resourceInputs["transformsMarkColumnsAsRequiredNullSentinelMode"] = args?.transformsMarkColumnsAsRequiredNullSentinelMode;
+            resourceInputs["transformsMaskFieldFieldsExcludeList"] = args?.transformsMaskFieldFieldsExcludeList;
+            resourceInputs["transformsMaskFieldFieldsIncludeList"] = args?.transformsMaskFieldFieldsIncludeList;
+            resourceInputs["transformsMaskFieldMaskChar"] = args?.transformsMaskFieldMaskChar;
+            resourceInputs["transformsMaskFieldMaskFixedValue"] = args?.transformsMaskFieldMaskFixedValue;
+            resourceInputs["transformsMaskFieldMaskFunction"] = args?.transformsMaskFieldMaskFunction;
+            resourceInputs["transformsMaskFieldMaskSalt"] = args?.transformsMaskFieldMaskSalt ? pulumi.secret(args.transformsMaskFieldMaskSalt) : undefined;
+            resourceInputs["transformsMaskFieldReplaceNullWithDefault"] = args?.transformsMaskFieldReplaceNullWithDefault;
             resourceInputs["transformsOversizedRecordsFieldsExcludeList"] = args?.transformsOversizedRecordsFieldsExcludeList;
             resourceInputs["transformsOversizedRecordsFieldsIncludeList"] = args?.transformsOversizedRecordsFieldsIncludeList;
             resourceInputs["transformsOversizedRecordsMaxFieldSizeBytes"] = args?.transformsOversizedRecordsMaxFieldSizeBytes;
@@ -353,6 +384,12 @@ export class MotherDuck extends pulumi.CustomResource {
             resourceInputs["transformsMarkColumnsAsOptionalFieldsIncludeList"] = undefined /*out*/;
             resourceInputs["transformsMarkColumnsAsRequiredFieldsIncludeAll"] = undefined /*out*/;
             resourceInputs["transformsMarkColumnsAsRequiredNullSentinelMode"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldFieldsExcludeList"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldFieldsIncludeList"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskChar"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskFixedValue"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskFunction"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldReplaceNullWithDefault"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsFieldsExcludeList"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsFieldsIncludeList"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsMaxFieldSizeBytes"] = undefined /*out*/;
@@ -481,6 +518,34 @@ export interface MotherDuckArgs {
      * The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
      */
     transformsMarkColumnsAsRequiredNullSentinelMode?: pulumi.Input<enums.destinations.MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+     */
+    transformsMaskFieldFieldsExcludeList?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+     */
+    transformsMaskFieldFieldsIncludeList?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.char`. Default `*`.
+     */
+    transformsMaskFieldMaskChar?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+     */
+    transformsMaskFieldMaskFixedValue?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+     */
+    transformsMaskFieldMaskFunction?: pulumi.Input<enums.destinations.MotherDuckTransformsMaskFieldMaskFunction | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+     */
+    transformsMaskFieldMaskSalt?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+     */
+    transformsMaskFieldReplaceNullWithDefault?: pulumi.Input<boolean | undefined>;
     /**
      * The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
      */

@@ -42,17 +42,29 @@ export class S3 extends pulumi.CustomResource {
      */
     declare public readonly adoptId: pulumi.Output<string | undefined>;
     /**
-     * The platform's `aws.access.key.id`. Required.
+     * The platform's `aws.auth.mode`. One of `Access Keys`, `Cross-Account Role`. Default `Access Keys`.
      */
-    declare public readonly awsAccessKeyId: pulumi.Output<string | undefined>;
+    declare public readonly awsAuthMode: pulumi.Output<enums.destinations.S3AwsAuthMode | undefined>;
     /**
      * The platform's `aws.s3.bucket.name`. Required.
      */
     declare public readonly awsS3BucketName: pulumi.Output<string | undefined>;
     /**
+     * The platform's `aws.s3.part.size.bytes`. A whole number from 5242880 to 104857600. Default `5242880`.
+     */
+    declare public readonly awsS3PartSizeBytes: pulumi.Output<number | undefined>;
+    /**
      * The platform's `aws.s3.region`. One of `ap-south-1`, `eu-west-2`, `eu-west-1`, `ap-northeast-2`, `ap-northeast-1`, `ca-central-1`, `sa-east-1`, `cn-north-1`, `us-gov-west-1`, `ap-southeast-1`, `ap-southeast-2`, `eu-central-1`, `us-east-1`, `us-east-2`, `us-west-1`, `us-west-2`. Default `us-west-2`.
      */
     declare public readonly awsS3Region: pulumi.Output<enums.destinations.S3AwsS3Region | undefined>;
+    /**
+     * The platform's `aws.sts.role.arn`. Unset: the platform's default.
+     */
+    declare public readonly awsStsRoleArn: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `aws.sts.role.external.id`. Unset: the platform's default.
+     */
+    declare public readonly awsStsRoleExternalId: pulumi.Output<string | undefined>;
     /**
      * The platform's `consumer.override.max.poll.records`. A whole number from 1 to 100000. Default `10000`.
      */
@@ -78,17 +90,21 @@ export class S3 extends pulumi.CustomResource {
      */
     declare public readonly fileCompressionType: pulumi.Output<enums.destinations.S3FileCompressionType | undefined>;
     /**
-     * The platform's `file.name.prefix`. Unset: the platform's default.
+     * The platform's `file.max.records`. A whole number from 0 to 100000. Default `0`.
      */
-    declare public readonly fileNamePrefix: pulumi.Output<string | undefined>;
+    declare public readonly fileMaxRecords: pulumi.Output<number | undefined>;
     /**
-     * The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+     * The platform's `file.name.template`. Unset: the platform's default.
      */
     declare public readonly fileNameTemplate: pulumi.Output<string | undefined>;
     /**
      * The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
      */
     declare public readonly format: pulumi.Output<enums.destinations.S3Format | undefined>;
+    /**
+     * The platform's `format.output.envelope`. Default `true`.
+     */
+    declare public readonly formatOutputEnvelope: pulumi.Output<boolean | undefined>;
     /**
      * The platform's `format.output.fields.user.defined`. A list of strings. Unset: the platform's default.
      */
@@ -161,6 +177,30 @@ export class S3 extends pulumi.CustomResource {
      * The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
      */
     declare public readonly transformsMarkColumnsAsRequiredNullSentinelMode: pulumi.Output<enums.destinations.S3TransformsMarkColumnsAsRequiredNullSentinelMode | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+     */
+    declare public readonly transformsMaskFieldFieldsExcludeList: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+     */
+    declare public readonly transformsMaskFieldFieldsIncludeList: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.char`. Default `*`.
+     */
+    declare public readonly transformsMaskFieldMaskChar: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+     */
+    declare public readonly transformsMaskFieldMaskFixedValue: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+     */
+    declare public readonly transformsMaskFieldMaskFunction: pulumi.Output<enums.destinations.S3TransformsMaskFieldMaskFunction | undefined>;
+    /**
+     * The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+     */
+    declare public readonly transformsMaskFieldReplaceNullWithDefault: pulumi.Output<boolean | undefined>;
     /**
      * The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
      */
@@ -261,26 +301,25 @@ export class S3 extends pulumi.CustomResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         if (!opts.id) {
-            if (args?.awsAccessKeyId === undefined && !opts.urn) {
-                throw new Error("Missing required property 'awsAccessKeyId'");
-            }
             if (args?.awsS3BucketName === undefined && !opts.urn) {
                 throw new Error("Missing required property 'awsS3BucketName'");
             }
-            if (args?.awsSecretAccessKey === undefined && !opts.urn) {
-                throw new Error("Missing required property 'awsSecretAccessKey'");
-            }
             resourceInputs["adoptId"] = args?.adoptId;
-            resourceInputs["awsAccessKeyId"] = args?.awsAccessKeyId;
+            resourceInputs["awsAccessKeyId"] = args?.awsAccessKeyId ? pulumi.secret(args.awsAccessKeyId) : undefined;
+            resourceInputs["awsAuthMode"] = args?.awsAuthMode;
             resourceInputs["awsS3BucketName"] = args?.awsS3BucketName;
+            resourceInputs["awsS3PartSizeBytes"] = args?.awsS3PartSizeBytes;
             resourceInputs["awsS3Region"] = args?.awsS3Region;
             resourceInputs["awsSecretAccessKey"] = args?.awsSecretAccessKey ? pulumi.secret(args.awsSecretAccessKey) : undefined;
+            resourceInputs["awsStsRoleArn"] = args?.awsStsRoleArn;
+            resourceInputs["awsStsRoleExternalId"] = args?.awsStsRoleExternalId;
             resourceInputs["consumerOverrideMaxPollRecords"] = args?.consumerOverrideMaxPollRecords;
             resourceInputs["desiredState"] = args?.desiredState;
             resourceInputs["fileCompressionType"] = args?.fileCompressionType;
-            resourceInputs["fileNamePrefix"] = args?.fileNamePrefix;
+            resourceInputs["fileMaxRecords"] = args?.fileMaxRecords;
             resourceInputs["fileNameTemplate"] = args?.fileNameTemplate;
             resourceInputs["format"] = args?.format;
+            resourceInputs["formatOutputEnvelope"] = args?.formatOutputEnvelope;
             resourceInputs["formatOutputFields"] = args?.formatOutputFields;
             resourceInputs["name"] = args?.name;
             resourceInputs["preserveNullValues"] = args?.preserveNullValues;
@@ -294,6 +333,13 @@ export class S3 extends pulumi.CustomResource {
             resourceInputs["transformsMarkColumnsAsOptionalFieldsIncludeList"] = args?.transformsMarkColumnsAsOptionalFieldsIncludeList;
             resourceInputs["transformsMarkColumnsAsRequiredFieldsIncludeAll"] = args?.transformsMarkColumnsAsRequiredFieldsIncludeAll;
             resourceInputs["transformsMarkColumnsAsRequiredNullSentinelMode"] = args?.transformsMarkColumnsAsRequiredNullSentinelMode;
+            resourceInputs["transformsMaskFieldFieldsExcludeList"] = args?.transformsMaskFieldFieldsExcludeList;
+            resourceInputs["transformsMaskFieldFieldsIncludeList"] = args?.transformsMaskFieldFieldsIncludeList;
+            resourceInputs["transformsMaskFieldMaskChar"] = args?.transformsMaskFieldMaskChar;
+            resourceInputs["transformsMaskFieldMaskFixedValue"] = args?.transformsMaskFieldMaskFixedValue;
+            resourceInputs["transformsMaskFieldMaskFunction"] = args?.transformsMaskFieldMaskFunction;
+            resourceInputs["transformsMaskFieldMaskSalt"] = args?.transformsMaskFieldMaskSalt ? pulumi.secret(args.transformsMaskFieldMaskSalt) : undefined;
+            resourceInputs["transformsMaskFieldReplaceNullWithDefault"] = args?.transformsMaskFieldReplaceNullWithDefault;
             resourceInputs["transformsOversizedRecordsFieldsExcludeList"] = args?.transformsOversizedRecordsFieldsExcludeList;
             resourceInputs["transformsOversizedRecordsFieldsIncludeList"] = args?.transformsOversizedRecordsFieldsIncludeList;
             resourceInputs["transformsOversizedRecordsMaxFieldSizeBytes"] = args?.transformsOversizedRecordsMaxFieldSizeBytes;
@@ -326,18 +372,22 @@ export class S3 extends pulumi.CustomResource {
             resourceInputs["topics"] = undefined /*out*/;
         } else {
             resourceInputs["adoptId"] = undefined /*out*/;
-            resourceInputs["awsAccessKeyId"] = undefined /*out*/;
+            resourceInputs["awsAuthMode"] = undefined /*out*/;
             resourceInputs["awsS3BucketName"] = undefined /*out*/;
+            resourceInputs["awsS3PartSizeBytes"] = undefined /*out*/;
             resourceInputs["awsS3Region"] = undefined /*out*/;
+            resourceInputs["awsStsRoleArn"] = undefined /*out*/;
+            resourceInputs["awsStsRoleExternalId"] = undefined /*out*/;
             resourceInputs["consumerOverrideMaxPollRecords"] = undefined /*out*/;
             resourceInputs["createdTimestamp"] = undefined /*out*/;
             resourceInputs["desiredState"] = undefined /*out*/;
             resourceInputs["displayName"] = undefined /*out*/;
             resourceInputs["drift"] = undefined /*out*/;
             resourceInputs["fileCompressionType"] = undefined /*out*/;
-            resourceInputs["fileNamePrefix"] = undefined /*out*/;
+            resourceInputs["fileMaxRecords"] = undefined /*out*/;
             resourceInputs["fileNameTemplate"] = undefined /*out*/;
             resourceInputs["format"] = undefined /*out*/;
+            resourceInputs["formatOutputEnvelope"] = undefined /*out*/;
             resourceInputs["formatOutputFields"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["preserveNullValues"] = undefined /*out*/;
@@ -356,6 +406,12 @@ export class S3 extends pulumi.CustomResource {
             resourceInputs["transformsMarkColumnsAsOptionalFieldsIncludeList"] = undefined /*out*/;
             resourceInputs["transformsMarkColumnsAsRequiredFieldsIncludeAll"] = undefined /*out*/;
             resourceInputs["transformsMarkColumnsAsRequiredNullSentinelMode"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldFieldsExcludeList"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldFieldsIncludeList"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskChar"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskFixedValue"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskFunction"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldReplaceNullWithDefault"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsFieldsExcludeList"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsFieldsIncludeList"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsMaxFieldSizeBytes"] = undefined /*out*/;
@@ -393,21 +449,37 @@ export interface S3Args {
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**
-     * The platform's `aws.access.key.id`. Required.
+     * The platform's `aws.access.key.id`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
      */
-    awsAccessKeyId: pulumi.Input<string>;
+    awsAccessKeyId?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `aws.auth.mode`. One of `Access Keys`, `Cross-Account Role`. Default `Access Keys`.
+     */
+    awsAuthMode?: pulumi.Input<enums.destinations.S3AwsAuthMode | undefined>;
     /**
      * The platform's `aws.s3.bucket.name`. Required.
      */
     awsS3BucketName: pulumi.Input<string>;
     /**
+     * The platform's `aws.s3.part.size.bytes`. A whole number from 5242880 to 104857600. Default `5242880`.
+     */
+    awsS3PartSizeBytes?: pulumi.Input<number | undefined>;
+    /**
      * The platform's `aws.s3.region`. One of `ap-south-1`, `eu-west-2`, `eu-west-1`, `ap-northeast-2`, `ap-northeast-1`, `ca-central-1`, `sa-east-1`, `cn-north-1`, `us-gov-west-1`, `ap-southeast-1`, `ap-southeast-2`, `eu-central-1`, `us-east-1`, `us-east-2`, `us-west-1`, `us-west-2`. Default `us-west-2`.
      */
     awsS3Region?: pulumi.Input<enums.destinations.S3AwsS3Region | undefined>;
     /**
-     * The platform's `aws.secret.access.key`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+     * The platform's `aws.secret.access.key`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
      */
-    awsSecretAccessKey: pulumi.Input<string>;
+    awsSecretAccessKey?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `aws.sts.role.arn`. Unset: the platform's default.
+     */
+    awsStsRoleArn?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `aws.sts.role.external.id`. Unset: the platform's default.
+     */
+    awsStsRoleExternalId?: pulumi.Input<string | undefined>;
     /**
      * The platform's `consumer.override.max.poll.records`. A whole number from 1 to 100000. Default `10000`.
      */
@@ -421,17 +493,21 @@ export interface S3Args {
      */
     fileCompressionType?: pulumi.Input<enums.destinations.S3FileCompressionType | undefined>;
     /**
-     * The platform's `file.name.prefix`. Unset: the platform's default.
+     * The platform's `file.max.records`. A whole number from 0 to 100000. Default `0`.
      */
-    fileNamePrefix?: pulumi.Input<string | undefined>;
+    fileMaxRecords?: pulumi.Input<number | undefined>;
     /**
-     * The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+     * The platform's `file.name.template`. Unset: the platform's default.
      */
     fileNameTemplate?: pulumi.Input<string | undefined>;
     /**
      * The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
      */
     format?: pulumi.Input<enums.destinations.S3Format | undefined>;
+    /**
+     * The platform's `format.output.envelope`. Default `true`.
+     */
+    formatOutputEnvelope?: pulumi.Input<boolean | undefined>;
     /**
      * The platform's `format.output.fields.user.defined`. A list of strings. Unset: the platform's default.
      */
@@ -484,6 +560,34 @@ export interface S3Args {
      * The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
      */
     transformsMarkColumnsAsRequiredNullSentinelMode?: pulumi.Input<enums.destinations.S3TransformsMarkColumnsAsRequiredNullSentinelMode | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+     */
+    transformsMaskFieldFieldsExcludeList?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+     */
+    transformsMaskFieldFieldsIncludeList?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.char`. Default `*`.
+     */
+    transformsMaskFieldMaskChar?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+     */
+    transformsMaskFieldMaskFixedValue?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+     */
+    transformsMaskFieldMaskFunction?: pulumi.Input<enums.destinations.S3TransformsMaskFieldMaskFunction | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+     */
+    transformsMaskFieldMaskSalt?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+     */
+    transformsMaskFieldReplaceNullWithDefault?: pulumi.Input<boolean | undefined>;
     /**
      * The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
      */

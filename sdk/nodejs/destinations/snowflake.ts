@@ -186,6 +186,10 @@ export class Snowflake extends pulumi.CustomResource {
      */
     declare public readonly transformsHeaderToFieldCustomHeaderMappings: pulumi.Output<string | undefined>;
     /**
+     * The platform's `transforms.KeyToValue.fields.include.list`. Unset: the platform's default.
+     */
+    declare public readonly transformsKeyToValueFieldsIncludeList: pulumi.Output<string | undefined>;
+    /**
      * The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
      */
     declare public readonly transformsMarkColumnsAsOptionalFieldsIncludeList: pulumi.Output<string | undefined>;
@@ -197,6 +201,30 @@ export class Snowflake extends pulumi.CustomResource {
      * The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
      */
     declare public readonly transformsMarkColumnsAsRequiredNullSentinelMode: pulumi.Output<enums.destinations.SnowflakeTransformsMarkColumnsAsRequiredNullSentinelMode | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+     */
+    declare public readonly transformsMaskFieldFieldsExcludeList: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+     */
+    declare public readonly transformsMaskFieldFieldsIncludeList: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.char`. Default `*`.
+     */
+    declare public readonly transformsMaskFieldMaskChar: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+     */
+    declare public readonly transformsMaskFieldMaskFixedValue: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+     */
+    declare public readonly transformsMaskFieldMaskFunction: pulumi.Output<enums.destinations.SnowflakeTransformsMaskFieldMaskFunction | undefined>;
+    /**
+     * The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+     */
+    declare public readonly transformsMaskFieldReplaceNullWithDefault: pulumi.Output<boolean | undefined>;
     /**
      * The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
      */
@@ -347,9 +375,17 @@ export class Snowflake extends pulumi.CustomResource {
             resourceInputs["transformsCopyFieldCopyFieldMapping"] = args?.transformsCopyFieldCopyFieldMapping;
             resourceInputs["transformsDropFieldsFieldsIncludeList"] = args?.transformsDropFieldsFieldsIncludeList;
             resourceInputs["transformsHeaderToFieldCustomHeaderMappings"] = args?.transformsHeaderToFieldCustomHeaderMappings;
+            resourceInputs["transformsKeyToValueFieldsIncludeList"] = args?.transformsKeyToValueFieldsIncludeList;
             resourceInputs["transformsMarkColumnsAsOptionalFieldsIncludeList"] = args?.transformsMarkColumnsAsOptionalFieldsIncludeList;
             resourceInputs["transformsMarkColumnsAsRequiredFieldsIncludeAll"] = args?.transformsMarkColumnsAsRequiredFieldsIncludeAll;
             resourceInputs["transformsMarkColumnsAsRequiredNullSentinelMode"] = args?.transformsMarkColumnsAsRequiredNullSentinelMode;
+            resourceInputs["transformsMaskFieldFieldsExcludeList"] = args?.transformsMaskFieldFieldsExcludeList;
+            resourceInputs["transformsMaskFieldFieldsIncludeList"] = args?.transformsMaskFieldFieldsIncludeList;
+            resourceInputs["transformsMaskFieldMaskChar"] = args?.transformsMaskFieldMaskChar;
+            resourceInputs["transformsMaskFieldMaskFixedValue"] = args?.transformsMaskFieldMaskFixedValue;
+            resourceInputs["transformsMaskFieldMaskFunction"] = args?.transformsMaskFieldMaskFunction;
+            resourceInputs["transformsMaskFieldMaskSalt"] = args?.transformsMaskFieldMaskSalt ? pulumi.secret(args.transformsMaskFieldMaskSalt) : undefined;
+            resourceInputs["transformsMaskFieldReplaceNullWithDefault"] = args?.transformsMaskFieldReplaceNullWithDefault;
             resourceInputs["transformsOversizedRecordsFieldsExcludeList"] = args?.transformsOversizedRecordsFieldsExcludeList;
             resourceInputs["transformsOversizedRecordsFieldsIncludeList"] = args?.transformsOversizedRecordsFieldsIncludeList;
             resourceInputs["transformsOversizedRecordsMaxFieldSizeBytes"] = args?.transformsOversizedRecordsMaxFieldSizeBytes;
@@ -419,9 +455,16 @@ export class Snowflake extends pulumi.CustomResource {
             resourceInputs["transformsCopyFieldCopyFieldMapping"] = undefined /*out*/;
             resourceInputs["transformsDropFieldsFieldsIncludeList"] = undefined /*out*/;
             resourceInputs["transformsHeaderToFieldCustomHeaderMappings"] = undefined /*out*/;
+            resourceInputs["transformsKeyToValueFieldsIncludeList"] = undefined /*out*/;
             resourceInputs["transformsMarkColumnsAsOptionalFieldsIncludeList"] = undefined /*out*/;
             resourceInputs["transformsMarkColumnsAsRequiredFieldsIncludeAll"] = undefined /*out*/;
             resourceInputs["transformsMarkColumnsAsRequiredNullSentinelMode"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldFieldsExcludeList"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldFieldsIncludeList"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskChar"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskFixedValue"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskFunction"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldReplaceNullWithDefault"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsFieldsExcludeList"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsFieldsIncludeList"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsMaxFieldSizeBytes"] = undefined /*out*/;
@@ -580,6 +623,10 @@ export interface SnowflakeArgs {
      */
     transformsHeaderToFieldCustomHeaderMappings?: pulumi.Input<string | undefined>;
     /**
+     * The platform's `transforms.KeyToValue.fields.include.list`. Unset: the platform's default.
+     */
+    transformsKeyToValueFieldsIncludeList?: pulumi.Input<string | undefined>;
+    /**
      * The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
      */
     transformsMarkColumnsAsOptionalFieldsIncludeList?: pulumi.Input<string | undefined>;
@@ -591,6 +638,34 @@ export interface SnowflakeArgs {
      * The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
      */
     transformsMarkColumnsAsRequiredNullSentinelMode?: pulumi.Input<enums.destinations.SnowflakeTransformsMarkColumnsAsRequiredNullSentinelMode | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+     */
+    transformsMaskFieldFieldsExcludeList?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+     */
+    transformsMaskFieldFieldsIncludeList?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.char`. Default `*`.
+     */
+    transformsMaskFieldMaskChar?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+     */
+    transformsMaskFieldMaskFixedValue?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+     */
+    transformsMaskFieldMaskFunction?: pulumi.Input<enums.destinations.SnowflakeTransformsMaskFieldMaskFunction | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+     */
+    transformsMaskFieldMaskSalt?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+     */
+    transformsMaskFieldReplaceNullWithDefault?: pulumi.Input<boolean | undefined>;
     /**
      * The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
      */

@@ -42,10 +42,6 @@ export class Starburst extends pulumi.CustomResource {
      */
     declare public readonly adoptId: pulumi.Output<string | undefined>;
     /**
-     * The platform's `aws.access.key.id`. Required.
-     */
-    declare public readonly awsAccessKeyId: pulumi.Output<string | undefined>;
-    /**
      * The platform's `aws.s3.bucket.name`. Required.
      */
     declare public readonly awsS3BucketName: pulumi.Output<string | undefined>;
@@ -82,7 +78,7 @@ export class Starburst extends pulumi.CustomResource {
      */
     declare public readonly fileNamePrefix: pulumi.Output<string | undefined>;
     /**
-     * The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+     * The platform's `file.name.template`. Unset: the platform's default.
      */
     declare public readonly fileNameTemplate: pulumi.Output<string | undefined>;
     /**
@@ -161,6 +157,30 @@ export class Starburst extends pulumi.CustomResource {
      * The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
      */
     declare public readonly transformsMarkColumnsAsRequiredNullSentinelMode: pulumi.Output<enums.destinations.StarburstTransformsMarkColumnsAsRequiredNullSentinelMode | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+     */
+    declare public readonly transformsMaskFieldFieldsExcludeList: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+     */
+    declare public readonly transformsMaskFieldFieldsIncludeList: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.char`. Default `*`.
+     */
+    declare public readonly transformsMaskFieldMaskChar: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+     */
+    declare public readonly transformsMaskFieldMaskFixedValue: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+     */
+    declare public readonly transformsMaskFieldMaskFunction: pulumi.Output<enums.destinations.StarburstTransformsMaskFieldMaskFunction | undefined>;
+    /**
+     * The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+     */
+    declare public readonly transformsMaskFieldReplaceNullWithDefault: pulumi.Output<boolean | undefined>;
     /**
      * The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
      */
@@ -271,7 +291,7 @@ export class Starburst extends pulumi.CustomResource {
                 throw new Error("Missing required property 'awsSecretAccessKey'");
             }
             resourceInputs["adoptId"] = args?.adoptId;
-            resourceInputs["awsAccessKeyId"] = args?.awsAccessKeyId;
+            resourceInputs["awsAccessKeyId"] = args?.awsAccessKeyId ? pulumi.secret(args.awsAccessKeyId) : undefined;
             resourceInputs["awsS3BucketName"] = args?.awsS3BucketName;
             resourceInputs["awsS3Region"] = args?.awsS3Region;
             resourceInputs["awsSecretAccessKey"] = args?.awsSecretAccessKey ? pulumi.secret(args.awsSecretAccessKey) : undefined;
@@ -294,6 +314,13 @@ export class Starburst extends pulumi.CustomResource {
             resourceInputs["transformsMarkColumnsAsOptionalFieldsIncludeList"] = args?.transformsMarkColumnsAsOptionalFieldsIncludeList;
             resourceInputs["transformsMarkColumnsAsRequiredFieldsIncludeAll"] = args?.transformsMarkColumnsAsRequiredFieldsIncludeAll;
             resourceInputs["transformsMarkColumnsAsRequiredNullSentinelMode"] = args?.transformsMarkColumnsAsRequiredNullSentinelMode;
+            resourceInputs["transformsMaskFieldFieldsExcludeList"] = args?.transformsMaskFieldFieldsExcludeList;
+            resourceInputs["transformsMaskFieldFieldsIncludeList"] = args?.transformsMaskFieldFieldsIncludeList;
+            resourceInputs["transformsMaskFieldMaskChar"] = args?.transformsMaskFieldMaskChar;
+            resourceInputs["transformsMaskFieldMaskFixedValue"] = args?.transformsMaskFieldMaskFixedValue;
+            resourceInputs["transformsMaskFieldMaskFunction"] = args?.transformsMaskFieldMaskFunction;
+            resourceInputs["transformsMaskFieldMaskSalt"] = args?.transformsMaskFieldMaskSalt ? pulumi.secret(args.transformsMaskFieldMaskSalt) : undefined;
+            resourceInputs["transformsMaskFieldReplaceNullWithDefault"] = args?.transformsMaskFieldReplaceNullWithDefault;
             resourceInputs["transformsOversizedRecordsFieldsExcludeList"] = args?.transformsOversizedRecordsFieldsExcludeList;
             resourceInputs["transformsOversizedRecordsFieldsIncludeList"] = args?.transformsOversizedRecordsFieldsIncludeList;
             resourceInputs["transformsOversizedRecordsMaxFieldSizeBytes"] = args?.transformsOversizedRecordsMaxFieldSizeBytes;
@@ -326,7 +353,6 @@ export class Starburst extends pulumi.CustomResource {
             resourceInputs["topics"] = undefined /*out*/;
         } else {
             resourceInputs["adoptId"] = undefined /*out*/;
-            resourceInputs["awsAccessKeyId"] = undefined /*out*/;
             resourceInputs["awsS3BucketName"] = undefined /*out*/;
             resourceInputs["awsS3Region"] = undefined /*out*/;
             resourceInputs["consumerOverrideMaxPollRecords"] = undefined /*out*/;
@@ -356,6 +382,12 @@ export class Starburst extends pulumi.CustomResource {
             resourceInputs["transformsMarkColumnsAsOptionalFieldsIncludeList"] = undefined /*out*/;
             resourceInputs["transformsMarkColumnsAsRequiredFieldsIncludeAll"] = undefined /*out*/;
             resourceInputs["transformsMarkColumnsAsRequiredNullSentinelMode"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldFieldsExcludeList"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldFieldsIncludeList"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskChar"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskFixedValue"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldMaskFunction"] = undefined /*out*/;
+            resourceInputs["transformsMaskFieldReplaceNullWithDefault"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsFieldsExcludeList"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsFieldsIncludeList"] = undefined /*out*/;
             resourceInputs["transformsOversizedRecordsMaxFieldSizeBytes"] = undefined /*out*/;
@@ -393,7 +425,7 @@ export interface StarburstArgs {
      */
     adoptId?: pulumi.Input<string | undefined>;
     /**
-     * The platform's `aws.access.key.id`. Required.
+     * The platform's `aws.access.key.id`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
      */
     awsAccessKeyId: pulumi.Input<string>;
     /**
@@ -425,7 +457,7 @@ export interface StarburstArgs {
      */
     fileNamePrefix?: pulumi.Input<string | undefined>;
     /**
-     * The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+     * The platform's `file.name.template`. Unset: the platform's default.
      */
     fileNameTemplate?: pulumi.Input<string | undefined>;
     /**
@@ -484,6 +516,34 @@ export interface StarburstArgs {
      * The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
      */
     transformsMarkColumnsAsRequiredNullSentinelMode?: pulumi.Input<enums.destinations.StarburstTransformsMarkColumnsAsRequiredNullSentinelMode | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+     */
+    transformsMaskFieldFieldsExcludeList?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+     */
+    transformsMaskFieldFieldsIncludeList?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.char`. Default `*`.
+     */
+    transformsMaskFieldMaskChar?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+     */
+    transformsMaskFieldMaskFixedValue?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+     */
+    transformsMaskFieldMaskFunction?: pulumi.Input<enums.destinations.StarburstTransformsMaskFieldMaskFunction | undefined>;
+    /**
+     * The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+     */
+    transformsMaskFieldMaskSalt?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+     */
+    transformsMaskFieldReplaceNullWithDefault?: pulumi.Input<boolean | undefined>;
     /**
      * The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
      */

@@ -78,9 +78,13 @@ export class Dynamodb extends pulumi.CustomResource {
      */
     declare public readonly fullExportExpirationTimeMs: pulumi.Output<number | undefined>;
     /**
-     * The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `32768`.
+     * The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `8192`.
      */
     declare public readonly incrementalSnapshotChunkSize: pulumi.Output<number | undefined>;
+    /**
+     * The platform's `incremental.snapshot.interval.ms`. A whole number. Default `6000`.
+     */
+    declare public readonly incrementalSnapshotIntervalMs: pulumi.Output<number | undefined>;
     /**
      * The platform's `incremental.snapshot.max.threads`. A whole number of at least 1 (a number of threads; this range is pulumi-cdc's, the platform publishes none). Default `8`.
      */
@@ -226,6 +230,7 @@ export class Dynamodb extends pulumi.CustomResource {
             resourceInputs["dynamodbServiceEndpoint"] = args?.dynamodbServiceEndpoint;
             resourceInputs["fullExportExpirationTimeMs"] = args?.fullExportExpirationTimeMs;
             resourceInputs["incrementalSnapshotChunkSize"] = args?.incrementalSnapshotChunkSize;
+            resourceInputs["incrementalSnapshotIntervalMs"] = args?.incrementalSnapshotIntervalMs;
             resourceInputs["incrementalSnapshotMaxThreads"] = args?.incrementalSnapshotMaxThreads;
             resourceInputs["insertTopicNameEnabled"] = args?.insertTopicNameEnabled;
             resourceInputs["name"] = args?.name;
@@ -268,6 +273,7 @@ export class Dynamodb extends pulumi.CustomResource {
             resourceInputs["dynamodbServiceEndpoint"] = undefined /*out*/;
             resourceInputs["fullExportExpirationTimeMs"] = undefined /*out*/;
             resourceInputs["incrementalSnapshotChunkSize"] = undefined /*out*/;
+            resourceInputs["incrementalSnapshotIntervalMs"] = undefined /*out*/;
             resourceInputs["incrementalSnapshotMaxThreads"] = undefined /*out*/;
             resourceInputs["insertTopicNameEnabled"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
@@ -342,9 +348,13 @@ export interface DynamodbArgs {
      */
     fullExportExpirationTimeMs?: pulumi.Input<number | undefined>;
     /**
-     * The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `32768`.
+     * The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `8192`.
      */
     incrementalSnapshotChunkSize?: pulumi.Input<number | undefined>;
+    /**
+     * The platform's `incremental.snapshot.interval.ms`. A whole number. Default `6000`.
+     */
+    incrementalSnapshotIntervalMs?: pulumi.Input<number | undefined>;
     /**
      * The platform's `incremental.snapshot.max.threads`. A whole number of at least 1 (a number of threads; this range is pulumi-cdc's, the platform publishes none). Default `8`.
      */

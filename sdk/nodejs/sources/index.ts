@@ -30,6 +30,26 @@ export type Elasticsearch = import("./elasticsearch").Elasticsearch;
 export const Elasticsearch: typeof import("./elasticsearch").Elasticsearch = null as any;
 utilities.lazyLoad(exports, ["Elasticsearch"], () => require("./elasticsearch"));
 
+export { FacebookAdsArgs } from "./facebookAds";
+export type FacebookAds = import("./facebookAds").FacebookAds;
+export const FacebookAds: typeof import("./facebookAds").FacebookAds = null as any;
+utilities.lazyLoad(exports, ["FacebookAds"], () => require("./facebookAds"));
+
+export { GoogleAdsArgs } from "./googleAds";
+export type GoogleAds = import("./googleAds").GoogleAds;
+export const GoogleAds: typeof import("./googleAds").GoogleAds = null as any;
+utilities.lazyLoad(exports, ["GoogleAds"], () => require("./googleAds"));
+
+export { GoogleAnalyticsArgs } from "./googleAnalytics";
+export type GoogleAnalytics = import("./googleAnalytics").GoogleAnalytics;
+export const GoogleAnalytics: typeof import("./googleAnalytics").GoogleAnalytics = null as any;
+utilities.lazyLoad(exports, ["GoogleAnalytics"], () => require("./googleAnalytics"));
+
+export { HubspotArgs } from "./hubspot";
+export type Hubspot = import("./hubspot").Hubspot;
+export const Hubspot: typeof import("./hubspot").Hubspot = null as any;
+utilities.lazyLoad(exports, ["Hubspot"], () => require("./hubspot"));
+
 export { InformixArgs } from "./informix";
 export type Informix = import("./informix").Informix;
 export const Informix: typeof import("./informix").Informix = null as any;
@@ -59,6 +79,11 @@ export { MysqlArgs } from "./mysql";
 export type Mysql = import("./mysql").Mysql;
 export const Mysql: typeof import("./mysql").Mysql = null as any;
 utilities.lazyLoad(exports, ["Mysql"], () => require("./mysql"));
+
+export { NetsuiteArgs } from "./netsuite";
+export type Netsuite = import("./netsuite").Netsuite;
+export const Netsuite: typeof import("./netsuite").Netsuite = null as any;
+utilities.lazyLoad(exports, ["Netsuite"], () => require("./netsuite"));
 
 export { OracleArgs } from "./oracle";
 export type Oracle = import("./oracle").Oracle;
@@ -90,6 +115,11 @@ export type S3 = import("./s3").S3;
 export const S3: typeof import("./s3").S3 = null as any;
 utilities.lazyLoad(exports, ["S3"], () => require("./s3"));
 
+export { SalesforceArgs } from "./salesforce";
+export type Salesforce = import("./salesforce").Salesforce;
+export const Salesforce: typeof import("./salesforce").Salesforce = null as any;
+utilities.lazyLoad(exports, ["Salesforce"], () => require("./salesforce"));
+
 export { SalesforceWebhookArgs } from "./salesforceWebhook";
 export type SalesforceWebhook = import("./salesforceWebhook").SalesforceWebhook;
 export const SalesforceWebhook: typeof import("./salesforceWebhook").SalesforceWebhook = null as any;
@@ -104,6 +134,11 @@ export { SqlserverArgs } from "./sqlserver";
 export type Sqlserver = import("./sqlserver").Sqlserver;
 export const Sqlserver: typeof import("./sqlserver").Sqlserver = null as any;
 utilities.lazyLoad(exports, ["Sqlserver"], () => require("./sqlserver"));
+
+export { StripeArgs } from "./stripe";
+export type Stripe = import("./stripe").Stripe;
+export const Stripe: typeof import("./stripe").Stripe = null as any;
+utilities.lazyLoad(exports, ["Stripe"], () => require("./stripe"));
 
 export { StripeWebhookArgs } from "./stripeWebhook";
 export type StripeWebhook = import("./stripeWebhook").StripeWebhook;
@@ -124,6 +159,11 @@ export { WebhookArgs } from "./webhook";
 export type Webhook = import("./webhook").Webhook;
 export const Webhook: typeof import("./webhook").Webhook = null as any;
 utilities.lazyLoad(exports, ["Webhook"], () => require("./webhook"));
+
+export { ZendeskArgs } from "./zendesk";
+export type Zendesk = import("./zendesk").Zendesk;
+export const Zendesk: typeof import("./zendesk").Zendesk = null as any;
+utilities.lazyLoad(exports, ["Zendesk"], () => require("./zendesk"));
 
 export { ZendeskWebhookArgs } from "./zendeskWebhook";
 export type ZendeskWebhook = import("./zendeskWebhook").ZendeskWebhook;
@@ -148,6 +188,14 @@ const _module = {
                 return new Dynamodb(name, <any>undefined, { urn })
             case "cdc:sources:Elasticsearch":
                 return new Elasticsearch(name, <any>undefined, { urn })
+            case "cdc:sources:FacebookAds":
+                return new FacebookAds(name, <any>undefined, { urn })
+            case "cdc:sources:GoogleAds":
+                return new GoogleAds(name, <any>undefined, { urn })
+            case "cdc:sources:GoogleAnalytics":
+                return new GoogleAnalytics(name, <any>undefined, { urn })
+            case "cdc:sources:Hubspot":
+                return new Hubspot(name, <any>undefined, { urn })
             case "cdc:sources:Informix":
                 return new Informix(name, <any>undefined, { urn })
             case "cdc:sources:KafkaDirect":
@@ -160,6 +208,8 @@ const _module = {
                 return new MongodbHosted(name, <any>undefined, { urn })
             case "cdc:sources:Mysql":
                 return new Mysql(name, <any>undefined, { urn })
+            case "cdc:sources:Netsuite":
+                return new Netsuite(name, <any>undefined, { urn })
             case "cdc:sources:Oracle":
                 return new Oracle(name, <any>undefined, { urn })
             case "cdc:sources:OracleAws":
@@ -172,12 +222,16 @@ const _module = {
                 return new Redis(name, <any>undefined, { urn })
             case "cdc:sources:S3":
                 return new S3(name, <any>undefined, { urn })
+            case "cdc:sources:Salesforce":
+                return new Salesforce(name, <any>undefined, { urn })
             case "cdc:sources:SalesforceWebhook":
                 return new SalesforceWebhook(name, <any>undefined, { urn })
             case "cdc:sources:ShopifyWebhook":
                 return new ShopifyWebhook(name, <any>undefined, { urn })
             case "cdc:sources:Sqlserver":
                 return new Sqlserver(name, <any>undefined, { urn })
+            case "cdc:sources:Stripe":
+                return new Stripe(name, <any>undefined, { urn })
             case "cdc:sources:StripeWebhook":
                 return new StripeWebhook(name, <any>undefined, { urn })
             case "cdc:sources:Supabase":
@@ -186,6 +240,8 @@ const _module = {
                 return new Vitess(name, <any>undefined, { urn })
             case "cdc:sources:Webhook":
                 return new Webhook(name, <any>undefined, { urn })
+            case "cdc:sources:Zendesk":
+                return new Zendesk(name, <any>undefined, { urn })
             case "cdc:sources:ZendeskWebhook":
                 return new ZendeskWebhook(name, <any>undefined, { urn })
             default:

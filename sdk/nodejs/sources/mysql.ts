@@ -102,6 +102,10 @@ export class Mysql extends pulumi.CustomResource {
      */
     declare public readonly heartbeatEnabled: pulumi.Output<boolean | undefined>;
     /**
+     * The platform's `inconsistent.schema.handling.mode.user.defined`. One of `Automatic`, `Fail`, `Warn`, `Skip`. Default `Automatic`.
+     */
+    declare public readonly inconsistentSchemaHandlingMode: pulumi.Output<enums.sources.MysqlInconsistentSchemaHandlingMode | undefined>;
+    /**
      * The platform's `InsertTopicName.enabled`. Default `false`.
      */
     declare public readonly insertTopicNameEnabled: pulumi.Output<boolean | undefined>;
@@ -157,6 +161,22 @@ export class Mysql extends pulumi.CustomResource {
      * The API's `connector_status` of the source: Active, Paused, Stopped, Broken, Starting, Unassigned, Unknown or Pending.
      */
     declare public /*out*/ readonly status: pulumi.Output<string>;
+    /**
+     * The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
+     */
+    declare public readonly streamkapSnapshotChunkSizeBytes: pulumi.Output<number | undefined>;
+    /**
+     * The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+     */
+    declare public readonly streamkapSnapshotMaxSplitSizeBytes: pulumi.Output<number | undefined>;
+    /**
+     * The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
+     */
+    declare public readonly streamkapSnapshotParallelism: pulumi.Output<number | undefined>;
+    /**
+     * The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
+     */
+    declare public readonly streamkapSnapshotStateRefreshMs: pulumi.Output<number | undefined>;
     /**
      * The platform's `table.include.list.user.defined`. Required.
      */
@@ -306,6 +326,7 @@ export class Mysql extends pulumi.CustomResource {
             resourceInputs["desiredState"] = args?.desiredState;
             resourceInputs["heartbeatDataCollectionSchemaOrDatabase"] = args?.heartbeatDataCollectionSchemaOrDatabase;
             resourceInputs["heartbeatEnabled"] = args?.heartbeatEnabled;
+            resourceInputs["inconsistentSchemaHandlingMode"] = args?.inconsistentSchemaHandlingMode;
             resourceInputs["insertTopicNameEnabled"] = args?.insertTopicNameEnabled;
             resourceInputs["name"] = args?.name;
             resourceInputs["predicatesIsTopicToEnrichPattern"] = args?.predicatesIsTopicToEnrichPattern;
@@ -319,6 +340,10 @@ export class Mysql extends pulumi.CustomResource {
             resourceInputs["sshHost"] = args?.sshHost;
             resourceInputs["sshPort"] = args?.sshPort;
             resourceInputs["sshUser"] = args?.sshUser;
+            resourceInputs["streamkapSnapshotChunkSizeBytes"] = args?.streamkapSnapshotChunkSizeBytes;
+            resourceInputs["streamkapSnapshotMaxSplitSizeBytes"] = args?.streamkapSnapshotMaxSplitSizeBytes;
+            resourceInputs["streamkapSnapshotParallelism"] = args?.streamkapSnapshotParallelism;
+            resourceInputs["streamkapSnapshotStateRefreshMs"] = args?.streamkapSnapshotStateRefreshMs;
             resourceInputs["tableIncludeList"] = args?.tableIncludeList;
             resourceInputs["tags"] = args?.tags;
             resourceInputs["transformsInsertStaticKey1StaticField"] = args?.transformsInsertStaticKey1StaticField;
@@ -367,6 +392,7 @@ export class Mysql extends pulumi.CustomResource {
             resourceInputs["drift"] = undefined /*out*/;
             resourceInputs["heartbeatDataCollectionSchemaOrDatabase"] = undefined /*out*/;
             resourceInputs["heartbeatEnabled"] = undefined /*out*/;
+            resourceInputs["inconsistentSchemaHandlingMode"] = undefined /*out*/;
             resourceInputs["insertTopicNameEnabled"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["predicatesIsTopicToEnrichPattern"] = undefined /*out*/;
@@ -381,6 +407,10 @@ export class Mysql extends pulumi.CustomResource {
             resourceInputs["sshPort"] = undefined /*out*/;
             resourceInputs["sshUser"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
+            resourceInputs["streamkapSnapshotChunkSizeBytes"] = undefined /*out*/;
+            resourceInputs["streamkapSnapshotMaxSplitSizeBytes"] = undefined /*out*/;
+            resourceInputs["streamkapSnapshotParallelism"] = undefined /*out*/;
+            resourceInputs["streamkapSnapshotStateRefreshMs"] = undefined /*out*/;
             resourceInputs["tableIncludeList"] = undefined /*out*/;
             resourceInputs["tags"] = undefined /*out*/;
             resourceInputs["tenantId"] = undefined /*out*/;
@@ -475,6 +505,10 @@ export interface MysqlArgs {
      */
     heartbeatEnabled?: pulumi.Input<boolean | undefined>;
     /**
+     * The platform's `inconsistent.schema.handling.mode.user.defined`. One of `Automatic`, `Fail`, `Warn`, `Skip`. Default `Automatic`.
+     */
+    inconsistentSchemaHandlingMode?: pulumi.Input<enums.sources.MysqlInconsistentSchemaHandlingMode | undefined>;
+    /**
      * The platform's `InsertTopicName.enabled`. Default `false`.
      */
     insertTopicNameEnabled?: pulumi.Input<boolean | undefined>;
@@ -526,6 +560,22 @@ export interface MysqlArgs {
      * The platform's `ssh.user`. Default `streamkap`.
      */
     sshUser?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
+     */
+    streamkapSnapshotChunkSizeBytes?: pulumi.Input<number | undefined>;
+    /**
+     * The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+     */
+    streamkapSnapshotMaxSplitSizeBytes?: pulumi.Input<number | undefined>;
+    /**
+     * The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
+     */
+    streamkapSnapshotParallelism?: pulumi.Input<number | undefined>;
+    /**
+     * The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
+     */
+    streamkapSnapshotStateRefreshMs?: pulumi.Input<number | undefined>;
     /**
      * The platform's `table.include.list.user.defined`. Required.
      */

@@ -98,13 +98,29 @@ export class Oracle extends pulumi.CustomResource {
      */
     declare public readonly insertTopicNameEnabled: pulumi.Output<boolean | undefined>;
     /**
+     * The platform's `lob.enabled`. Default `false`.
+     */
+    declare public readonly lobEnabled: pulumi.Output<boolean | undefined>;
+    /**
+     * The platform's `log.mining.strategy`. One of `online_catalog`, `redo_log_catalog`, `hybrid`. Default `online_catalog`.
+     */
+    declare public readonly logMiningStrategy: pulumi.Output<enums.sources.OracleLogMiningStrategy | undefined>;
+    /**
      * The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
      */
     declare public readonly name: pulumi.Output<string>;
     /**
+     * The platform's `post.processors.reselect.enabled`. Default `false`.
+     */
+    declare public readonly postProcessorsReselectEnabled: pulumi.Output<boolean | undefined>;
+    /**
      * The platform's `preserve.null.values`. Default `false`.
      */
     declare public readonly preserveNullValues: pulumi.Output<boolean | undefined>;
+    /**
+     * The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+     */
+    declare public readonly reselectorReselectErrorHandlingMode: pulumi.Output<enums.sources.OracleReselectorReselectErrorHandlingMode | undefined>;
     /**
      * The platform's `schema.history.internal.store.only.captured.databases.ddl`. Default `false`.
      */
@@ -251,8 +267,12 @@ export class Oracle extends pulumi.CustomResource {
             resourceInputs["heartbeatDataCollectionSchemaOrDatabase"] = args?.heartbeatDataCollectionSchemaOrDatabase;
             resourceInputs["heartbeatEnabled"] = args?.heartbeatEnabled;
             resourceInputs["insertTopicNameEnabled"] = args?.insertTopicNameEnabled;
+            resourceInputs["lobEnabled"] = args?.lobEnabled;
+            resourceInputs["logMiningStrategy"] = args?.logMiningStrategy;
             resourceInputs["name"] = args?.name;
+            resourceInputs["postProcessorsReselectEnabled"] = args?.postProcessorsReselectEnabled;
             resourceInputs["preserveNullValues"] = args?.preserveNullValues;
+            resourceInputs["reselectorReselectErrorHandlingMode"] = args?.reselectorReselectErrorHandlingMode;
             resourceInputs["schemaHistoryInternalStoreOnlyCapturedDatabasesDdl"] = args?.schemaHistoryInternalStoreOnlyCapturedDatabasesDdl;
             resourceInputs["schemaHistoryInternalStoreOnlyCapturedTablesDdl"] = args?.schemaHistoryInternalStoreOnlyCapturedTablesDdl;
             resourceInputs["schemaIncludeList"] = args?.schemaIncludeList;
@@ -297,8 +317,12 @@ export class Oracle extends pulumi.CustomResource {
             resourceInputs["heartbeatDataCollectionSchemaOrDatabase"] = undefined /*out*/;
             resourceInputs["heartbeatEnabled"] = undefined /*out*/;
             resourceInputs["insertTopicNameEnabled"] = undefined /*out*/;
+            resourceInputs["lobEnabled"] = undefined /*out*/;
+            resourceInputs["logMiningStrategy"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
+            resourceInputs["postProcessorsReselectEnabled"] = undefined /*out*/;
             resourceInputs["preserveNullValues"] = undefined /*out*/;
+            resourceInputs["reselectorReselectErrorHandlingMode"] = undefined /*out*/;
             resourceInputs["schemaHistoryInternalStoreOnlyCapturedDatabasesDdl"] = undefined /*out*/;
             resourceInputs["schemaHistoryInternalStoreOnlyCapturedTablesDdl"] = undefined /*out*/;
             resourceInputs["schemaIncludeList"] = undefined /*out*/;
@@ -387,13 +411,29 @@ export interface OracleArgs {
      */
     insertTopicNameEnabled?: pulumi.Input<boolean | undefined>;
     /**
+     * The platform's `lob.enabled`. Default `false`.
+     */
+    lobEnabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * The platform's `log.mining.strategy`. One of `online_catalog`, `redo_log_catalog`, `hybrid`. Default `online_catalog`.
+     */
+    logMiningStrategy?: pulumi.Input<enums.sources.OracleLogMiningStrategy | undefined>;
+    /**
      * The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
      */
     name?: pulumi.Input<string | undefined>;
     /**
+     * The platform's `post.processors.reselect.enabled`. Default `false`.
+     */
+    postProcessorsReselectEnabled?: pulumi.Input<boolean | undefined>;
+    /**
      * The platform's `preserve.null.values`. Default `false`.
      */
     preserveNullValues?: pulumi.Input<boolean | undefined>;
+    /**
+     * The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+     */
+    reselectorReselectErrorHandlingMode?: pulumi.Input<enums.sources.OracleReselectorReselectErrorHandlingMode | undefined>;
     /**
      * The platform's `schema.history.internal.store.only.captured.databases.ddl`. Default `false`.
      */

@@ -118,9 +118,9 @@ export class Postgresql extends pulumi.CustomResource {
      */
     declare public readonly name: pulumi.Output<string>;
     /**
-     * The platform's `post.processors`. One of `reselector`. Unset: the platform's default.
+     * The platform's `post.processors.reselect.enabled`. Default `true`.
      */
-    declare public readonly postProcessors: pulumi.Output<enums.sources.PostgresqlPostProcessors | undefined>;
+    declare public readonly postProcessorsReselectEnabled: pulumi.Output<boolean | undefined>;
     /**
      * The platform's `predicates.IsTopicToEnrich.pattern`. Default `$^`.
      */
@@ -133,6 +133,10 @@ export class Postgresql extends pulumi.CustomResource {
      * The platform's `publication.name`. Default `streamkap_pub`.
      */
     declare public readonly publicationName: pulumi.Output<string | undefined>;
+    /**
+     * The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+     */
+    declare public readonly reselectorReselectErrorHandlingMode: pulumi.Output<enums.sources.PostgresqlReselectorReselectErrorHandlingMode | undefined>;
     /**
      * The platform's `schema.include.list`. Required.
      */
@@ -178,13 +182,9 @@ export class Postgresql extends pulumi.CustomResource {
      */
     declare public readonly streamkapSnapshotChunkSizeBytes: pulumi.Output<number | undefined>;
     /**
-     * The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
+     * The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
      */
-    declare public readonly streamkapSnapshotCustomTableConfig: pulumi.Output<{[key: string]: outputs.sources.PostgresqlStreamkapSnapshotCustomTableConfigEntry} | undefined>;
-    /**
-     * The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-     */
-    declare public readonly streamkapSnapshotLargeTableThreshold: pulumi.Output<number | undefined>;
+    declare public readonly streamkapSnapshotMaxSplitSizeBytes: pulumi.Output<number | undefined>;
     /**
      * The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
      */
@@ -349,10 +349,11 @@ export class Postgresql extends pulumi.CustomResource {
             resourceInputs["includeSourceDbNameInTableName"] = args?.includeSourceDbNameInTableName;
             resourceInputs["insertTopicNameEnabled"] = args?.insertTopicNameEnabled;
             resourceInputs["name"] = args?.name;
-            resourceInputs["postProcessors"] = args?.postProcessors;
+            resourceInputs["postProcessorsReselectEnabled"] = args?.postProcessorsReselectEnabled;
             resourceInputs["predicatesIsTopicToEnrichPattern"] = args?.predicatesIsTopicToEnrichPattern;
             resourceInputs["preserveNullValues"] = args?.preserveNullValues;
             resourceInputs["publicationName"] = args?.publicationName;
+            resourceInputs["reselectorReselectErrorHandlingMode"] = args?.reselectorReselectErrorHandlingMode;
             resourceInputs["schemaIncludeList"] = args?.schemaIncludeList;
             resourceInputs["signalDataCollectionSchemaOrDatabase"] = args?.signalDataCollectionSchemaOrDatabase;
             resourceInputs["slotName"] = args?.slotName;
@@ -363,8 +364,7 @@ export class Postgresql extends pulumi.CustomResource {
             resourceInputs["sshPort"] = args?.sshPort;
             resourceInputs["sshUser"] = args?.sshUser;
             resourceInputs["streamkapSnapshotChunkSizeBytes"] = args?.streamkapSnapshotChunkSizeBytes;
-            resourceInputs["streamkapSnapshotCustomTableConfig"] = args?.streamkapSnapshotCustomTableConfig;
-            resourceInputs["streamkapSnapshotLargeTableThreshold"] = args?.streamkapSnapshotLargeTableThreshold;
+            resourceInputs["streamkapSnapshotMaxSplitSizeBytes"] = args?.streamkapSnapshotMaxSplitSizeBytes;
             resourceInputs["streamkapSnapshotParallelism"] = args?.streamkapSnapshotParallelism;
             resourceInputs["streamkapSnapshotStateRefreshMs"] = args?.streamkapSnapshotStateRefreshMs;
             resourceInputs["tableIncludeList"] = args?.tableIncludeList;
@@ -419,10 +419,11 @@ export class Postgresql extends pulumi.CustomResource {
             resourceInputs["includeSourceDbNameInTableName"] = undefined /*out*/;
             resourceInputs["insertTopicNameEnabled"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
-            resourceInputs["postProcessors"] = undefined /*out*/;
+            resourceInputs["postProcessorsReselectEnabled"] = undefined /*out*/;
             resourceInputs["predicatesIsTopicToEnrichPattern"] = undefined /*out*/;
             resourceInputs["preserveNullValues"] = undefined /*out*/;
             resourceInputs["publicationName"] = undefined /*out*/;
+            resourceInputs["reselectorReselectErrorHandlingMode"] = undefined /*out*/;
             resourceInputs["schemaIncludeList"] = undefined /*out*/;
             resourceInputs["signalDataCollectionSchemaOrDatabase"] = undefined /*out*/;
             resourceInputs["slotName"] = undefined /*out*/;
@@ -434,8 +435,7 @@ export class Postgresql extends pulumi.CustomResource {
             resourceInputs["sshUser"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
             resourceInputs["streamkapSnapshotChunkSizeBytes"] = undefined /*out*/;
-            resourceInputs["streamkapSnapshotCustomTableConfig"] = undefined /*out*/;
-            resourceInputs["streamkapSnapshotLargeTableThreshold"] = undefined /*out*/;
+            resourceInputs["streamkapSnapshotMaxSplitSizeBytes"] = undefined /*out*/;
             resourceInputs["streamkapSnapshotParallelism"] = undefined /*out*/;
             resourceInputs["streamkapSnapshotStateRefreshMs"] = undefined /*out*/;
             resourceInputs["tableIncludeList"] = undefined /*out*/;
@@ -548,9 +548,9 @@ export interface PostgresqlArgs {
      */
     name?: pulumi.Input<string | undefined>;
     /**
-     * The platform's `post.processors`. One of `reselector`. Unset: the platform's default.
+     * The platform's `post.processors.reselect.enabled`. Default `true`.
      */
-    postProcessors?: pulumi.Input<enums.sources.PostgresqlPostProcessors | undefined>;
+    postProcessorsReselectEnabled?: pulumi.Input<boolean | undefined>;
     /**
      * The platform's `predicates.IsTopicToEnrich.pattern`. Default `$^`.
      */
@@ -563,6 +563,10 @@ export interface PostgresqlArgs {
      * The platform's `publication.name`. Default `streamkap_pub`.
      */
     publicationName?: pulumi.Input<string | undefined>;
+    /**
+     * The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+     */
+    reselectorReselectErrorHandlingMode?: pulumi.Input<enums.sources.PostgresqlReselectorReselectErrorHandlingMode | undefined>;
     /**
      * The platform's `schema.include.list`. Required.
      */
@@ -604,13 +608,9 @@ export interface PostgresqlArgs {
      */
     streamkapSnapshotChunkSizeBytes?: pulumi.Input<number | undefined>;
     /**
-     * The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
+     * The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
      */
-    streamkapSnapshotCustomTableConfig?: pulumi.Input<{[key: string]: pulumi.Input<inputs.sources.PostgresqlStreamkapSnapshotCustomTableConfigEntryArgs>} | undefined>;
-    /**
-     * The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-     */
-    streamkapSnapshotLargeTableThreshold?: pulumi.Input<number | undefined>;
+    streamkapSnapshotMaxSplitSizeBytes?: pulumi.Input<number | undefined>;
     /**
      * The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
      */

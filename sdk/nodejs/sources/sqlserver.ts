@@ -122,14 +122,6 @@ export class Sqlserver extends pulumi.CustomResource {
      */
     declare public readonly signalDataCollectionSchemaOrDatabase: pulumi.Output<string | undefined>;
     /**
-     * The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-     */
-    declare public readonly snapshotCustomTableConfig: pulumi.Output<{[key: string]: outputs.sources.SqlserverSnapshotCustomTableConfigEntry} | undefined>;
-    /**
-     * The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-     */
-    declare public readonly snapshotLargeTableThreshold: pulumi.Output<number | undefined>;
-    /**
      * The platform's `ssh.enabled`. Default `false`.
      */
     declare public readonly sshEnabled: pulumi.Output<boolean | undefined>;
@@ -290,8 +282,6 @@ export class Sqlserver extends pulumi.CustomResource {
             resourceInputs["schemaHistoryInternalStoreOnlyCapturedTablesDdl"] = args?.schemaHistoryInternalStoreOnlyCapturedTablesDdl;
             resourceInputs["schemaIncludeList"] = args?.schemaIncludeList;
             resourceInputs["signalDataCollectionSchemaOrDatabase"] = args?.signalDataCollectionSchemaOrDatabase;
-            resourceInputs["snapshotCustomTableConfig"] = args?.snapshotCustomTableConfig;
-            resourceInputs["snapshotLargeTableThreshold"] = args?.snapshotLargeTableThreshold;
             resourceInputs["sshEnabled"] = args?.sshEnabled;
             resourceInputs["sshHost"] = args?.sshHost;
             resourceInputs["sshPort"] = args?.sshPort;
@@ -345,8 +335,6 @@ export class Sqlserver extends pulumi.CustomResource {
             resourceInputs["schemaHistoryInternalStoreOnlyCapturedTablesDdl"] = undefined /*out*/;
             resourceInputs["schemaIncludeList"] = undefined /*out*/;
             resourceInputs["signalDataCollectionSchemaOrDatabase"] = undefined /*out*/;
-            resourceInputs["snapshotCustomTableConfig"] = undefined /*out*/;
-            resourceInputs["snapshotLargeTableThreshold"] = undefined /*out*/;
             resourceInputs["sshEnabled"] = undefined /*out*/;
             resourceInputs["sshHost"] = undefined /*out*/;
             resourceInputs["sshPort"] = undefined /*out*/;
@@ -461,14 +449,6 @@ export interface SqlserverArgs {
      * The platform's `signal.data.collection.schema.or.database`. Default `streamkap`.
      */
     signalDataCollectionSchemaOrDatabase?: pulumi.Input<string | undefined>;
-    /**
-     * The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-     */
-    snapshotCustomTableConfig?: pulumi.Input<{[key: string]: pulumi.Input<inputs.sources.SqlserverSnapshotCustomTableConfigEntryArgs>} | undefined>;
-    /**
-     * The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-     */
-    snapshotLargeTableThreshold?: pulumi.Input<number | undefined>;
     /**
      * The platform's `ssh.enabled`. Default `false`.
      */

@@ -71,25 +71,3 @@ export namespace destinations {
         deleteSqlExecute?: pulumi.Input<string | undefined>;
     }
 }
-
-export namespace sources {
-    /**
-     * One entry of the PostgreSQL source's `streamkapSnapshotCustomTableConfig` (`streamkap.snapshot.custom.table.config.user.defined`).
-     */
-    export interface PostgresqlStreamkapSnapshotCustomTableConfigEntryArgs {
-        /**
-         * The platform's `chunks`. Required. A whole number of at least 1.
-         */
-        chunks: pulumi.Input<number>;
-    }
-
-    /**
-     * One entry of the SQL Server source's `snapshotCustomTableConfig` (`streamkap.snapshot.custom.table.config.user.defined`).
-     */
-    export interface SqlserverSnapshotCustomTableConfigEntryArgs {
-        /**
-         * The platform's `chunks`. Required. A whole number of at least 1.
-         */
-        chunks: pulumi.Input<number>;
-    }
-}

@@ -256,26 +256,3 @@ export namespace destinations {
     }
 
 }
-
-export namespace sources {
-    /**
-     * One entry of the PostgreSQL source's `streamkapSnapshotCustomTableConfig` (`streamkap.snapshot.custom.table.config.user.defined`).
-     */
-    export interface PostgresqlStreamkapSnapshotCustomTableConfigEntry {
-        /**
-         * The platform's `chunks`. Required. A whole number of at least 1.
-         */
-        chunks: number;
-    }
-
-    /**
-     * One entry of the SQL Server source's `snapshotCustomTableConfig` (`streamkap.snapshot.custom.table.config.user.defined`).
-     */
-    export interface SqlserverSnapshotCustomTableConfigEntry {
-        /**
-         * The platform's `chunks`. Required. A whole number of at least 1.
-         */
-        chunks: number;
-    }
-
-}

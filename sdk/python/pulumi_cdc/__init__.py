@@ -27,6 +27,7 @@ from .provider import *
 from .source import *
 from .tag import *
 from .topic import *
+from .topic_destination import *
 from .transform import *
 from ._inputs import *
 from . import outputs
@@ -96,6 +97,7 @@ _utilities.register(
    "cdc:index:Source": "Source",
    "cdc:index:Tag": "Tag",
    "cdc:index:Topic": "Topic",
+   "cdc:index:TopicDestination": "TopicDestination",
    "cdc:index:Transform": "Transform"
   }
  },
@@ -109,25 +111,33 @@ _utilities.register(
    "cdc:sources:Documentdb": "Documentdb",
    "cdc:sources:Dynamodb": "Dynamodb",
    "cdc:sources:Elasticsearch": "Elasticsearch",
+   "cdc:sources:FacebookAds": "FacebookAds",
+   "cdc:sources:GoogleAds": "GoogleAds",
+   "cdc:sources:GoogleAnalytics": "GoogleAnalytics",
+   "cdc:sources:Hubspot": "Hubspot",
    "cdc:sources:Informix": "Informix",
    "cdc:sources:KafkaDirect": "KafkaDirect",
    "cdc:sources:Mariadb": "Mariadb",
    "cdc:sources:Mongodb": "Mongodb",
    "cdc:sources:MongodbHosted": "MongodbHosted",
    "cdc:sources:Mysql": "Mysql",
+   "cdc:sources:Netsuite": "Netsuite",
    "cdc:sources:Oracle": "Oracle",
    "cdc:sources:OracleAws": "OracleAws",
    "cdc:sources:Planetscale": "Planetscale",
    "cdc:sources:Postgresql": "Postgresql",
    "cdc:sources:Redis": "Redis",
    "cdc:sources:S3": "S3",
+   "cdc:sources:Salesforce": "Salesforce",
    "cdc:sources:SalesforceWebhook": "SalesforceWebhook",
    "cdc:sources:ShopifyWebhook": "ShopifyWebhook",
    "cdc:sources:Sqlserver": "Sqlserver",
+   "cdc:sources:Stripe": "Stripe",
    "cdc:sources:StripeWebhook": "StripeWebhook",
    "cdc:sources:Supabase": "Supabase",
    "cdc:sources:Vitess": "Vitess",
    "cdc:sources:Webhook": "Webhook",
+   "cdc:sources:Zendesk": "Zendesk",
    "cdc:sources:ZendeskWebhook": "ZendeskWebhook"
   }
  },

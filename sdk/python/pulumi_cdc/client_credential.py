@@ -25,8 +25,8 @@ class ClientCredentialArgs:
         """
         The set of arguments for constructing a ClientCredential resource.
 
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] role_ids: The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.
-        :param pulumi.Input[_builtins.str] description: What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] role_ids: The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
+        :param pulumi.Input[_builtins.str] description: What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
         :param pulumi.Input[_builtins.str] service_id: The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret.
         """
         pulumi.set(__self__, "role_ids", role_ids)
@@ -39,7 +39,7 @@ class ClientCredentialArgs:
     @pulumi.getter(name="roleIds")
     def role_ids(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
         """
-        The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.
+        The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
         """
         return pulumi.get(self, "role_ids")
 
@@ -51,7 +51,7 @@ class ClientCredentialArgs:
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.
+        What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
         """
         return pulumi.get(self, "description")
 
@@ -83,12 +83,12 @@ class ClientCredential(pulumi.CustomResource):
                  service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        An API client credential for a downstream service. The API has no update and shows the secret only at creation, so any change replaces the credential (a new secret); the secret is a Pulumi secret.
+        An API client credential for a downstream service. Its roles and description change in place (the client id and secret stay); a new service id replaces it, with a new secret. The API shows the secret only at creation: it is a Pulumi secret.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[_builtins.str] description: What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] role_ids: The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.
+        :param pulumi.Input[_builtins.str] description: What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] role_ids: The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
         :param pulumi.Input[_builtins.str] service_id: The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret.
         """
         ...
@@ -98,7 +98,7 @@ class ClientCredential(pulumi.CustomResource):
                  args: ClientCredentialArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An API client credential for a downstream service. The API has no update and shows the secret only at creation, so any change replaces the credential (a new secret); the secret is a Pulumi secret.
+        An API client credential for a downstream service. Its roles and description change in place (the client id and secret stay); a new service id replaces it, with a new secret. The API shows the secret only at creation: it is a Pulumi secret.
 
         :param str resource_name: The name of the resource.
         :param ClientCredentialArgs args: The arguments to use to populate this resource's properties.
@@ -189,7 +189,7 @@ class ClientCredential(pulumi.CustomResource):
     @pulumi.getter
     def description(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        What the credential is for, at most 1024 characters. Changing it replaces the credential, with a new secret.
+        What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
         """
         return pulumi.get(self, "description")
 
@@ -197,7 +197,7 @@ class ClientCredential(pulumi.CustomResource):
     @pulumi.getter(name="roleIds")
     def role_ids(self) -> pulumi.Output[Sequence[_builtins.str]]:
         """
-        The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changing them replaces the credential, with a new secret.
+        The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
         """
         return pulumi.get(self, "role_ids")
 

@@ -33,7 +33,7 @@ type AzureBlob struct {
 	DisplayName pulumi.StringOutput `pulumi:"displayName"`
 	// Changes made outside Pulumi, as of the last refresh: configs the API's history recorded after Pulumi's own last write, with the API's masked diff.
 	Drift cdc.DriftReportOutput `pulumi:"drift"`
-	// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+	// The platform's `file.name.template`. Unset: the platform's default.
 	FileNameTemplate pulumi.StringPtrOutput `pulumi:"fileNameTemplate"`
 	// The platform's `file.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `65536`.
 	FileSize pulumi.IntPtrOutput `pulumi:"fileSize"`
@@ -81,6 +81,18 @@ type AzureBlob struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrOutput `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode AzureBlobTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction AzureBlobTransformsMaskFieldMaskFunctionPtrOutput `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrOutput `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -140,6 +152,9 @@ func NewAzureBlob(ctx *pulumi.Context,
 	if args.AzblobConnectionString != nil {
 		args.AzblobConnectionString = pulumi.ToSecret(args.AzblobConnectionString).(pulumi.StringInput)
 	}
+	if args.TransformsMaskFieldMaskSalt != nil {
+		args.TransformsMaskFieldMaskSalt = pulumi.ToSecret(args.TransformsMaskFieldMaskSalt).(pulumi.StringPtrInput)
+	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource AzureBlob
 	err := ctx.RegisterResource("cdc:destinations:AzureBlob", name, args, &resource, opts...)
@@ -185,7 +200,7 @@ type azureBlobArgs struct {
 	ConsumerOverrideMaxPollRecords *int `pulumi:"consumerOverrideMaxPollRecords"`
 	// The state Pulumi keeps the destination in: `active` (the default), `paused` or `stopped`. The destination is paused, stopped or resumed to match; a status changed outside Pulumi is drift.
 	DesiredState *string `pulumi:"desiredState"`
-	// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+	// The platform's `file.name.template`. Unset: the platform's default.
 	FileNameTemplate *string `pulumi:"fileNameTemplate"`
 	// The platform's `file.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `65536`.
 	FileSize *int `pulumi:"fileSize"`
@@ -223,6 +238,20 @@ type azureBlobArgs struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll *bool `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode *AzureBlobTransformsMarkColumnsAsRequiredNullSentinelMode `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList *string `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList *string `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar *string `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue *string `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction *AzureBlobTransformsMaskFieldMaskFunction `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt *string `pulumi:"transformsMaskFieldMaskSalt"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault *bool `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList *string `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -283,7 +312,7 @@ type AzureBlobArgs struct {
 	ConsumerOverrideMaxPollRecords pulumi.IntPtrInput
 	// The state Pulumi keeps the destination in: `active` (the default), `paused` or `stopped`. The destination is paused, stopped or resumed to match; a status changed outside Pulumi is drift.
 	DesiredState pulumi.StringPtrInput
-	// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+	// The platform's `file.name.template`. Unset: the platform's default.
 	FileNameTemplate pulumi.StringPtrInput
 	// The platform's `file.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `65536`.
 	FileSize pulumi.IntPtrInput
@@ -321,6 +350,20 @@ type AzureBlobArgs struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrInput
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode AzureBlobTransformsMarkColumnsAsRequiredNullSentinelModePtrInput
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction AzureBlobTransformsMaskFieldMaskFunctionPtrInput
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrInput
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrInput
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -494,7 +537,7 @@ func (o AzureBlobOutput) Drift() cdc.DriftReportOutput {
 	return o.ApplyT(func(v *AzureBlob) cdc.DriftReportOutput { return v.Drift }).(cdc.DriftReportOutput)
 }
 
-// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+// The platform's `file.name.template`. Unset: the platform's default.
 func (o AzureBlobOutput) FileNameTemplate() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *AzureBlob) pulumi.StringPtrOutput { return v.FileNameTemplate }).(pulumi.StringPtrOutput)
 }
@@ -614,6 +657,38 @@ func (o AzureBlobOutput) TransformsMarkColumnsAsRequiredNullSentinelMode() Azure
 	return o.ApplyT(func(v *AzureBlob) AzureBlobTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 		return v.TransformsMarkColumnsAsRequiredNullSentinelMode
 	}).(AzureBlobTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+func (o AzureBlobOutput) TransformsMaskFieldFieldsExcludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AzureBlob) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsExcludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+func (o AzureBlobOutput) TransformsMaskFieldFieldsIncludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AzureBlob) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsIncludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.char`. Default `*`.
+func (o AzureBlobOutput) TransformsMaskFieldMaskChar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AzureBlob) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskChar }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+func (o AzureBlobOutput) TransformsMaskFieldMaskFixedValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *AzureBlob) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskFixedValue }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+func (o AzureBlobOutput) TransformsMaskFieldMaskFunction() AzureBlobTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyT(func(v *AzureBlob) AzureBlobTransformsMaskFieldMaskFunctionPtrOutput {
+		return v.TransformsMaskFieldMaskFunction
+	}).(AzureBlobTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+func (o AzureBlobOutput) TransformsMaskFieldReplaceNullWithDefault() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *AzureBlob) pulumi.BoolPtrOutput { return v.TransformsMaskFieldReplaceNullWithDefault }).(pulumi.BoolPtrOutput)
 }
 
 // The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.

@@ -83,6 +83,18 @@ type Db2 struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrOutput `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode Db2TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction Db2TransformsMaskFieldMaskFunctionPtrOutput `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrOutput `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -150,6 +162,9 @@ func NewDb2(ctx *pulumi.Context,
 	}
 	if args.ConnectionPassword != nil {
 		args.ConnectionPassword = pulumi.ToSecret(args.ConnectionPassword).(pulumi.StringInput)
+	}
+	if args.TransformsMaskFieldMaskSalt != nil {
+		args.TransformsMaskFieldMaskSalt = pulumi.ToSecret(args.TransformsMaskFieldMaskSalt).(pulumi.StringPtrInput)
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Db2
@@ -236,6 +251,20 @@ type db2Args struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll *bool `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode *Db2TransformsMarkColumnsAsRequiredNullSentinelMode `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList *string `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList *string `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar *string `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue *string `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction *Db2TransformsMaskFieldMaskFunction `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt *string `pulumi:"transformsMaskFieldMaskSalt"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault *bool `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList *string `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -336,6 +365,20 @@ type Db2Args struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrInput
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode Db2TransformsMarkColumnsAsRequiredNullSentinelModePtrInput
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction Db2TransformsMaskFieldMaskFunctionPtrInput
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrInput
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrInput
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -634,6 +677,36 @@ func (o Db2Output) TransformsMarkColumnsAsRequiredNullSentinelMode() Db2Transfor
 	return o.ApplyT(func(v *Db2) Db2TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 		return v.TransformsMarkColumnsAsRequiredNullSentinelMode
 	}).(Db2TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+func (o Db2Output) TransformsMaskFieldFieldsExcludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Db2) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsExcludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+func (o Db2Output) TransformsMaskFieldFieldsIncludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Db2) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsIncludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.char`. Default `*`.
+func (o Db2Output) TransformsMaskFieldMaskChar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Db2) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskChar }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+func (o Db2Output) TransformsMaskFieldMaskFixedValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Db2) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskFixedValue }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+func (o Db2Output) TransformsMaskFieldMaskFunction() Db2TransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyT(func(v *Db2) Db2TransformsMaskFieldMaskFunctionPtrOutput { return v.TransformsMaskFieldMaskFunction }).(Db2TransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+func (o Db2Output) TransformsMaskFieldReplaceNullWithDefault() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Db2) pulumi.BoolPtrOutput { return v.TransformsMaskFieldReplaceNullWithDefault }).(pulumi.BoolPtrOutput)
 }
 
 // The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.

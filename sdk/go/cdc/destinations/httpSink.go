@@ -51,8 +51,6 @@ type HttpSink struct {
 	HttpAuthorizationType HttpSinkHttpAuthorizationTypePtrOutput `pulumi:"httpAuthorizationType"`
 	// The platform's `http.headers.additional`. Unset: the platform's default.
 	HttpHeadersAdditional pulumi.StringPtrOutput `pulumi:"httpHeadersAdditional"`
-	// The platform's `http.headers.authorization`. Unset: the platform's default.
-	HttpHeadersAuthorization pulumi.StringPtrOutput `pulumi:"httpHeadersAuthorization"`
 	// The platform's `http.headers.content.type`. Default `application/json`.
 	HttpHeadersContentType pulumi.StringPtrOutput `pulumi:"httpHeadersContentType"`
 	// The platform's `http.proxy.host`. Unset: the platform's default.
@@ -107,6 +105,18 @@ type HttpSink struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrOutput `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode HttpSinkTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction HttpSinkTransformsMaskFieldMaskFunctionPtrOutput `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrOutput `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -163,8 +173,14 @@ func NewHttpSink(ctx *pulumi.Context,
 	if args.HttpUrl == nil {
 		return nil, errors.New("invalid value for required argument 'HttpUrl'")
 	}
+	if args.HttpHeadersAuthorization != nil {
+		args.HttpHeadersAuthorization = pulumi.ToSecret(args.HttpHeadersAuthorization).(pulumi.StringPtrInput)
+	}
 	if args.Oauth2ClientSecret != nil {
 		args.Oauth2ClientSecret = pulumi.ToSecret(args.Oauth2ClientSecret).(pulumi.StringPtrInput)
+	}
+	if args.TransformsMaskFieldMaskSalt != nil {
+		args.TransformsMaskFieldMaskSalt = pulumi.ToSecret(args.TransformsMaskFieldMaskSalt).(pulumi.StringPtrInput)
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource HttpSink
@@ -227,7 +243,7 @@ type httpSinkArgs struct {
 	HttpAuthorizationType *HttpSinkHttpAuthorizationType `pulumi:"httpAuthorizationType"`
 	// The platform's `http.headers.additional`. Unset: the platform's default.
 	HttpHeadersAdditional *string `pulumi:"httpHeadersAdditional"`
-	// The platform's `http.headers.authorization`. Unset: the platform's default.
+	// The platform's `http.headers.authorization`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
 	HttpHeadersAuthorization *string `pulumi:"httpHeadersAuthorization"`
 	// The platform's `http.headers.content.type`. Default `application/json`.
 	HttpHeadersContentType *string `pulumi:"httpHeadersContentType"`
@@ -275,6 +291,20 @@ type httpSinkArgs struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll *bool `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode *HttpSinkTransformsMarkColumnsAsRequiredNullSentinelMode `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList *string `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList *string `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar *string `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue *string `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction *HttpSinkTransformsMaskFieldMaskFunction `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt *string `pulumi:"transformsMaskFieldMaskSalt"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault *bool `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList *string `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -351,7 +381,7 @@ type HttpSinkArgs struct {
 	HttpAuthorizationType HttpSinkHttpAuthorizationTypePtrInput
 	// The platform's `http.headers.additional`. Unset: the platform's default.
 	HttpHeadersAdditional pulumi.StringPtrInput
-	// The platform's `http.headers.authorization`. Unset: the platform's default.
+	// The platform's `http.headers.authorization`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
 	HttpHeadersAuthorization pulumi.StringPtrInput
 	// The platform's `http.headers.content.type`. Default `application/json`.
 	HttpHeadersContentType pulumi.StringPtrInput
@@ -399,6 +429,20 @@ type HttpSinkArgs struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrInput
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode HttpSinkTransformsMarkColumnsAsRequiredNullSentinelModePtrInput
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction HttpSinkTransformsMaskFieldMaskFunctionPtrInput
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrInput
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrInput
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -617,11 +661,6 @@ func (o HttpSinkOutput) HttpHeadersAdditional() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *HttpSink) pulumi.StringPtrOutput { return v.HttpHeadersAdditional }).(pulumi.StringPtrOutput)
 }
 
-// The platform's `http.headers.authorization`. Unset: the platform's default.
-func (o HttpSinkOutput) HttpHeadersAuthorization() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *HttpSink) pulumi.StringPtrOutput { return v.HttpHeadersAuthorization }).(pulumi.StringPtrOutput)
-}
-
 // The platform's `http.headers.content.type`. Default `application/json`.
 func (o HttpSinkOutput) HttpHeadersContentType() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *HttpSink) pulumi.StringPtrOutput { return v.HttpHeadersContentType }).(pulumi.StringPtrOutput)
@@ -757,6 +796,38 @@ func (o HttpSinkOutput) TransformsMarkColumnsAsRequiredNullSentinelMode() HttpSi
 	return o.ApplyT(func(v *HttpSink) HttpSinkTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 		return v.TransformsMarkColumnsAsRequiredNullSentinelMode
 	}).(HttpSinkTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+func (o HttpSinkOutput) TransformsMaskFieldFieldsExcludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *HttpSink) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsExcludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+func (o HttpSinkOutput) TransformsMaskFieldFieldsIncludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *HttpSink) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsIncludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.char`. Default `*`.
+func (o HttpSinkOutput) TransformsMaskFieldMaskChar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *HttpSink) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskChar }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+func (o HttpSinkOutput) TransformsMaskFieldMaskFixedValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *HttpSink) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskFixedValue }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+func (o HttpSinkOutput) TransformsMaskFieldMaskFunction() HttpSinkTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyT(func(v *HttpSink) HttpSinkTransformsMaskFieldMaskFunctionPtrOutput {
+		return v.TransformsMaskFieldMaskFunction
+	}).(HttpSinkTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+func (o HttpSinkOutput) TransformsMaskFieldReplaceNullWithDefault() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *HttpSink) pulumi.BoolPtrOutput { return v.TransformsMaskFieldReplaceNullWithDefault }).(pulumi.BoolPtrOutput)
 }
 
 // The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.

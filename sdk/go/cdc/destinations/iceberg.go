@@ -37,8 +37,6 @@ type Iceberg struct {
 	IcebergCatalogClientRegion IcebergIcebergCatalogClientRegionPtrOutput `pulumi:"icebergCatalogClientRegion"`
 	// The platform's `iceberg.catalog.name`. Unset: the platform's default.
 	IcebergCatalogName pulumi.StringPtrOutput `pulumi:"icebergCatalogName"`
-	// The platform's `iceberg.catalog.s3.access-key-id`. Unset: the platform's default.
-	IcebergCatalogS3AccessKeyId pulumi.StringPtrOutput `pulumi:"icebergCatalogS3AccessKeyId"`
 	// The platform's `iceberg.catalog.s3.credentials.enabled`. Default `false`.
 	IcebergCatalogS3CredentialsEnabled pulumi.BoolPtrOutput `pulumi:"icebergCatalogS3CredentialsEnabled"`
 	// The platform's `iceberg.catalog.scope`. Default `PRINCIPAL_ROLE:ALL`.
@@ -105,6 +103,18 @@ type Iceberg struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrOutput `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode IcebergTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction IcebergTransformsMaskFieldMaskFunctionPtrOutput `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrOutput `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -167,11 +177,17 @@ func NewIceberg(ctx *pulumi.Context,
 	if args.IcebergCatalogCredential != nil {
 		args.IcebergCatalogCredential = pulumi.ToSecret(args.IcebergCatalogCredential).(pulumi.StringPtrInput)
 	}
+	if args.IcebergCatalogS3AccessKeyId != nil {
+		args.IcebergCatalogS3AccessKeyId = pulumi.ToSecret(args.IcebergCatalogS3AccessKeyId).(pulumi.StringPtrInput)
+	}
 	if args.IcebergCatalogS3SecretAccessKey != nil {
 		args.IcebergCatalogS3SecretAccessKey = pulumi.ToSecret(args.IcebergCatalogS3SecretAccessKey).(pulumi.StringPtrInput)
 	}
 	if args.IcebergCatalogToken != nil {
 		args.IcebergCatalogToken = pulumi.ToSecret(args.IcebergCatalogToken).(pulumi.StringPtrInput)
+	}
+	if args.TransformsMaskFieldMaskSalt != nil {
+		args.TransformsMaskFieldMaskSalt = pulumi.ToSecret(args.TransformsMaskFieldMaskSalt).(pulumi.StringPtrInput)
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Iceberg
@@ -222,7 +238,7 @@ type icebergArgs struct {
 	IcebergCatalogCredential *string `pulumi:"icebergCatalogCredential"`
 	// The platform's `iceberg.catalog.name`. Unset: the platform's default.
 	IcebergCatalogName *string `pulumi:"icebergCatalogName"`
-	// The platform's `iceberg.catalog.s3.access-key-id`. Unset: the platform's default.
+	// The platform's `iceberg.catalog.s3.access-key-id`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
 	IcebergCatalogS3AccessKeyId *string `pulumi:"icebergCatalogS3AccessKeyId"`
 	// The platform's `iceberg.catalog.s3.credentials.enabled`. Default `false`.
 	IcebergCatalogS3CredentialsEnabled *bool `pulumi:"icebergCatalogS3CredentialsEnabled"`
@@ -284,6 +300,20 @@ type icebergArgs struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll *bool `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode *IcebergTransformsMarkColumnsAsRequiredNullSentinelMode `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList *string `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList *string `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar *string `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue *string `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction *IcebergTransformsMaskFieldMaskFunction `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt *string `pulumi:"transformsMaskFieldMaskSalt"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault *bool `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList *string `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -348,7 +378,7 @@ type IcebergArgs struct {
 	IcebergCatalogCredential pulumi.StringPtrInput
 	// The platform's `iceberg.catalog.name`. Unset: the platform's default.
 	IcebergCatalogName pulumi.StringPtrInput
-	// The platform's `iceberg.catalog.s3.access-key-id`. Unset: the platform's default.
+	// The platform's `iceberg.catalog.s3.access-key-id`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
 	IcebergCatalogS3AccessKeyId pulumi.StringPtrInput
 	// The platform's `iceberg.catalog.s3.credentials.enabled`. Default `false`.
 	IcebergCatalogS3CredentialsEnabled pulumi.BoolPtrInput
@@ -410,6 +440,20 @@ type IcebergArgs struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrInput
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode IcebergTransformsMarkColumnsAsRequiredNullSentinelModePtrInput
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction IcebergTransformsMaskFieldMaskFunctionPtrInput
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrInput
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrInput
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -593,11 +637,6 @@ func (o IcebergOutput) IcebergCatalogName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Iceberg) pulumi.StringPtrOutput { return v.IcebergCatalogName }).(pulumi.StringPtrOutput)
 }
 
-// The platform's `iceberg.catalog.s3.access-key-id`. Unset: the platform's default.
-func (o IcebergOutput) IcebergCatalogS3AccessKeyId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *Iceberg) pulumi.StringPtrOutput { return v.IcebergCatalogS3AccessKeyId }).(pulumi.StringPtrOutput)
-}
-
 // The platform's `iceberg.catalog.s3.credentials.enabled`. Default `false`.
 func (o IcebergOutput) IcebergCatalogS3CredentialsEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Iceberg) pulumi.BoolPtrOutput { return v.IcebergCatalogS3CredentialsEnabled }).(pulumi.BoolPtrOutput)
@@ -763,6 +802,38 @@ func (o IcebergOutput) TransformsMarkColumnsAsRequiredNullSentinelMode() Iceberg
 	return o.ApplyT(func(v *Iceberg) IcebergTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 		return v.TransformsMarkColumnsAsRequiredNullSentinelMode
 	}).(IcebergTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+func (o IcebergOutput) TransformsMaskFieldFieldsExcludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Iceberg) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsExcludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+func (o IcebergOutput) TransformsMaskFieldFieldsIncludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Iceberg) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsIncludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.char`. Default `*`.
+func (o IcebergOutput) TransformsMaskFieldMaskChar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Iceberg) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskChar }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+func (o IcebergOutput) TransformsMaskFieldMaskFixedValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Iceberg) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskFixedValue }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+func (o IcebergOutput) TransformsMaskFieldMaskFunction() IcebergTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyT(func(v *Iceberg) IcebergTransformsMaskFieldMaskFunctionPtrOutput {
+		return v.TransformsMaskFieldMaskFunction
+	}).(IcebergTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+func (o IcebergOutput) TransformsMaskFieldReplaceNullWithDefault() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Iceberg) pulumi.BoolPtrOutput { return v.TransformsMaskFieldReplaceNullWithDefault }).(pulumi.BoolPtrOutput)
 }
 
 // The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.

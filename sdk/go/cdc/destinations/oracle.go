@@ -87,6 +87,18 @@ type Oracle struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrOutput `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode OracleTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction OracleTransformsMaskFieldMaskFunctionPtrOutput `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrOutput `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -154,6 +166,9 @@ func NewOracle(ctx *pulumi.Context,
 	}
 	if args.ConnectionPassword != nil {
 		args.ConnectionPassword = pulumi.ToSecret(args.ConnectionPassword).(pulumi.StringInput)
+	}
+	if args.TransformsMaskFieldMaskSalt != nil {
+		args.TransformsMaskFieldMaskSalt = pulumi.ToSecret(args.TransformsMaskFieldMaskSalt).(pulumi.StringPtrInput)
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Oracle
@@ -244,6 +259,20 @@ type oracleArgs struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll *bool `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode *OracleTransformsMarkColumnsAsRequiredNullSentinelMode `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList *string `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList *string `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar *string `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue *string `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction *OracleTransformsMaskFieldMaskFunction `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt *string `pulumi:"transformsMaskFieldMaskSalt"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault *bool `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList *string `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -348,6 +377,20 @@ type OracleArgs struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrInput
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode OracleTransformsMarkColumnsAsRequiredNullSentinelModePtrInput
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction OracleTransformsMaskFieldMaskFunctionPtrInput
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrInput
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrInput
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -656,6 +699,38 @@ func (o OracleOutput) TransformsMarkColumnsAsRequiredNullSentinelMode() OracleTr
 	return o.ApplyT(func(v *Oracle) OracleTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 		return v.TransformsMarkColumnsAsRequiredNullSentinelMode
 	}).(OracleTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+func (o OracleOutput) TransformsMaskFieldFieldsExcludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Oracle) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsExcludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+func (o OracleOutput) TransformsMaskFieldFieldsIncludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Oracle) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsIncludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.char`. Default `*`.
+func (o OracleOutput) TransformsMaskFieldMaskChar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Oracle) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskChar }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+func (o OracleOutput) TransformsMaskFieldMaskFixedValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Oracle) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskFixedValue }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+func (o OracleOutput) TransformsMaskFieldMaskFunction() OracleTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyT(func(v *Oracle) OracleTransformsMaskFieldMaskFunctionPtrOutput {
+		return v.TransformsMaskFieldMaskFunction
+	}).(OracleTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+func (o OracleOutput) TransformsMaskFieldReplaceNullWithDefault() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Oracle) pulumi.BoolPtrOutput { return v.TransformsMaskFieldReplaceNullWithDefault }).(pulumi.BoolPtrOutput)
 }
 
 // The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.

@@ -346,6 +346,182 @@ func (in *azureBlobTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToAzureBl
 	return pulumi.ToOutputWithContext(ctx, in).(AzureBlobTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
 }
 
+// The allowed values of the Azure Blob Storage destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type AzureBlobTransformsMaskFieldMaskFunction string
+
+const (
+	AzureBlobTransformsMaskFieldMaskFunctionSha256Truncate = AzureBlobTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	AzureBlobTransformsMaskFieldMaskFunctionMd5Truncate    = AzureBlobTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	AzureBlobTransformsMaskFieldMaskFunctionSha256         = AzureBlobTransformsMaskFieldMaskFunction("SHA256")
+	AzureBlobTransformsMaskFieldMaskFunctionMd5            = AzureBlobTransformsMaskFieldMaskFunction("MD5")
+	AzureBlobTransformsMaskFieldMaskFunctionRedact         = AzureBlobTransformsMaskFieldMaskFunction("REDACT")
+	AzureBlobTransformsMaskFieldMaskFunctionFixed          = AzureBlobTransformsMaskFieldMaskFunction("FIXED")
+	AzureBlobTransformsMaskFieldMaskFunctionNullify        = AzureBlobTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (AzureBlobTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*AzureBlobTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e AzureBlobTransformsMaskFieldMaskFunction) ToAzureBlobTransformsMaskFieldMaskFunctionOutput() AzureBlobTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(AzureBlobTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e AzureBlobTransformsMaskFieldMaskFunction) ToAzureBlobTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) AzureBlobTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(AzureBlobTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e AzureBlobTransformsMaskFieldMaskFunction) ToAzureBlobTransformsMaskFieldMaskFunctionPtrOutput() AzureBlobTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToAzureBlobTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e AzureBlobTransformsMaskFieldMaskFunction) ToAzureBlobTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) AzureBlobTransformsMaskFieldMaskFunctionPtrOutput {
+	return AzureBlobTransformsMaskFieldMaskFunction(e).ToAzureBlobTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToAzureBlobTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e AzureBlobTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AzureBlobTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e AzureBlobTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e AzureBlobTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type AzureBlobTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (AzureBlobTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AzureBlobTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o AzureBlobTransformsMaskFieldMaskFunctionOutput) ToAzureBlobTransformsMaskFieldMaskFunctionOutput() AzureBlobTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o AzureBlobTransformsMaskFieldMaskFunctionOutput) ToAzureBlobTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) AzureBlobTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o AzureBlobTransformsMaskFieldMaskFunctionOutput) ToAzureBlobTransformsMaskFieldMaskFunctionPtrOutput() AzureBlobTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToAzureBlobTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o AzureBlobTransformsMaskFieldMaskFunctionOutput) ToAzureBlobTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) AzureBlobTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v AzureBlobTransformsMaskFieldMaskFunction) *AzureBlobTransformsMaskFieldMaskFunction {
+		return &v
+	}).(AzureBlobTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o AzureBlobTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o AzureBlobTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AzureBlobTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o AzureBlobTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AzureBlobTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e AzureBlobTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type AzureBlobTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (AzureBlobTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**AzureBlobTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o AzureBlobTransformsMaskFieldMaskFunctionPtrOutput) ToAzureBlobTransformsMaskFieldMaskFunctionPtrOutput() AzureBlobTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o AzureBlobTransformsMaskFieldMaskFunctionPtrOutput) ToAzureBlobTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) AzureBlobTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o AzureBlobTransformsMaskFieldMaskFunctionPtrOutput) Elem() AzureBlobTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *AzureBlobTransformsMaskFieldMaskFunction) AzureBlobTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret AzureBlobTransformsMaskFieldMaskFunction
+		return ret
+	}).(AzureBlobTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o AzureBlobTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o AzureBlobTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *AzureBlobTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// AzureBlobTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the AzureBlobTransformsMaskFieldMaskFunction enum
+// A concrete instance of `AzureBlobTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	AzureBlobTransformsMaskFieldMaskFunctionSha256Truncate
+//	AzureBlobTransformsMaskFieldMaskFunctionMd5Truncate
+//	AzureBlobTransformsMaskFieldMaskFunctionSha256
+//	AzureBlobTransformsMaskFieldMaskFunctionMd5
+//	AzureBlobTransformsMaskFieldMaskFunctionRedact
+//	AzureBlobTransformsMaskFieldMaskFunctionFixed
+//	AzureBlobTransformsMaskFieldMaskFunctionNullify
+type AzureBlobTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToAzureBlobTransformsMaskFieldMaskFunctionOutput() AzureBlobTransformsMaskFieldMaskFunctionOutput
+	ToAzureBlobTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) AzureBlobTransformsMaskFieldMaskFunctionOutput
+}
+
+var azureBlobTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**AzureBlobTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type AzureBlobTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToAzureBlobTransformsMaskFieldMaskFunctionPtrOutput() AzureBlobTransformsMaskFieldMaskFunctionPtrOutput
+	ToAzureBlobTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) AzureBlobTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type azureBlobTransformsMaskFieldMaskFunctionPtr string
+
+func AzureBlobTransformsMaskFieldMaskFunctionPtr(v string) AzureBlobTransformsMaskFieldMaskFunctionPtrInput {
+	return (*azureBlobTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*azureBlobTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return azureBlobTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *azureBlobTransformsMaskFieldMaskFunctionPtr) ToAzureBlobTransformsMaskFieldMaskFunctionPtrOutput() AzureBlobTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(AzureBlobTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *azureBlobTransformsMaskFieldMaskFunctionPtr) ToAzureBlobTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) AzureBlobTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(AzureBlobTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
 // The allowed values of the Azure Blob Storage destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
 type AzureBlobTransformsOversizedRecordsOversizedFieldBehavior string
 
@@ -848,6 +1024,182 @@ func (in *bigqueryTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToBigquery
 
 func (in *bigqueryTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToBigqueryTransformsMarkColumnsAsRequiredNullSentinelModePtrOutputWithContext(ctx context.Context) BigqueryTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(BigqueryTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The allowed values of the BigQuery destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type BigqueryTransformsMaskFieldMaskFunction string
+
+const (
+	BigqueryTransformsMaskFieldMaskFunctionSha256Truncate = BigqueryTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	BigqueryTransformsMaskFieldMaskFunctionMd5Truncate    = BigqueryTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	BigqueryTransformsMaskFieldMaskFunctionSha256         = BigqueryTransformsMaskFieldMaskFunction("SHA256")
+	BigqueryTransformsMaskFieldMaskFunctionMd5            = BigqueryTransformsMaskFieldMaskFunction("MD5")
+	BigqueryTransformsMaskFieldMaskFunctionRedact         = BigqueryTransformsMaskFieldMaskFunction("REDACT")
+	BigqueryTransformsMaskFieldMaskFunctionFixed          = BigqueryTransformsMaskFieldMaskFunction("FIXED")
+	BigqueryTransformsMaskFieldMaskFunctionNullify        = BigqueryTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (BigqueryTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*BigqueryTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e BigqueryTransformsMaskFieldMaskFunction) ToBigqueryTransformsMaskFieldMaskFunctionOutput() BigqueryTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(BigqueryTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e BigqueryTransformsMaskFieldMaskFunction) ToBigqueryTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) BigqueryTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(BigqueryTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e BigqueryTransformsMaskFieldMaskFunction) ToBigqueryTransformsMaskFieldMaskFunctionPtrOutput() BigqueryTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToBigqueryTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e BigqueryTransformsMaskFieldMaskFunction) ToBigqueryTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) BigqueryTransformsMaskFieldMaskFunctionPtrOutput {
+	return BigqueryTransformsMaskFieldMaskFunction(e).ToBigqueryTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToBigqueryTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e BigqueryTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e BigqueryTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e BigqueryTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e BigqueryTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type BigqueryTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (BigqueryTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*BigqueryTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o BigqueryTransformsMaskFieldMaskFunctionOutput) ToBigqueryTransformsMaskFieldMaskFunctionOutput() BigqueryTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o BigqueryTransformsMaskFieldMaskFunctionOutput) ToBigqueryTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) BigqueryTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o BigqueryTransformsMaskFieldMaskFunctionOutput) ToBigqueryTransformsMaskFieldMaskFunctionPtrOutput() BigqueryTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToBigqueryTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o BigqueryTransformsMaskFieldMaskFunctionOutput) ToBigqueryTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) BigqueryTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v BigqueryTransformsMaskFieldMaskFunction) *BigqueryTransformsMaskFieldMaskFunction {
+		return &v
+	}).(BigqueryTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o BigqueryTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o BigqueryTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e BigqueryTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o BigqueryTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o BigqueryTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e BigqueryTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type BigqueryTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (BigqueryTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**BigqueryTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o BigqueryTransformsMaskFieldMaskFunctionPtrOutput) ToBigqueryTransformsMaskFieldMaskFunctionPtrOutput() BigqueryTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o BigqueryTransformsMaskFieldMaskFunctionPtrOutput) ToBigqueryTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) BigqueryTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o BigqueryTransformsMaskFieldMaskFunctionPtrOutput) Elem() BigqueryTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *BigqueryTransformsMaskFieldMaskFunction) BigqueryTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret BigqueryTransformsMaskFieldMaskFunction
+		return ret
+	}).(BigqueryTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o BigqueryTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o BigqueryTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *BigqueryTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// BigqueryTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the BigqueryTransformsMaskFieldMaskFunction enum
+// A concrete instance of `BigqueryTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	BigqueryTransformsMaskFieldMaskFunctionSha256Truncate
+//	BigqueryTransformsMaskFieldMaskFunctionMd5Truncate
+//	BigqueryTransformsMaskFieldMaskFunctionSha256
+//	BigqueryTransformsMaskFieldMaskFunctionMd5
+//	BigqueryTransformsMaskFieldMaskFunctionRedact
+//	BigqueryTransformsMaskFieldMaskFunctionFixed
+//	BigqueryTransformsMaskFieldMaskFunctionNullify
+type BigqueryTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToBigqueryTransformsMaskFieldMaskFunctionOutput() BigqueryTransformsMaskFieldMaskFunctionOutput
+	ToBigqueryTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) BigqueryTransformsMaskFieldMaskFunctionOutput
+}
+
+var bigqueryTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**BigqueryTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type BigqueryTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToBigqueryTransformsMaskFieldMaskFunctionPtrOutput() BigqueryTransformsMaskFieldMaskFunctionPtrOutput
+	ToBigqueryTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) BigqueryTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type bigqueryTransformsMaskFieldMaskFunctionPtr string
+
+func BigqueryTransformsMaskFieldMaskFunctionPtr(v string) BigqueryTransformsMaskFieldMaskFunctionPtrInput {
+	return (*bigqueryTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*bigqueryTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return bigqueryTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *bigqueryTransformsMaskFieldMaskFunctionPtr) ToBigqueryTransformsMaskFieldMaskFunctionPtrOutput() BigqueryTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(BigqueryTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *bigqueryTransformsMaskFieldMaskFunctionPtr) ToBigqueryTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) BigqueryTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(BigqueryTransformsMaskFieldMaskFunctionPtrOutput)
 }
 
 // The allowed values of the BigQuery destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
@@ -1512,6 +1864,182 @@ func (in *clickhouseTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToClickh
 
 func (in *clickhouseTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToClickhouseTransformsMarkColumnsAsRequiredNullSentinelModePtrOutputWithContext(ctx context.Context) ClickhouseTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(ClickhouseTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The allowed values of the ClickHouse destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type ClickhouseTransformsMaskFieldMaskFunction string
+
+const (
+	ClickhouseTransformsMaskFieldMaskFunctionSha256Truncate = ClickhouseTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	ClickhouseTransformsMaskFieldMaskFunctionMd5Truncate    = ClickhouseTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	ClickhouseTransformsMaskFieldMaskFunctionSha256         = ClickhouseTransformsMaskFieldMaskFunction("SHA256")
+	ClickhouseTransformsMaskFieldMaskFunctionMd5            = ClickhouseTransformsMaskFieldMaskFunction("MD5")
+	ClickhouseTransformsMaskFieldMaskFunctionRedact         = ClickhouseTransformsMaskFieldMaskFunction("REDACT")
+	ClickhouseTransformsMaskFieldMaskFunctionFixed          = ClickhouseTransformsMaskFieldMaskFunction("FIXED")
+	ClickhouseTransformsMaskFieldMaskFunctionNullify        = ClickhouseTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (ClickhouseTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickhouseTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e ClickhouseTransformsMaskFieldMaskFunction) ToClickhouseTransformsMaskFieldMaskFunctionOutput() ClickhouseTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(ClickhouseTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e ClickhouseTransformsMaskFieldMaskFunction) ToClickhouseTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) ClickhouseTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(ClickhouseTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e ClickhouseTransformsMaskFieldMaskFunction) ToClickhouseTransformsMaskFieldMaskFunctionPtrOutput() ClickhouseTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToClickhouseTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e ClickhouseTransformsMaskFieldMaskFunction) ToClickhouseTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) ClickhouseTransformsMaskFieldMaskFunctionPtrOutput {
+	return ClickhouseTransformsMaskFieldMaskFunction(e).ToClickhouseTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToClickhouseTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e ClickhouseTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickhouseTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e ClickhouseTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e ClickhouseTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type ClickhouseTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (ClickhouseTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*ClickhouseTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o ClickhouseTransformsMaskFieldMaskFunctionOutput) ToClickhouseTransformsMaskFieldMaskFunctionOutput() ClickhouseTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o ClickhouseTransformsMaskFieldMaskFunctionOutput) ToClickhouseTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) ClickhouseTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o ClickhouseTransformsMaskFieldMaskFunctionOutput) ToClickhouseTransformsMaskFieldMaskFunctionPtrOutput() ClickhouseTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToClickhouseTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o ClickhouseTransformsMaskFieldMaskFunctionOutput) ToClickhouseTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) ClickhouseTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v ClickhouseTransformsMaskFieldMaskFunction) *ClickhouseTransformsMaskFieldMaskFunction {
+		return &v
+	}).(ClickhouseTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o ClickhouseTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o ClickhouseTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickhouseTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o ClickhouseTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickhouseTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e ClickhouseTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type ClickhouseTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (ClickhouseTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**ClickhouseTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o ClickhouseTransformsMaskFieldMaskFunctionPtrOutput) ToClickhouseTransformsMaskFieldMaskFunctionPtrOutput() ClickhouseTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o ClickhouseTransformsMaskFieldMaskFunctionPtrOutput) ToClickhouseTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) ClickhouseTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o ClickhouseTransformsMaskFieldMaskFunctionPtrOutput) Elem() ClickhouseTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *ClickhouseTransformsMaskFieldMaskFunction) ClickhouseTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret ClickhouseTransformsMaskFieldMaskFunction
+		return ret
+	}).(ClickhouseTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o ClickhouseTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o ClickhouseTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *ClickhouseTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// ClickhouseTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the ClickhouseTransformsMaskFieldMaskFunction enum
+// A concrete instance of `ClickhouseTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	ClickhouseTransformsMaskFieldMaskFunctionSha256Truncate
+//	ClickhouseTransformsMaskFieldMaskFunctionMd5Truncate
+//	ClickhouseTransformsMaskFieldMaskFunctionSha256
+//	ClickhouseTransformsMaskFieldMaskFunctionMd5
+//	ClickhouseTransformsMaskFieldMaskFunctionRedact
+//	ClickhouseTransformsMaskFieldMaskFunctionFixed
+//	ClickhouseTransformsMaskFieldMaskFunctionNullify
+type ClickhouseTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToClickhouseTransformsMaskFieldMaskFunctionOutput() ClickhouseTransformsMaskFieldMaskFunctionOutput
+	ToClickhouseTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) ClickhouseTransformsMaskFieldMaskFunctionOutput
+}
+
+var clickhouseTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**ClickhouseTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type ClickhouseTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToClickhouseTransformsMaskFieldMaskFunctionPtrOutput() ClickhouseTransformsMaskFieldMaskFunctionPtrOutput
+	ToClickhouseTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) ClickhouseTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type clickhouseTransformsMaskFieldMaskFunctionPtr string
+
+func ClickhouseTransformsMaskFieldMaskFunctionPtr(v string) ClickhouseTransformsMaskFieldMaskFunctionPtrInput {
+	return (*clickhouseTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*clickhouseTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return clickhouseTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *clickhouseTransformsMaskFieldMaskFunctionPtr) ToClickhouseTransformsMaskFieldMaskFunctionPtrOutput() ClickhouseTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(ClickhouseTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *clickhouseTransformsMaskFieldMaskFunctionPtr) ToClickhouseTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) ClickhouseTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(ClickhouseTransformsMaskFieldMaskFunctionPtrOutput)
 }
 
 // The allowed values of the ClickHouse destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
@@ -2344,6 +2872,182 @@ func (in *cockroachdbTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToCockr
 
 func (in *cockroachdbTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToCockroachdbTransformsMarkColumnsAsRequiredNullSentinelModePtrOutputWithContext(ctx context.Context) CockroachdbTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(CockroachdbTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The allowed values of the CockroachDB destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type CockroachdbTransformsMaskFieldMaskFunction string
+
+const (
+	CockroachdbTransformsMaskFieldMaskFunctionSha256Truncate = CockroachdbTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	CockroachdbTransformsMaskFieldMaskFunctionMd5Truncate    = CockroachdbTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	CockroachdbTransformsMaskFieldMaskFunctionSha256         = CockroachdbTransformsMaskFieldMaskFunction("SHA256")
+	CockroachdbTransformsMaskFieldMaskFunctionMd5            = CockroachdbTransformsMaskFieldMaskFunction("MD5")
+	CockroachdbTransformsMaskFieldMaskFunctionRedact         = CockroachdbTransformsMaskFieldMaskFunction("REDACT")
+	CockroachdbTransformsMaskFieldMaskFunctionFixed          = CockroachdbTransformsMaskFieldMaskFunction("FIXED")
+	CockroachdbTransformsMaskFieldMaskFunctionNullify        = CockroachdbTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (CockroachdbTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*CockroachdbTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e CockroachdbTransformsMaskFieldMaskFunction) ToCockroachdbTransformsMaskFieldMaskFunctionOutput() CockroachdbTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(CockroachdbTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e CockroachdbTransformsMaskFieldMaskFunction) ToCockroachdbTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) CockroachdbTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(CockroachdbTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e CockroachdbTransformsMaskFieldMaskFunction) ToCockroachdbTransformsMaskFieldMaskFunctionPtrOutput() CockroachdbTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToCockroachdbTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e CockroachdbTransformsMaskFieldMaskFunction) ToCockroachdbTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) CockroachdbTransformsMaskFieldMaskFunctionPtrOutput {
+	return CockroachdbTransformsMaskFieldMaskFunction(e).ToCockroachdbTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToCockroachdbTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e CockroachdbTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CockroachdbTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e CockroachdbTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e CockroachdbTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type CockroachdbTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (CockroachdbTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*CockroachdbTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o CockroachdbTransformsMaskFieldMaskFunctionOutput) ToCockroachdbTransformsMaskFieldMaskFunctionOutput() CockroachdbTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o CockroachdbTransformsMaskFieldMaskFunctionOutput) ToCockroachdbTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) CockroachdbTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o CockroachdbTransformsMaskFieldMaskFunctionOutput) ToCockroachdbTransformsMaskFieldMaskFunctionPtrOutput() CockroachdbTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToCockroachdbTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o CockroachdbTransformsMaskFieldMaskFunctionOutput) ToCockroachdbTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) CockroachdbTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v CockroachdbTransformsMaskFieldMaskFunction) *CockroachdbTransformsMaskFieldMaskFunction {
+		return &v
+	}).(CockroachdbTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o CockroachdbTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o CockroachdbTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CockroachdbTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o CockroachdbTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CockroachdbTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e CockroachdbTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type CockroachdbTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (CockroachdbTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**CockroachdbTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o CockroachdbTransformsMaskFieldMaskFunctionPtrOutput) ToCockroachdbTransformsMaskFieldMaskFunctionPtrOutput() CockroachdbTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o CockroachdbTransformsMaskFieldMaskFunctionPtrOutput) ToCockroachdbTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) CockroachdbTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o CockroachdbTransformsMaskFieldMaskFunctionPtrOutput) Elem() CockroachdbTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *CockroachdbTransformsMaskFieldMaskFunction) CockroachdbTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret CockroachdbTransformsMaskFieldMaskFunction
+		return ret
+	}).(CockroachdbTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o CockroachdbTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o CockroachdbTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *CockroachdbTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// CockroachdbTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the CockroachdbTransformsMaskFieldMaskFunction enum
+// A concrete instance of `CockroachdbTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	CockroachdbTransformsMaskFieldMaskFunctionSha256Truncate
+//	CockroachdbTransformsMaskFieldMaskFunctionMd5Truncate
+//	CockroachdbTransformsMaskFieldMaskFunctionSha256
+//	CockroachdbTransformsMaskFieldMaskFunctionMd5
+//	CockroachdbTransformsMaskFieldMaskFunctionRedact
+//	CockroachdbTransformsMaskFieldMaskFunctionFixed
+//	CockroachdbTransformsMaskFieldMaskFunctionNullify
+type CockroachdbTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToCockroachdbTransformsMaskFieldMaskFunctionOutput() CockroachdbTransformsMaskFieldMaskFunctionOutput
+	ToCockroachdbTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) CockroachdbTransformsMaskFieldMaskFunctionOutput
+}
+
+var cockroachdbTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**CockroachdbTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type CockroachdbTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToCockroachdbTransformsMaskFieldMaskFunctionPtrOutput() CockroachdbTransformsMaskFieldMaskFunctionPtrOutput
+	ToCockroachdbTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) CockroachdbTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type cockroachdbTransformsMaskFieldMaskFunctionPtr string
+
+func CockroachdbTransformsMaskFieldMaskFunctionPtr(v string) CockroachdbTransformsMaskFieldMaskFunctionPtrInput {
+	return (*cockroachdbTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*cockroachdbTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return cockroachdbTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *cockroachdbTransformsMaskFieldMaskFunctionPtr) ToCockroachdbTransformsMaskFieldMaskFunctionPtrOutput() CockroachdbTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(CockroachdbTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *cockroachdbTransformsMaskFieldMaskFunctionPtr) ToCockroachdbTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) CockroachdbTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(CockroachdbTransformsMaskFieldMaskFunctionPtrOutput)
 }
 
 // The allowed values of the CockroachDB destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
@@ -3360,6 +4064,182 @@ func (in *databricksTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToDatabr
 	return pulumi.ToOutputWithContext(ctx, in).(DatabricksTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
 }
 
+// The allowed values of the Databricks destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type DatabricksTransformsMaskFieldMaskFunction string
+
+const (
+	DatabricksTransformsMaskFieldMaskFunctionSha256Truncate = DatabricksTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	DatabricksTransformsMaskFieldMaskFunctionMd5Truncate    = DatabricksTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	DatabricksTransformsMaskFieldMaskFunctionSha256         = DatabricksTransformsMaskFieldMaskFunction("SHA256")
+	DatabricksTransformsMaskFieldMaskFunctionMd5            = DatabricksTransformsMaskFieldMaskFunction("MD5")
+	DatabricksTransformsMaskFieldMaskFunctionRedact         = DatabricksTransformsMaskFieldMaskFunction("REDACT")
+	DatabricksTransformsMaskFieldMaskFunctionFixed          = DatabricksTransformsMaskFieldMaskFunction("FIXED")
+	DatabricksTransformsMaskFieldMaskFunctionNullify        = DatabricksTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (DatabricksTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*DatabricksTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e DatabricksTransformsMaskFieldMaskFunction) ToDatabricksTransformsMaskFieldMaskFunctionOutput() DatabricksTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(DatabricksTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e DatabricksTransformsMaskFieldMaskFunction) ToDatabricksTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) DatabricksTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(DatabricksTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e DatabricksTransformsMaskFieldMaskFunction) ToDatabricksTransformsMaskFieldMaskFunctionPtrOutput() DatabricksTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToDatabricksTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e DatabricksTransformsMaskFieldMaskFunction) ToDatabricksTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) DatabricksTransformsMaskFieldMaskFunctionPtrOutput {
+	return DatabricksTransformsMaskFieldMaskFunction(e).ToDatabricksTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToDatabricksTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e DatabricksTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DatabricksTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e DatabricksTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e DatabricksTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type DatabricksTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (DatabricksTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*DatabricksTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o DatabricksTransformsMaskFieldMaskFunctionOutput) ToDatabricksTransformsMaskFieldMaskFunctionOutput() DatabricksTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o DatabricksTransformsMaskFieldMaskFunctionOutput) ToDatabricksTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) DatabricksTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o DatabricksTransformsMaskFieldMaskFunctionOutput) ToDatabricksTransformsMaskFieldMaskFunctionPtrOutput() DatabricksTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToDatabricksTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o DatabricksTransformsMaskFieldMaskFunctionOutput) ToDatabricksTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) DatabricksTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v DatabricksTransformsMaskFieldMaskFunction) *DatabricksTransformsMaskFieldMaskFunction {
+		return &v
+	}).(DatabricksTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o DatabricksTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o DatabricksTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DatabricksTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o DatabricksTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DatabricksTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e DatabricksTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type DatabricksTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (DatabricksTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**DatabricksTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o DatabricksTransformsMaskFieldMaskFunctionPtrOutput) ToDatabricksTransformsMaskFieldMaskFunctionPtrOutput() DatabricksTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o DatabricksTransformsMaskFieldMaskFunctionPtrOutput) ToDatabricksTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) DatabricksTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o DatabricksTransformsMaskFieldMaskFunctionPtrOutput) Elem() DatabricksTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *DatabricksTransformsMaskFieldMaskFunction) DatabricksTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret DatabricksTransformsMaskFieldMaskFunction
+		return ret
+	}).(DatabricksTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o DatabricksTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o DatabricksTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *DatabricksTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// DatabricksTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the DatabricksTransformsMaskFieldMaskFunction enum
+// A concrete instance of `DatabricksTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	DatabricksTransformsMaskFieldMaskFunctionSha256Truncate
+//	DatabricksTransformsMaskFieldMaskFunctionMd5Truncate
+//	DatabricksTransformsMaskFieldMaskFunctionSha256
+//	DatabricksTransformsMaskFieldMaskFunctionMd5
+//	DatabricksTransformsMaskFieldMaskFunctionRedact
+//	DatabricksTransformsMaskFieldMaskFunctionFixed
+//	DatabricksTransformsMaskFieldMaskFunctionNullify
+type DatabricksTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToDatabricksTransformsMaskFieldMaskFunctionOutput() DatabricksTransformsMaskFieldMaskFunctionOutput
+	ToDatabricksTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) DatabricksTransformsMaskFieldMaskFunctionOutput
+}
+
+var databricksTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**DatabricksTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type DatabricksTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToDatabricksTransformsMaskFieldMaskFunctionPtrOutput() DatabricksTransformsMaskFieldMaskFunctionPtrOutput
+	ToDatabricksTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) DatabricksTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type databricksTransformsMaskFieldMaskFunctionPtr string
+
+func DatabricksTransformsMaskFieldMaskFunctionPtr(v string) DatabricksTransformsMaskFieldMaskFunctionPtrInput {
+	return (*databricksTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*databricksTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return databricksTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *databricksTransformsMaskFieldMaskFunctionPtr) ToDatabricksTransformsMaskFieldMaskFunctionPtrOutput() DatabricksTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(DatabricksTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *databricksTransformsMaskFieldMaskFunctionPtr) ToDatabricksTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) DatabricksTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(DatabricksTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
 // The allowed values of the Databricks destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
 type DatabricksTransformsOversizedRecordsOversizedFieldBehavior string
 
@@ -4192,6 +5072,182 @@ func (in *db2TransformsMarkColumnsAsRequiredNullSentinelModePtr) ToDb2Transforms
 	return pulumi.ToOutputWithContext(ctx, in).(Db2TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
 }
 
+// The allowed values of the Db2 destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type Db2TransformsMaskFieldMaskFunction string
+
+const (
+	Db2TransformsMaskFieldMaskFunctionSha256Truncate = Db2TransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	Db2TransformsMaskFieldMaskFunctionMd5Truncate    = Db2TransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	Db2TransformsMaskFieldMaskFunctionSha256         = Db2TransformsMaskFieldMaskFunction("SHA256")
+	Db2TransformsMaskFieldMaskFunctionMd5            = Db2TransformsMaskFieldMaskFunction("MD5")
+	Db2TransformsMaskFieldMaskFunctionRedact         = Db2TransformsMaskFieldMaskFunction("REDACT")
+	Db2TransformsMaskFieldMaskFunctionFixed          = Db2TransformsMaskFieldMaskFunction("FIXED")
+	Db2TransformsMaskFieldMaskFunctionNullify        = Db2TransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (Db2TransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*Db2TransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e Db2TransformsMaskFieldMaskFunction) ToDb2TransformsMaskFieldMaskFunctionOutput() Db2TransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(Db2TransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e Db2TransformsMaskFieldMaskFunction) ToDb2TransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) Db2TransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(Db2TransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e Db2TransformsMaskFieldMaskFunction) ToDb2TransformsMaskFieldMaskFunctionPtrOutput() Db2TransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToDb2TransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e Db2TransformsMaskFieldMaskFunction) ToDb2TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) Db2TransformsMaskFieldMaskFunctionPtrOutput {
+	return Db2TransformsMaskFieldMaskFunction(e).ToDb2TransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToDb2TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e Db2TransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e Db2TransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e Db2TransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e Db2TransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type Db2TransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (Db2TransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*Db2TransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o Db2TransformsMaskFieldMaskFunctionOutput) ToDb2TransformsMaskFieldMaskFunctionOutput() Db2TransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o Db2TransformsMaskFieldMaskFunctionOutput) ToDb2TransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) Db2TransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o Db2TransformsMaskFieldMaskFunctionOutput) ToDb2TransformsMaskFieldMaskFunctionPtrOutput() Db2TransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToDb2TransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o Db2TransformsMaskFieldMaskFunctionOutput) ToDb2TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) Db2TransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v Db2TransformsMaskFieldMaskFunction) *Db2TransformsMaskFieldMaskFunction {
+		return &v
+	}).(Db2TransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o Db2TransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o Db2TransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e Db2TransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o Db2TransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o Db2TransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e Db2TransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type Db2TransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (Db2TransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**Db2TransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o Db2TransformsMaskFieldMaskFunctionPtrOutput) ToDb2TransformsMaskFieldMaskFunctionPtrOutput() Db2TransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o Db2TransformsMaskFieldMaskFunctionPtrOutput) ToDb2TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) Db2TransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o Db2TransformsMaskFieldMaskFunctionPtrOutput) Elem() Db2TransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *Db2TransformsMaskFieldMaskFunction) Db2TransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret Db2TransformsMaskFieldMaskFunction
+		return ret
+	}).(Db2TransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o Db2TransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o Db2TransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *Db2TransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// Db2TransformsMaskFieldMaskFunctionInput is an input type that accepts values of the Db2TransformsMaskFieldMaskFunction enum
+// A concrete instance of `Db2TransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	Db2TransformsMaskFieldMaskFunctionSha256Truncate
+//	Db2TransformsMaskFieldMaskFunctionMd5Truncate
+//	Db2TransformsMaskFieldMaskFunctionSha256
+//	Db2TransformsMaskFieldMaskFunctionMd5
+//	Db2TransformsMaskFieldMaskFunctionRedact
+//	Db2TransformsMaskFieldMaskFunctionFixed
+//	Db2TransformsMaskFieldMaskFunctionNullify
+type Db2TransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToDb2TransformsMaskFieldMaskFunctionOutput() Db2TransformsMaskFieldMaskFunctionOutput
+	ToDb2TransformsMaskFieldMaskFunctionOutputWithContext(context.Context) Db2TransformsMaskFieldMaskFunctionOutput
+}
+
+var db2TransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**Db2TransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type Db2TransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToDb2TransformsMaskFieldMaskFunctionPtrOutput() Db2TransformsMaskFieldMaskFunctionPtrOutput
+	ToDb2TransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) Db2TransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type db2TransformsMaskFieldMaskFunctionPtr string
+
+func Db2TransformsMaskFieldMaskFunctionPtr(v string) Db2TransformsMaskFieldMaskFunctionPtrInput {
+	return (*db2TransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*db2TransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return db2TransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *db2TransformsMaskFieldMaskFunctionPtr) ToDb2TransformsMaskFieldMaskFunctionPtrOutput() Db2TransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(Db2TransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *db2TransformsMaskFieldMaskFunctionPtr) ToDb2TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) Db2TransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(Db2TransformsMaskFieldMaskFunctionPtrOutput)
+}
+
 // The allowed values of the Db2 destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
 type Db2TransformsOversizedRecordsOversizedFieldBehavior string
 
@@ -4862,6 +5918,182 @@ func (in *gcsTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToGcsTransforms
 
 func (in *gcsTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToGcsTransformsMarkColumnsAsRequiredNullSentinelModePtrOutputWithContext(ctx context.Context) GcsTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(GcsTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The allowed values of the GCS destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type GcsTransformsMaskFieldMaskFunction string
+
+const (
+	GcsTransformsMaskFieldMaskFunctionSha256Truncate = GcsTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	GcsTransformsMaskFieldMaskFunctionMd5Truncate    = GcsTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	GcsTransformsMaskFieldMaskFunctionSha256         = GcsTransformsMaskFieldMaskFunction("SHA256")
+	GcsTransformsMaskFieldMaskFunctionMd5            = GcsTransformsMaskFieldMaskFunction("MD5")
+	GcsTransformsMaskFieldMaskFunctionRedact         = GcsTransformsMaskFieldMaskFunction("REDACT")
+	GcsTransformsMaskFieldMaskFunctionFixed          = GcsTransformsMaskFieldMaskFunction("FIXED")
+	GcsTransformsMaskFieldMaskFunctionNullify        = GcsTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (GcsTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*GcsTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e GcsTransformsMaskFieldMaskFunction) ToGcsTransformsMaskFieldMaskFunctionOutput() GcsTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(GcsTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e GcsTransformsMaskFieldMaskFunction) ToGcsTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) GcsTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GcsTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e GcsTransformsMaskFieldMaskFunction) ToGcsTransformsMaskFieldMaskFunctionPtrOutput() GcsTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToGcsTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e GcsTransformsMaskFieldMaskFunction) ToGcsTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) GcsTransformsMaskFieldMaskFunctionPtrOutput {
+	return GcsTransformsMaskFieldMaskFunction(e).ToGcsTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToGcsTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e GcsTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GcsTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GcsTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GcsTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GcsTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (GcsTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GcsTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o GcsTransformsMaskFieldMaskFunctionOutput) ToGcsTransformsMaskFieldMaskFunctionOutput() GcsTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o GcsTransformsMaskFieldMaskFunctionOutput) ToGcsTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) GcsTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o GcsTransformsMaskFieldMaskFunctionOutput) ToGcsTransformsMaskFieldMaskFunctionPtrOutput() GcsTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToGcsTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o GcsTransformsMaskFieldMaskFunctionOutput) ToGcsTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) GcsTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GcsTransformsMaskFieldMaskFunction) *GcsTransformsMaskFieldMaskFunction {
+		return &v
+	}).(GcsTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o GcsTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GcsTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GcsTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GcsTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GcsTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GcsTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GcsTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (GcsTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GcsTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o GcsTransformsMaskFieldMaskFunctionPtrOutput) ToGcsTransformsMaskFieldMaskFunctionPtrOutput() GcsTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o GcsTransformsMaskFieldMaskFunctionPtrOutput) ToGcsTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) GcsTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o GcsTransformsMaskFieldMaskFunctionPtrOutput) Elem() GcsTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *GcsTransformsMaskFieldMaskFunction) GcsTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret GcsTransformsMaskFieldMaskFunction
+		return ret
+	}).(GcsTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o GcsTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GcsTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GcsTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GcsTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the GcsTransformsMaskFieldMaskFunction enum
+// A concrete instance of `GcsTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	GcsTransformsMaskFieldMaskFunctionSha256Truncate
+//	GcsTransformsMaskFieldMaskFunctionMd5Truncate
+//	GcsTransformsMaskFieldMaskFunctionSha256
+//	GcsTransformsMaskFieldMaskFunctionMd5
+//	GcsTransformsMaskFieldMaskFunctionRedact
+//	GcsTransformsMaskFieldMaskFunctionFixed
+//	GcsTransformsMaskFieldMaskFunctionNullify
+type GcsTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToGcsTransformsMaskFieldMaskFunctionOutput() GcsTransformsMaskFieldMaskFunctionOutput
+	ToGcsTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) GcsTransformsMaskFieldMaskFunctionOutput
+}
+
+var gcsTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**GcsTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type GcsTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToGcsTransformsMaskFieldMaskFunctionPtrOutput() GcsTransformsMaskFieldMaskFunctionPtrOutput
+	ToGcsTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) GcsTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type gcsTransformsMaskFieldMaskFunctionPtr string
+
+func GcsTransformsMaskFieldMaskFunctionPtr(v string) GcsTransformsMaskFieldMaskFunctionPtrInput {
+	return (*gcsTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*gcsTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return gcsTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *gcsTransformsMaskFieldMaskFunctionPtr) ToGcsTransformsMaskFieldMaskFunctionPtrOutput() GcsTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(GcsTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *gcsTransformsMaskFieldMaskFunctionPtr) ToGcsTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) GcsTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GcsTransformsMaskFieldMaskFunctionPtrOutput)
 }
 
 // The allowed values of the GCS destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
@@ -5694,6 +6926,182 @@ func (in *httpSinkTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToHttpSink
 
 func (in *httpSinkTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToHttpSinkTransformsMarkColumnsAsRequiredNullSentinelModePtrOutputWithContext(ctx context.Context) HttpSinkTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(HttpSinkTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The allowed values of the HTTP Sink destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type HttpSinkTransformsMaskFieldMaskFunction string
+
+const (
+	HttpSinkTransformsMaskFieldMaskFunctionSha256Truncate = HttpSinkTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	HttpSinkTransformsMaskFieldMaskFunctionMd5Truncate    = HttpSinkTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	HttpSinkTransformsMaskFieldMaskFunctionSha256         = HttpSinkTransformsMaskFieldMaskFunction("SHA256")
+	HttpSinkTransformsMaskFieldMaskFunctionMd5            = HttpSinkTransformsMaskFieldMaskFunction("MD5")
+	HttpSinkTransformsMaskFieldMaskFunctionRedact         = HttpSinkTransformsMaskFieldMaskFunction("REDACT")
+	HttpSinkTransformsMaskFieldMaskFunctionFixed          = HttpSinkTransformsMaskFieldMaskFunction("FIXED")
+	HttpSinkTransformsMaskFieldMaskFunctionNullify        = HttpSinkTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (HttpSinkTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*HttpSinkTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e HttpSinkTransformsMaskFieldMaskFunction) ToHttpSinkTransformsMaskFieldMaskFunctionOutput() HttpSinkTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(HttpSinkTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e HttpSinkTransformsMaskFieldMaskFunction) ToHttpSinkTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) HttpSinkTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(HttpSinkTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e HttpSinkTransformsMaskFieldMaskFunction) ToHttpSinkTransformsMaskFieldMaskFunctionPtrOutput() HttpSinkTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToHttpSinkTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e HttpSinkTransformsMaskFieldMaskFunction) ToHttpSinkTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) HttpSinkTransformsMaskFieldMaskFunctionPtrOutput {
+	return HttpSinkTransformsMaskFieldMaskFunction(e).ToHttpSinkTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToHttpSinkTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e HttpSinkTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e HttpSinkTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e HttpSinkTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e HttpSinkTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type HttpSinkTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (HttpSinkTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HttpSinkTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o HttpSinkTransformsMaskFieldMaskFunctionOutput) ToHttpSinkTransformsMaskFieldMaskFunctionOutput() HttpSinkTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o HttpSinkTransformsMaskFieldMaskFunctionOutput) ToHttpSinkTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) HttpSinkTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o HttpSinkTransformsMaskFieldMaskFunctionOutput) ToHttpSinkTransformsMaskFieldMaskFunctionPtrOutput() HttpSinkTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToHttpSinkTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o HttpSinkTransformsMaskFieldMaskFunctionOutput) ToHttpSinkTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) HttpSinkTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v HttpSinkTransformsMaskFieldMaskFunction) *HttpSinkTransformsMaskFieldMaskFunction {
+		return &v
+	}).(HttpSinkTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o HttpSinkTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o HttpSinkTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e HttpSinkTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o HttpSinkTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o HttpSinkTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e HttpSinkTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type HttpSinkTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (HttpSinkTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**HttpSinkTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o HttpSinkTransformsMaskFieldMaskFunctionPtrOutput) ToHttpSinkTransformsMaskFieldMaskFunctionPtrOutput() HttpSinkTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o HttpSinkTransformsMaskFieldMaskFunctionPtrOutput) ToHttpSinkTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) HttpSinkTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o HttpSinkTransformsMaskFieldMaskFunctionPtrOutput) Elem() HttpSinkTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *HttpSinkTransformsMaskFieldMaskFunction) HttpSinkTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret HttpSinkTransformsMaskFieldMaskFunction
+		return ret
+	}).(HttpSinkTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o HttpSinkTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o HttpSinkTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *HttpSinkTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// HttpSinkTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the HttpSinkTransformsMaskFieldMaskFunction enum
+// A concrete instance of `HttpSinkTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	HttpSinkTransformsMaskFieldMaskFunctionSha256Truncate
+//	HttpSinkTransformsMaskFieldMaskFunctionMd5Truncate
+//	HttpSinkTransformsMaskFieldMaskFunctionSha256
+//	HttpSinkTransformsMaskFieldMaskFunctionMd5
+//	HttpSinkTransformsMaskFieldMaskFunctionRedact
+//	HttpSinkTransformsMaskFieldMaskFunctionFixed
+//	HttpSinkTransformsMaskFieldMaskFunctionNullify
+type HttpSinkTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToHttpSinkTransformsMaskFieldMaskFunctionOutput() HttpSinkTransformsMaskFieldMaskFunctionOutput
+	ToHttpSinkTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) HttpSinkTransformsMaskFieldMaskFunctionOutput
+}
+
+var httpSinkTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**HttpSinkTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type HttpSinkTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToHttpSinkTransformsMaskFieldMaskFunctionPtrOutput() HttpSinkTransformsMaskFieldMaskFunctionPtrOutput
+	ToHttpSinkTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) HttpSinkTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type httpSinkTransformsMaskFieldMaskFunctionPtr string
+
+func HttpSinkTransformsMaskFieldMaskFunctionPtr(v string) HttpSinkTransformsMaskFieldMaskFunctionPtrInput {
+	return (*httpSinkTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*httpSinkTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return httpSinkTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *httpSinkTransformsMaskFieldMaskFunctionPtr) ToHttpSinkTransformsMaskFieldMaskFunctionPtrOutput() HttpSinkTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(HttpSinkTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *httpSinkTransformsMaskFieldMaskFunctionPtr) ToHttpSinkTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) HttpSinkTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(HttpSinkTransformsMaskFieldMaskFunctionPtrOutput)
 }
 
 // The allowed values of the HTTP Sink destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
@@ -6726,6 +8134,182 @@ func (in *icebergTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToIcebergTr
 	return pulumi.ToOutputWithContext(ctx, in).(IcebergTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
 }
 
+// The allowed values of the Iceberg destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type IcebergTransformsMaskFieldMaskFunction string
+
+const (
+	IcebergTransformsMaskFieldMaskFunctionSha256Truncate = IcebergTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	IcebergTransformsMaskFieldMaskFunctionMd5Truncate    = IcebergTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	IcebergTransformsMaskFieldMaskFunctionSha256         = IcebergTransformsMaskFieldMaskFunction("SHA256")
+	IcebergTransformsMaskFieldMaskFunctionMd5            = IcebergTransformsMaskFieldMaskFunction("MD5")
+	IcebergTransformsMaskFieldMaskFunctionRedact         = IcebergTransformsMaskFieldMaskFunction("REDACT")
+	IcebergTransformsMaskFieldMaskFunctionFixed          = IcebergTransformsMaskFieldMaskFunction("FIXED")
+	IcebergTransformsMaskFieldMaskFunctionNullify        = IcebergTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (IcebergTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*IcebergTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e IcebergTransformsMaskFieldMaskFunction) ToIcebergTransformsMaskFieldMaskFunctionOutput() IcebergTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(IcebergTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e IcebergTransformsMaskFieldMaskFunction) ToIcebergTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) IcebergTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(IcebergTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e IcebergTransformsMaskFieldMaskFunction) ToIcebergTransformsMaskFieldMaskFunctionPtrOutput() IcebergTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToIcebergTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e IcebergTransformsMaskFieldMaskFunction) ToIcebergTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) IcebergTransformsMaskFieldMaskFunctionPtrOutput {
+	return IcebergTransformsMaskFieldMaskFunction(e).ToIcebergTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToIcebergTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e IcebergTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e IcebergTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e IcebergTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e IcebergTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type IcebergTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (IcebergTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*IcebergTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o IcebergTransformsMaskFieldMaskFunctionOutput) ToIcebergTransformsMaskFieldMaskFunctionOutput() IcebergTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o IcebergTransformsMaskFieldMaskFunctionOutput) ToIcebergTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) IcebergTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o IcebergTransformsMaskFieldMaskFunctionOutput) ToIcebergTransformsMaskFieldMaskFunctionPtrOutput() IcebergTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToIcebergTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o IcebergTransformsMaskFieldMaskFunctionOutput) ToIcebergTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) IcebergTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v IcebergTransformsMaskFieldMaskFunction) *IcebergTransformsMaskFieldMaskFunction {
+		return &v
+	}).(IcebergTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o IcebergTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o IcebergTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e IcebergTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o IcebergTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o IcebergTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e IcebergTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type IcebergTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (IcebergTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**IcebergTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o IcebergTransformsMaskFieldMaskFunctionPtrOutput) ToIcebergTransformsMaskFieldMaskFunctionPtrOutput() IcebergTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o IcebergTransformsMaskFieldMaskFunctionPtrOutput) ToIcebergTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) IcebergTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o IcebergTransformsMaskFieldMaskFunctionPtrOutput) Elem() IcebergTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *IcebergTransformsMaskFieldMaskFunction) IcebergTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret IcebergTransformsMaskFieldMaskFunction
+		return ret
+	}).(IcebergTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o IcebergTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o IcebergTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *IcebergTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// IcebergTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the IcebergTransformsMaskFieldMaskFunction enum
+// A concrete instance of `IcebergTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	IcebergTransformsMaskFieldMaskFunctionSha256Truncate
+//	IcebergTransformsMaskFieldMaskFunctionMd5Truncate
+//	IcebergTransformsMaskFieldMaskFunctionSha256
+//	IcebergTransformsMaskFieldMaskFunctionMd5
+//	IcebergTransformsMaskFieldMaskFunctionRedact
+//	IcebergTransformsMaskFieldMaskFunctionFixed
+//	IcebergTransformsMaskFieldMaskFunctionNullify
+type IcebergTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToIcebergTransformsMaskFieldMaskFunctionOutput() IcebergTransformsMaskFieldMaskFunctionOutput
+	ToIcebergTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) IcebergTransformsMaskFieldMaskFunctionOutput
+}
+
+var icebergTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**IcebergTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type IcebergTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToIcebergTransformsMaskFieldMaskFunctionPtrOutput() IcebergTransformsMaskFieldMaskFunctionPtrOutput
+	ToIcebergTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) IcebergTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type icebergTransformsMaskFieldMaskFunctionPtr string
+
+func IcebergTransformsMaskFieldMaskFunctionPtr(v string) IcebergTransformsMaskFieldMaskFunctionPtrInput {
+	return (*icebergTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*icebergTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return icebergTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *icebergTransformsMaskFieldMaskFunctionPtr) ToIcebergTransformsMaskFieldMaskFunctionPtrOutput() IcebergTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(IcebergTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *icebergTransformsMaskFieldMaskFunctionPtr) ToIcebergTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) IcebergTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(IcebergTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
 // The allowed values of the Iceberg destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
 type IcebergTransformsOversizedRecordsOversizedFieldBehavior string
 
@@ -7056,6 +8640,182 @@ func (in *kafkaDestinationFormatPtr) ToKafkaDestinationFormatPtrOutput() KafkaDe
 
 func (in *kafkaDestinationFormatPtr) ToKafkaDestinationFormatPtrOutputWithContext(ctx context.Context) KafkaDestinationFormatPtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(KafkaDestinationFormatPtrOutput)
+}
+
+// The allowed values of the Kafka Direct destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type KafkaDirectTransformsMaskFieldMaskFunction string
+
+const (
+	KafkaDirectTransformsMaskFieldMaskFunctionSha256Truncate = KafkaDirectTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	KafkaDirectTransformsMaskFieldMaskFunctionMd5Truncate    = KafkaDirectTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	KafkaDirectTransformsMaskFieldMaskFunctionSha256         = KafkaDirectTransformsMaskFieldMaskFunction("SHA256")
+	KafkaDirectTransformsMaskFieldMaskFunctionMd5            = KafkaDirectTransformsMaskFieldMaskFunction("MD5")
+	KafkaDirectTransformsMaskFieldMaskFunctionRedact         = KafkaDirectTransformsMaskFieldMaskFunction("REDACT")
+	KafkaDirectTransformsMaskFieldMaskFunctionFixed          = KafkaDirectTransformsMaskFieldMaskFunction("FIXED")
+	KafkaDirectTransformsMaskFieldMaskFunctionNullify        = KafkaDirectTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (KafkaDirectTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*KafkaDirectTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e KafkaDirectTransformsMaskFieldMaskFunction) ToKafkaDirectTransformsMaskFieldMaskFunctionOutput() KafkaDirectTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(KafkaDirectTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e KafkaDirectTransformsMaskFieldMaskFunction) ToKafkaDirectTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) KafkaDirectTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(KafkaDirectTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e KafkaDirectTransformsMaskFieldMaskFunction) ToKafkaDirectTransformsMaskFieldMaskFunctionPtrOutput() KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToKafkaDirectTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e KafkaDirectTransformsMaskFieldMaskFunction) ToKafkaDirectTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput {
+	return KafkaDirectTransformsMaskFieldMaskFunction(e).ToKafkaDirectTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToKafkaDirectTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e KafkaDirectTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e KafkaDirectTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e KafkaDirectTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e KafkaDirectTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type KafkaDirectTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (KafkaDirectTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*KafkaDirectTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o KafkaDirectTransformsMaskFieldMaskFunctionOutput) ToKafkaDirectTransformsMaskFieldMaskFunctionOutput() KafkaDirectTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o KafkaDirectTransformsMaskFieldMaskFunctionOutput) ToKafkaDirectTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) KafkaDirectTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o KafkaDirectTransformsMaskFieldMaskFunctionOutput) ToKafkaDirectTransformsMaskFieldMaskFunctionPtrOutput() KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToKafkaDirectTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o KafkaDirectTransformsMaskFieldMaskFunctionOutput) ToKafkaDirectTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v KafkaDirectTransformsMaskFieldMaskFunction) *KafkaDirectTransformsMaskFieldMaskFunction {
+		return &v
+	}).(KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o KafkaDirectTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o KafkaDirectTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e KafkaDirectTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o KafkaDirectTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o KafkaDirectTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e KafkaDirectTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**KafkaDirectTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput) ToKafkaDirectTransformsMaskFieldMaskFunctionPtrOutput() KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput) ToKafkaDirectTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput) Elem() KafkaDirectTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *KafkaDirectTransformsMaskFieldMaskFunction) KafkaDirectTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret KafkaDirectTransformsMaskFieldMaskFunction
+		return ret
+	}).(KafkaDirectTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *KafkaDirectTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// KafkaDirectTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the KafkaDirectTransformsMaskFieldMaskFunction enum
+// A concrete instance of `KafkaDirectTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	KafkaDirectTransformsMaskFieldMaskFunctionSha256Truncate
+//	KafkaDirectTransformsMaskFieldMaskFunctionMd5Truncate
+//	KafkaDirectTransformsMaskFieldMaskFunctionSha256
+//	KafkaDirectTransformsMaskFieldMaskFunctionMd5
+//	KafkaDirectTransformsMaskFieldMaskFunctionRedact
+//	KafkaDirectTransformsMaskFieldMaskFunctionFixed
+//	KafkaDirectTransformsMaskFieldMaskFunctionNullify
+type KafkaDirectTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToKafkaDirectTransformsMaskFieldMaskFunctionOutput() KafkaDirectTransformsMaskFieldMaskFunctionOutput
+	ToKafkaDirectTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) KafkaDirectTransformsMaskFieldMaskFunctionOutput
+}
+
+var kafkaDirectTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**KafkaDirectTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type KafkaDirectTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToKafkaDirectTransformsMaskFieldMaskFunctionPtrOutput() KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput
+	ToKafkaDirectTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type kafkaDirectTransformsMaskFieldMaskFunctionPtr string
+
+func KafkaDirectTransformsMaskFieldMaskFunctionPtr(v string) KafkaDirectTransformsMaskFieldMaskFunctionPtrInput {
+	return (*kafkaDirectTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*kafkaDirectTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return kafkaDirectTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *kafkaDirectTransformsMaskFieldMaskFunctionPtr) ToKafkaDirectTransformsMaskFieldMaskFunctionPtrOutput() KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *kafkaDirectTransformsMaskFieldMaskFunctionPtr) ToKafkaDirectTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput)
 }
 
 // The allowed values of the Kafka destination's `transformsChangeTopicNameAddOriginalTopic` (`transforms.changeTopicName.add.original.topic`).
@@ -7390,6 +9150,182 @@ func (in *kafkaTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToKafkaTransf
 
 func (in *kafkaTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToKafkaTransformsMarkColumnsAsRequiredNullSentinelModePtrOutputWithContext(ctx context.Context) KafkaTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(KafkaTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The allowed values of the Kafka destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type KafkaTransformsMaskFieldMaskFunction string
+
+const (
+	KafkaTransformsMaskFieldMaskFunctionSha256Truncate = KafkaTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	KafkaTransformsMaskFieldMaskFunctionMd5Truncate    = KafkaTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	KafkaTransformsMaskFieldMaskFunctionSha256         = KafkaTransformsMaskFieldMaskFunction("SHA256")
+	KafkaTransformsMaskFieldMaskFunctionMd5            = KafkaTransformsMaskFieldMaskFunction("MD5")
+	KafkaTransformsMaskFieldMaskFunctionRedact         = KafkaTransformsMaskFieldMaskFunction("REDACT")
+	KafkaTransformsMaskFieldMaskFunctionFixed          = KafkaTransformsMaskFieldMaskFunction("FIXED")
+	KafkaTransformsMaskFieldMaskFunctionNullify        = KafkaTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (KafkaTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*KafkaTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e KafkaTransformsMaskFieldMaskFunction) ToKafkaTransformsMaskFieldMaskFunctionOutput() KafkaTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(KafkaTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e KafkaTransformsMaskFieldMaskFunction) ToKafkaTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) KafkaTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(KafkaTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e KafkaTransformsMaskFieldMaskFunction) ToKafkaTransformsMaskFieldMaskFunctionPtrOutput() KafkaTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToKafkaTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e KafkaTransformsMaskFieldMaskFunction) ToKafkaTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) KafkaTransformsMaskFieldMaskFunctionPtrOutput {
+	return KafkaTransformsMaskFieldMaskFunction(e).ToKafkaTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToKafkaTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e KafkaTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e KafkaTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e KafkaTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e KafkaTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type KafkaTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (KafkaTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*KafkaTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o KafkaTransformsMaskFieldMaskFunctionOutput) ToKafkaTransformsMaskFieldMaskFunctionOutput() KafkaTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o KafkaTransformsMaskFieldMaskFunctionOutput) ToKafkaTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) KafkaTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o KafkaTransformsMaskFieldMaskFunctionOutput) ToKafkaTransformsMaskFieldMaskFunctionPtrOutput() KafkaTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToKafkaTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o KafkaTransformsMaskFieldMaskFunctionOutput) ToKafkaTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) KafkaTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v KafkaTransformsMaskFieldMaskFunction) *KafkaTransformsMaskFieldMaskFunction {
+		return &v
+	}).(KafkaTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o KafkaTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o KafkaTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e KafkaTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o KafkaTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o KafkaTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e KafkaTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type KafkaTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (KafkaTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**KafkaTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o KafkaTransformsMaskFieldMaskFunctionPtrOutput) ToKafkaTransformsMaskFieldMaskFunctionPtrOutput() KafkaTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o KafkaTransformsMaskFieldMaskFunctionPtrOutput) ToKafkaTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) KafkaTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o KafkaTransformsMaskFieldMaskFunctionPtrOutput) Elem() KafkaTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *KafkaTransformsMaskFieldMaskFunction) KafkaTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret KafkaTransformsMaskFieldMaskFunction
+		return ret
+	}).(KafkaTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o KafkaTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o KafkaTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *KafkaTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// KafkaTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the KafkaTransformsMaskFieldMaskFunction enum
+// A concrete instance of `KafkaTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	KafkaTransformsMaskFieldMaskFunctionSha256Truncate
+//	KafkaTransformsMaskFieldMaskFunctionMd5Truncate
+//	KafkaTransformsMaskFieldMaskFunctionSha256
+//	KafkaTransformsMaskFieldMaskFunctionMd5
+//	KafkaTransformsMaskFieldMaskFunctionRedact
+//	KafkaTransformsMaskFieldMaskFunctionFixed
+//	KafkaTransformsMaskFieldMaskFunctionNullify
+type KafkaTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToKafkaTransformsMaskFieldMaskFunctionOutput() KafkaTransformsMaskFieldMaskFunctionOutput
+	ToKafkaTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) KafkaTransformsMaskFieldMaskFunctionOutput
+}
+
+var kafkaTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**KafkaTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type KafkaTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToKafkaTransformsMaskFieldMaskFunctionPtrOutput() KafkaTransformsMaskFieldMaskFunctionPtrOutput
+	ToKafkaTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) KafkaTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type kafkaTransformsMaskFieldMaskFunctionPtr string
+
+func KafkaTransformsMaskFieldMaskFunctionPtr(v string) KafkaTransformsMaskFieldMaskFunctionPtrInput {
+	return (*kafkaTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*kafkaTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return kafkaTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *kafkaTransformsMaskFieldMaskFunctionPtr) ToKafkaTransformsMaskFieldMaskFunctionPtrOutput() KafkaTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(KafkaTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *kafkaTransformsMaskFieldMaskFunctionPtr) ToKafkaTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) KafkaTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(KafkaTransformsMaskFieldMaskFunctionPtrOutput)
 }
 
 // The allowed values of the Kafka destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
@@ -8054,6 +9990,182 @@ func (in *motherDuckTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToMother
 
 func (in *motherDuckTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToMotherDuckTransformsMarkColumnsAsRequiredNullSentinelModePtrOutputWithContext(ctx context.Context) MotherDuckTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(MotherDuckTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The allowed values of the Motherduck destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type MotherDuckTransformsMaskFieldMaskFunction string
+
+const (
+	MotherDuckTransformsMaskFieldMaskFunctionSha256Truncate = MotherDuckTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	MotherDuckTransformsMaskFieldMaskFunctionMd5Truncate    = MotherDuckTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	MotherDuckTransformsMaskFieldMaskFunctionSha256         = MotherDuckTransformsMaskFieldMaskFunction("SHA256")
+	MotherDuckTransformsMaskFieldMaskFunctionMd5            = MotherDuckTransformsMaskFieldMaskFunction("MD5")
+	MotherDuckTransformsMaskFieldMaskFunctionRedact         = MotherDuckTransformsMaskFieldMaskFunction("REDACT")
+	MotherDuckTransformsMaskFieldMaskFunctionFixed          = MotherDuckTransformsMaskFieldMaskFunction("FIXED")
+	MotherDuckTransformsMaskFieldMaskFunctionNullify        = MotherDuckTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (MotherDuckTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*MotherDuckTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e MotherDuckTransformsMaskFieldMaskFunction) ToMotherDuckTransformsMaskFieldMaskFunctionOutput() MotherDuckTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(MotherDuckTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e MotherDuckTransformsMaskFieldMaskFunction) ToMotherDuckTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) MotherDuckTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(MotherDuckTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e MotherDuckTransformsMaskFieldMaskFunction) ToMotherDuckTransformsMaskFieldMaskFunctionPtrOutput() MotherDuckTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToMotherDuckTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e MotherDuckTransformsMaskFieldMaskFunction) ToMotherDuckTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) MotherDuckTransformsMaskFieldMaskFunctionPtrOutput {
+	return MotherDuckTransformsMaskFieldMaskFunction(e).ToMotherDuckTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToMotherDuckTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e MotherDuckTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e MotherDuckTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e MotherDuckTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e MotherDuckTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type MotherDuckTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (MotherDuckTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MotherDuckTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o MotherDuckTransformsMaskFieldMaskFunctionOutput) ToMotherDuckTransformsMaskFieldMaskFunctionOutput() MotherDuckTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o MotherDuckTransformsMaskFieldMaskFunctionOutput) ToMotherDuckTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) MotherDuckTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o MotherDuckTransformsMaskFieldMaskFunctionOutput) ToMotherDuckTransformsMaskFieldMaskFunctionPtrOutput() MotherDuckTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToMotherDuckTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o MotherDuckTransformsMaskFieldMaskFunctionOutput) ToMotherDuckTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) MotherDuckTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v MotherDuckTransformsMaskFieldMaskFunction) *MotherDuckTransformsMaskFieldMaskFunction {
+		return &v
+	}).(MotherDuckTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o MotherDuckTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o MotherDuckTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e MotherDuckTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o MotherDuckTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o MotherDuckTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e MotherDuckTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type MotherDuckTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (MotherDuckTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**MotherDuckTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o MotherDuckTransformsMaskFieldMaskFunctionPtrOutput) ToMotherDuckTransformsMaskFieldMaskFunctionPtrOutput() MotherDuckTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o MotherDuckTransformsMaskFieldMaskFunctionPtrOutput) ToMotherDuckTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) MotherDuckTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o MotherDuckTransformsMaskFieldMaskFunctionPtrOutput) Elem() MotherDuckTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *MotherDuckTransformsMaskFieldMaskFunction) MotherDuckTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret MotherDuckTransformsMaskFieldMaskFunction
+		return ret
+	}).(MotherDuckTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o MotherDuckTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o MotherDuckTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *MotherDuckTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// MotherDuckTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the MotherDuckTransformsMaskFieldMaskFunction enum
+// A concrete instance of `MotherDuckTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	MotherDuckTransformsMaskFieldMaskFunctionSha256Truncate
+//	MotherDuckTransformsMaskFieldMaskFunctionMd5Truncate
+//	MotherDuckTransformsMaskFieldMaskFunctionSha256
+//	MotherDuckTransformsMaskFieldMaskFunctionMd5
+//	MotherDuckTransformsMaskFieldMaskFunctionRedact
+//	MotherDuckTransformsMaskFieldMaskFunctionFixed
+//	MotherDuckTransformsMaskFieldMaskFunctionNullify
+type MotherDuckTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToMotherDuckTransformsMaskFieldMaskFunctionOutput() MotherDuckTransformsMaskFieldMaskFunctionOutput
+	ToMotherDuckTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) MotherDuckTransformsMaskFieldMaskFunctionOutput
+}
+
+var motherDuckTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**MotherDuckTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type MotherDuckTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToMotherDuckTransformsMaskFieldMaskFunctionPtrOutput() MotherDuckTransformsMaskFieldMaskFunctionPtrOutput
+	ToMotherDuckTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) MotherDuckTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type motherDuckTransformsMaskFieldMaskFunctionPtr string
+
+func MotherDuckTransformsMaskFieldMaskFunctionPtr(v string) MotherDuckTransformsMaskFieldMaskFunctionPtrInput {
+	return (*motherDuckTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*motherDuckTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return motherDuckTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *motherDuckTransformsMaskFieldMaskFunctionPtr) ToMotherDuckTransformsMaskFieldMaskFunctionPtrOutput() MotherDuckTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(MotherDuckTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *motherDuckTransformsMaskFieldMaskFunctionPtr) ToMotherDuckTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) MotherDuckTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(MotherDuckTransformsMaskFieldMaskFunctionPtrOutput)
 }
 
 // The allowed values of the Motherduck destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
@@ -8888,6 +11000,182 @@ func (in *mysqlTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToMysqlTransf
 	return pulumi.ToOutputWithContext(ctx, in).(MysqlTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
 }
 
+// The allowed values of the MySQL destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type MysqlTransformsMaskFieldMaskFunction string
+
+const (
+	MysqlTransformsMaskFieldMaskFunctionSha256Truncate = MysqlTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	MysqlTransformsMaskFieldMaskFunctionMd5Truncate    = MysqlTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	MysqlTransformsMaskFieldMaskFunctionSha256         = MysqlTransformsMaskFieldMaskFunction("SHA256")
+	MysqlTransformsMaskFieldMaskFunctionMd5            = MysqlTransformsMaskFieldMaskFunction("MD5")
+	MysqlTransformsMaskFieldMaskFunctionRedact         = MysqlTransformsMaskFieldMaskFunction("REDACT")
+	MysqlTransformsMaskFieldMaskFunctionFixed          = MysqlTransformsMaskFieldMaskFunction("FIXED")
+	MysqlTransformsMaskFieldMaskFunctionNullify        = MysqlTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (MysqlTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*MysqlTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e MysqlTransformsMaskFieldMaskFunction) ToMysqlTransformsMaskFieldMaskFunctionOutput() MysqlTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(MysqlTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e MysqlTransformsMaskFieldMaskFunction) ToMysqlTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) MysqlTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(MysqlTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e MysqlTransformsMaskFieldMaskFunction) ToMysqlTransformsMaskFieldMaskFunctionPtrOutput() MysqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToMysqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e MysqlTransformsMaskFieldMaskFunction) ToMysqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) MysqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return MysqlTransformsMaskFieldMaskFunction(e).ToMysqlTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToMysqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e MysqlTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e MysqlTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e MysqlTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e MysqlTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type MysqlTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (MysqlTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MysqlTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o MysqlTransformsMaskFieldMaskFunctionOutput) ToMysqlTransformsMaskFieldMaskFunctionOutput() MysqlTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o MysqlTransformsMaskFieldMaskFunctionOutput) ToMysqlTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) MysqlTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o MysqlTransformsMaskFieldMaskFunctionOutput) ToMysqlTransformsMaskFieldMaskFunctionPtrOutput() MysqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToMysqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o MysqlTransformsMaskFieldMaskFunctionOutput) ToMysqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) MysqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v MysqlTransformsMaskFieldMaskFunction) *MysqlTransformsMaskFieldMaskFunction {
+		return &v
+	}).(MysqlTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o MysqlTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o MysqlTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e MysqlTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o MysqlTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o MysqlTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e MysqlTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type MysqlTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (MysqlTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**MysqlTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o MysqlTransformsMaskFieldMaskFunctionPtrOutput) ToMysqlTransformsMaskFieldMaskFunctionPtrOutput() MysqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o MysqlTransformsMaskFieldMaskFunctionPtrOutput) ToMysqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) MysqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o MysqlTransformsMaskFieldMaskFunctionPtrOutput) Elem() MysqlTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *MysqlTransformsMaskFieldMaskFunction) MysqlTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret MysqlTransformsMaskFieldMaskFunction
+		return ret
+	}).(MysqlTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o MysqlTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o MysqlTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *MysqlTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// MysqlTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the MysqlTransformsMaskFieldMaskFunction enum
+// A concrete instance of `MysqlTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	MysqlTransformsMaskFieldMaskFunctionSha256Truncate
+//	MysqlTransformsMaskFieldMaskFunctionMd5Truncate
+//	MysqlTransformsMaskFieldMaskFunctionSha256
+//	MysqlTransformsMaskFieldMaskFunctionMd5
+//	MysqlTransformsMaskFieldMaskFunctionRedact
+//	MysqlTransformsMaskFieldMaskFunctionFixed
+//	MysqlTransformsMaskFieldMaskFunctionNullify
+type MysqlTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToMysqlTransformsMaskFieldMaskFunctionOutput() MysqlTransformsMaskFieldMaskFunctionOutput
+	ToMysqlTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) MysqlTransformsMaskFieldMaskFunctionOutput
+}
+
+var mysqlTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**MysqlTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type MysqlTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToMysqlTransformsMaskFieldMaskFunctionPtrOutput() MysqlTransformsMaskFieldMaskFunctionPtrOutput
+	ToMysqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) MysqlTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type mysqlTransformsMaskFieldMaskFunctionPtr string
+
+func MysqlTransformsMaskFieldMaskFunctionPtr(v string) MysqlTransformsMaskFieldMaskFunctionPtrInput {
+	return (*mysqlTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*mysqlTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return mysqlTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *mysqlTransformsMaskFieldMaskFunctionPtr) ToMysqlTransformsMaskFieldMaskFunctionPtrOutput() MysqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(MysqlTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *mysqlTransformsMaskFieldMaskFunctionPtr) ToMysqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) MysqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(MysqlTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
 // The allowed values of the MySQL destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
 type MysqlTransformsOversizedRecordsOversizedFieldBehavior string
 
@@ -9720,6 +12008,182 @@ func (in *oracleTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToOracleTran
 	return pulumi.ToOutputWithContext(ctx, in).(OracleTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
 }
 
+// The allowed values of the Oracle destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type OracleTransformsMaskFieldMaskFunction string
+
+const (
+	OracleTransformsMaskFieldMaskFunctionSha256Truncate = OracleTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	OracleTransformsMaskFieldMaskFunctionMd5Truncate    = OracleTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	OracleTransformsMaskFieldMaskFunctionSha256         = OracleTransformsMaskFieldMaskFunction("SHA256")
+	OracleTransformsMaskFieldMaskFunctionMd5            = OracleTransformsMaskFieldMaskFunction("MD5")
+	OracleTransformsMaskFieldMaskFunctionRedact         = OracleTransformsMaskFieldMaskFunction("REDACT")
+	OracleTransformsMaskFieldMaskFunctionFixed          = OracleTransformsMaskFieldMaskFunction("FIXED")
+	OracleTransformsMaskFieldMaskFunctionNullify        = OracleTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (OracleTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*OracleTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e OracleTransformsMaskFieldMaskFunction) ToOracleTransformsMaskFieldMaskFunctionOutput() OracleTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(OracleTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e OracleTransformsMaskFieldMaskFunction) ToOracleTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) OracleTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(OracleTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e OracleTransformsMaskFieldMaskFunction) ToOracleTransformsMaskFieldMaskFunctionPtrOutput() OracleTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToOracleTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e OracleTransformsMaskFieldMaskFunction) ToOracleTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) OracleTransformsMaskFieldMaskFunctionPtrOutput {
+	return OracleTransformsMaskFieldMaskFunction(e).ToOracleTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToOracleTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e OracleTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OracleTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OracleTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e OracleTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type OracleTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (OracleTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OracleTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o OracleTransformsMaskFieldMaskFunctionOutput) ToOracleTransformsMaskFieldMaskFunctionOutput() OracleTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o OracleTransformsMaskFieldMaskFunctionOutput) ToOracleTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) OracleTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o OracleTransformsMaskFieldMaskFunctionOutput) ToOracleTransformsMaskFieldMaskFunctionPtrOutput() OracleTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToOracleTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o OracleTransformsMaskFieldMaskFunctionOutput) ToOracleTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) OracleTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OracleTransformsMaskFieldMaskFunction) *OracleTransformsMaskFieldMaskFunction {
+		return &v
+	}).(OracleTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o OracleTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o OracleTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OracleTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o OracleTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OracleTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OracleTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type OracleTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (OracleTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OracleTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o OracleTransformsMaskFieldMaskFunctionPtrOutput) ToOracleTransformsMaskFieldMaskFunctionPtrOutput() OracleTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o OracleTransformsMaskFieldMaskFunctionPtrOutput) ToOracleTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) OracleTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o OracleTransformsMaskFieldMaskFunctionPtrOutput) Elem() OracleTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *OracleTransformsMaskFieldMaskFunction) OracleTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret OracleTransformsMaskFieldMaskFunction
+		return ret
+	}).(OracleTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o OracleTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OracleTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *OracleTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// OracleTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the OracleTransformsMaskFieldMaskFunction enum
+// A concrete instance of `OracleTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	OracleTransformsMaskFieldMaskFunctionSha256Truncate
+//	OracleTransformsMaskFieldMaskFunctionMd5Truncate
+//	OracleTransformsMaskFieldMaskFunctionSha256
+//	OracleTransformsMaskFieldMaskFunctionMd5
+//	OracleTransformsMaskFieldMaskFunctionRedact
+//	OracleTransformsMaskFieldMaskFunctionFixed
+//	OracleTransformsMaskFieldMaskFunctionNullify
+type OracleTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToOracleTransformsMaskFieldMaskFunctionOutput() OracleTransformsMaskFieldMaskFunctionOutput
+	ToOracleTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) OracleTransformsMaskFieldMaskFunctionOutput
+}
+
+var oracleTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**OracleTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type OracleTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToOracleTransformsMaskFieldMaskFunctionPtrOutput() OracleTransformsMaskFieldMaskFunctionPtrOutput
+	ToOracleTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) OracleTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type oracleTransformsMaskFieldMaskFunctionPtr string
+
+func OracleTransformsMaskFieldMaskFunctionPtr(v string) OracleTransformsMaskFieldMaskFunctionPtrInput {
+	return (*oracleTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*oracleTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return oracleTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *oracleTransformsMaskFieldMaskFunctionPtr) ToOracleTransformsMaskFieldMaskFunctionPtrOutput() OracleTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(OracleTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *oracleTransformsMaskFieldMaskFunctionPtr) ToOracleTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) OracleTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(OracleTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
 // The allowed values of the Oracle destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
 type OracleTransformsOversizedRecordsOversizedFieldBehavior string
 
@@ -10384,6 +12848,182 @@ func (in *pineconeTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToPinecone
 
 func (in *pineconeTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToPineconeTransformsMarkColumnsAsRequiredNullSentinelModePtrOutputWithContext(ctx context.Context) PineconeTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(PineconeTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The allowed values of the Pinecone destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type PineconeTransformsMaskFieldMaskFunction string
+
+const (
+	PineconeTransformsMaskFieldMaskFunctionSha256Truncate = PineconeTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	PineconeTransformsMaskFieldMaskFunctionMd5Truncate    = PineconeTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	PineconeTransformsMaskFieldMaskFunctionSha256         = PineconeTransformsMaskFieldMaskFunction("SHA256")
+	PineconeTransformsMaskFieldMaskFunctionMd5            = PineconeTransformsMaskFieldMaskFunction("MD5")
+	PineconeTransformsMaskFieldMaskFunctionRedact         = PineconeTransformsMaskFieldMaskFunction("REDACT")
+	PineconeTransformsMaskFieldMaskFunctionFixed          = PineconeTransformsMaskFieldMaskFunction("FIXED")
+	PineconeTransformsMaskFieldMaskFunctionNullify        = PineconeTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (PineconeTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*PineconeTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e PineconeTransformsMaskFieldMaskFunction) ToPineconeTransformsMaskFieldMaskFunctionOutput() PineconeTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(PineconeTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e PineconeTransformsMaskFieldMaskFunction) ToPineconeTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) PineconeTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(PineconeTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e PineconeTransformsMaskFieldMaskFunction) ToPineconeTransformsMaskFieldMaskFunctionPtrOutput() PineconeTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToPineconeTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e PineconeTransformsMaskFieldMaskFunction) ToPineconeTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) PineconeTransformsMaskFieldMaskFunctionPtrOutput {
+	return PineconeTransformsMaskFieldMaskFunction(e).ToPineconeTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToPineconeTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e PineconeTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PineconeTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PineconeTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e PineconeTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type PineconeTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (PineconeTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PineconeTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o PineconeTransformsMaskFieldMaskFunctionOutput) ToPineconeTransformsMaskFieldMaskFunctionOutput() PineconeTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o PineconeTransformsMaskFieldMaskFunctionOutput) ToPineconeTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) PineconeTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o PineconeTransformsMaskFieldMaskFunctionOutput) ToPineconeTransformsMaskFieldMaskFunctionPtrOutput() PineconeTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToPineconeTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o PineconeTransformsMaskFieldMaskFunctionOutput) ToPineconeTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) PineconeTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PineconeTransformsMaskFieldMaskFunction) *PineconeTransformsMaskFieldMaskFunction {
+		return &v
+	}).(PineconeTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o PineconeTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o PineconeTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PineconeTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o PineconeTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PineconeTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PineconeTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type PineconeTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (PineconeTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PineconeTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o PineconeTransformsMaskFieldMaskFunctionPtrOutput) ToPineconeTransformsMaskFieldMaskFunctionPtrOutput() PineconeTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o PineconeTransformsMaskFieldMaskFunctionPtrOutput) ToPineconeTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) PineconeTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o PineconeTransformsMaskFieldMaskFunctionPtrOutput) Elem() PineconeTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *PineconeTransformsMaskFieldMaskFunction) PineconeTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret PineconeTransformsMaskFieldMaskFunction
+		return ret
+	}).(PineconeTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o PineconeTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PineconeTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *PineconeTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// PineconeTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the PineconeTransformsMaskFieldMaskFunction enum
+// A concrete instance of `PineconeTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	PineconeTransformsMaskFieldMaskFunctionSha256Truncate
+//	PineconeTransformsMaskFieldMaskFunctionMd5Truncate
+//	PineconeTransformsMaskFieldMaskFunctionSha256
+//	PineconeTransformsMaskFieldMaskFunctionMd5
+//	PineconeTransformsMaskFieldMaskFunctionRedact
+//	PineconeTransformsMaskFieldMaskFunctionFixed
+//	PineconeTransformsMaskFieldMaskFunctionNullify
+type PineconeTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToPineconeTransformsMaskFieldMaskFunctionOutput() PineconeTransformsMaskFieldMaskFunctionOutput
+	ToPineconeTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) PineconeTransformsMaskFieldMaskFunctionOutput
+}
+
+var pineconeTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**PineconeTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type PineconeTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToPineconeTransformsMaskFieldMaskFunctionPtrOutput() PineconeTransformsMaskFieldMaskFunctionPtrOutput
+	ToPineconeTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) PineconeTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type pineconeTransformsMaskFieldMaskFunctionPtr string
+
+func PineconeTransformsMaskFieldMaskFunctionPtr(v string) PineconeTransformsMaskFieldMaskFunctionPtrInput {
+	return (*pineconeTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*pineconeTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return pineconeTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *pineconeTransformsMaskFieldMaskFunctionPtr) ToPineconeTransformsMaskFieldMaskFunctionPtrOutput() PineconeTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(PineconeTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *pineconeTransformsMaskFieldMaskFunctionPtr) ToPineconeTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) PineconeTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(PineconeTransformsMaskFieldMaskFunctionPtrOutput)
 }
 
 // The allowed values of the Pinecone destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
@@ -11218,6 +13858,182 @@ func (in *postgresqlTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToPostgr
 	return pulumi.ToOutputWithContext(ctx, in).(PostgresqlTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
 }
 
+// The allowed values of the PostgreSQL destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type PostgresqlTransformsMaskFieldMaskFunction string
+
+const (
+	PostgresqlTransformsMaskFieldMaskFunctionSha256Truncate = PostgresqlTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	PostgresqlTransformsMaskFieldMaskFunctionMd5Truncate    = PostgresqlTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	PostgresqlTransformsMaskFieldMaskFunctionSha256         = PostgresqlTransformsMaskFieldMaskFunction("SHA256")
+	PostgresqlTransformsMaskFieldMaskFunctionMd5            = PostgresqlTransformsMaskFieldMaskFunction("MD5")
+	PostgresqlTransformsMaskFieldMaskFunctionRedact         = PostgresqlTransformsMaskFieldMaskFunction("REDACT")
+	PostgresqlTransformsMaskFieldMaskFunctionFixed          = PostgresqlTransformsMaskFieldMaskFunction("FIXED")
+	PostgresqlTransformsMaskFieldMaskFunctionNullify        = PostgresqlTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (PostgresqlTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostgresqlTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e PostgresqlTransformsMaskFieldMaskFunction) ToPostgresqlTransformsMaskFieldMaskFunctionOutput() PostgresqlTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(PostgresqlTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e PostgresqlTransformsMaskFieldMaskFunction) ToPostgresqlTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) PostgresqlTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(PostgresqlTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e PostgresqlTransformsMaskFieldMaskFunction) ToPostgresqlTransformsMaskFieldMaskFunctionPtrOutput() PostgresqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToPostgresqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e PostgresqlTransformsMaskFieldMaskFunction) ToPostgresqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) PostgresqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return PostgresqlTransformsMaskFieldMaskFunction(e).ToPostgresqlTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToPostgresqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e PostgresqlTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PostgresqlTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e PostgresqlTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e PostgresqlTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type PostgresqlTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (PostgresqlTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostgresqlTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o PostgresqlTransformsMaskFieldMaskFunctionOutput) ToPostgresqlTransformsMaskFieldMaskFunctionOutput() PostgresqlTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o PostgresqlTransformsMaskFieldMaskFunctionOutput) ToPostgresqlTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) PostgresqlTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o PostgresqlTransformsMaskFieldMaskFunctionOutput) ToPostgresqlTransformsMaskFieldMaskFunctionPtrOutput() PostgresqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToPostgresqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o PostgresqlTransformsMaskFieldMaskFunctionOutput) ToPostgresqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) PostgresqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PostgresqlTransformsMaskFieldMaskFunction) *PostgresqlTransformsMaskFieldMaskFunction {
+		return &v
+	}).(PostgresqlTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o PostgresqlTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o PostgresqlTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PostgresqlTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o PostgresqlTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PostgresqlTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PostgresqlTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type PostgresqlTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (PostgresqlTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PostgresqlTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o PostgresqlTransformsMaskFieldMaskFunctionPtrOutput) ToPostgresqlTransformsMaskFieldMaskFunctionPtrOutput() PostgresqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o PostgresqlTransformsMaskFieldMaskFunctionPtrOutput) ToPostgresqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) PostgresqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o PostgresqlTransformsMaskFieldMaskFunctionPtrOutput) Elem() PostgresqlTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *PostgresqlTransformsMaskFieldMaskFunction) PostgresqlTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret PostgresqlTransformsMaskFieldMaskFunction
+		return ret
+	}).(PostgresqlTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o PostgresqlTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o PostgresqlTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *PostgresqlTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// PostgresqlTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the PostgresqlTransformsMaskFieldMaskFunction enum
+// A concrete instance of `PostgresqlTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	PostgresqlTransformsMaskFieldMaskFunctionSha256Truncate
+//	PostgresqlTransformsMaskFieldMaskFunctionMd5Truncate
+//	PostgresqlTransformsMaskFieldMaskFunctionSha256
+//	PostgresqlTransformsMaskFieldMaskFunctionMd5
+//	PostgresqlTransformsMaskFieldMaskFunctionRedact
+//	PostgresqlTransformsMaskFieldMaskFunctionFixed
+//	PostgresqlTransformsMaskFieldMaskFunctionNullify
+type PostgresqlTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToPostgresqlTransformsMaskFieldMaskFunctionOutput() PostgresqlTransformsMaskFieldMaskFunctionOutput
+	ToPostgresqlTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) PostgresqlTransformsMaskFieldMaskFunctionOutput
+}
+
+var postgresqlTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**PostgresqlTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type PostgresqlTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToPostgresqlTransformsMaskFieldMaskFunctionPtrOutput() PostgresqlTransformsMaskFieldMaskFunctionPtrOutput
+	ToPostgresqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) PostgresqlTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type postgresqlTransformsMaskFieldMaskFunctionPtr string
+
+func PostgresqlTransformsMaskFieldMaskFunctionPtr(v string) PostgresqlTransformsMaskFieldMaskFunctionPtrInput {
+	return (*postgresqlTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*postgresqlTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return postgresqlTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *postgresqlTransformsMaskFieldMaskFunctionPtr) ToPostgresqlTransformsMaskFieldMaskFunctionPtrOutput() PostgresqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(PostgresqlTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *postgresqlTransformsMaskFieldMaskFunctionPtr) ToPostgresqlTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) PostgresqlTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(PostgresqlTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
 // The allowed values of the PostgreSQL destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
 type PostgresqlTransformsOversizedRecordsOversizedFieldBehavior string
 
@@ -11888,6 +14704,182 @@ func (in *r2transformsMarkColumnsAsRequiredNullSentinelModePtr) ToR2TransformsMa
 	return pulumi.ToOutputWithContext(ctx, in).(R2TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
 }
 
+// The allowed values of the R2 destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type R2TransformsMaskFieldMaskFunction string
+
+const (
+	R2TransformsMaskFieldMaskFunctionSha256Truncate = R2TransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	R2TransformsMaskFieldMaskFunctionMd5Truncate    = R2TransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	R2TransformsMaskFieldMaskFunctionSha256         = R2TransformsMaskFieldMaskFunction("SHA256")
+	R2TransformsMaskFieldMaskFunctionMd5            = R2TransformsMaskFieldMaskFunction("MD5")
+	R2TransformsMaskFieldMaskFunctionRedact         = R2TransformsMaskFieldMaskFunction("REDACT")
+	R2TransformsMaskFieldMaskFunctionFixed          = R2TransformsMaskFieldMaskFunction("FIXED")
+	R2TransformsMaskFieldMaskFunctionNullify        = R2TransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (R2TransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*R2TransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e R2TransformsMaskFieldMaskFunction) ToR2TransformsMaskFieldMaskFunctionOutput() R2TransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(R2TransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e R2TransformsMaskFieldMaskFunction) ToR2TransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) R2TransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(R2TransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e R2TransformsMaskFieldMaskFunction) ToR2TransformsMaskFieldMaskFunctionPtrOutput() R2TransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToR2TransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e R2TransformsMaskFieldMaskFunction) ToR2TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) R2TransformsMaskFieldMaskFunctionPtrOutput {
+	return R2TransformsMaskFieldMaskFunction(e).ToR2TransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToR2TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e R2TransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e R2TransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e R2TransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e R2TransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type R2TransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (R2TransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*R2TransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o R2TransformsMaskFieldMaskFunctionOutput) ToR2TransformsMaskFieldMaskFunctionOutput() R2TransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o R2TransformsMaskFieldMaskFunctionOutput) ToR2TransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) R2TransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o R2TransformsMaskFieldMaskFunctionOutput) ToR2TransformsMaskFieldMaskFunctionPtrOutput() R2TransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToR2TransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o R2TransformsMaskFieldMaskFunctionOutput) ToR2TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) R2TransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v R2TransformsMaskFieldMaskFunction) *R2TransformsMaskFieldMaskFunction {
+		return &v
+	}).(R2TransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o R2TransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o R2TransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e R2TransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o R2TransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o R2TransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e R2TransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type R2TransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (R2TransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**R2TransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o R2TransformsMaskFieldMaskFunctionPtrOutput) ToR2TransformsMaskFieldMaskFunctionPtrOutput() R2TransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o R2TransformsMaskFieldMaskFunctionPtrOutput) ToR2TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) R2TransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o R2TransformsMaskFieldMaskFunctionPtrOutput) Elem() R2TransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *R2TransformsMaskFieldMaskFunction) R2TransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret R2TransformsMaskFieldMaskFunction
+		return ret
+	}).(R2TransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o R2TransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o R2TransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *R2TransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// R2TransformsMaskFieldMaskFunctionInput is an input type that accepts values of the R2TransformsMaskFieldMaskFunction enum
+// A concrete instance of `R2TransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	R2TransformsMaskFieldMaskFunctionSha256Truncate
+//	R2TransformsMaskFieldMaskFunctionMd5Truncate
+//	R2TransformsMaskFieldMaskFunctionSha256
+//	R2TransformsMaskFieldMaskFunctionMd5
+//	R2TransformsMaskFieldMaskFunctionRedact
+//	R2TransformsMaskFieldMaskFunctionFixed
+//	R2TransformsMaskFieldMaskFunctionNullify
+type R2TransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToR2TransformsMaskFieldMaskFunctionOutput() R2TransformsMaskFieldMaskFunctionOutput
+	ToR2TransformsMaskFieldMaskFunctionOutputWithContext(context.Context) R2TransformsMaskFieldMaskFunctionOutput
+}
+
+var r2transformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**R2TransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type R2TransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToR2TransformsMaskFieldMaskFunctionPtrOutput() R2TransformsMaskFieldMaskFunctionPtrOutput
+	ToR2TransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) R2TransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type r2transformsMaskFieldMaskFunctionPtr string
+
+func R2TransformsMaskFieldMaskFunctionPtr(v string) R2TransformsMaskFieldMaskFunctionPtrInput {
+	return (*r2transformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*r2transformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return r2transformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *r2transformsMaskFieldMaskFunctionPtr) ToR2TransformsMaskFieldMaskFunctionPtrOutput() R2TransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(R2TransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *r2transformsMaskFieldMaskFunctionPtr) ToR2TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) R2TransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(R2TransformsMaskFieldMaskFunctionPtrOutput)
+}
+
 // The allowed values of the R2 destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
 type R2TransformsOversizedRecordsOversizedFieldBehavior string
 
@@ -12388,6 +15380,182 @@ func (in *redisTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToRedisTransf
 	return pulumi.ToOutputWithContext(ctx, in).(RedisTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
 }
 
+// The allowed values of the Redis destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type RedisTransformsMaskFieldMaskFunction string
+
+const (
+	RedisTransformsMaskFieldMaskFunctionSha256Truncate = RedisTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	RedisTransformsMaskFieldMaskFunctionMd5Truncate    = RedisTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	RedisTransformsMaskFieldMaskFunctionSha256         = RedisTransformsMaskFieldMaskFunction("SHA256")
+	RedisTransformsMaskFieldMaskFunctionMd5            = RedisTransformsMaskFieldMaskFunction("MD5")
+	RedisTransformsMaskFieldMaskFunctionRedact         = RedisTransformsMaskFieldMaskFunction("REDACT")
+	RedisTransformsMaskFieldMaskFunctionFixed          = RedisTransformsMaskFieldMaskFunction("FIXED")
+	RedisTransformsMaskFieldMaskFunctionNullify        = RedisTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (RedisTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*RedisTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e RedisTransformsMaskFieldMaskFunction) ToRedisTransformsMaskFieldMaskFunctionOutput() RedisTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(RedisTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e RedisTransformsMaskFieldMaskFunction) ToRedisTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) RedisTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RedisTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e RedisTransformsMaskFieldMaskFunction) ToRedisTransformsMaskFieldMaskFunctionPtrOutput() RedisTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToRedisTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e RedisTransformsMaskFieldMaskFunction) ToRedisTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) RedisTransformsMaskFieldMaskFunctionPtrOutput {
+	return RedisTransformsMaskFieldMaskFunction(e).ToRedisTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToRedisTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e RedisTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RedisTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RedisTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RedisTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RedisTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (RedisTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RedisTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o RedisTransformsMaskFieldMaskFunctionOutput) ToRedisTransformsMaskFieldMaskFunctionOutput() RedisTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o RedisTransformsMaskFieldMaskFunctionOutput) ToRedisTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) RedisTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o RedisTransformsMaskFieldMaskFunctionOutput) ToRedisTransformsMaskFieldMaskFunctionPtrOutput() RedisTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToRedisTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o RedisTransformsMaskFieldMaskFunctionOutput) ToRedisTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) RedisTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RedisTransformsMaskFieldMaskFunction) *RedisTransformsMaskFieldMaskFunction {
+		return &v
+	}).(RedisTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o RedisTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RedisTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RedisTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RedisTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RedisTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RedisTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RedisTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (RedisTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RedisTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o RedisTransformsMaskFieldMaskFunctionPtrOutput) ToRedisTransformsMaskFieldMaskFunctionPtrOutput() RedisTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o RedisTransformsMaskFieldMaskFunctionPtrOutput) ToRedisTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) RedisTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o RedisTransformsMaskFieldMaskFunctionPtrOutput) Elem() RedisTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *RedisTransformsMaskFieldMaskFunction) RedisTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret RedisTransformsMaskFieldMaskFunction
+		return ret
+	}).(RedisTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o RedisTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RedisTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RedisTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RedisTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the RedisTransformsMaskFieldMaskFunction enum
+// A concrete instance of `RedisTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	RedisTransformsMaskFieldMaskFunctionSha256Truncate
+//	RedisTransformsMaskFieldMaskFunctionMd5Truncate
+//	RedisTransformsMaskFieldMaskFunctionSha256
+//	RedisTransformsMaskFieldMaskFunctionMd5
+//	RedisTransformsMaskFieldMaskFunctionRedact
+//	RedisTransformsMaskFieldMaskFunctionFixed
+//	RedisTransformsMaskFieldMaskFunctionNullify
+type RedisTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToRedisTransformsMaskFieldMaskFunctionOutput() RedisTransformsMaskFieldMaskFunctionOutput
+	ToRedisTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) RedisTransformsMaskFieldMaskFunctionOutput
+}
+
+var redisTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**RedisTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type RedisTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToRedisTransformsMaskFieldMaskFunctionPtrOutput() RedisTransformsMaskFieldMaskFunctionPtrOutput
+	ToRedisTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) RedisTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type redisTransformsMaskFieldMaskFunctionPtr string
+
+func RedisTransformsMaskFieldMaskFunctionPtr(v string) RedisTransformsMaskFieldMaskFunctionPtrInput {
+	return (*redisTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*redisTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return redisTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *redisTransformsMaskFieldMaskFunctionPtr) ToRedisTransformsMaskFieldMaskFunctionPtrOutput() RedisTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(RedisTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *redisTransformsMaskFieldMaskFunctionPtr) ToRedisTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) RedisTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RedisTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
 // The allowed values of the Redis destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
 type RedisTransformsOversizedRecordsOversizedFieldBehavior string
 
@@ -12886,6 +16054,182 @@ func (in *redshiftTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToRedshift
 	return pulumi.ToOutputWithContext(ctx, in).(RedshiftTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
 }
 
+// The allowed values of the Redshift destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type RedshiftTransformsMaskFieldMaskFunction string
+
+const (
+	RedshiftTransformsMaskFieldMaskFunctionSha256Truncate = RedshiftTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	RedshiftTransformsMaskFieldMaskFunctionMd5Truncate    = RedshiftTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	RedshiftTransformsMaskFieldMaskFunctionSha256         = RedshiftTransformsMaskFieldMaskFunction("SHA256")
+	RedshiftTransformsMaskFieldMaskFunctionMd5            = RedshiftTransformsMaskFieldMaskFunction("MD5")
+	RedshiftTransformsMaskFieldMaskFunctionRedact         = RedshiftTransformsMaskFieldMaskFunction("REDACT")
+	RedshiftTransformsMaskFieldMaskFunctionFixed          = RedshiftTransformsMaskFieldMaskFunction("FIXED")
+	RedshiftTransformsMaskFieldMaskFunctionNullify        = RedshiftTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (RedshiftTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*RedshiftTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e RedshiftTransformsMaskFieldMaskFunction) ToRedshiftTransformsMaskFieldMaskFunctionOutput() RedshiftTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(RedshiftTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e RedshiftTransformsMaskFieldMaskFunction) ToRedshiftTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) RedshiftTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(RedshiftTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e RedshiftTransformsMaskFieldMaskFunction) ToRedshiftTransformsMaskFieldMaskFunctionPtrOutput() RedshiftTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToRedshiftTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e RedshiftTransformsMaskFieldMaskFunction) ToRedshiftTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) RedshiftTransformsMaskFieldMaskFunctionPtrOutput {
+	return RedshiftTransformsMaskFieldMaskFunction(e).ToRedshiftTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToRedshiftTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e RedshiftTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RedshiftTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e RedshiftTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e RedshiftTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type RedshiftTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (RedshiftTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*RedshiftTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o RedshiftTransformsMaskFieldMaskFunctionOutput) ToRedshiftTransformsMaskFieldMaskFunctionOutput() RedshiftTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o RedshiftTransformsMaskFieldMaskFunctionOutput) ToRedshiftTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) RedshiftTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o RedshiftTransformsMaskFieldMaskFunctionOutput) ToRedshiftTransformsMaskFieldMaskFunctionPtrOutput() RedshiftTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToRedshiftTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o RedshiftTransformsMaskFieldMaskFunctionOutput) ToRedshiftTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) RedshiftTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v RedshiftTransformsMaskFieldMaskFunction) *RedshiftTransformsMaskFieldMaskFunction {
+		return &v
+	}).(RedshiftTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o RedshiftTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o RedshiftTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RedshiftTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o RedshiftTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RedshiftTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e RedshiftTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type RedshiftTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (RedshiftTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**RedshiftTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o RedshiftTransformsMaskFieldMaskFunctionPtrOutput) ToRedshiftTransformsMaskFieldMaskFunctionPtrOutput() RedshiftTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o RedshiftTransformsMaskFieldMaskFunctionPtrOutput) ToRedshiftTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) RedshiftTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o RedshiftTransformsMaskFieldMaskFunctionPtrOutput) Elem() RedshiftTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *RedshiftTransformsMaskFieldMaskFunction) RedshiftTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret RedshiftTransformsMaskFieldMaskFunction
+		return ret
+	}).(RedshiftTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o RedshiftTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o RedshiftTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *RedshiftTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// RedshiftTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the RedshiftTransformsMaskFieldMaskFunction enum
+// A concrete instance of `RedshiftTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	RedshiftTransformsMaskFieldMaskFunctionSha256Truncate
+//	RedshiftTransformsMaskFieldMaskFunctionMd5Truncate
+//	RedshiftTransformsMaskFieldMaskFunctionSha256
+//	RedshiftTransformsMaskFieldMaskFunctionMd5
+//	RedshiftTransformsMaskFieldMaskFunctionRedact
+//	RedshiftTransformsMaskFieldMaskFunctionFixed
+//	RedshiftTransformsMaskFieldMaskFunctionNullify
+type RedshiftTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToRedshiftTransformsMaskFieldMaskFunctionOutput() RedshiftTransformsMaskFieldMaskFunctionOutput
+	ToRedshiftTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) RedshiftTransformsMaskFieldMaskFunctionOutput
+}
+
+var redshiftTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**RedshiftTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type RedshiftTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToRedshiftTransformsMaskFieldMaskFunctionPtrOutput() RedshiftTransformsMaskFieldMaskFunctionPtrOutput
+	ToRedshiftTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) RedshiftTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type redshiftTransformsMaskFieldMaskFunctionPtr string
+
+func RedshiftTransformsMaskFieldMaskFunctionPtr(v string) RedshiftTransformsMaskFieldMaskFunctionPtrInput {
+	return (*redshiftTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*redshiftTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return redshiftTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *redshiftTransformsMaskFieldMaskFunctionPtr) ToRedshiftTransformsMaskFieldMaskFunctionPtrOutput() RedshiftTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(RedshiftTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *redshiftTransformsMaskFieldMaskFunctionPtr) ToRedshiftTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) RedshiftTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(RedshiftTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
 // The allowed values of the Redshift destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
 type RedshiftTransformsOversizedRecordsOversizedFieldBehavior string
 
@@ -13050,6 +16394,172 @@ func (in *redshiftTransformsOversizedRecordsOversizedFieldBehaviorPtr) ToRedshif
 
 func (in *redshiftTransformsOversizedRecordsOversizedFieldBehaviorPtr) ToRedshiftTransformsOversizedRecordsOversizedFieldBehaviorPtrOutputWithContext(ctx context.Context) RedshiftTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(RedshiftTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput)
+}
+
+// The allowed values of the S3 destination's `awsAuthMode` (`aws.auth.mode`).
+type S3AwsAuthMode string
+
+const (
+	S3AwsAuthModeAccessKeys       = S3AwsAuthMode("Access Keys")
+	S3AwsAuthModeCrossAccountRole = S3AwsAuthMode("Cross-Account Role")
+)
+
+func (S3AwsAuthMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*S3AwsAuthMode)(nil)).Elem()
+}
+
+func (e S3AwsAuthMode) ToS3AwsAuthModeOutput() S3AwsAuthModeOutput {
+	return pulumi.ToOutput(e).(S3AwsAuthModeOutput)
+}
+
+func (e S3AwsAuthMode) ToS3AwsAuthModeOutputWithContext(ctx context.Context) S3AwsAuthModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(S3AwsAuthModeOutput)
+}
+
+func (e S3AwsAuthMode) ToS3AwsAuthModePtrOutput() S3AwsAuthModePtrOutput {
+	return e.ToS3AwsAuthModePtrOutputWithContext(context.Background())
+}
+
+func (e S3AwsAuthMode) ToS3AwsAuthModePtrOutputWithContext(ctx context.Context) S3AwsAuthModePtrOutput {
+	return S3AwsAuthMode(e).ToS3AwsAuthModeOutputWithContext(ctx).ToS3AwsAuthModePtrOutputWithContext(ctx)
+}
+
+func (e S3AwsAuthMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e S3AwsAuthMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e S3AwsAuthMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e S3AwsAuthMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type S3AwsAuthModeOutput struct{ *pulumi.OutputState }
+
+func (S3AwsAuthModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*S3AwsAuthMode)(nil)).Elem()
+}
+
+func (o S3AwsAuthModeOutput) ToS3AwsAuthModeOutput() S3AwsAuthModeOutput {
+	return o
+}
+
+func (o S3AwsAuthModeOutput) ToS3AwsAuthModeOutputWithContext(ctx context.Context) S3AwsAuthModeOutput {
+	return o
+}
+
+func (o S3AwsAuthModeOutput) ToS3AwsAuthModePtrOutput() S3AwsAuthModePtrOutput {
+	return o.ToS3AwsAuthModePtrOutputWithContext(context.Background())
+}
+
+func (o S3AwsAuthModeOutput) ToS3AwsAuthModePtrOutputWithContext(ctx context.Context) S3AwsAuthModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v S3AwsAuthMode) *S3AwsAuthMode {
+		return &v
+	}).(S3AwsAuthModePtrOutput)
+}
+
+func (o S3AwsAuthModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o S3AwsAuthModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e S3AwsAuthMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o S3AwsAuthModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o S3AwsAuthModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e S3AwsAuthMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type S3AwsAuthModePtrOutput struct{ *pulumi.OutputState }
+
+func (S3AwsAuthModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**S3AwsAuthMode)(nil)).Elem()
+}
+
+func (o S3AwsAuthModePtrOutput) ToS3AwsAuthModePtrOutput() S3AwsAuthModePtrOutput {
+	return o
+}
+
+func (o S3AwsAuthModePtrOutput) ToS3AwsAuthModePtrOutputWithContext(ctx context.Context) S3AwsAuthModePtrOutput {
+	return o
+}
+
+func (o S3AwsAuthModePtrOutput) Elem() S3AwsAuthModeOutput {
+	return o.ApplyT(func(v *S3AwsAuthMode) S3AwsAuthMode {
+		if v != nil {
+			return *v
+		}
+		var ret S3AwsAuthMode
+		return ret
+	}).(S3AwsAuthModeOutput)
+}
+
+func (o S3AwsAuthModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o S3AwsAuthModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *S3AwsAuthMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// S3AwsAuthModeInput is an input type that accepts values of the S3AwsAuthMode enum
+// A concrete instance of `S3AwsAuthModeInput` can be one of the following:
+//
+//	S3AwsAuthModeAccessKeys
+//	S3AwsAuthModeCrossAccountRole
+type S3AwsAuthModeInput interface {
+	pulumi.Input
+
+	ToS3AwsAuthModeOutput() S3AwsAuthModeOutput
+	ToS3AwsAuthModeOutputWithContext(context.Context) S3AwsAuthModeOutput
+}
+
+var s3awsAuthModePtrType = reflect.TypeOf((**S3AwsAuthMode)(nil)).Elem()
+
+type S3AwsAuthModePtrInput interface {
+	pulumi.Input
+
+	ToS3AwsAuthModePtrOutput() S3AwsAuthModePtrOutput
+	ToS3AwsAuthModePtrOutputWithContext(context.Context) S3AwsAuthModePtrOutput
+}
+
+type s3awsAuthModePtr string
+
+func S3AwsAuthModePtr(v string) S3AwsAuthModePtrInput {
+	return (*s3awsAuthModePtr)(&v)
+}
+
+func (*s3awsAuthModePtr) ElementType() reflect.Type {
+	return s3awsAuthModePtrType
+}
+
+func (in *s3awsAuthModePtr) ToS3AwsAuthModePtrOutput() S3AwsAuthModePtrOutput {
+	return pulumi.ToOutput(in).(S3AwsAuthModePtrOutput)
+}
+
+func (in *s3awsAuthModePtr) ToS3AwsAuthModePtrOutputWithContext(ctx context.Context) S3AwsAuthModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(S3AwsAuthModePtrOutput)
 }
 
 // The allowed values of the S3 destination's `awsS3Region` (`aws.s3.region`).
@@ -13750,6 +17260,182 @@ func (in *s3transformsMarkColumnsAsRequiredNullSentinelModePtr) ToS3TransformsMa
 	return pulumi.ToOutputWithContext(ctx, in).(S3TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
 }
 
+// The allowed values of the S3 destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type S3TransformsMaskFieldMaskFunction string
+
+const (
+	S3TransformsMaskFieldMaskFunctionSha256Truncate = S3TransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	S3TransformsMaskFieldMaskFunctionMd5Truncate    = S3TransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	S3TransformsMaskFieldMaskFunctionSha256         = S3TransformsMaskFieldMaskFunction("SHA256")
+	S3TransformsMaskFieldMaskFunctionMd5            = S3TransformsMaskFieldMaskFunction("MD5")
+	S3TransformsMaskFieldMaskFunctionRedact         = S3TransformsMaskFieldMaskFunction("REDACT")
+	S3TransformsMaskFieldMaskFunctionFixed          = S3TransformsMaskFieldMaskFunction("FIXED")
+	S3TransformsMaskFieldMaskFunctionNullify        = S3TransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (S3TransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*S3TransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e S3TransformsMaskFieldMaskFunction) ToS3TransformsMaskFieldMaskFunctionOutput() S3TransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(S3TransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e S3TransformsMaskFieldMaskFunction) ToS3TransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) S3TransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(S3TransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e S3TransformsMaskFieldMaskFunction) ToS3TransformsMaskFieldMaskFunctionPtrOutput() S3TransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToS3TransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e S3TransformsMaskFieldMaskFunction) ToS3TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) S3TransformsMaskFieldMaskFunctionPtrOutput {
+	return S3TransformsMaskFieldMaskFunction(e).ToS3TransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToS3TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e S3TransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e S3TransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e S3TransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e S3TransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type S3TransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (S3TransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*S3TransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o S3TransformsMaskFieldMaskFunctionOutput) ToS3TransformsMaskFieldMaskFunctionOutput() S3TransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o S3TransformsMaskFieldMaskFunctionOutput) ToS3TransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) S3TransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o S3TransformsMaskFieldMaskFunctionOutput) ToS3TransformsMaskFieldMaskFunctionPtrOutput() S3TransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToS3TransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o S3TransformsMaskFieldMaskFunctionOutput) ToS3TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) S3TransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v S3TransformsMaskFieldMaskFunction) *S3TransformsMaskFieldMaskFunction {
+		return &v
+	}).(S3TransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o S3TransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o S3TransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e S3TransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o S3TransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o S3TransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e S3TransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type S3TransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (S3TransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**S3TransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o S3TransformsMaskFieldMaskFunctionPtrOutput) ToS3TransformsMaskFieldMaskFunctionPtrOutput() S3TransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o S3TransformsMaskFieldMaskFunctionPtrOutput) ToS3TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) S3TransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o S3TransformsMaskFieldMaskFunctionPtrOutput) Elem() S3TransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *S3TransformsMaskFieldMaskFunction) S3TransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret S3TransformsMaskFieldMaskFunction
+		return ret
+	}).(S3TransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o S3TransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o S3TransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *S3TransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// S3TransformsMaskFieldMaskFunctionInput is an input type that accepts values of the S3TransformsMaskFieldMaskFunction enum
+// A concrete instance of `S3TransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	S3TransformsMaskFieldMaskFunctionSha256Truncate
+//	S3TransformsMaskFieldMaskFunctionMd5Truncate
+//	S3TransformsMaskFieldMaskFunctionSha256
+//	S3TransformsMaskFieldMaskFunctionMd5
+//	S3TransformsMaskFieldMaskFunctionRedact
+//	S3TransformsMaskFieldMaskFunctionFixed
+//	S3TransformsMaskFieldMaskFunctionNullify
+type S3TransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToS3TransformsMaskFieldMaskFunctionOutput() S3TransformsMaskFieldMaskFunctionOutput
+	ToS3TransformsMaskFieldMaskFunctionOutputWithContext(context.Context) S3TransformsMaskFieldMaskFunctionOutput
+}
+
+var s3transformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**S3TransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type S3TransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToS3TransformsMaskFieldMaskFunctionPtrOutput() S3TransformsMaskFieldMaskFunctionPtrOutput
+	ToS3TransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) S3TransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type s3transformsMaskFieldMaskFunctionPtr string
+
+func S3TransformsMaskFieldMaskFunctionPtr(v string) S3TransformsMaskFieldMaskFunctionPtrInput {
+	return (*s3transformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*s3transformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return s3transformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *s3transformsMaskFieldMaskFunctionPtr) ToS3TransformsMaskFieldMaskFunctionPtrOutput() S3TransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(S3TransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *s3transformsMaskFieldMaskFunctionPtr) ToS3TransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) S3TransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(S3TransformsMaskFieldMaskFunctionPtrOutput)
+}
+
 // The allowed values of the S3 destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
 type S3TransformsOversizedRecordsOversizedFieldBehavior string
 
@@ -14412,6 +18098,182 @@ func (in *snowflakeTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToSnowfla
 
 func (in *snowflakeTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToSnowflakeTransformsMarkColumnsAsRequiredNullSentinelModePtrOutputWithContext(ctx context.Context) SnowflakeTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(SnowflakeTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The allowed values of the Snowflake destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type SnowflakeTransformsMaskFieldMaskFunction string
+
+const (
+	SnowflakeTransformsMaskFieldMaskFunctionSha256Truncate = SnowflakeTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	SnowflakeTransformsMaskFieldMaskFunctionMd5Truncate    = SnowflakeTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	SnowflakeTransformsMaskFieldMaskFunctionSha256         = SnowflakeTransformsMaskFieldMaskFunction("SHA256")
+	SnowflakeTransformsMaskFieldMaskFunctionMd5            = SnowflakeTransformsMaskFieldMaskFunction("MD5")
+	SnowflakeTransformsMaskFieldMaskFunctionRedact         = SnowflakeTransformsMaskFieldMaskFunction("REDACT")
+	SnowflakeTransformsMaskFieldMaskFunctionFixed          = SnowflakeTransformsMaskFieldMaskFunction("FIXED")
+	SnowflakeTransformsMaskFieldMaskFunctionNullify        = SnowflakeTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (SnowflakeTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*SnowflakeTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e SnowflakeTransformsMaskFieldMaskFunction) ToSnowflakeTransformsMaskFieldMaskFunctionOutput() SnowflakeTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(SnowflakeTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e SnowflakeTransformsMaskFieldMaskFunction) ToSnowflakeTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) SnowflakeTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SnowflakeTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e SnowflakeTransformsMaskFieldMaskFunction) ToSnowflakeTransformsMaskFieldMaskFunctionPtrOutput() SnowflakeTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToSnowflakeTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e SnowflakeTransformsMaskFieldMaskFunction) ToSnowflakeTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) SnowflakeTransformsMaskFieldMaskFunctionPtrOutput {
+	return SnowflakeTransformsMaskFieldMaskFunction(e).ToSnowflakeTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToSnowflakeTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e SnowflakeTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SnowflakeTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SnowflakeTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SnowflakeTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SnowflakeTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (SnowflakeTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SnowflakeTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o SnowflakeTransformsMaskFieldMaskFunctionOutput) ToSnowflakeTransformsMaskFieldMaskFunctionOutput() SnowflakeTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o SnowflakeTransformsMaskFieldMaskFunctionOutput) ToSnowflakeTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) SnowflakeTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o SnowflakeTransformsMaskFieldMaskFunctionOutput) ToSnowflakeTransformsMaskFieldMaskFunctionPtrOutput() SnowflakeTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToSnowflakeTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o SnowflakeTransformsMaskFieldMaskFunctionOutput) ToSnowflakeTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) SnowflakeTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SnowflakeTransformsMaskFieldMaskFunction) *SnowflakeTransformsMaskFieldMaskFunction {
+		return &v
+	}).(SnowflakeTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o SnowflakeTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SnowflakeTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SnowflakeTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SnowflakeTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SnowflakeTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SnowflakeTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SnowflakeTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (SnowflakeTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SnowflakeTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o SnowflakeTransformsMaskFieldMaskFunctionPtrOutput) ToSnowflakeTransformsMaskFieldMaskFunctionPtrOutput() SnowflakeTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o SnowflakeTransformsMaskFieldMaskFunctionPtrOutput) ToSnowflakeTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) SnowflakeTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o SnowflakeTransformsMaskFieldMaskFunctionPtrOutput) Elem() SnowflakeTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *SnowflakeTransformsMaskFieldMaskFunction) SnowflakeTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret SnowflakeTransformsMaskFieldMaskFunction
+		return ret
+	}).(SnowflakeTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o SnowflakeTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SnowflakeTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SnowflakeTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SnowflakeTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the SnowflakeTransformsMaskFieldMaskFunction enum
+// A concrete instance of `SnowflakeTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	SnowflakeTransformsMaskFieldMaskFunctionSha256Truncate
+//	SnowflakeTransformsMaskFieldMaskFunctionMd5Truncate
+//	SnowflakeTransformsMaskFieldMaskFunctionSha256
+//	SnowflakeTransformsMaskFieldMaskFunctionMd5
+//	SnowflakeTransformsMaskFieldMaskFunctionRedact
+//	SnowflakeTransformsMaskFieldMaskFunctionFixed
+//	SnowflakeTransformsMaskFieldMaskFunctionNullify
+type SnowflakeTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToSnowflakeTransformsMaskFieldMaskFunctionOutput() SnowflakeTransformsMaskFieldMaskFunctionOutput
+	ToSnowflakeTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) SnowflakeTransformsMaskFieldMaskFunctionOutput
+}
+
+var snowflakeTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**SnowflakeTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type SnowflakeTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToSnowflakeTransformsMaskFieldMaskFunctionPtrOutput() SnowflakeTransformsMaskFieldMaskFunctionPtrOutput
+	ToSnowflakeTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) SnowflakeTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type snowflakeTransformsMaskFieldMaskFunctionPtr string
+
+func SnowflakeTransformsMaskFieldMaskFunctionPtr(v string) SnowflakeTransformsMaskFieldMaskFunctionPtrInput {
+	return (*snowflakeTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*snowflakeTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return snowflakeTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *snowflakeTransformsMaskFieldMaskFunctionPtr) ToSnowflakeTransformsMaskFieldMaskFunctionPtrOutput() SnowflakeTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(SnowflakeTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *snowflakeTransformsMaskFieldMaskFunctionPtr) ToSnowflakeTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) SnowflakeTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SnowflakeTransformsMaskFieldMaskFunctionPtrOutput)
 }
 
 // The allowed values of the Snowflake destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
@@ -15244,6 +19106,182 @@ func (in *sqlserverTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToSqlserv
 
 func (in *sqlserverTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToSqlserverTransformsMarkColumnsAsRequiredNullSentinelModePtrOutputWithContext(ctx context.Context) SqlserverTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(SqlserverTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The allowed values of the SQL Server destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type SqlserverTransformsMaskFieldMaskFunction string
+
+const (
+	SqlserverTransformsMaskFieldMaskFunctionSha256Truncate = SqlserverTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	SqlserverTransformsMaskFieldMaskFunctionMd5Truncate    = SqlserverTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	SqlserverTransformsMaskFieldMaskFunctionSha256         = SqlserverTransformsMaskFieldMaskFunction("SHA256")
+	SqlserverTransformsMaskFieldMaskFunctionMd5            = SqlserverTransformsMaskFieldMaskFunction("MD5")
+	SqlserverTransformsMaskFieldMaskFunctionRedact         = SqlserverTransformsMaskFieldMaskFunction("REDACT")
+	SqlserverTransformsMaskFieldMaskFunctionFixed          = SqlserverTransformsMaskFieldMaskFunction("FIXED")
+	SqlserverTransformsMaskFieldMaskFunctionNullify        = SqlserverTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (SqlserverTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*SqlserverTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e SqlserverTransformsMaskFieldMaskFunction) ToSqlserverTransformsMaskFieldMaskFunctionOutput() SqlserverTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(SqlserverTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e SqlserverTransformsMaskFieldMaskFunction) ToSqlserverTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) SqlserverTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SqlserverTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e SqlserverTransformsMaskFieldMaskFunction) ToSqlserverTransformsMaskFieldMaskFunctionPtrOutput() SqlserverTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToSqlserverTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e SqlserverTransformsMaskFieldMaskFunction) ToSqlserverTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) SqlserverTransformsMaskFieldMaskFunctionPtrOutput {
+	return SqlserverTransformsMaskFieldMaskFunction(e).ToSqlserverTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToSqlserverTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e SqlserverTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SqlserverTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SqlserverTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SqlserverTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SqlserverTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (SqlserverTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SqlserverTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o SqlserverTransformsMaskFieldMaskFunctionOutput) ToSqlserverTransformsMaskFieldMaskFunctionOutput() SqlserverTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o SqlserverTransformsMaskFieldMaskFunctionOutput) ToSqlserverTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) SqlserverTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o SqlserverTransformsMaskFieldMaskFunctionOutput) ToSqlserverTransformsMaskFieldMaskFunctionPtrOutput() SqlserverTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToSqlserverTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o SqlserverTransformsMaskFieldMaskFunctionOutput) ToSqlserverTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) SqlserverTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SqlserverTransformsMaskFieldMaskFunction) *SqlserverTransformsMaskFieldMaskFunction {
+		return &v
+	}).(SqlserverTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o SqlserverTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SqlserverTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SqlserverTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SqlserverTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SqlserverTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SqlserverTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SqlserverTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (SqlserverTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SqlserverTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o SqlserverTransformsMaskFieldMaskFunctionPtrOutput) ToSqlserverTransformsMaskFieldMaskFunctionPtrOutput() SqlserverTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o SqlserverTransformsMaskFieldMaskFunctionPtrOutput) ToSqlserverTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) SqlserverTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o SqlserverTransformsMaskFieldMaskFunctionPtrOutput) Elem() SqlserverTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *SqlserverTransformsMaskFieldMaskFunction) SqlserverTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret SqlserverTransformsMaskFieldMaskFunction
+		return ret
+	}).(SqlserverTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o SqlserverTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SqlserverTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SqlserverTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SqlserverTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the SqlserverTransformsMaskFieldMaskFunction enum
+// A concrete instance of `SqlserverTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	SqlserverTransformsMaskFieldMaskFunctionSha256Truncate
+//	SqlserverTransformsMaskFieldMaskFunctionMd5Truncate
+//	SqlserverTransformsMaskFieldMaskFunctionSha256
+//	SqlserverTransformsMaskFieldMaskFunctionMd5
+//	SqlserverTransformsMaskFieldMaskFunctionRedact
+//	SqlserverTransformsMaskFieldMaskFunctionFixed
+//	SqlserverTransformsMaskFieldMaskFunctionNullify
+type SqlserverTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToSqlserverTransformsMaskFieldMaskFunctionOutput() SqlserverTransformsMaskFieldMaskFunctionOutput
+	ToSqlserverTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) SqlserverTransformsMaskFieldMaskFunctionOutput
+}
+
+var sqlserverTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**SqlserverTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type SqlserverTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToSqlserverTransformsMaskFieldMaskFunctionPtrOutput() SqlserverTransformsMaskFieldMaskFunctionPtrOutput
+	ToSqlserverTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) SqlserverTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type sqlserverTransformsMaskFieldMaskFunctionPtr string
+
+func SqlserverTransformsMaskFieldMaskFunctionPtr(v string) SqlserverTransformsMaskFieldMaskFunctionPtrInput {
+	return (*sqlserverTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*sqlserverTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return sqlserverTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *sqlserverTransformsMaskFieldMaskFunctionPtr) ToSqlserverTransformsMaskFieldMaskFunctionPtrOutput() SqlserverTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(SqlserverTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *sqlserverTransformsMaskFieldMaskFunctionPtr) ToSqlserverTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) SqlserverTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SqlserverTransformsMaskFieldMaskFunctionPtrOutput)
 }
 
 // The allowed values of the SQL Server destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
@@ -16112,6 +20150,182 @@ func (in *starburstTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToStarbur
 	return pulumi.ToOutputWithContext(ctx, in).(StarburstTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
 }
 
+// The allowed values of the Starburst destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type StarburstTransformsMaskFieldMaskFunction string
+
+const (
+	StarburstTransformsMaskFieldMaskFunctionSha256Truncate = StarburstTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	StarburstTransformsMaskFieldMaskFunctionMd5Truncate    = StarburstTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	StarburstTransformsMaskFieldMaskFunctionSha256         = StarburstTransformsMaskFieldMaskFunction("SHA256")
+	StarburstTransformsMaskFieldMaskFunctionMd5            = StarburstTransformsMaskFieldMaskFunction("MD5")
+	StarburstTransformsMaskFieldMaskFunctionRedact         = StarburstTransformsMaskFieldMaskFunction("REDACT")
+	StarburstTransformsMaskFieldMaskFunctionFixed          = StarburstTransformsMaskFieldMaskFunction("FIXED")
+	StarburstTransformsMaskFieldMaskFunctionNullify        = StarburstTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (StarburstTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*StarburstTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e StarburstTransformsMaskFieldMaskFunction) ToStarburstTransformsMaskFieldMaskFunctionOutput() StarburstTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(StarburstTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e StarburstTransformsMaskFieldMaskFunction) ToStarburstTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) StarburstTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(StarburstTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e StarburstTransformsMaskFieldMaskFunction) ToStarburstTransformsMaskFieldMaskFunctionPtrOutput() StarburstTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToStarburstTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e StarburstTransformsMaskFieldMaskFunction) ToStarburstTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) StarburstTransformsMaskFieldMaskFunctionPtrOutput {
+	return StarburstTransformsMaskFieldMaskFunction(e).ToStarburstTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToStarburstTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e StarburstTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e StarburstTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e StarburstTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e StarburstTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type StarburstTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (StarburstTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*StarburstTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o StarburstTransformsMaskFieldMaskFunctionOutput) ToStarburstTransformsMaskFieldMaskFunctionOutput() StarburstTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o StarburstTransformsMaskFieldMaskFunctionOutput) ToStarburstTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) StarburstTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o StarburstTransformsMaskFieldMaskFunctionOutput) ToStarburstTransformsMaskFieldMaskFunctionPtrOutput() StarburstTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToStarburstTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o StarburstTransformsMaskFieldMaskFunctionOutput) ToStarburstTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) StarburstTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v StarburstTransformsMaskFieldMaskFunction) *StarburstTransformsMaskFieldMaskFunction {
+		return &v
+	}).(StarburstTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o StarburstTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o StarburstTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e StarburstTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o StarburstTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o StarburstTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e StarburstTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type StarburstTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (StarburstTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**StarburstTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o StarburstTransformsMaskFieldMaskFunctionPtrOutput) ToStarburstTransformsMaskFieldMaskFunctionPtrOutput() StarburstTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o StarburstTransformsMaskFieldMaskFunctionPtrOutput) ToStarburstTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) StarburstTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o StarburstTransformsMaskFieldMaskFunctionPtrOutput) Elem() StarburstTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *StarburstTransformsMaskFieldMaskFunction) StarburstTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret StarburstTransformsMaskFieldMaskFunction
+		return ret
+	}).(StarburstTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o StarburstTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o StarburstTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *StarburstTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// StarburstTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the StarburstTransformsMaskFieldMaskFunction enum
+// A concrete instance of `StarburstTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	StarburstTransformsMaskFieldMaskFunctionSha256Truncate
+//	StarburstTransformsMaskFieldMaskFunctionMd5Truncate
+//	StarburstTransformsMaskFieldMaskFunctionSha256
+//	StarburstTransformsMaskFieldMaskFunctionMd5
+//	StarburstTransformsMaskFieldMaskFunctionRedact
+//	StarburstTransformsMaskFieldMaskFunctionFixed
+//	StarburstTransformsMaskFieldMaskFunctionNullify
+type StarburstTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToStarburstTransformsMaskFieldMaskFunctionOutput() StarburstTransformsMaskFieldMaskFunctionOutput
+	ToStarburstTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) StarburstTransformsMaskFieldMaskFunctionOutput
+}
+
+var starburstTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**StarburstTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type StarburstTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToStarburstTransformsMaskFieldMaskFunctionPtrOutput() StarburstTransformsMaskFieldMaskFunctionPtrOutput
+	ToStarburstTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) StarburstTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type starburstTransformsMaskFieldMaskFunctionPtr string
+
+func StarburstTransformsMaskFieldMaskFunctionPtr(v string) StarburstTransformsMaskFieldMaskFunctionPtrInput {
+	return (*starburstTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*starburstTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return starburstTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *starburstTransformsMaskFieldMaskFunctionPtr) ToStarburstTransformsMaskFieldMaskFunctionPtrOutput() StarburstTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(StarburstTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *starburstTransformsMaskFieldMaskFunctionPtr) ToStarburstTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) StarburstTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(StarburstTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
 // The allowed values of the Starburst destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
 type StarburstTransformsOversizedRecordsOversizedFieldBehavior string
 
@@ -16946,6 +21160,182 @@ func (in *weaviateTransformsMarkColumnsAsRequiredNullSentinelModePtr) ToWeaviate
 	return pulumi.ToOutputWithContext(ctx, in).(WeaviateTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
 }
 
+// The allowed values of the Weaviate destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+type WeaviateTransformsMaskFieldMaskFunction string
+
+const (
+	WeaviateTransformsMaskFieldMaskFunctionSha256Truncate = WeaviateTransformsMaskFieldMaskFunction("SHA256_TRUNCATE")
+	WeaviateTransformsMaskFieldMaskFunctionMd5Truncate    = WeaviateTransformsMaskFieldMaskFunction("MD5_TRUNCATE")
+	WeaviateTransformsMaskFieldMaskFunctionSha256         = WeaviateTransformsMaskFieldMaskFunction("SHA256")
+	WeaviateTransformsMaskFieldMaskFunctionMd5            = WeaviateTransformsMaskFieldMaskFunction("MD5")
+	WeaviateTransformsMaskFieldMaskFunctionRedact         = WeaviateTransformsMaskFieldMaskFunction("REDACT")
+	WeaviateTransformsMaskFieldMaskFunctionFixed          = WeaviateTransformsMaskFieldMaskFunction("FIXED")
+	WeaviateTransformsMaskFieldMaskFunctionNullify        = WeaviateTransformsMaskFieldMaskFunction("NULLIFY")
+)
+
+func (WeaviateTransformsMaskFieldMaskFunction) ElementType() reflect.Type {
+	return reflect.TypeOf((*WeaviateTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (e WeaviateTransformsMaskFieldMaskFunction) ToWeaviateTransformsMaskFieldMaskFunctionOutput() WeaviateTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutput(e).(WeaviateTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e WeaviateTransformsMaskFieldMaskFunction) ToWeaviateTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) WeaviateTransformsMaskFieldMaskFunctionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(WeaviateTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (e WeaviateTransformsMaskFieldMaskFunction) ToWeaviateTransformsMaskFieldMaskFunctionPtrOutput() WeaviateTransformsMaskFieldMaskFunctionPtrOutput {
+	return e.ToWeaviateTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (e WeaviateTransformsMaskFieldMaskFunction) ToWeaviateTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) WeaviateTransformsMaskFieldMaskFunctionPtrOutput {
+	return WeaviateTransformsMaskFieldMaskFunction(e).ToWeaviateTransformsMaskFieldMaskFunctionOutputWithContext(ctx).ToWeaviateTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx)
+}
+
+func (e WeaviateTransformsMaskFieldMaskFunction) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e WeaviateTransformsMaskFieldMaskFunction) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e WeaviateTransformsMaskFieldMaskFunction) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e WeaviateTransformsMaskFieldMaskFunction) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type WeaviateTransformsMaskFieldMaskFunctionOutput struct{ *pulumi.OutputState }
+
+func (WeaviateTransformsMaskFieldMaskFunctionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*WeaviateTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o WeaviateTransformsMaskFieldMaskFunctionOutput) ToWeaviateTransformsMaskFieldMaskFunctionOutput() WeaviateTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o WeaviateTransformsMaskFieldMaskFunctionOutput) ToWeaviateTransformsMaskFieldMaskFunctionOutputWithContext(ctx context.Context) WeaviateTransformsMaskFieldMaskFunctionOutput {
+	return o
+}
+
+func (o WeaviateTransformsMaskFieldMaskFunctionOutput) ToWeaviateTransformsMaskFieldMaskFunctionPtrOutput() WeaviateTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ToWeaviateTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Background())
+}
+
+func (o WeaviateTransformsMaskFieldMaskFunctionOutput) ToWeaviateTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) WeaviateTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v WeaviateTransformsMaskFieldMaskFunction) *WeaviateTransformsMaskFieldMaskFunction {
+		return &v
+	}).(WeaviateTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (o WeaviateTransformsMaskFieldMaskFunctionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o WeaviateTransformsMaskFieldMaskFunctionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e WeaviateTransformsMaskFieldMaskFunction) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o WeaviateTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o WeaviateTransformsMaskFieldMaskFunctionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e WeaviateTransformsMaskFieldMaskFunction) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type WeaviateTransformsMaskFieldMaskFunctionPtrOutput struct{ *pulumi.OutputState }
+
+func (WeaviateTransformsMaskFieldMaskFunctionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**WeaviateTransformsMaskFieldMaskFunction)(nil)).Elem()
+}
+
+func (o WeaviateTransformsMaskFieldMaskFunctionPtrOutput) ToWeaviateTransformsMaskFieldMaskFunctionPtrOutput() WeaviateTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o WeaviateTransformsMaskFieldMaskFunctionPtrOutput) ToWeaviateTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) WeaviateTransformsMaskFieldMaskFunctionPtrOutput {
+	return o
+}
+
+func (o WeaviateTransformsMaskFieldMaskFunctionPtrOutput) Elem() WeaviateTransformsMaskFieldMaskFunctionOutput {
+	return o.ApplyT(func(v *WeaviateTransformsMaskFieldMaskFunction) WeaviateTransformsMaskFieldMaskFunction {
+		if v != nil {
+			return *v
+		}
+		var ret WeaviateTransformsMaskFieldMaskFunction
+		return ret
+	}).(WeaviateTransformsMaskFieldMaskFunctionOutput)
+}
+
+func (o WeaviateTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o WeaviateTransformsMaskFieldMaskFunctionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *WeaviateTransformsMaskFieldMaskFunction) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// WeaviateTransformsMaskFieldMaskFunctionInput is an input type that accepts values of the WeaviateTransformsMaskFieldMaskFunction enum
+// A concrete instance of `WeaviateTransformsMaskFieldMaskFunctionInput` can be one of the following:
+//
+//	WeaviateTransformsMaskFieldMaskFunctionSha256Truncate
+//	WeaviateTransformsMaskFieldMaskFunctionMd5Truncate
+//	WeaviateTransformsMaskFieldMaskFunctionSha256
+//	WeaviateTransformsMaskFieldMaskFunctionMd5
+//	WeaviateTransformsMaskFieldMaskFunctionRedact
+//	WeaviateTransformsMaskFieldMaskFunctionFixed
+//	WeaviateTransformsMaskFieldMaskFunctionNullify
+type WeaviateTransformsMaskFieldMaskFunctionInput interface {
+	pulumi.Input
+
+	ToWeaviateTransformsMaskFieldMaskFunctionOutput() WeaviateTransformsMaskFieldMaskFunctionOutput
+	ToWeaviateTransformsMaskFieldMaskFunctionOutputWithContext(context.Context) WeaviateTransformsMaskFieldMaskFunctionOutput
+}
+
+var weaviateTransformsMaskFieldMaskFunctionPtrType = reflect.TypeOf((**WeaviateTransformsMaskFieldMaskFunction)(nil)).Elem()
+
+type WeaviateTransformsMaskFieldMaskFunctionPtrInput interface {
+	pulumi.Input
+
+	ToWeaviateTransformsMaskFieldMaskFunctionPtrOutput() WeaviateTransformsMaskFieldMaskFunctionPtrOutput
+	ToWeaviateTransformsMaskFieldMaskFunctionPtrOutputWithContext(context.Context) WeaviateTransformsMaskFieldMaskFunctionPtrOutput
+}
+
+type weaviateTransformsMaskFieldMaskFunctionPtr string
+
+func WeaviateTransformsMaskFieldMaskFunctionPtr(v string) WeaviateTransformsMaskFieldMaskFunctionPtrInput {
+	return (*weaviateTransformsMaskFieldMaskFunctionPtr)(&v)
+}
+
+func (*weaviateTransformsMaskFieldMaskFunctionPtr) ElementType() reflect.Type {
+	return weaviateTransformsMaskFieldMaskFunctionPtrType
+}
+
+func (in *weaviateTransformsMaskFieldMaskFunctionPtr) ToWeaviateTransformsMaskFieldMaskFunctionPtrOutput() WeaviateTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutput(in).(WeaviateTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+func (in *weaviateTransformsMaskFieldMaskFunctionPtr) ToWeaviateTransformsMaskFieldMaskFunctionPtrOutputWithContext(ctx context.Context) WeaviateTransformsMaskFieldMaskFunctionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(WeaviateTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
 // The allowed values of the Weaviate destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
 type WeaviateTransformsOversizedRecordsOversizedFieldBehavior string
 
@@ -17625,12 +22015,16 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*AzureBlobFormatPtrInput)(nil)).Elem(), AzureBlobFormat("json"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AzureBlobTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), AzureBlobTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AzureBlobTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), AzureBlobTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AzureBlobTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), AzureBlobTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*AzureBlobTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), AzureBlobTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AzureBlobTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), AzureBlobTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*AzureBlobTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), AzureBlobTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BigqueryTimePartitioningTypeInput)(nil)).Elem(), BigqueryTimePartitioningType("DAY"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BigqueryTimePartitioningTypePtrInput)(nil)).Elem(), BigqueryTimePartitioningType("DAY"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BigqueryTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), BigqueryTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BigqueryTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), BigqueryTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*BigqueryTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), BigqueryTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*BigqueryTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), BigqueryTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BigqueryTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), BigqueryTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*BigqueryTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), BigqueryTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ClickhouseIngestionModeInput)(nil)).Elem(), ClickhouseIngestionMode("upsert"))
@@ -17639,6 +22033,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ClickhouseSchemaEvolutionPtrInput)(nil)).Elem(), ClickhouseSchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ClickhouseTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), ClickhouseTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ClickhouseTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), ClickhouseTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickhouseTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), ClickhouseTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*ClickhouseTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), ClickhouseTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ClickhouseTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), ClickhouseTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ClickhouseTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), ClickhouseTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CockroachdbInsertModeInput)(nil)).Elem(), CockroachdbInsertMode("insert"))
@@ -17649,6 +22045,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*CockroachdbSchemaEvolutionPtrInput)(nil)).Elem(), CockroachdbSchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CockroachdbTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), CockroachdbTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CockroachdbTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), CockroachdbTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CockroachdbTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), CockroachdbTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*CockroachdbTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), CockroachdbTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CockroachdbTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), CockroachdbTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*CockroachdbTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), CockroachdbTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DatabricksConsumerWaitTimeForLargerBatchMsInput)(nil)).Elem(), DatabricksConsumerWaitTimeForLargerBatchMs("500"))
@@ -17661,6 +22059,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*DatabricksSchemaEvolutionPtrInput)(nil)).Elem(), DatabricksSchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DatabricksTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), DatabricksTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DatabricksTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), DatabricksTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DatabricksTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), DatabricksTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*DatabricksTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), DatabricksTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DatabricksTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), DatabricksTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*DatabricksTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), DatabricksTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*Db2InsertModeInput)(nil)).Elem(), Db2InsertMode("insert"))
@@ -17671,6 +22071,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*Db2SchemaEvolutionPtrInput)(nil)).Elem(), Db2SchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*Db2TransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), Db2TransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*Db2TransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), Db2TransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*Db2TransformsMaskFieldMaskFunctionInput)(nil)).Elem(), Db2TransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*Db2TransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), Db2TransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*Db2TransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), Db2TransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*Db2TransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), Db2TransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GcsFileCompressionTypeInput)(nil)).Elem(), GcsFileCompressionType("none"))
@@ -17679,6 +22081,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*GcsFormatPtrInput)(nil)).Elem(), GcsFormat("CSV"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GcsTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), GcsTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GcsTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), GcsTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GcsTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), GcsTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GcsTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), GcsTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GcsTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), GcsTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*GcsTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), GcsTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*HttpSinkDecimalFormatInput)(nil)).Elem(), HttpSinkDecimalFormat("BASE64"))
@@ -17689,6 +22093,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*HttpSinkHttpAuthorizationTypePtrInput)(nil)).Elem(), HttpSinkHttpAuthorizationType("none"))
 	pulumi.RegisterInputType(reflect.TypeOf((*HttpSinkTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), HttpSinkTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*HttpSinkTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), HttpSinkTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*HttpSinkTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), HttpSinkTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*HttpSinkTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), HttpSinkTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*HttpSinkTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), HttpSinkTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*HttpSinkTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), HttpSinkTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*IcebergIcebergCatalogAuthModeInput)(nil)).Elem(), IcebergIcebergCatalogAuthMode("none"))
@@ -17701,14 +22107,20 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*IcebergInsertModePtrInput)(nil)).Elem(), IcebergInsertMode("insert"))
 	pulumi.RegisterInputType(reflect.TypeOf((*IcebergTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), IcebergTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*IcebergTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), IcebergTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*IcebergTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), IcebergTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*IcebergTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), IcebergTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*IcebergTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), IcebergTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*IcebergTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), IcebergTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*KafkaDestinationFormatInput)(nil)).Elem(), KafkaDestinationFormat("avro"))
 	pulumi.RegisterInputType(reflect.TypeOf((*KafkaDestinationFormatPtrInput)(nil)).Elem(), KafkaDestinationFormat("avro"))
+	pulumi.RegisterInputType(reflect.TypeOf((*KafkaDirectTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), KafkaDirectTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*KafkaDirectTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), KafkaDirectTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*KafkaTransformsChangeTopicNameAddOriginalTopicInput)(nil)).Elem(), KafkaTransformsChangeTopicNameAddOriginalTopic("off"))
 	pulumi.RegisterInputType(reflect.TypeOf((*KafkaTransformsChangeTopicNameAddOriginalTopicPtrInput)(nil)).Elem(), KafkaTransformsChangeTopicNameAddOriginalTopic("off"))
 	pulumi.RegisterInputType(reflect.TypeOf((*KafkaTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), KafkaTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*KafkaTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), KafkaTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*KafkaTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), KafkaTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*KafkaTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), KafkaTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*KafkaTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), KafkaTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*KafkaTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), KafkaTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MotherDuckIngestionModeInput)(nil)).Elem(), MotherDuckIngestionMode("upsert"))
@@ -17717,6 +22129,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*MotherDuckSchemaEvolutionPtrInput)(nil)).Elem(), MotherDuckSchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MotherDuckTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MotherDuckTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*MotherDuckTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), MotherDuckTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*MotherDuckTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), MotherDuckTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MotherDuckTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), MotherDuckTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MotherDuckTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), MotherDuckTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlInsertModeInput)(nil)).Elem(), MysqlInsertMode("insert"))
@@ -17727,6 +22141,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlSchemaEvolutionPtrInput)(nil)).Elem(), MysqlSchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), MysqlTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), MysqlTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*MysqlTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), MysqlTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*MysqlTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), MysqlTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), MysqlTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), MysqlTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleInsertModeInput)(nil)).Elem(), OracleInsertMode("insert"))
@@ -17737,6 +22153,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleSchemaEvolutionPtrInput)(nil)).Elem(), OracleSchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), OracleTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), OracleTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OracleTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), OracleTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OracleTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), OracleTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), OracleTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), OracleTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PineconeDocumentIdStrategyInput)(nil)).Elem(), PineconeDocumentIdStrategy("None"))
@@ -17745,6 +22163,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PineconeSchemaEvolutionPtrInput)(nil)).Elem(), PineconeSchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PineconeTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), PineconeTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PineconeTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), PineconeTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PineconeTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), PineconeTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PineconeTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), PineconeTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PineconeTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), PineconeTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PineconeTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), PineconeTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlInsertModeInput)(nil)).Elem(), PostgresqlInsertMode("insert"))
@@ -17755,6 +22175,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlSchemaEvolutionPtrInput)(nil)).Elem(), PostgresqlSchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), PostgresqlTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), PostgresqlTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), PostgresqlTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), PostgresqlTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), PostgresqlTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), PostgresqlTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*R2FileCompressionTypeInput)(nil)).Elem(), R2FileCompressionType("none"))
@@ -17763,20 +22185,28 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*R2FormatPtrInput)(nil)).Elem(), R2Format("JSON Lines"))
 	pulumi.RegisterInputType(reflect.TypeOf((*R2TransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), R2TransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*R2TransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), R2TransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*R2TransformsMaskFieldMaskFunctionInput)(nil)).Elem(), R2TransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*R2TransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), R2TransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*R2TransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), R2TransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*R2TransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), R2TransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RedisRedisKeyDataTypeInput)(nil)).Elem(), RedisRedisKeyDataType("Stream"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RedisRedisKeyDataTypePtrInput)(nil)).Elem(), RedisRedisKeyDataType("Stream"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RedisTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), RedisTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RedisTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), RedisTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RedisTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), RedisTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RedisTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), RedisTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RedisTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), RedisTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RedisTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), RedisTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RedshiftSchemaEvolutionInput)(nil)).Elem(), RedshiftSchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RedshiftSchemaEvolutionPtrInput)(nil)).Elem(), RedshiftSchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RedshiftTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), RedshiftTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RedshiftTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), RedshiftTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RedshiftTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), RedshiftTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*RedshiftTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), RedshiftTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RedshiftTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), RedshiftTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*RedshiftTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), RedshiftTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*S3AwsAuthModeInput)(nil)).Elem(), S3AwsAuthMode("Access Keys"))
+	pulumi.RegisterInputType(reflect.TypeOf((*S3AwsAuthModePtrInput)(nil)).Elem(), S3AwsAuthMode("Access Keys"))
 	pulumi.RegisterInputType(reflect.TypeOf((*S3AwsS3RegionInput)(nil)).Elem(), S3AwsS3Region("ap-south-1"))
 	pulumi.RegisterInputType(reflect.TypeOf((*S3AwsS3RegionPtrInput)(nil)).Elem(), S3AwsS3Region("ap-south-1"))
 	pulumi.RegisterInputType(reflect.TypeOf((*S3FileCompressionTypeInput)(nil)).Elem(), S3FileCompressionType("none"))
@@ -17785,6 +22215,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*S3FormatPtrInput)(nil)).Elem(), S3Format("JSON Lines"))
 	pulumi.RegisterInputType(reflect.TypeOf((*S3TransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), S3TransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*S3TransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), S3TransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*S3TransformsMaskFieldMaskFunctionInput)(nil)).Elem(), S3TransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*S3TransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), S3TransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*S3TransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), S3TransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*S3TransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), S3TransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SnowflakeIngestionModeInput)(nil)).Elem(), SnowflakeIngestionMode("upsert"))
@@ -17793,6 +22225,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SnowflakeSchemaEvolutionPtrInput)(nil)).Elem(), SnowflakeSchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SnowflakeTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), SnowflakeTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SnowflakeTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), SnowflakeTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SnowflakeTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), SnowflakeTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SnowflakeTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), SnowflakeTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SnowflakeTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), SnowflakeTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SnowflakeTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), SnowflakeTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SqlserverInsertModeInput)(nil)).Elem(), SqlserverInsertMode("insert"))
@@ -17803,6 +22237,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SqlserverSchemaEvolutionPtrInput)(nil)).Elem(), SqlserverSchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SqlserverTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), SqlserverTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SqlserverTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), SqlserverTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SqlserverTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), SqlserverTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SqlserverTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), SqlserverTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SqlserverTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), SqlserverTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SqlserverTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), SqlserverTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StarburstAwsS3RegionInput)(nil)).Elem(), StarburstAwsS3Region("ap-south-1"))
@@ -17813,6 +22249,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*StarburstFormatPtrInput)(nil)).Elem(), StarburstFormat("CSV"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StarburstTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), StarburstTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StarburstTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), StarburstTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*StarburstTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), StarburstTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*StarburstTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), StarburstTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StarburstTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), StarburstTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StarburstTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), StarburstTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WeaviateConsistencyLevelInput)(nil)).Elem(), WeaviateConsistencyLevel("ALL"))
@@ -17823,6 +22261,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*WeaviateSchemaEvolutionPtrInput)(nil)).Elem(), WeaviateSchemaEvolution("basic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WeaviateTransformsMarkColumnsAsRequiredNullSentinelModeInput)(nil)).Elem(), WeaviateTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WeaviateTransformsMarkColumnsAsRequiredNullSentinelModePtrInput)(nil)).Elem(), WeaviateTransformsMarkColumnsAsRequiredNullSentinelMode("NONE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WeaviateTransformsMaskFieldMaskFunctionInput)(nil)).Elem(), WeaviateTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*WeaviateTransformsMaskFieldMaskFunctionPtrInput)(nil)).Elem(), WeaviateTransformsMaskFieldMaskFunction("SHA256_TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WeaviateTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), WeaviateTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WeaviateTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), WeaviateTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*WeaviateVectorStrategyInput)(nil)).Elem(), WeaviateVectorStrategy("None"))
@@ -17835,12 +22275,16 @@ func init() {
 	pulumi.RegisterOutputType(AzureBlobFormatPtrOutput{})
 	pulumi.RegisterOutputType(AzureBlobTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(AzureBlobTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(AzureBlobTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(AzureBlobTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(AzureBlobTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(AzureBlobTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(BigqueryTimePartitioningTypeOutput{})
 	pulumi.RegisterOutputType(BigqueryTimePartitioningTypePtrOutput{})
 	pulumi.RegisterOutputType(BigqueryTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(BigqueryTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(BigqueryTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(BigqueryTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(BigqueryTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(BigqueryTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(ClickhouseIngestionModeOutput{})
@@ -17849,6 +22293,8 @@ func init() {
 	pulumi.RegisterOutputType(ClickhouseSchemaEvolutionPtrOutput{})
 	pulumi.RegisterOutputType(ClickhouseTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(ClickhouseTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(ClickhouseTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(ClickhouseTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(ClickhouseTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(ClickhouseTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(CockroachdbInsertModeOutput{})
@@ -17859,6 +22305,8 @@ func init() {
 	pulumi.RegisterOutputType(CockroachdbSchemaEvolutionPtrOutput{})
 	pulumi.RegisterOutputType(CockroachdbTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(CockroachdbTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(CockroachdbTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(CockroachdbTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(CockroachdbTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(CockroachdbTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(DatabricksConsumerWaitTimeForLargerBatchMsOutput{})
@@ -17871,6 +22319,8 @@ func init() {
 	pulumi.RegisterOutputType(DatabricksSchemaEvolutionPtrOutput{})
 	pulumi.RegisterOutputType(DatabricksTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(DatabricksTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(DatabricksTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(DatabricksTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(DatabricksTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(DatabricksTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(Db2InsertModeOutput{})
@@ -17881,6 +22331,8 @@ func init() {
 	pulumi.RegisterOutputType(Db2SchemaEvolutionPtrOutput{})
 	pulumi.RegisterOutputType(Db2TransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(Db2TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(Db2TransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(Db2TransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(Db2TransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(Db2TransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(GcsFileCompressionTypeOutput{})
@@ -17889,6 +22341,8 @@ func init() {
 	pulumi.RegisterOutputType(GcsFormatPtrOutput{})
 	pulumi.RegisterOutputType(GcsTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(GcsTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(GcsTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(GcsTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(GcsTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(GcsTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(HttpSinkDecimalFormatOutput{})
@@ -17899,6 +22353,8 @@ func init() {
 	pulumi.RegisterOutputType(HttpSinkHttpAuthorizationTypePtrOutput{})
 	pulumi.RegisterOutputType(HttpSinkTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(HttpSinkTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(HttpSinkTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(HttpSinkTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(HttpSinkTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(HttpSinkTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(IcebergIcebergCatalogAuthModeOutput{})
@@ -17911,14 +22367,20 @@ func init() {
 	pulumi.RegisterOutputType(IcebergInsertModePtrOutput{})
 	pulumi.RegisterOutputType(IcebergTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(IcebergTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(IcebergTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(IcebergTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(IcebergTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(IcebergTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(KafkaDestinationFormatOutput{})
 	pulumi.RegisterOutputType(KafkaDestinationFormatPtrOutput{})
+	pulumi.RegisterOutputType(KafkaDirectTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(KafkaDirectTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(KafkaTransformsChangeTopicNameAddOriginalTopicOutput{})
 	pulumi.RegisterOutputType(KafkaTransformsChangeTopicNameAddOriginalTopicPtrOutput{})
 	pulumi.RegisterOutputType(KafkaTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(KafkaTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(KafkaTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(KafkaTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(KafkaTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(KafkaTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(MotherDuckIngestionModeOutput{})
@@ -17927,6 +22389,8 @@ func init() {
 	pulumi.RegisterOutputType(MotherDuckSchemaEvolutionPtrOutput{})
 	pulumi.RegisterOutputType(MotherDuckTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(MotherDuckTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(MotherDuckTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(MotherDuckTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(MotherDuckTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(MotherDuckTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(MysqlInsertModeOutput{})
@@ -17937,6 +22401,8 @@ func init() {
 	pulumi.RegisterOutputType(MysqlSchemaEvolutionPtrOutput{})
 	pulumi.RegisterOutputType(MysqlTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(MysqlTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(MysqlTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(MysqlTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(MysqlTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(MysqlTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(OracleInsertModeOutput{})
@@ -17947,6 +22413,8 @@ func init() {
 	pulumi.RegisterOutputType(OracleSchemaEvolutionPtrOutput{})
 	pulumi.RegisterOutputType(OracleTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(OracleTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(OracleTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(OracleTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(OracleTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(OracleTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(PineconeDocumentIdStrategyOutput{})
@@ -17955,6 +22423,8 @@ func init() {
 	pulumi.RegisterOutputType(PineconeSchemaEvolutionPtrOutput{})
 	pulumi.RegisterOutputType(PineconeTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(PineconeTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(PineconeTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(PineconeTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(PineconeTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(PineconeTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(PostgresqlInsertModeOutput{})
@@ -17965,6 +22435,8 @@ func init() {
 	pulumi.RegisterOutputType(PostgresqlSchemaEvolutionPtrOutput{})
 	pulumi.RegisterOutputType(PostgresqlTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(PostgresqlTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(PostgresqlTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(PostgresqlTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(PostgresqlTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(PostgresqlTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(R2FileCompressionTypeOutput{})
@@ -17973,20 +22445,28 @@ func init() {
 	pulumi.RegisterOutputType(R2FormatPtrOutput{})
 	pulumi.RegisterOutputType(R2TransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(R2TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(R2TransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(R2TransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(R2TransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(R2TransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(RedisRedisKeyDataTypeOutput{})
 	pulumi.RegisterOutputType(RedisRedisKeyDataTypePtrOutput{})
 	pulumi.RegisterOutputType(RedisTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(RedisTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(RedisTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(RedisTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(RedisTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(RedisTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(RedshiftSchemaEvolutionOutput{})
 	pulumi.RegisterOutputType(RedshiftSchemaEvolutionPtrOutput{})
 	pulumi.RegisterOutputType(RedshiftTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(RedshiftTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(RedshiftTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(RedshiftTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(RedshiftTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(RedshiftTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
+	pulumi.RegisterOutputType(S3AwsAuthModeOutput{})
+	pulumi.RegisterOutputType(S3AwsAuthModePtrOutput{})
 	pulumi.RegisterOutputType(S3AwsS3RegionOutput{})
 	pulumi.RegisterOutputType(S3AwsS3RegionPtrOutput{})
 	pulumi.RegisterOutputType(S3FileCompressionTypeOutput{})
@@ -17995,6 +22475,8 @@ func init() {
 	pulumi.RegisterOutputType(S3FormatPtrOutput{})
 	pulumi.RegisterOutputType(S3TransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(S3TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(S3TransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(S3TransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(S3TransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(S3TransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(SnowflakeIngestionModeOutput{})
@@ -18003,6 +22485,8 @@ func init() {
 	pulumi.RegisterOutputType(SnowflakeSchemaEvolutionPtrOutput{})
 	pulumi.RegisterOutputType(SnowflakeTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(SnowflakeTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(SnowflakeTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(SnowflakeTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(SnowflakeTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(SnowflakeTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(SqlserverInsertModeOutput{})
@@ -18013,6 +22497,8 @@ func init() {
 	pulumi.RegisterOutputType(SqlserverSchemaEvolutionPtrOutput{})
 	pulumi.RegisterOutputType(SqlserverTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(SqlserverTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(SqlserverTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(SqlserverTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(SqlserverTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(SqlserverTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(StarburstAwsS3RegionOutput{})
@@ -18023,6 +22509,8 @@ func init() {
 	pulumi.RegisterOutputType(StarburstFormatPtrOutput{})
 	pulumi.RegisterOutputType(StarburstTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(StarburstTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(StarburstTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(StarburstTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(StarburstTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(StarburstTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(WeaviateConsistencyLevelOutput{})
@@ -18033,6 +22521,8 @@ func init() {
 	pulumi.RegisterOutputType(WeaviateSchemaEvolutionPtrOutput{})
 	pulumi.RegisterOutputType(WeaviateTransformsMarkColumnsAsRequiredNullSentinelModeOutput{})
 	pulumi.RegisterOutputType(WeaviateTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput{})
+	pulumi.RegisterOutputType(WeaviateTransformsMaskFieldMaskFunctionOutput{})
+	pulumi.RegisterOutputType(WeaviateTransformsMaskFieldMaskFunctionPtrOutput{})
 	pulumi.RegisterOutputType(WeaviateTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(WeaviateTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(WeaviateVectorStrategyOutput{})

@@ -19,8 +19,6 @@ type R2 struct {
 
 	// The id of an existing destination to take over instead of creating one: `pulumi up` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).
 	AdoptId pulumi.StringPtrOutput `pulumi:"adoptId"`
-	// The platform's `aws.access.key.id`. Required.
-	AwsAccessKeyId pulumi.StringPtrOutput `pulumi:"awsAccessKeyId"`
 	// The platform's `aws.s3.bucket.name`. Required.
 	AwsS3BucketName pulumi.StringPtrOutput `pulumi:"awsS3BucketName"`
 	// The platform's `consumer.override.max.poll.records`. A whole number from 1 to 100000. Default `10000`.
@@ -37,7 +35,7 @@ type R2 struct {
 	FileCompressionType R2FileCompressionTypePtrOutput `pulumi:"fileCompressionType"`
 	// The platform's `file.name.prefix`. Unset: the platform's default.
 	FileNamePrefix pulumi.StringPtrOutput `pulumi:"fileNamePrefix"`
-	// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+	// The platform's `file.name.template`. Unset: the platform's default.
 	FileNameTemplate pulumi.StringPtrOutput `pulumi:"fileNameTemplate"`
 	// The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
 	Format R2FormatPtrOutput `pulumi:"format"`
@@ -79,6 +77,18 @@ type R2 struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrOutput `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode R2TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction R2TransformsMaskFieldMaskFunctionPtrOutput `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrOutput `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -144,8 +154,14 @@ func NewR2(ctx *pulumi.Context,
 	if args.R2Account == nil {
 		return nil, errors.New("invalid value for required argument 'R2Account'")
 	}
+	if args.AwsAccessKeyId != nil {
+		args.AwsAccessKeyId = pulumi.ToSecret(args.AwsAccessKeyId).(pulumi.StringInput)
+	}
 	if args.AwsSecretAccessKey != nil {
 		args.AwsSecretAccessKey = pulumi.ToSecret(args.AwsSecretAccessKey).(pulumi.StringInput)
+	}
+	if args.TransformsMaskFieldMaskSalt != nil {
+		args.TransformsMaskFieldMaskSalt = pulumi.ToSecret(args.TransformsMaskFieldMaskSalt).(pulumi.StringPtrInput)
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource R2
@@ -182,7 +198,7 @@ func (R2State) ElementType() reflect.Type {
 type r2Args struct {
 	// The id of an existing destination to take over instead of creating one: `pulumi up` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).
 	AdoptId *string `pulumi:"adoptId"`
-	// The platform's `aws.access.key.id`. Required.
+	// The platform's `aws.access.key.id`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
 	AwsAccessKeyId string `pulumi:"awsAccessKeyId"`
 	// The platform's `aws.s3.bucket.name`. Required.
 	AwsS3BucketName string `pulumi:"awsS3BucketName"`
@@ -196,7 +212,7 @@ type r2Args struct {
 	FileCompressionType *R2FileCompressionType `pulumi:"fileCompressionType"`
 	// The platform's `file.name.prefix`. Unset: the platform's default.
 	FileNamePrefix *string `pulumi:"fileNamePrefix"`
-	// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+	// The platform's `file.name.template`. Unset: the platform's default.
 	FileNameTemplate *string `pulumi:"fileNameTemplate"`
 	// The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
 	Format *R2Format `pulumi:"format"`
@@ -228,6 +244,20 @@ type r2Args struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll *bool `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode *R2TransformsMarkColumnsAsRequiredNullSentinelMode `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList *string `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList *string `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar *string `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue *string `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction *R2TransformsMaskFieldMaskFunction `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt *string `pulumi:"transformsMaskFieldMaskSalt"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault *bool `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList *string `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -278,7 +308,7 @@ type r2Args struct {
 type R2Args struct {
 	// The id of an existing destination to take over instead of creating one: `pulumi up` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).
 	AdoptId pulumi.StringPtrInput
-	// The platform's `aws.access.key.id`. Required.
+	// The platform's `aws.access.key.id`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
 	AwsAccessKeyId pulumi.StringInput
 	// The platform's `aws.s3.bucket.name`. Required.
 	AwsS3BucketName pulumi.StringInput
@@ -292,7 +322,7 @@ type R2Args struct {
 	FileCompressionType R2FileCompressionTypePtrInput
 	// The platform's `file.name.prefix`. Unset: the platform's default.
 	FileNamePrefix pulumi.StringPtrInput
-	// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+	// The platform's `file.name.template`. Unset: the platform's default.
 	FileNameTemplate pulumi.StringPtrInput
 	// The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
 	Format R2FormatPtrInput
@@ -324,6 +354,20 @@ type R2Args struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrInput
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode R2TransformsMarkColumnsAsRequiredNullSentinelModePtrInput
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction R2TransformsMaskFieldMaskFunctionPtrInput
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrInput
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrInput
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -462,11 +506,6 @@ func (o R2Output) AdoptId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *R2) pulumi.StringPtrOutput { return v.AdoptId }).(pulumi.StringPtrOutput)
 }
 
-// The platform's `aws.access.key.id`. Required.
-func (o R2Output) AwsAccessKeyId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *R2) pulumi.StringPtrOutput { return v.AwsAccessKeyId }).(pulumi.StringPtrOutput)
-}
-
 // The platform's `aws.s3.bucket.name`. Required.
 func (o R2Output) AwsS3BucketName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *R2) pulumi.StringPtrOutput { return v.AwsS3BucketName }).(pulumi.StringPtrOutput)
@@ -507,7 +546,7 @@ func (o R2Output) FileNamePrefix() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *R2) pulumi.StringPtrOutput { return v.FileNamePrefix }).(pulumi.StringPtrOutput)
 }
 
-// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+// The platform's `file.name.template`. Unset: the platform's default.
 func (o R2Output) FileNameTemplate() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *R2) pulumi.StringPtrOutput { return v.FileNameTemplate }).(pulumi.StringPtrOutput)
 }
@@ -612,6 +651,36 @@ func (o R2Output) TransformsMarkColumnsAsRequiredNullSentinelMode() R2Transforms
 	return o.ApplyT(func(v *R2) R2TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 		return v.TransformsMarkColumnsAsRequiredNullSentinelMode
 	}).(R2TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+func (o R2Output) TransformsMaskFieldFieldsExcludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *R2) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsExcludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+func (o R2Output) TransformsMaskFieldFieldsIncludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *R2) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsIncludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.char`. Default `*`.
+func (o R2Output) TransformsMaskFieldMaskChar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *R2) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskChar }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+func (o R2Output) TransformsMaskFieldMaskFixedValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *R2) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskFixedValue }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+func (o R2Output) TransformsMaskFieldMaskFunction() R2TransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyT(func(v *R2) R2TransformsMaskFieldMaskFunctionPtrOutput { return v.TransformsMaskFieldMaskFunction }).(R2TransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+func (o R2Output) TransformsMaskFieldReplaceNullWithDefault() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *R2) pulumi.BoolPtrOutput { return v.TransformsMaskFieldReplaceNullWithDefault }).(pulumi.BoolPtrOutput)
 }
 
 // The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.

@@ -19,12 +19,18 @@ type S3 struct {
 
 	// The id of an existing destination to take over instead of creating one: `pulumi up` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).
 	AdoptId pulumi.StringPtrOutput `pulumi:"adoptId"`
-	// The platform's `aws.access.key.id`. Required.
-	AwsAccessKeyId pulumi.StringPtrOutput `pulumi:"awsAccessKeyId"`
+	// The platform's `aws.auth.mode`. One of `Access Keys`, `Cross-Account Role`. Default `Access Keys`.
+	AwsAuthMode S3AwsAuthModePtrOutput `pulumi:"awsAuthMode"`
 	// The platform's `aws.s3.bucket.name`. Required.
 	AwsS3BucketName pulumi.StringPtrOutput `pulumi:"awsS3BucketName"`
+	// The platform's `aws.s3.part.size.bytes`. A whole number from 5242880 to 104857600. Default `5242880`.
+	AwsS3PartSizeBytes pulumi.IntPtrOutput `pulumi:"awsS3PartSizeBytes"`
 	// The platform's `aws.s3.region`. One of `ap-south-1`, `eu-west-2`, `eu-west-1`, `ap-northeast-2`, `ap-northeast-1`, `ca-central-1`, `sa-east-1`, `cn-north-1`, `us-gov-west-1`, `ap-southeast-1`, `ap-southeast-2`, `eu-central-1`, `us-east-1`, `us-east-2`, `us-west-1`, `us-west-2`. Default `us-west-2`.
 	AwsS3Region S3AwsS3RegionPtrOutput `pulumi:"awsS3Region"`
+	// The platform's `aws.sts.role.arn`. Unset: the platform's default.
+	AwsStsRoleArn pulumi.StringPtrOutput `pulumi:"awsStsRoleArn"`
+	// The platform's `aws.sts.role.external.id`. Unset: the platform's default.
+	AwsStsRoleExternalId pulumi.StringPtrOutput `pulumi:"awsStsRoleExternalId"`
 	// The platform's `consumer.override.max.poll.records`. A whole number from 1 to 100000. Default `10000`.
 	ConsumerOverrideMaxPollRecords pulumi.IntPtrOutput `pulumi:"consumerOverrideMaxPollRecords"`
 	// When the destination was created, as the API reports it.
@@ -37,12 +43,14 @@ type S3 struct {
 	Drift cdc.DriftReportOutput `pulumi:"drift"`
 	// The platform's `file.compression.type`. One of `none`, `gzip`, `snappy`, `zstd`. Default `gzip`.
 	FileCompressionType S3FileCompressionTypePtrOutput `pulumi:"fileCompressionType"`
-	// The platform's `file.name.prefix`. Unset: the platform's default.
-	FileNamePrefix pulumi.StringPtrOutput `pulumi:"fileNamePrefix"`
-	// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+	// The platform's `file.max.records`. A whole number from 0 to 100000. Default `0`.
+	FileMaxRecords pulumi.IntPtrOutput `pulumi:"fileMaxRecords"`
+	// The platform's `file.name.template`. Unset: the platform's default.
 	FileNameTemplate pulumi.StringPtrOutput `pulumi:"fileNameTemplate"`
 	// The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
 	Format S3FormatPtrOutput `pulumi:"format"`
+	// The platform's `format.output.envelope`. Default `true`.
+	FormatOutputEnvelope pulumi.BoolPtrOutput `pulumi:"formatOutputEnvelope"`
 	// The platform's `format.output.fields.user.defined`. A list of strings. Unset: the platform's default.
 	FormatOutputFields pulumi.StringArrayOutput `pulumi:"formatOutputFields"`
 	// The destination's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
@@ -79,6 +87,18 @@ type S3 struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrOutput `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode S3TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction S3TransformsMaskFieldMaskFunctionPtrOutput `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrOutput `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -132,17 +152,17 @@ func NewS3(ctx *pulumi.Context,
 		return nil, errors.New("missing one or more required arguments")
 	}
 
-	if args.AwsAccessKeyId == nil {
-		return nil, errors.New("invalid value for required argument 'AwsAccessKeyId'")
-	}
 	if args.AwsS3BucketName == nil {
 		return nil, errors.New("invalid value for required argument 'AwsS3BucketName'")
 	}
-	if args.AwsSecretAccessKey == nil {
-		return nil, errors.New("invalid value for required argument 'AwsSecretAccessKey'")
+	if args.AwsAccessKeyId != nil {
+		args.AwsAccessKeyId = pulumi.ToSecret(args.AwsAccessKeyId).(pulumi.StringPtrInput)
 	}
 	if args.AwsSecretAccessKey != nil {
-		args.AwsSecretAccessKey = pulumi.ToSecret(args.AwsSecretAccessKey).(pulumi.StringInput)
+		args.AwsSecretAccessKey = pulumi.ToSecret(args.AwsSecretAccessKey).(pulumi.StringPtrInput)
+	}
+	if args.TransformsMaskFieldMaskSalt != nil {
+		args.TransformsMaskFieldMaskSalt = pulumi.ToSecret(args.TransformsMaskFieldMaskSalt).(pulumi.StringPtrInput)
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource S3
@@ -179,26 +199,36 @@ func (S3State) ElementType() reflect.Type {
 type s3Args struct {
 	// The id of an existing destination to take over instead of creating one: `pulumi up` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).
 	AdoptId *string `pulumi:"adoptId"`
-	// The platform's `aws.access.key.id`. Required.
-	AwsAccessKeyId string `pulumi:"awsAccessKeyId"`
+	// The platform's `aws.access.key.id`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	AwsAccessKeyId *string `pulumi:"awsAccessKeyId"`
+	// The platform's `aws.auth.mode`. One of `Access Keys`, `Cross-Account Role`. Default `Access Keys`.
+	AwsAuthMode *S3AwsAuthMode `pulumi:"awsAuthMode"`
 	// The platform's `aws.s3.bucket.name`. Required.
 	AwsS3BucketName string `pulumi:"awsS3BucketName"`
+	// The platform's `aws.s3.part.size.bytes`. A whole number from 5242880 to 104857600. Default `5242880`.
+	AwsS3PartSizeBytes *int `pulumi:"awsS3PartSizeBytes"`
 	// The platform's `aws.s3.region`. One of `ap-south-1`, `eu-west-2`, `eu-west-1`, `ap-northeast-2`, `ap-northeast-1`, `ca-central-1`, `sa-east-1`, `cn-north-1`, `us-gov-west-1`, `ap-southeast-1`, `ap-southeast-2`, `eu-central-1`, `us-east-1`, `us-east-2`, `us-west-1`, `us-west-2`. Default `us-west-2`.
 	AwsS3Region *S3AwsS3Region `pulumi:"awsS3Region"`
-	// The platform's `aws.secret.access.key`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
-	AwsSecretAccessKey string `pulumi:"awsSecretAccessKey"`
+	// The platform's `aws.secret.access.key`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	AwsSecretAccessKey *string `pulumi:"awsSecretAccessKey"`
+	// The platform's `aws.sts.role.arn`. Unset: the platform's default.
+	AwsStsRoleArn *string `pulumi:"awsStsRoleArn"`
+	// The platform's `aws.sts.role.external.id`. Unset: the platform's default.
+	AwsStsRoleExternalId *string `pulumi:"awsStsRoleExternalId"`
 	// The platform's `consumer.override.max.poll.records`. A whole number from 1 to 100000. Default `10000`.
 	ConsumerOverrideMaxPollRecords *int `pulumi:"consumerOverrideMaxPollRecords"`
 	// The state Pulumi keeps the destination in: `active` (the default), `paused` or `stopped`. The destination is paused, stopped or resumed to match; a status changed outside Pulumi is drift.
 	DesiredState *string `pulumi:"desiredState"`
 	// The platform's `file.compression.type`. One of `none`, `gzip`, `snappy`, `zstd`. Default `gzip`.
 	FileCompressionType *S3FileCompressionType `pulumi:"fileCompressionType"`
-	// The platform's `file.name.prefix`. Unset: the platform's default.
-	FileNamePrefix *string `pulumi:"fileNamePrefix"`
-	// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+	// The platform's `file.max.records`. A whole number from 0 to 100000. Default `0`.
+	FileMaxRecords *int `pulumi:"fileMaxRecords"`
+	// The platform's `file.name.template`. Unset: the platform's default.
 	FileNameTemplate *string `pulumi:"fileNameTemplate"`
 	// The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
 	Format *S3Format `pulumi:"format"`
+	// The platform's `format.output.envelope`. Default `true`.
+	FormatOutputEnvelope *bool `pulumi:"formatOutputEnvelope"`
 	// The platform's `format.output.fields.user.defined`. A list of strings. Unset: the platform's default.
 	FormatOutputFields []string `pulumi:"formatOutputFields"`
 	// The destination's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
@@ -225,6 +255,20 @@ type s3Args struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll *bool `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode *S3TransformsMarkColumnsAsRequiredNullSentinelMode `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList *string `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList *string `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar *string `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue *string `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction *S3TransformsMaskFieldMaskFunction `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt *string `pulumi:"transformsMaskFieldMaskSalt"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault *bool `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList *string `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -275,26 +319,36 @@ type s3Args struct {
 type S3Args struct {
 	// The id of an existing destination to take over instead of creating one: `pulumi up` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).
 	AdoptId pulumi.StringPtrInput
-	// The platform's `aws.access.key.id`. Required.
-	AwsAccessKeyId pulumi.StringInput
+	// The platform's `aws.access.key.id`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	AwsAccessKeyId pulumi.StringPtrInput
+	// The platform's `aws.auth.mode`. One of `Access Keys`, `Cross-Account Role`. Default `Access Keys`.
+	AwsAuthMode S3AwsAuthModePtrInput
 	// The platform's `aws.s3.bucket.name`. Required.
 	AwsS3BucketName pulumi.StringInput
+	// The platform's `aws.s3.part.size.bytes`. A whole number from 5242880 to 104857600. Default `5242880`.
+	AwsS3PartSizeBytes pulumi.IntPtrInput
 	// The platform's `aws.s3.region`. One of `ap-south-1`, `eu-west-2`, `eu-west-1`, `ap-northeast-2`, `ap-northeast-1`, `ca-central-1`, `sa-east-1`, `cn-north-1`, `us-gov-west-1`, `ap-southeast-1`, `ap-southeast-2`, `eu-central-1`, `us-east-1`, `us-east-2`, `us-west-1`, `us-west-2`. Default `us-west-2`.
 	AwsS3Region S3AwsS3RegionPtrInput
-	// The platform's `aws.secret.access.key`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
-	AwsSecretAccessKey pulumi.StringInput
+	// The platform's `aws.secret.access.key`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	AwsSecretAccessKey pulumi.StringPtrInput
+	// The platform's `aws.sts.role.arn`. Unset: the platform's default.
+	AwsStsRoleArn pulumi.StringPtrInput
+	// The platform's `aws.sts.role.external.id`. Unset: the platform's default.
+	AwsStsRoleExternalId pulumi.StringPtrInput
 	// The platform's `consumer.override.max.poll.records`. A whole number from 1 to 100000. Default `10000`.
 	ConsumerOverrideMaxPollRecords pulumi.IntPtrInput
 	// The state Pulumi keeps the destination in: `active` (the default), `paused` or `stopped`. The destination is paused, stopped or resumed to match; a status changed outside Pulumi is drift.
 	DesiredState pulumi.StringPtrInput
 	// The platform's `file.compression.type`. One of `none`, `gzip`, `snappy`, `zstd`. Default `gzip`.
 	FileCompressionType S3FileCompressionTypePtrInput
-	// The platform's `file.name.prefix`. Unset: the platform's default.
-	FileNamePrefix pulumi.StringPtrInput
-	// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+	// The platform's `file.max.records`. A whole number from 0 to 100000. Default `0`.
+	FileMaxRecords pulumi.IntPtrInput
+	// The platform's `file.name.template`. Unset: the platform's default.
 	FileNameTemplate pulumi.StringPtrInput
 	// The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
 	Format S3FormatPtrInput
+	// The platform's `format.output.envelope`. Default `true`.
+	FormatOutputEnvelope pulumi.BoolPtrInput
 	// The platform's `format.output.fields.user.defined`. A list of strings. Unset: the platform's default.
 	FormatOutputFields pulumi.StringArrayInput
 	// The destination's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
@@ -321,6 +375,20 @@ type S3Args struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrInput
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode S3TransformsMarkColumnsAsRequiredNullSentinelModePtrInput
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction S3TransformsMaskFieldMaskFunctionPtrInput
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrInput
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrInput
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -459,9 +527,9 @@ func (o S3Output) AdoptId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *S3) pulumi.StringPtrOutput { return v.AdoptId }).(pulumi.StringPtrOutput)
 }
 
-// The platform's `aws.access.key.id`. Required.
-func (o S3Output) AwsAccessKeyId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *S3) pulumi.StringPtrOutput { return v.AwsAccessKeyId }).(pulumi.StringPtrOutput)
+// The platform's `aws.auth.mode`. One of `Access Keys`, `Cross-Account Role`. Default `Access Keys`.
+func (o S3Output) AwsAuthMode() S3AwsAuthModePtrOutput {
+	return o.ApplyT(func(v *S3) S3AwsAuthModePtrOutput { return v.AwsAuthMode }).(S3AwsAuthModePtrOutput)
 }
 
 // The platform's `aws.s3.bucket.name`. Required.
@@ -469,9 +537,24 @@ func (o S3Output) AwsS3BucketName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *S3) pulumi.StringPtrOutput { return v.AwsS3BucketName }).(pulumi.StringPtrOutput)
 }
 
+// The platform's `aws.s3.part.size.bytes`. A whole number from 5242880 to 104857600. Default `5242880`.
+func (o S3Output) AwsS3PartSizeBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *S3) pulumi.IntPtrOutput { return v.AwsS3PartSizeBytes }).(pulumi.IntPtrOutput)
+}
+
 // The platform's `aws.s3.region`. One of `ap-south-1`, `eu-west-2`, `eu-west-1`, `ap-northeast-2`, `ap-northeast-1`, `ca-central-1`, `sa-east-1`, `cn-north-1`, `us-gov-west-1`, `ap-southeast-1`, `ap-southeast-2`, `eu-central-1`, `us-east-1`, `us-east-2`, `us-west-1`, `us-west-2`. Default `us-west-2`.
 func (o S3Output) AwsS3Region() S3AwsS3RegionPtrOutput {
 	return o.ApplyT(func(v *S3) S3AwsS3RegionPtrOutput { return v.AwsS3Region }).(S3AwsS3RegionPtrOutput)
+}
+
+// The platform's `aws.sts.role.arn`. Unset: the platform's default.
+func (o S3Output) AwsStsRoleArn() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *S3) pulumi.StringPtrOutput { return v.AwsStsRoleArn }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `aws.sts.role.external.id`. Unset: the platform's default.
+func (o S3Output) AwsStsRoleExternalId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *S3) pulumi.StringPtrOutput { return v.AwsStsRoleExternalId }).(pulumi.StringPtrOutput)
 }
 
 // The platform's `consumer.override.max.poll.records`. A whole number from 1 to 100000. Default `10000`.
@@ -504,12 +587,12 @@ func (o S3Output) FileCompressionType() S3FileCompressionTypePtrOutput {
 	return o.ApplyT(func(v *S3) S3FileCompressionTypePtrOutput { return v.FileCompressionType }).(S3FileCompressionTypePtrOutput)
 }
 
-// The platform's `file.name.prefix`. Unset: the platform's default.
-func (o S3Output) FileNamePrefix() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *S3) pulumi.StringPtrOutput { return v.FileNamePrefix }).(pulumi.StringPtrOutput)
+// The platform's `file.max.records`. A whole number from 0 to 100000. Default `0`.
+func (o S3Output) FileMaxRecords() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *S3) pulumi.IntPtrOutput { return v.FileMaxRecords }).(pulumi.IntPtrOutput)
 }
 
-// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+// The platform's `file.name.template`. Unset: the platform's default.
 func (o S3Output) FileNameTemplate() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *S3) pulumi.StringPtrOutput { return v.FileNameTemplate }).(pulumi.StringPtrOutput)
 }
@@ -517,6 +600,11 @@ func (o S3Output) FileNameTemplate() pulumi.StringPtrOutput {
 // The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
 func (o S3Output) Format() S3FormatPtrOutput {
 	return o.ApplyT(func(v *S3) S3FormatPtrOutput { return v.Format }).(S3FormatPtrOutput)
+}
+
+// The platform's `format.output.envelope`. Default `true`.
+func (o S3Output) FormatOutputEnvelope() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *S3) pulumi.BoolPtrOutput { return v.FormatOutputEnvelope }).(pulumi.BoolPtrOutput)
 }
 
 // The platform's `format.output.fields.user.defined`. A list of strings. Unset: the platform's default.
@@ -609,6 +697,36 @@ func (o S3Output) TransformsMarkColumnsAsRequiredNullSentinelMode() S3Transforms
 	return o.ApplyT(func(v *S3) S3TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 		return v.TransformsMarkColumnsAsRequiredNullSentinelMode
 	}).(S3TransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+func (o S3Output) TransformsMaskFieldFieldsExcludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *S3) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsExcludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+func (o S3Output) TransformsMaskFieldFieldsIncludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *S3) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsIncludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.char`. Default `*`.
+func (o S3Output) TransformsMaskFieldMaskChar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *S3) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskChar }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+func (o S3Output) TransformsMaskFieldMaskFixedValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *S3) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskFixedValue }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+func (o S3Output) TransformsMaskFieldMaskFunction() S3TransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyT(func(v *S3) S3TransformsMaskFieldMaskFunctionPtrOutput { return v.TransformsMaskFieldMaskFunction }).(S3TransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+func (o S3Output) TransformsMaskFieldReplaceNullWithDefault() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *S3) pulumi.BoolPtrOutput { return v.TransformsMaskFieldReplaceNullWithDefault }).(pulumi.BoolPtrOutput)
 }
 
 // The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.

@@ -91,12 +91,26 @@ type Snowflake struct {
 	TransformsDropFieldsFieldsIncludeList pulumi.StringPtrOutput `pulumi:"transformsDropFieldsFieldsIncludeList"`
 	// The platform's `transforms.HeaderToFieldCustom.header.mappings`. Unset: the platform's default.
 	TransformsHeaderToFieldCustomHeaderMappings pulumi.StringPtrOutput `pulumi:"transformsHeaderToFieldCustomHeaderMappings"`
+	// The platform's `transforms.KeyToValue.fields.include.list`. Unset: the platform's default.
+	TransformsKeyToValueFieldsIncludeList pulumi.StringPtrOutput `pulumi:"transformsKeyToValueFieldsIncludeList"`
 	// The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
 	TransformsMarkColumnsAsOptionalFieldsIncludeList pulumi.StringPtrOutput `pulumi:"transformsMarkColumnsAsOptionalFieldsIncludeList"`
 	// The platform's `transforms.MarkColumnsAsRequired.fields.include.all`. Default `false`.
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrOutput `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode SnowflakeTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction SnowflakeTransformsMaskFieldMaskFunctionPtrOutput `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrOutput `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -172,6 +186,9 @@ func NewSnowflake(ctx *pulumi.Context,
 	}
 	if args.SnowflakePrivateKeyPassphrase != nil {
 		args.SnowflakePrivateKeyPassphrase = pulumi.ToSecret(args.SnowflakePrivateKeyPassphrase).(pulumi.StringPtrInput)
+	}
+	if args.TransformsMaskFieldMaskSalt != nil {
+		args.TransformsMaskFieldMaskSalt = pulumi.ToSecret(args.TransformsMaskFieldMaskSalt).(pulumi.StringPtrInput)
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Snowflake
@@ -268,12 +285,28 @@ type snowflakeArgs struct {
 	TransformsDropFieldsFieldsIncludeList *string `pulumi:"transformsDropFieldsFieldsIncludeList"`
 	// The platform's `transforms.HeaderToFieldCustom.header.mappings`. Unset: the platform's default.
 	TransformsHeaderToFieldCustomHeaderMappings *string `pulumi:"transformsHeaderToFieldCustomHeaderMappings"`
+	// The platform's `transforms.KeyToValue.fields.include.list`. Unset: the platform's default.
+	TransformsKeyToValueFieldsIncludeList *string `pulumi:"transformsKeyToValueFieldsIncludeList"`
 	// The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
 	TransformsMarkColumnsAsOptionalFieldsIncludeList *string `pulumi:"transformsMarkColumnsAsOptionalFieldsIncludeList"`
 	// The platform's `transforms.MarkColumnsAsRequired.fields.include.all`. Default `false`.
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll *bool `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode *SnowflakeTransformsMarkColumnsAsRequiredNullSentinelMode `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList *string `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList *string `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar *string `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue *string `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction *SnowflakeTransformsMaskFieldMaskFunction `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt *string `pulumi:"transformsMaskFieldMaskSalt"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault *bool `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList *string `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -386,12 +419,28 @@ type SnowflakeArgs struct {
 	TransformsDropFieldsFieldsIncludeList pulumi.StringPtrInput
 	// The platform's `transforms.HeaderToFieldCustom.header.mappings`. Unset: the platform's default.
 	TransformsHeaderToFieldCustomHeaderMappings pulumi.StringPtrInput
+	// The platform's `transforms.KeyToValue.fields.include.list`. Unset: the platform's default.
+	TransformsKeyToValueFieldsIncludeList pulumi.StringPtrInput
 	// The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
 	TransformsMarkColumnsAsOptionalFieldsIncludeList pulumi.StringPtrInput
 	// The platform's `transforms.MarkColumnsAsRequired.fields.include.all`. Default `false`.
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrInput
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode SnowflakeTransformsMarkColumnsAsRequiredNullSentinelModePtrInput
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction SnowflakeTransformsMaskFieldMaskFunctionPtrInput
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrInput
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrInput
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -712,6 +761,11 @@ func (o SnowflakeOutput) TransformsHeaderToFieldCustomHeaderMappings() pulumi.St
 	return o.ApplyT(func(v *Snowflake) pulumi.StringPtrOutput { return v.TransformsHeaderToFieldCustomHeaderMappings }).(pulumi.StringPtrOutput)
 }
 
+// The platform's `transforms.KeyToValue.fields.include.list`. Unset: the platform's default.
+func (o SnowflakeOutput) TransformsKeyToValueFieldsIncludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Snowflake) pulumi.StringPtrOutput { return v.TransformsKeyToValueFieldsIncludeList }).(pulumi.StringPtrOutput)
+}
+
 // The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
 func (o SnowflakeOutput) TransformsMarkColumnsAsOptionalFieldsIncludeList() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Snowflake) pulumi.StringPtrOutput { return v.TransformsMarkColumnsAsOptionalFieldsIncludeList }).(pulumi.StringPtrOutput)
@@ -727,6 +781,38 @@ func (o SnowflakeOutput) TransformsMarkColumnsAsRequiredNullSentinelMode() Snowf
 	return o.ApplyT(func(v *Snowflake) SnowflakeTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 		return v.TransformsMarkColumnsAsRequiredNullSentinelMode
 	}).(SnowflakeTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+func (o SnowflakeOutput) TransformsMaskFieldFieldsExcludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Snowflake) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsExcludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+func (o SnowflakeOutput) TransformsMaskFieldFieldsIncludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Snowflake) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsIncludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.char`. Default `*`.
+func (o SnowflakeOutput) TransformsMaskFieldMaskChar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Snowflake) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskChar }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+func (o SnowflakeOutput) TransformsMaskFieldMaskFixedValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Snowflake) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskFixedValue }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+func (o SnowflakeOutput) TransformsMaskFieldMaskFunction() SnowflakeTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyT(func(v *Snowflake) SnowflakeTransformsMaskFieldMaskFunctionPtrOutput {
+		return v.TransformsMaskFieldMaskFunction
+	}).(SnowflakeTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+func (o SnowflakeOutput) TransformsMaskFieldReplaceNullWithDefault() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Snowflake) pulumi.BoolPtrOutput { return v.TransformsMaskFieldReplaceNullWithDefault }).(pulumi.BoolPtrOutput)
 }
 
 // The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.

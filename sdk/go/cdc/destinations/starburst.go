@@ -19,8 +19,6 @@ type Starburst struct {
 
 	// The id of an existing destination to take over instead of creating one: `pulumi up` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).
 	AdoptId pulumi.StringPtrOutput `pulumi:"adoptId"`
-	// The platform's `aws.access.key.id`. Required.
-	AwsAccessKeyId pulumi.StringPtrOutput `pulumi:"awsAccessKeyId"`
 	// The platform's `aws.s3.bucket.name`. Required.
 	AwsS3BucketName pulumi.StringPtrOutput `pulumi:"awsS3BucketName"`
 	// The platform's `aws.s3.region`. One of `ap-south-1`, `eu-west-2`, `eu-west-1`, `ap-northeast-2`, `ap-northeast-1`, `ca-central-1`, `sa-east-1`, `cn-north-1`, `us-gov-west-1`, `ap-southeast-1`, `ap-southeast-2`, `eu-central-1`, `us-east-1`, `us-east-2`, `us-west-1`, `us-west-2`. Default `us-west-2`.
@@ -39,7 +37,7 @@ type Starburst struct {
 	FileCompressionType StarburstFileCompressionTypePtrOutput `pulumi:"fileCompressionType"`
 	// The platform's `file.name.prefix`. Unset: the platform's default.
 	FileNamePrefix pulumi.StringPtrOutput `pulumi:"fileNamePrefix"`
-	// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+	// The platform's `file.name.template`. Unset: the platform's default.
 	FileNameTemplate pulumi.StringPtrOutput `pulumi:"fileNameTemplate"`
 	// The platform's `format.user.defined`. One of `CSV`, `JSON Lines`, `JSON Array`, `Parquet`. Default `CSV`.
 	Format StarburstFormatPtrOutput `pulumi:"format"`
@@ -79,6 +77,18 @@ type Starburst struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrOutput `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode StarburstTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrOutput `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrOutput `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction StarburstTransformsMaskFieldMaskFunctionPtrOutput `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrOutput `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrOutput `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -141,8 +151,14 @@ func NewStarburst(ctx *pulumi.Context,
 	if args.AwsSecretAccessKey == nil {
 		return nil, errors.New("invalid value for required argument 'AwsSecretAccessKey'")
 	}
+	if args.AwsAccessKeyId != nil {
+		args.AwsAccessKeyId = pulumi.ToSecret(args.AwsAccessKeyId).(pulumi.StringInput)
+	}
 	if args.AwsSecretAccessKey != nil {
 		args.AwsSecretAccessKey = pulumi.ToSecret(args.AwsSecretAccessKey).(pulumi.StringInput)
+	}
+	if args.TransformsMaskFieldMaskSalt != nil {
+		args.TransformsMaskFieldMaskSalt = pulumi.ToSecret(args.TransformsMaskFieldMaskSalt).(pulumi.StringPtrInput)
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Starburst
@@ -179,7 +195,7 @@ func (StarburstState) ElementType() reflect.Type {
 type starburstArgs struct {
 	// The id of an existing destination to take over instead of creating one: `pulumi up` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).
 	AdoptId *string `pulumi:"adoptId"`
-	// The platform's `aws.access.key.id`. Required.
+	// The platform's `aws.access.key.id`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
 	AwsAccessKeyId string `pulumi:"awsAccessKeyId"`
 	// The platform's `aws.s3.bucket.name`. Required.
 	AwsS3BucketName string `pulumi:"awsS3BucketName"`
@@ -195,7 +211,7 @@ type starburstArgs struct {
 	FileCompressionType *StarburstFileCompressionType `pulumi:"fileCompressionType"`
 	// The platform's `file.name.prefix`. Unset: the platform's default.
 	FileNamePrefix *string `pulumi:"fileNamePrefix"`
-	// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+	// The platform's `file.name.template`. Unset: the platform's default.
 	FileNameTemplate *string `pulumi:"fileNameTemplate"`
 	// The platform's `format.user.defined`. One of `CSV`, `JSON Lines`, `JSON Array`, `Parquet`. Default `CSV`.
 	Format *StarburstFormat `pulumi:"format"`
@@ -225,6 +241,20 @@ type starburstArgs struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll *bool `pulumi:"transformsMarkColumnsAsRequiredFieldsIncludeAll"`
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode *StarburstTransformsMarkColumnsAsRequiredNullSentinelMode `pulumi:"transformsMarkColumnsAsRequiredNullSentinelMode"`
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList *string `pulumi:"transformsMaskFieldFieldsExcludeList"`
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList *string `pulumi:"transformsMaskFieldFieldsIncludeList"`
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar *string `pulumi:"transformsMaskFieldMaskChar"`
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue *string `pulumi:"transformsMaskFieldMaskFixedValue"`
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction *StarburstTransformsMaskFieldMaskFunction `pulumi:"transformsMaskFieldMaskFunction"`
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt *string `pulumi:"transformsMaskFieldMaskSalt"`
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault *bool `pulumi:"transformsMaskFieldReplaceNullWithDefault"`
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList *string `pulumi:"transformsOversizedRecordsFieldsExcludeList"`
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -275,7 +305,7 @@ type starburstArgs struct {
 type StarburstArgs struct {
 	// The id of an existing destination to take over instead of creating one: `pulumi up` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).
 	AdoptId pulumi.StringPtrInput
-	// The platform's `aws.access.key.id`. Required.
+	// The platform's `aws.access.key.id`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
 	AwsAccessKeyId pulumi.StringInput
 	// The platform's `aws.s3.bucket.name`. Required.
 	AwsS3BucketName pulumi.StringInput
@@ -291,7 +321,7 @@ type StarburstArgs struct {
 	FileCompressionType StarburstFileCompressionTypePtrInput
 	// The platform's `file.name.prefix`. Unset: the platform's default.
 	FileNamePrefix pulumi.StringPtrInput
-	// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+	// The platform's `file.name.template`. Unset: the platform's default.
 	FileNameTemplate pulumi.StringPtrInput
 	// The platform's `format.user.defined`. One of `CSV`, `JSON Lines`, `JSON Array`, `Parquet`. Default `CSV`.
 	Format StarburstFormatPtrInput
@@ -321,6 +351,20 @@ type StarburstArgs struct {
 	TransformsMarkColumnsAsRequiredFieldsIncludeAll pulumi.BoolPtrInput
 	// The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
 	TransformsMarkColumnsAsRequiredNullSentinelMode StarburstTransformsMarkColumnsAsRequiredNullSentinelModePtrInput
+	// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsExcludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+	TransformsMaskFieldFieldsIncludeList pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.char`. Default `*`.
+	TransformsMaskFieldMaskChar pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+	TransformsMaskFieldMaskFixedValue pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+	TransformsMaskFieldMaskFunction StarburstTransformsMaskFieldMaskFunctionPtrInput
+	// The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+	TransformsMaskFieldMaskSalt pulumi.StringPtrInput
+	// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+	TransformsMaskFieldReplaceNullWithDefault pulumi.BoolPtrInput
 	// The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
 	TransformsOversizedRecordsFieldsExcludeList pulumi.StringPtrInput
 	// The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
@@ -459,11 +503,6 @@ func (o StarburstOutput) AdoptId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Starburst) pulumi.StringPtrOutput { return v.AdoptId }).(pulumi.StringPtrOutput)
 }
 
-// The platform's `aws.access.key.id`. Required.
-func (o StarburstOutput) AwsAccessKeyId() pulumi.StringPtrOutput {
-	return o.ApplyT(func(v *Starburst) pulumi.StringPtrOutput { return v.AwsAccessKeyId }).(pulumi.StringPtrOutput)
-}
-
 // The platform's `aws.s3.bucket.name`. Required.
 func (o StarburstOutput) AwsS3BucketName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Starburst) pulumi.StringPtrOutput { return v.AwsS3BucketName }).(pulumi.StringPtrOutput)
@@ -509,7 +548,7 @@ func (o StarburstOutput) FileNamePrefix() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Starburst) pulumi.StringPtrOutput { return v.FileNamePrefix }).(pulumi.StringPtrOutput)
 }
 
-// The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+// The platform's `file.name.template`. Unset: the platform's default.
 func (o StarburstOutput) FileNameTemplate() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Starburst) pulumi.StringPtrOutput { return v.FileNameTemplate }).(pulumi.StringPtrOutput)
 }
@@ -609,6 +648,38 @@ func (o StarburstOutput) TransformsMarkColumnsAsRequiredNullSentinelMode() Starb
 	return o.ApplyT(func(v *Starburst) StarburstTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput {
 		return v.TransformsMarkColumnsAsRequiredNullSentinelMode
 	}).(StarburstTransformsMarkColumnsAsRequiredNullSentinelModePtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+func (o StarburstOutput) TransformsMaskFieldFieldsExcludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Starburst) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsExcludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+func (o StarburstOutput) TransformsMaskFieldFieldsIncludeList() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Starburst) pulumi.StringPtrOutput { return v.TransformsMaskFieldFieldsIncludeList }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.char`. Default `*`.
+func (o StarburstOutput) TransformsMaskFieldMaskChar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Starburst) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskChar }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+func (o StarburstOutput) TransformsMaskFieldMaskFixedValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *Starburst) pulumi.StringPtrOutput { return v.TransformsMaskFieldMaskFixedValue }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+func (o StarburstOutput) TransformsMaskFieldMaskFunction() StarburstTransformsMaskFieldMaskFunctionPtrOutput {
+	return o.ApplyT(func(v *Starburst) StarburstTransformsMaskFieldMaskFunctionPtrOutput {
+		return v.TransformsMaskFieldMaskFunction
+	}).(StarburstTransformsMaskFieldMaskFunctionPtrOutput)
+}
+
+// The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+func (o StarburstOutput) TransformsMaskFieldReplaceNullWithDefault() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Starburst) pulumi.BoolPtrOutput { return v.TransformsMaskFieldReplaceNullWithDefault }).(pulumi.BoolPtrOutput)
 }
 
 // The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.

@@ -37,8 +37,10 @@ type Dynamodb struct {
 	DynamodbServiceEndpoint pulumi.StringPtrOutput `pulumi:"dynamodbServiceEndpoint"`
 	// The platform's `full.export.expiration.time.ms`. A whole number. Default `86400000`.
 	FullExportExpirationTimeMs pulumi.IntPtrOutput `pulumi:"fullExportExpirationTimeMs"`
-	// The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `32768`.
+	// The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `8192`.
 	IncrementalSnapshotChunkSize pulumi.IntPtrOutput `pulumi:"incrementalSnapshotChunkSize"`
+	// The platform's `incremental.snapshot.interval.ms`. A whole number. Default `6000`.
+	IncrementalSnapshotIntervalMs pulumi.IntPtrOutput `pulumi:"incrementalSnapshotIntervalMs"`
 	// The platform's `incremental.snapshot.max.threads`. A whole number of at least 1 (a number of threads; this range is pulumi-cdc's, the platform publishes none). Default `8`.
 	IncrementalSnapshotMaxThreads pulumi.IntPtrOutput `pulumi:"incrementalSnapshotMaxThreads"`
 	// The platform's `InsertTopicName.enabled`. Default `false`.
@@ -174,8 +176,10 @@ type dynamodbArgs struct {
 	DynamodbServiceEndpoint *string `pulumi:"dynamodbServiceEndpoint"`
 	// The platform's `full.export.expiration.time.ms`. A whole number. Default `86400000`.
 	FullExportExpirationTimeMs *int `pulumi:"fullExportExpirationTimeMs"`
-	// The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `32768`.
+	// The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `8192`.
 	IncrementalSnapshotChunkSize *int `pulumi:"incrementalSnapshotChunkSize"`
+	// The platform's `incremental.snapshot.interval.ms`. A whole number. Default `6000`.
+	IncrementalSnapshotIntervalMs *int `pulumi:"incrementalSnapshotIntervalMs"`
 	// The platform's `incremental.snapshot.max.threads`. A whole number of at least 1 (a number of threads; this range is pulumi-cdc's, the platform publishes none). Default `8`.
 	IncrementalSnapshotMaxThreads *int `pulumi:"incrementalSnapshotMaxThreads"`
 	// The platform's `InsertTopicName.enabled`. Default `false`.
@@ -242,8 +246,10 @@ type DynamodbArgs struct {
 	DynamodbServiceEndpoint pulumi.StringPtrInput
 	// The platform's `full.export.expiration.time.ms`. A whole number. Default `86400000`.
 	FullExportExpirationTimeMs pulumi.IntPtrInput
-	// The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `32768`.
+	// The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `8192`.
 	IncrementalSnapshotChunkSize pulumi.IntPtrInput
+	// The platform's `incremental.snapshot.interval.ms`. A whole number. Default `6000`.
+	IncrementalSnapshotIntervalMs pulumi.IntPtrInput
 	// The platform's `incremental.snapshot.max.threads`. A whole number of at least 1 (a number of threads; this range is pulumi-cdc's, the platform publishes none). Default `8`.
 	IncrementalSnapshotMaxThreads pulumi.IntPtrInput
 	// The platform's `InsertTopicName.enabled`. Default `false`.
@@ -427,9 +433,14 @@ func (o DynamodbOutput) FullExportExpirationTimeMs() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Dynamodb) pulumi.IntPtrOutput { return v.FullExportExpirationTimeMs }).(pulumi.IntPtrOutput)
 }
 
-// The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `32768`.
+// The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `8192`.
 func (o DynamodbOutput) IncrementalSnapshotChunkSize() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Dynamodb) pulumi.IntPtrOutput { return v.IncrementalSnapshotChunkSize }).(pulumi.IntPtrOutput)
+}
+
+// The platform's `incremental.snapshot.interval.ms`. A whole number. Default `6000`.
+func (o DynamodbOutput) IncrementalSnapshotIntervalMs() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Dynamodb) pulumi.IntPtrOutput { return v.IncrementalSnapshotIntervalMs }).(pulumi.IntPtrOutput)
 }
 
 // The platform's `incremental.snapshot.max.threads`. A whole number of at least 1 (a number of threads; this range is pulumi-cdc's, the platform publishes none). Default `8`.

@@ -31,6 +31,14 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Dynamodb{}
 	case "cdc:sources:Elasticsearch":
 		r = &Elasticsearch{}
+	case "cdc:sources:FacebookAds":
+		r = &FacebookAds{}
+	case "cdc:sources:GoogleAds":
+		r = &GoogleAds{}
+	case "cdc:sources:GoogleAnalytics":
+		r = &GoogleAnalytics{}
+	case "cdc:sources:Hubspot":
+		r = &Hubspot{}
 	case "cdc:sources:Informix":
 		r = &Informix{}
 	case "cdc:sources:KafkaDirect":
@@ -43,6 +51,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &MongodbHosted{}
 	case "cdc:sources:Mysql":
 		r = &Mysql{}
+	case "cdc:sources:Netsuite":
+		r = &Netsuite{}
 	case "cdc:sources:Oracle":
 		r = &Oracle{}
 	case "cdc:sources:OracleAws":
@@ -55,12 +65,16 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Redis{}
 	case "cdc:sources:S3":
 		r = &S3{}
+	case "cdc:sources:Salesforce":
+		r = &Salesforce{}
 	case "cdc:sources:SalesforceWebhook":
 		r = &SalesforceWebhook{}
 	case "cdc:sources:ShopifyWebhook":
 		r = &ShopifyWebhook{}
 	case "cdc:sources:Sqlserver":
 		r = &Sqlserver{}
+	case "cdc:sources:Stripe":
+		r = &Stripe{}
 	case "cdc:sources:StripeWebhook":
 		r = &StripeWebhook{}
 	case "cdc:sources:Supabase":
@@ -69,6 +83,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &Vitess{}
 	case "cdc:sources:Webhook":
 		r = &Webhook{}
+	case "cdc:sources:Zendesk":
+		r = &Zendesk{}
 	case "cdc:sources:ZendeskWebhook":
 		r = &ZendeskWebhook{}
 	default:

@@ -49,6 +49,8 @@ type Mysql struct {
 	HeartbeatDataCollectionSchemaOrDatabase pulumi.StringPtrOutput `pulumi:"heartbeatDataCollectionSchemaOrDatabase"`
 	// The platform's `heartbeat.enabled`. Default `true`.
 	HeartbeatEnabled pulumi.BoolPtrOutput `pulumi:"heartbeatEnabled"`
+	// The platform's `inconsistent.schema.handling.mode.user.defined`. One of `Automatic`, `Fail`, `Warn`, `Skip`. Default `Automatic`.
+	InconsistentSchemaHandlingMode MysqlInconsistentSchemaHandlingModePtrOutput `pulumi:"inconsistentSchemaHandlingMode"`
 	// The platform's `InsertTopicName.enabled`. Default `false`.
 	InsertTopicNameEnabled pulumi.BoolPtrOutput `pulumi:"insertTopicNameEnabled"`
 	// The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
@@ -77,6 +79,14 @@ type Mysql struct {
 	SshUser pulumi.StringPtrOutput `pulumi:"sshUser"`
 	// The API's `connector_status` of the source: Active, Paused, Stopped, Broken, Starting, Unassigned, Unknown or Pending.
 	Status pulumi.StringOutput `pulumi:"status"`
+	// The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
+	StreamkapSnapshotChunkSizeBytes pulumi.IntPtrOutput `pulumi:"streamkapSnapshotChunkSizeBytes"`
+	// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+	StreamkapSnapshotMaxSplitSizeBytes pulumi.IntPtrOutput `pulumi:"streamkapSnapshotMaxSplitSizeBytes"`
+	// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
+	StreamkapSnapshotParallelism pulumi.IntPtrOutput `pulumi:"streamkapSnapshotParallelism"`
+	// The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
+	StreamkapSnapshotStateRefreshMs pulumi.IntPtrOutput `pulumi:"streamkapSnapshotStateRefreshMs"`
 	// The platform's `table.include.list.user.defined`. Required.
 	TableIncludeList pulumi.StringPtrOutput `pulumi:"tableIncludeList"`
 	// Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
@@ -219,6 +229,8 @@ type mysqlArgs struct {
 	HeartbeatDataCollectionSchemaOrDatabase *string `pulumi:"heartbeatDataCollectionSchemaOrDatabase"`
 	// The platform's `heartbeat.enabled`. Default `true`.
 	HeartbeatEnabled *bool `pulumi:"heartbeatEnabled"`
+	// The platform's `inconsistent.schema.handling.mode.user.defined`. One of `Automatic`, `Fail`, `Warn`, `Skip`. Default `Automatic`.
+	InconsistentSchemaHandlingMode *MysqlInconsistentSchemaHandlingMode `pulumi:"inconsistentSchemaHandlingMode"`
 	// The platform's `InsertTopicName.enabled`. Default `false`.
 	InsertTopicNameEnabled *bool `pulumi:"insertTopicNameEnabled"`
 	// The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
@@ -245,6 +257,14 @@ type mysqlArgs struct {
 	SshPort *int `pulumi:"sshPort"`
 	// The platform's `ssh.user`. Default `streamkap`.
 	SshUser *string `pulumi:"sshUser"`
+	// The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
+	StreamkapSnapshotChunkSizeBytes *int `pulumi:"streamkapSnapshotChunkSizeBytes"`
+	// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+	StreamkapSnapshotMaxSplitSizeBytes *int `pulumi:"streamkapSnapshotMaxSplitSizeBytes"`
+	// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
+	StreamkapSnapshotParallelism *int `pulumi:"streamkapSnapshotParallelism"`
+	// The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
+	StreamkapSnapshotStateRefreshMs *int `pulumi:"streamkapSnapshotStateRefreshMs"`
 	// The platform's `table.include.list.user.defined`. Required.
 	TableIncludeList string `pulumi:"tableIncludeList"`
 	// Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
@@ -323,6 +343,8 @@ type MysqlArgs struct {
 	HeartbeatDataCollectionSchemaOrDatabase pulumi.StringPtrInput
 	// The platform's `heartbeat.enabled`. Default `true`.
 	HeartbeatEnabled pulumi.BoolPtrInput
+	// The platform's `inconsistent.schema.handling.mode.user.defined`. One of `Automatic`, `Fail`, `Warn`, `Skip`. Default `Automatic`.
+	InconsistentSchemaHandlingMode MysqlInconsistentSchemaHandlingModePtrInput
 	// The platform's `InsertTopicName.enabled`. Default `false`.
 	InsertTopicNameEnabled pulumi.BoolPtrInput
 	// The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
@@ -349,6 +371,14 @@ type MysqlArgs struct {
 	SshPort pulumi.IntPtrInput
 	// The platform's `ssh.user`. Default `streamkap`.
 	SshUser pulumi.StringPtrInput
+	// The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
+	StreamkapSnapshotChunkSizeBytes pulumi.IntPtrInput
+	// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+	StreamkapSnapshotMaxSplitSizeBytes pulumi.IntPtrInput
+	// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
+	StreamkapSnapshotParallelism pulumi.IntPtrInput
+	// The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
+	StreamkapSnapshotStateRefreshMs pulumi.IntPtrInput
 	// The platform's `table.include.list.user.defined`. Required.
 	TableIncludeList pulumi.StringInput
 	// Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
@@ -564,6 +594,11 @@ func (o MysqlOutput) HeartbeatEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Mysql) pulumi.BoolPtrOutput { return v.HeartbeatEnabled }).(pulumi.BoolPtrOutput)
 }
 
+// The platform's `inconsistent.schema.handling.mode.user.defined`. One of `Automatic`, `Fail`, `Warn`, `Skip`. Default `Automatic`.
+func (o MysqlOutput) InconsistentSchemaHandlingMode() MysqlInconsistentSchemaHandlingModePtrOutput {
+	return o.ApplyT(func(v *Mysql) MysqlInconsistentSchemaHandlingModePtrOutput { return v.InconsistentSchemaHandlingMode }).(MysqlInconsistentSchemaHandlingModePtrOutput)
+}
+
 // The platform's `InsertTopicName.enabled`. Default `false`.
 func (o MysqlOutput) InsertTopicNameEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Mysql) pulumi.BoolPtrOutput { return v.InsertTopicNameEnabled }).(pulumi.BoolPtrOutput)
@@ -632,6 +667,26 @@ func (o MysqlOutput) SshUser() pulumi.StringPtrOutput {
 // The API's `connector_status` of the source: Active, Paused, Stopped, Broken, Starting, Unassigned, Unknown or Pending.
 func (o MysqlOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v *Mysql) pulumi.StringOutput { return v.Status }).(pulumi.StringOutput)
+}
+
+// The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
+func (o MysqlOutput) StreamkapSnapshotChunkSizeBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Mysql) pulumi.IntPtrOutput { return v.StreamkapSnapshotChunkSizeBytes }).(pulumi.IntPtrOutput)
+}
+
+// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+func (o MysqlOutput) StreamkapSnapshotMaxSplitSizeBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Mysql) pulumi.IntPtrOutput { return v.StreamkapSnapshotMaxSplitSizeBytes }).(pulumi.IntPtrOutput)
+}
+
+// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
+func (o MysqlOutput) StreamkapSnapshotParallelism() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Mysql) pulumi.IntPtrOutput { return v.StreamkapSnapshotParallelism }).(pulumi.IntPtrOutput)
+}
+
+// The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
+func (o MysqlOutput) StreamkapSnapshotStateRefreshMs() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Mysql) pulumi.IntPtrOutput { return v.StreamkapSnapshotStateRefreshMs }).(pulumi.IntPtrOutput)
 }
 
 // The platform's `table.include.list.user.defined`. Required.

@@ -47,10 +47,18 @@ type Oracle struct {
 	HeartbeatEnabled pulumi.BoolPtrOutput `pulumi:"heartbeatEnabled"`
 	// The platform's `InsertTopicName.enabled`. Default `false`.
 	InsertTopicNameEnabled pulumi.BoolPtrOutput `pulumi:"insertTopicNameEnabled"`
+	// The platform's `lob.enabled`. Default `false`.
+	LobEnabled pulumi.BoolPtrOutput `pulumi:"lobEnabled"`
+	// The platform's `log.mining.strategy`. One of `online_catalog`, `redo_log_catalog`, `hybrid`. Default `online_catalog`.
+	LogMiningStrategy OracleLogMiningStrategyPtrOutput `pulumi:"logMiningStrategy"`
 	// The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
 	Name pulumi.StringOutput `pulumi:"name"`
+	// The platform's `post.processors.reselect.enabled`. Default `false`.
+	PostProcessorsReselectEnabled pulumi.BoolPtrOutput `pulumi:"postProcessorsReselectEnabled"`
 	// The platform's `preserve.null.values`. Default `false`.
 	PreserveNullValues pulumi.BoolPtrOutput `pulumi:"preserveNullValues"`
+	// The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+	ReselectorReselectErrorHandlingMode OracleReselectorReselectErrorHandlingModePtrOutput `pulumi:"reselectorReselectErrorHandlingMode"`
 	// The platform's `schema.history.internal.store.only.captured.databases.ddl`. Default `false`.
 	SchemaHistoryInternalStoreOnlyCapturedDatabasesDdl pulumi.BoolPtrOutput `pulumi:"schemaHistoryInternalStoreOnlyCapturedDatabasesDdl"`
 	// The platform's `schema.history.internal.store.only.captured.tables.ddl`. Default `false`.
@@ -193,10 +201,18 @@ type oracleArgs struct {
 	HeartbeatEnabled *bool `pulumi:"heartbeatEnabled"`
 	// The platform's `InsertTopicName.enabled`. Default `false`.
 	InsertTopicNameEnabled *bool `pulumi:"insertTopicNameEnabled"`
+	// The platform's `lob.enabled`. Default `false`.
+	LobEnabled *bool `pulumi:"lobEnabled"`
+	// The platform's `log.mining.strategy`. One of `online_catalog`, `redo_log_catalog`, `hybrid`. Default `online_catalog`.
+	LogMiningStrategy *OracleLogMiningStrategy `pulumi:"logMiningStrategy"`
 	// The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
 	Name *string `pulumi:"name"`
+	// The platform's `post.processors.reselect.enabled`. Default `false`.
+	PostProcessorsReselectEnabled *bool `pulumi:"postProcessorsReselectEnabled"`
 	// The platform's `preserve.null.values`. Default `false`.
 	PreserveNullValues *bool `pulumi:"preserveNullValues"`
+	// The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+	ReselectorReselectErrorHandlingMode *OracleReselectorReselectErrorHandlingMode `pulumi:"reselectorReselectErrorHandlingMode"`
 	// The platform's `schema.history.internal.store.only.captured.databases.ddl`. Default `false`.
 	SchemaHistoryInternalStoreOnlyCapturedDatabasesDdl *bool `pulumi:"schemaHistoryInternalStoreOnlyCapturedDatabasesDdl"`
 	// The platform's `schema.history.internal.store.only.captured.tables.ddl`. Default `false`.
@@ -267,10 +283,18 @@ type OracleArgs struct {
 	HeartbeatEnabled pulumi.BoolPtrInput
 	// The platform's `InsertTopicName.enabled`. Default `false`.
 	InsertTopicNameEnabled pulumi.BoolPtrInput
+	// The platform's `lob.enabled`. Default `false`.
+	LobEnabled pulumi.BoolPtrInput
+	// The platform's `log.mining.strategy`. One of `online_catalog`, `redo_log_catalog`, `hybrid`. Default `online_catalog`.
+	LogMiningStrategy OracleLogMiningStrategyPtrInput
 	// The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
 	Name pulumi.StringPtrInput
+	// The platform's `post.processors.reselect.enabled`. Default `false`.
+	PostProcessorsReselectEnabled pulumi.BoolPtrInput
 	// The platform's `preserve.null.values`. Default `false`.
 	PreserveNullValues pulumi.BoolPtrInput
+	// The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+	ReselectorReselectErrorHandlingMode OracleReselectorReselectErrorHandlingModePtrInput
 	// The platform's `schema.history.internal.store.only.captured.databases.ddl`. Default `false`.
 	SchemaHistoryInternalStoreOnlyCapturedDatabasesDdl pulumi.BoolPtrInput
 	// The platform's `schema.history.internal.store.only.captured.tables.ddl`. Default `false`.
@@ -475,14 +499,36 @@ func (o OracleOutput) InsertTopicNameEnabled() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Oracle) pulumi.BoolPtrOutput { return v.InsertTopicNameEnabled }).(pulumi.BoolPtrOutput)
 }
 
+// The platform's `lob.enabled`. Default `false`.
+func (o OracleOutput) LobEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Oracle) pulumi.BoolPtrOutput { return v.LobEnabled }).(pulumi.BoolPtrOutput)
+}
+
+// The platform's `log.mining.strategy`. One of `online_catalog`, `redo_log_catalog`, `hybrid`. Default `online_catalog`.
+func (o OracleOutput) LogMiningStrategy() OracleLogMiningStrategyPtrOutput {
+	return o.ApplyT(func(v *Oracle) OracleLogMiningStrategyPtrOutput { return v.LogMiningStrategy }).(OracleLogMiningStrategyPtrOutput)
+}
+
 // The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
 func (o OracleOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Oracle) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
+// The platform's `post.processors.reselect.enabled`. Default `false`.
+func (o OracleOutput) PostProcessorsReselectEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Oracle) pulumi.BoolPtrOutput { return v.PostProcessorsReselectEnabled }).(pulumi.BoolPtrOutput)
+}
+
 // The platform's `preserve.null.values`. Default `false`.
 func (o OracleOutput) PreserveNullValues() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *Oracle) pulumi.BoolPtrOutput { return v.PreserveNullValues }).(pulumi.BoolPtrOutput)
+}
+
+// The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+func (o OracleOutput) ReselectorReselectErrorHandlingMode() OracleReselectorReselectErrorHandlingModePtrOutput {
+	return o.ApplyT(func(v *Oracle) OracleReselectorReselectErrorHandlingModePtrOutput {
+		return v.ReselectorReselectErrorHandlingMode
+	}).(OracleReselectorReselectErrorHandlingModePtrOutput)
 }
 
 // The platform's `schema.history.internal.store.only.captured.databases.ddl`. Default `false`.

@@ -57,14 +57,16 @@ type Postgresql struct {
 	InsertTopicNameEnabled pulumi.BoolPtrOutput `pulumi:"insertTopicNameEnabled"`
 	// The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// The platform's `post.processors`. One of `reselector`. Unset: the platform's default.
-	PostProcessors PostgresqlPostProcessorsPtrOutput `pulumi:"postProcessors"`
+	// The platform's `post.processors.reselect.enabled`. Default `true`.
+	PostProcessorsReselectEnabled pulumi.BoolPtrOutput `pulumi:"postProcessorsReselectEnabled"`
 	// The platform's `predicates.IsTopicToEnrich.pattern`. Default `$^`.
 	PredicatesIsTopicToEnrichPattern pulumi.StringPtrOutput `pulumi:"predicatesIsTopicToEnrichPattern"`
 	// The platform's `preserve.null.values`. Default `false`.
 	PreserveNullValues pulumi.BoolPtrOutput `pulumi:"preserveNullValues"`
 	// The platform's `publication.name`. Default `streamkap_pub`.
 	PublicationName pulumi.StringPtrOutput `pulumi:"publicationName"`
+	// The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+	ReselectorReselectErrorHandlingMode PostgresqlReselectorReselectErrorHandlingModePtrOutput `pulumi:"reselectorReselectErrorHandlingMode"`
 	// The platform's `schema.include.list`. Required.
 	SchemaIncludeList pulumi.StringPtrOutput `pulumi:"schemaIncludeList"`
 	// The platform's `signal.data.collection.schema.or.database`. Unset: the platform's default.
@@ -87,10 +89,8 @@ type Postgresql struct {
 	Status pulumi.StringOutput `pulumi:"status"`
 	// The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
 	StreamkapSnapshotChunkSizeBytes pulumi.IntPtrOutput `pulumi:"streamkapSnapshotChunkSizeBytes"`
-	// The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-	StreamkapSnapshotCustomTableConfig PostgresqlStreamkapSnapshotCustomTableConfigEntryMapOutput `pulumi:"streamkapSnapshotCustomTableConfig"`
-	// The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-	StreamkapSnapshotLargeTableThreshold pulumi.IntPtrOutput `pulumi:"streamkapSnapshotLargeTableThreshold"`
+	// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+	StreamkapSnapshotMaxSplitSizeBytes pulumi.IntPtrOutput `pulumi:"streamkapSnapshotMaxSplitSizeBytes"`
 	// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
 	StreamkapSnapshotParallelism pulumi.IntPtrOutput `pulumi:"streamkapSnapshotParallelism"`
 	// The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
@@ -248,14 +248,16 @@ type postgresqlArgs struct {
 	InsertTopicNameEnabled *bool `pulumi:"insertTopicNameEnabled"`
 	// The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
 	Name *string `pulumi:"name"`
-	// The platform's `post.processors`. One of `reselector`. Unset: the platform's default.
-	PostProcessors *PostgresqlPostProcessors `pulumi:"postProcessors"`
+	// The platform's `post.processors.reselect.enabled`. Default `true`.
+	PostProcessorsReselectEnabled *bool `pulumi:"postProcessorsReselectEnabled"`
 	// The platform's `predicates.IsTopicToEnrich.pattern`. Default `$^`.
 	PredicatesIsTopicToEnrichPattern *string `pulumi:"predicatesIsTopicToEnrichPattern"`
 	// The platform's `preserve.null.values`. Default `false`.
 	PreserveNullValues *bool `pulumi:"preserveNullValues"`
 	// The platform's `publication.name`. Default `streamkap_pub`.
 	PublicationName *string `pulumi:"publicationName"`
+	// The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+	ReselectorReselectErrorHandlingMode *PostgresqlReselectorReselectErrorHandlingMode `pulumi:"reselectorReselectErrorHandlingMode"`
 	// The platform's `schema.include.list`. Required.
 	SchemaIncludeList string `pulumi:"schemaIncludeList"`
 	// The platform's `signal.data.collection.schema.or.database`. Unset: the platform's default.
@@ -276,10 +278,8 @@ type postgresqlArgs struct {
 	SshUser *string `pulumi:"sshUser"`
 	// The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
 	StreamkapSnapshotChunkSizeBytes *int `pulumi:"streamkapSnapshotChunkSizeBytes"`
-	// The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-	StreamkapSnapshotCustomTableConfig map[string]PostgresqlStreamkapSnapshotCustomTableConfigEntry `pulumi:"streamkapSnapshotCustomTableConfig"`
-	// The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-	StreamkapSnapshotLargeTableThreshold *int `pulumi:"streamkapSnapshotLargeTableThreshold"`
+	// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+	StreamkapSnapshotMaxSplitSizeBytes *int `pulumi:"streamkapSnapshotMaxSplitSizeBytes"`
 	// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
 	StreamkapSnapshotParallelism *int `pulumi:"streamkapSnapshotParallelism"`
 	// The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
@@ -370,14 +370,16 @@ type PostgresqlArgs struct {
 	InsertTopicNameEnabled pulumi.BoolPtrInput
 	// The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
 	Name pulumi.StringPtrInput
-	// The platform's `post.processors`. One of `reselector`. Unset: the platform's default.
-	PostProcessors PostgresqlPostProcessorsPtrInput
+	// The platform's `post.processors.reselect.enabled`. Default `true`.
+	PostProcessorsReselectEnabled pulumi.BoolPtrInput
 	// The platform's `predicates.IsTopicToEnrich.pattern`. Default `$^`.
 	PredicatesIsTopicToEnrichPattern pulumi.StringPtrInput
 	// The platform's `preserve.null.values`. Default `false`.
 	PreserveNullValues pulumi.BoolPtrInput
 	// The platform's `publication.name`. Default `streamkap_pub`.
 	PublicationName pulumi.StringPtrInput
+	// The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+	ReselectorReselectErrorHandlingMode PostgresqlReselectorReselectErrorHandlingModePtrInput
 	// The platform's `schema.include.list`. Required.
 	SchemaIncludeList pulumi.StringInput
 	// The platform's `signal.data.collection.schema.or.database`. Unset: the platform's default.
@@ -398,10 +400,8 @@ type PostgresqlArgs struct {
 	SshUser pulumi.StringPtrInput
 	// The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
 	StreamkapSnapshotChunkSizeBytes pulumi.IntPtrInput
-	// The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-	StreamkapSnapshotCustomTableConfig PostgresqlStreamkapSnapshotCustomTableConfigEntryMapInput
-	// The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-	StreamkapSnapshotLargeTableThreshold pulumi.IntPtrInput
+	// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+	StreamkapSnapshotMaxSplitSizeBytes pulumi.IntPtrInput
 	// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
 	StreamkapSnapshotParallelism pulumi.IntPtrInput
 	// The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
@@ -641,9 +641,9 @@ func (o PostgresqlOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Postgresql) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// The platform's `post.processors`. One of `reselector`. Unset: the platform's default.
-func (o PostgresqlOutput) PostProcessors() PostgresqlPostProcessorsPtrOutput {
-	return o.ApplyT(func(v *Postgresql) PostgresqlPostProcessorsPtrOutput { return v.PostProcessors }).(PostgresqlPostProcessorsPtrOutput)
+// The platform's `post.processors.reselect.enabled`. Default `true`.
+func (o PostgresqlOutput) PostProcessorsReselectEnabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *Postgresql) pulumi.BoolPtrOutput { return v.PostProcessorsReselectEnabled }).(pulumi.BoolPtrOutput)
 }
 
 // The platform's `predicates.IsTopicToEnrich.pattern`. Default `$^`.
@@ -659,6 +659,13 @@ func (o PostgresqlOutput) PreserveNullValues() pulumi.BoolPtrOutput {
 // The platform's `publication.name`. Default `streamkap_pub`.
 func (o PostgresqlOutput) PublicationName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Postgresql) pulumi.StringPtrOutput { return v.PublicationName }).(pulumi.StringPtrOutput)
+}
+
+// The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+func (o PostgresqlOutput) ReselectorReselectErrorHandlingMode() PostgresqlReselectorReselectErrorHandlingModePtrOutput {
+	return o.ApplyT(func(v *Postgresql) PostgresqlReselectorReselectErrorHandlingModePtrOutput {
+		return v.ReselectorReselectErrorHandlingMode
+	}).(PostgresqlReselectorReselectErrorHandlingModePtrOutput)
 }
 
 // The platform's `schema.include.list`. Required.
@@ -716,16 +723,9 @@ func (o PostgresqlOutput) StreamkapSnapshotChunkSizeBytes() pulumi.IntPtrOutput 
 	return o.ApplyT(func(v *Postgresql) pulumi.IntPtrOutput { return v.StreamkapSnapshotChunkSizeBytes }).(pulumi.IntPtrOutput)
 }
 
-// The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-func (o PostgresqlOutput) StreamkapSnapshotCustomTableConfig() PostgresqlStreamkapSnapshotCustomTableConfigEntryMapOutput {
-	return o.ApplyT(func(v *Postgresql) PostgresqlStreamkapSnapshotCustomTableConfigEntryMapOutput {
-		return v.StreamkapSnapshotCustomTableConfig
-	}).(PostgresqlStreamkapSnapshotCustomTableConfigEntryMapOutput)
-}
-
-// The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-func (o PostgresqlOutput) StreamkapSnapshotLargeTableThreshold() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *Postgresql) pulumi.IntPtrOutput { return v.StreamkapSnapshotLargeTableThreshold }).(pulumi.IntPtrOutput)
+// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+func (o PostgresqlOutput) StreamkapSnapshotMaxSplitSizeBytes() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *Postgresql) pulumi.IntPtrOutput { return v.StreamkapSnapshotMaxSplitSizeBytes }).(pulumi.IntPtrOutput)
 }
 
 // The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.

@@ -2336,6 +2336,1000 @@ func (in *elasticsearchTransformsOversizedRecordsOversizedFieldBehaviorPtr) ToEl
 	return pulumi.ToOutputWithContext(ctx, in).(ElasticsearchTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput)
 }
 
+// The allowed values of the Facebook Ads source's `apiVersion` (`api_version`).
+type FacebookAdsApiVersion string
+
+const (
+	FacebookAdsApiVersionV260 = FacebookAdsApiVersion("v26.0")
+	FacebookAdsApiVersionV250 = FacebookAdsApiVersion("v25.0")
+)
+
+func (FacebookAdsApiVersion) ElementType() reflect.Type {
+	return reflect.TypeOf((*FacebookAdsApiVersion)(nil)).Elem()
+}
+
+func (e FacebookAdsApiVersion) ToFacebookAdsApiVersionOutput() FacebookAdsApiVersionOutput {
+	return pulumi.ToOutput(e).(FacebookAdsApiVersionOutput)
+}
+
+func (e FacebookAdsApiVersion) ToFacebookAdsApiVersionOutputWithContext(ctx context.Context) FacebookAdsApiVersionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(FacebookAdsApiVersionOutput)
+}
+
+func (e FacebookAdsApiVersion) ToFacebookAdsApiVersionPtrOutput() FacebookAdsApiVersionPtrOutput {
+	return e.ToFacebookAdsApiVersionPtrOutputWithContext(context.Background())
+}
+
+func (e FacebookAdsApiVersion) ToFacebookAdsApiVersionPtrOutputWithContext(ctx context.Context) FacebookAdsApiVersionPtrOutput {
+	return FacebookAdsApiVersion(e).ToFacebookAdsApiVersionOutputWithContext(ctx).ToFacebookAdsApiVersionPtrOutputWithContext(ctx)
+}
+
+func (e FacebookAdsApiVersion) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e FacebookAdsApiVersion) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e FacebookAdsApiVersion) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e FacebookAdsApiVersion) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type FacebookAdsApiVersionOutput struct{ *pulumi.OutputState }
+
+func (FacebookAdsApiVersionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*FacebookAdsApiVersion)(nil)).Elem()
+}
+
+func (o FacebookAdsApiVersionOutput) ToFacebookAdsApiVersionOutput() FacebookAdsApiVersionOutput {
+	return o
+}
+
+func (o FacebookAdsApiVersionOutput) ToFacebookAdsApiVersionOutputWithContext(ctx context.Context) FacebookAdsApiVersionOutput {
+	return o
+}
+
+func (o FacebookAdsApiVersionOutput) ToFacebookAdsApiVersionPtrOutput() FacebookAdsApiVersionPtrOutput {
+	return o.ToFacebookAdsApiVersionPtrOutputWithContext(context.Background())
+}
+
+func (o FacebookAdsApiVersionOutput) ToFacebookAdsApiVersionPtrOutputWithContext(ctx context.Context) FacebookAdsApiVersionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v FacebookAdsApiVersion) *FacebookAdsApiVersion {
+		return &v
+	}).(FacebookAdsApiVersionPtrOutput)
+}
+
+func (o FacebookAdsApiVersionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o FacebookAdsApiVersionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e FacebookAdsApiVersion) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o FacebookAdsApiVersionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o FacebookAdsApiVersionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e FacebookAdsApiVersion) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type FacebookAdsApiVersionPtrOutput struct{ *pulumi.OutputState }
+
+func (FacebookAdsApiVersionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**FacebookAdsApiVersion)(nil)).Elem()
+}
+
+func (o FacebookAdsApiVersionPtrOutput) ToFacebookAdsApiVersionPtrOutput() FacebookAdsApiVersionPtrOutput {
+	return o
+}
+
+func (o FacebookAdsApiVersionPtrOutput) ToFacebookAdsApiVersionPtrOutputWithContext(ctx context.Context) FacebookAdsApiVersionPtrOutput {
+	return o
+}
+
+func (o FacebookAdsApiVersionPtrOutput) Elem() FacebookAdsApiVersionOutput {
+	return o.ApplyT(func(v *FacebookAdsApiVersion) FacebookAdsApiVersion {
+		if v != nil {
+			return *v
+		}
+		var ret FacebookAdsApiVersion
+		return ret
+	}).(FacebookAdsApiVersionOutput)
+}
+
+func (o FacebookAdsApiVersionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o FacebookAdsApiVersionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *FacebookAdsApiVersion) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// FacebookAdsApiVersionInput is an input type that accepts values of the FacebookAdsApiVersion enum
+// A concrete instance of `FacebookAdsApiVersionInput` can be one of the following:
+//
+//	FacebookAdsApiVersionV260
+//	FacebookAdsApiVersionV250
+type FacebookAdsApiVersionInput interface {
+	pulumi.Input
+
+	ToFacebookAdsApiVersionOutput() FacebookAdsApiVersionOutput
+	ToFacebookAdsApiVersionOutputWithContext(context.Context) FacebookAdsApiVersionOutput
+}
+
+var facebookAdsApiVersionPtrType = reflect.TypeOf((**FacebookAdsApiVersion)(nil)).Elem()
+
+type FacebookAdsApiVersionPtrInput interface {
+	pulumi.Input
+
+	ToFacebookAdsApiVersionPtrOutput() FacebookAdsApiVersionPtrOutput
+	ToFacebookAdsApiVersionPtrOutputWithContext(context.Context) FacebookAdsApiVersionPtrOutput
+}
+
+type facebookAdsApiVersionPtr string
+
+func FacebookAdsApiVersionPtr(v string) FacebookAdsApiVersionPtrInput {
+	return (*facebookAdsApiVersionPtr)(&v)
+}
+
+func (*facebookAdsApiVersionPtr) ElementType() reflect.Type {
+	return facebookAdsApiVersionPtrType
+}
+
+func (in *facebookAdsApiVersionPtr) ToFacebookAdsApiVersionPtrOutput() FacebookAdsApiVersionPtrOutput {
+	return pulumi.ToOutput(in).(FacebookAdsApiVersionPtrOutput)
+}
+
+func (in *facebookAdsApiVersionPtr) ToFacebookAdsApiVersionPtrOutputWithContext(ctx context.Context) FacebookAdsApiVersionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(FacebookAdsApiVersionPtrOutput)
+}
+
+// The allowed values of the Google Ads source's `apiVersion` (`api_version`).
+type GoogleAdsApiVersion string
+
+const (
+	GoogleAdsApiVersionV25 = GoogleAdsApiVersion("v25")
+)
+
+func (GoogleAdsApiVersion) ElementType() reflect.Type {
+	return reflect.TypeOf((*GoogleAdsApiVersion)(nil)).Elem()
+}
+
+func (e GoogleAdsApiVersion) ToGoogleAdsApiVersionOutput() GoogleAdsApiVersionOutput {
+	return pulumi.ToOutput(e).(GoogleAdsApiVersionOutput)
+}
+
+func (e GoogleAdsApiVersion) ToGoogleAdsApiVersionOutputWithContext(ctx context.Context) GoogleAdsApiVersionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GoogleAdsApiVersionOutput)
+}
+
+func (e GoogleAdsApiVersion) ToGoogleAdsApiVersionPtrOutput() GoogleAdsApiVersionPtrOutput {
+	return e.ToGoogleAdsApiVersionPtrOutputWithContext(context.Background())
+}
+
+func (e GoogleAdsApiVersion) ToGoogleAdsApiVersionPtrOutputWithContext(ctx context.Context) GoogleAdsApiVersionPtrOutput {
+	return GoogleAdsApiVersion(e).ToGoogleAdsApiVersionOutputWithContext(ctx).ToGoogleAdsApiVersionPtrOutputWithContext(ctx)
+}
+
+func (e GoogleAdsApiVersion) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GoogleAdsApiVersion) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GoogleAdsApiVersion) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GoogleAdsApiVersion) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GoogleAdsApiVersionOutput struct{ *pulumi.OutputState }
+
+func (GoogleAdsApiVersionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GoogleAdsApiVersion)(nil)).Elem()
+}
+
+func (o GoogleAdsApiVersionOutput) ToGoogleAdsApiVersionOutput() GoogleAdsApiVersionOutput {
+	return o
+}
+
+func (o GoogleAdsApiVersionOutput) ToGoogleAdsApiVersionOutputWithContext(ctx context.Context) GoogleAdsApiVersionOutput {
+	return o
+}
+
+func (o GoogleAdsApiVersionOutput) ToGoogleAdsApiVersionPtrOutput() GoogleAdsApiVersionPtrOutput {
+	return o.ToGoogleAdsApiVersionPtrOutputWithContext(context.Background())
+}
+
+func (o GoogleAdsApiVersionOutput) ToGoogleAdsApiVersionPtrOutputWithContext(ctx context.Context) GoogleAdsApiVersionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GoogleAdsApiVersion) *GoogleAdsApiVersion {
+		return &v
+	}).(GoogleAdsApiVersionPtrOutput)
+}
+
+func (o GoogleAdsApiVersionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GoogleAdsApiVersionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GoogleAdsApiVersion) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GoogleAdsApiVersionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GoogleAdsApiVersionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GoogleAdsApiVersion) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GoogleAdsApiVersionPtrOutput struct{ *pulumi.OutputState }
+
+func (GoogleAdsApiVersionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GoogleAdsApiVersion)(nil)).Elem()
+}
+
+func (o GoogleAdsApiVersionPtrOutput) ToGoogleAdsApiVersionPtrOutput() GoogleAdsApiVersionPtrOutput {
+	return o
+}
+
+func (o GoogleAdsApiVersionPtrOutput) ToGoogleAdsApiVersionPtrOutputWithContext(ctx context.Context) GoogleAdsApiVersionPtrOutput {
+	return o
+}
+
+func (o GoogleAdsApiVersionPtrOutput) Elem() GoogleAdsApiVersionOutput {
+	return o.ApplyT(func(v *GoogleAdsApiVersion) GoogleAdsApiVersion {
+		if v != nil {
+			return *v
+		}
+		var ret GoogleAdsApiVersion
+		return ret
+	}).(GoogleAdsApiVersionOutput)
+}
+
+func (o GoogleAdsApiVersionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GoogleAdsApiVersionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GoogleAdsApiVersion) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GoogleAdsApiVersionInput is an input type that accepts values of the GoogleAdsApiVersion enum
+// A concrete instance of `GoogleAdsApiVersionInput` can be one of the following:
+//
+//	GoogleAdsApiVersionV25
+type GoogleAdsApiVersionInput interface {
+	pulumi.Input
+
+	ToGoogleAdsApiVersionOutput() GoogleAdsApiVersionOutput
+	ToGoogleAdsApiVersionOutputWithContext(context.Context) GoogleAdsApiVersionOutput
+}
+
+var googleAdsApiVersionPtrType = reflect.TypeOf((**GoogleAdsApiVersion)(nil)).Elem()
+
+type GoogleAdsApiVersionPtrInput interface {
+	pulumi.Input
+
+	ToGoogleAdsApiVersionPtrOutput() GoogleAdsApiVersionPtrOutput
+	ToGoogleAdsApiVersionPtrOutputWithContext(context.Context) GoogleAdsApiVersionPtrOutput
+}
+
+type googleAdsApiVersionPtr string
+
+func GoogleAdsApiVersionPtr(v string) GoogleAdsApiVersionPtrInput {
+	return (*googleAdsApiVersionPtr)(&v)
+}
+
+func (*googleAdsApiVersionPtr) ElementType() reflect.Type {
+	return googleAdsApiVersionPtrType
+}
+
+func (in *googleAdsApiVersionPtr) ToGoogleAdsApiVersionPtrOutput() GoogleAdsApiVersionPtrOutput {
+	return pulumi.ToOutput(in).(GoogleAdsApiVersionPtrOutput)
+}
+
+func (in *googleAdsApiVersionPtr) ToGoogleAdsApiVersionPtrOutputWithContext(ctx context.Context) GoogleAdsApiVersionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GoogleAdsApiVersionPtrOutput)
+}
+
+// The allowed values of the Google Ads source's `authMode` (`auth_mode`).
+type GoogleAdsAuthMode string
+
+const (
+	GoogleAdsAuthModeOauth          = GoogleAdsAuthMode("oauth")
+	GoogleAdsAuthModeServiceAccount = GoogleAdsAuthMode("service_account")
+	GoogleAdsAuthModeRefreshToken   = GoogleAdsAuthMode("refresh_token")
+)
+
+func (GoogleAdsAuthMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*GoogleAdsAuthMode)(nil)).Elem()
+}
+
+func (e GoogleAdsAuthMode) ToGoogleAdsAuthModeOutput() GoogleAdsAuthModeOutput {
+	return pulumi.ToOutput(e).(GoogleAdsAuthModeOutput)
+}
+
+func (e GoogleAdsAuthMode) ToGoogleAdsAuthModeOutputWithContext(ctx context.Context) GoogleAdsAuthModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GoogleAdsAuthModeOutput)
+}
+
+func (e GoogleAdsAuthMode) ToGoogleAdsAuthModePtrOutput() GoogleAdsAuthModePtrOutput {
+	return e.ToGoogleAdsAuthModePtrOutputWithContext(context.Background())
+}
+
+func (e GoogleAdsAuthMode) ToGoogleAdsAuthModePtrOutputWithContext(ctx context.Context) GoogleAdsAuthModePtrOutput {
+	return GoogleAdsAuthMode(e).ToGoogleAdsAuthModeOutputWithContext(ctx).ToGoogleAdsAuthModePtrOutputWithContext(ctx)
+}
+
+func (e GoogleAdsAuthMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GoogleAdsAuthMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GoogleAdsAuthMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GoogleAdsAuthMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GoogleAdsAuthModeOutput struct{ *pulumi.OutputState }
+
+func (GoogleAdsAuthModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GoogleAdsAuthMode)(nil)).Elem()
+}
+
+func (o GoogleAdsAuthModeOutput) ToGoogleAdsAuthModeOutput() GoogleAdsAuthModeOutput {
+	return o
+}
+
+func (o GoogleAdsAuthModeOutput) ToGoogleAdsAuthModeOutputWithContext(ctx context.Context) GoogleAdsAuthModeOutput {
+	return o
+}
+
+func (o GoogleAdsAuthModeOutput) ToGoogleAdsAuthModePtrOutput() GoogleAdsAuthModePtrOutput {
+	return o.ToGoogleAdsAuthModePtrOutputWithContext(context.Background())
+}
+
+func (o GoogleAdsAuthModeOutput) ToGoogleAdsAuthModePtrOutputWithContext(ctx context.Context) GoogleAdsAuthModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GoogleAdsAuthMode) *GoogleAdsAuthMode {
+		return &v
+	}).(GoogleAdsAuthModePtrOutput)
+}
+
+func (o GoogleAdsAuthModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GoogleAdsAuthModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GoogleAdsAuthMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GoogleAdsAuthModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GoogleAdsAuthModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GoogleAdsAuthMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GoogleAdsAuthModePtrOutput struct{ *pulumi.OutputState }
+
+func (GoogleAdsAuthModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GoogleAdsAuthMode)(nil)).Elem()
+}
+
+func (o GoogleAdsAuthModePtrOutput) ToGoogleAdsAuthModePtrOutput() GoogleAdsAuthModePtrOutput {
+	return o
+}
+
+func (o GoogleAdsAuthModePtrOutput) ToGoogleAdsAuthModePtrOutputWithContext(ctx context.Context) GoogleAdsAuthModePtrOutput {
+	return o
+}
+
+func (o GoogleAdsAuthModePtrOutput) Elem() GoogleAdsAuthModeOutput {
+	return o.ApplyT(func(v *GoogleAdsAuthMode) GoogleAdsAuthMode {
+		if v != nil {
+			return *v
+		}
+		var ret GoogleAdsAuthMode
+		return ret
+	}).(GoogleAdsAuthModeOutput)
+}
+
+func (o GoogleAdsAuthModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GoogleAdsAuthModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GoogleAdsAuthMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GoogleAdsAuthModeInput is an input type that accepts values of the GoogleAdsAuthMode enum
+// A concrete instance of `GoogleAdsAuthModeInput` can be one of the following:
+//
+//	GoogleAdsAuthModeOauth
+//	GoogleAdsAuthModeServiceAccount
+//	GoogleAdsAuthModeRefreshToken
+type GoogleAdsAuthModeInput interface {
+	pulumi.Input
+
+	ToGoogleAdsAuthModeOutput() GoogleAdsAuthModeOutput
+	ToGoogleAdsAuthModeOutputWithContext(context.Context) GoogleAdsAuthModeOutput
+}
+
+var googleAdsAuthModePtrType = reflect.TypeOf((**GoogleAdsAuthMode)(nil)).Elem()
+
+type GoogleAdsAuthModePtrInput interface {
+	pulumi.Input
+
+	ToGoogleAdsAuthModePtrOutput() GoogleAdsAuthModePtrOutput
+	ToGoogleAdsAuthModePtrOutputWithContext(context.Context) GoogleAdsAuthModePtrOutput
+}
+
+type googleAdsAuthModePtr string
+
+func GoogleAdsAuthModePtr(v string) GoogleAdsAuthModePtrInput {
+	return (*googleAdsAuthModePtr)(&v)
+}
+
+func (*googleAdsAuthModePtr) ElementType() reflect.Type {
+	return googleAdsAuthModePtrType
+}
+
+func (in *googleAdsAuthModePtr) ToGoogleAdsAuthModePtrOutput() GoogleAdsAuthModePtrOutput {
+	return pulumi.ToOutput(in).(GoogleAdsAuthModePtrOutput)
+}
+
+func (in *googleAdsAuthModePtr) ToGoogleAdsAuthModePtrOutputWithContext(ctx context.Context) GoogleAdsAuthModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GoogleAdsAuthModePtrOutput)
+}
+
+// The allowed values of the Google Analytics 4 source's `apiVersion` (`api_version`).
+type GoogleAnalyticsApiVersion string
+
+const (
+	GoogleAnalyticsApiVersionV1beta = GoogleAnalyticsApiVersion("v1beta")
+)
+
+func (GoogleAnalyticsApiVersion) ElementType() reflect.Type {
+	return reflect.TypeOf((*GoogleAnalyticsApiVersion)(nil)).Elem()
+}
+
+func (e GoogleAnalyticsApiVersion) ToGoogleAnalyticsApiVersionOutput() GoogleAnalyticsApiVersionOutput {
+	return pulumi.ToOutput(e).(GoogleAnalyticsApiVersionOutput)
+}
+
+func (e GoogleAnalyticsApiVersion) ToGoogleAnalyticsApiVersionOutputWithContext(ctx context.Context) GoogleAnalyticsApiVersionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(GoogleAnalyticsApiVersionOutput)
+}
+
+func (e GoogleAnalyticsApiVersion) ToGoogleAnalyticsApiVersionPtrOutput() GoogleAnalyticsApiVersionPtrOutput {
+	return e.ToGoogleAnalyticsApiVersionPtrOutputWithContext(context.Background())
+}
+
+func (e GoogleAnalyticsApiVersion) ToGoogleAnalyticsApiVersionPtrOutputWithContext(ctx context.Context) GoogleAnalyticsApiVersionPtrOutput {
+	return GoogleAnalyticsApiVersion(e).ToGoogleAnalyticsApiVersionOutputWithContext(ctx).ToGoogleAnalyticsApiVersionPtrOutputWithContext(ctx)
+}
+
+func (e GoogleAnalyticsApiVersion) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GoogleAnalyticsApiVersion) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e GoogleAnalyticsApiVersion) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e GoogleAnalyticsApiVersion) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type GoogleAnalyticsApiVersionOutput struct{ *pulumi.OutputState }
+
+func (GoogleAnalyticsApiVersionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*GoogleAnalyticsApiVersion)(nil)).Elem()
+}
+
+func (o GoogleAnalyticsApiVersionOutput) ToGoogleAnalyticsApiVersionOutput() GoogleAnalyticsApiVersionOutput {
+	return o
+}
+
+func (o GoogleAnalyticsApiVersionOutput) ToGoogleAnalyticsApiVersionOutputWithContext(ctx context.Context) GoogleAnalyticsApiVersionOutput {
+	return o
+}
+
+func (o GoogleAnalyticsApiVersionOutput) ToGoogleAnalyticsApiVersionPtrOutput() GoogleAnalyticsApiVersionPtrOutput {
+	return o.ToGoogleAnalyticsApiVersionPtrOutputWithContext(context.Background())
+}
+
+func (o GoogleAnalyticsApiVersionOutput) ToGoogleAnalyticsApiVersionPtrOutputWithContext(ctx context.Context) GoogleAnalyticsApiVersionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v GoogleAnalyticsApiVersion) *GoogleAnalyticsApiVersion {
+		return &v
+	}).(GoogleAnalyticsApiVersionPtrOutput)
+}
+
+func (o GoogleAnalyticsApiVersionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o GoogleAnalyticsApiVersionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GoogleAnalyticsApiVersion) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o GoogleAnalyticsApiVersionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GoogleAnalyticsApiVersionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e GoogleAnalyticsApiVersion) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type GoogleAnalyticsApiVersionPtrOutput struct{ *pulumi.OutputState }
+
+func (GoogleAnalyticsApiVersionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**GoogleAnalyticsApiVersion)(nil)).Elem()
+}
+
+func (o GoogleAnalyticsApiVersionPtrOutput) ToGoogleAnalyticsApiVersionPtrOutput() GoogleAnalyticsApiVersionPtrOutput {
+	return o
+}
+
+func (o GoogleAnalyticsApiVersionPtrOutput) ToGoogleAnalyticsApiVersionPtrOutputWithContext(ctx context.Context) GoogleAnalyticsApiVersionPtrOutput {
+	return o
+}
+
+func (o GoogleAnalyticsApiVersionPtrOutput) Elem() GoogleAnalyticsApiVersionOutput {
+	return o.ApplyT(func(v *GoogleAnalyticsApiVersion) GoogleAnalyticsApiVersion {
+		if v != nil {
+			return *v
+		}
+		var ret GoogleAnalyticsApiVersion
+		return ret
+	}).(GoogleAnalyticsApiVersionOutput)
+}
+
+func (o GoogleAnalyticsApiVersionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o GoogleAnalyticsApiVersionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *GoogleAnalyticsApiVersion) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// GoogleAnalyticsApiVersionInput is an input type that accepts values of the GoogleAnalyticsApiVersion enum
+// A concrete instance of `GoogleAnalyticsApiVersionInput` can be one of the following:
+//
+//	GoogleAnalyticsApiVersionV1beta
+type GoogleAnalyticsApiVersionInput interface {
+	pulumi.Input
+
+	ToGoogleAnalyticsApiVersionOutput() GoogleAnalyticsApiVersionOutput
+	ToGoogleAnalyticsApiVersionOutputWithContext(context.Context) GoogleAnalyticsApiVersionOutput
+}
+
+var googleAnalyticsApiVersionPtrType = reflect.TypeOf((**GoogleAnalyticsApiVersion)(nil)).Elem()
+
+type GoogleAnalyticsApiVersionPtrInput interface {
+	pulumi.Input
+
+	ToGoogleAnalyticsApiVersionPtrOutput() GoogleAnalyticsApiVersionPtrOutput
+	ToGoogleAnalyticsApiVersionPtrOutputWithContext(context.Context) GoogleAnalyticsApiVersionPtrOutput
+}
+
+type googleAnalyticsApiVersionPtr string
+
+func GoogleAnalyticsApiVersionPtr(v string) GoogleAnalyticsApiVersionPtrInput {
+	return (*googleAnalyticsApiVersionPtr)(&v)
+}
+
+func (*googleAnalyticsApiVersionPtr) ElementType() reflect.Type {
+	return googleAnalyticsApiVersionPtrType
+}
+
+func (in *googleAnalyticsApiVersionPtr) ToGoogleAnalyticsApiVersionPtrOutput() GoogleAnalyticsApiVersionPtrOutput {
+	return pulumi.ToOutput(in).(GoogleAnalyticsApiVersionPtrOutput)
+}
+
+func (in *googleAnalyticsApiVersionPtr) ToGoogleAnalyticsApiVersionPtrOutputWithContext(ctx context.Context) GoogleAnalyticsApiVersionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(GoogleAnalyticsApiVersionPtrOutput)
+}
+
+// The allowed values of the HubSpot source's `apiVersion` (`api_version`).
+type HubspotApiVersion string
+
+const (
+	HubspotApiVersionV3          = HubspotApiVersion("v3")
+	HubspotApiVersionValue202603 = HubspotApiVersion("2026-03")
+)
+
+func (HubspotApiVersion) ElementType() reflect.Type {
+	return reflect.TypeOf((*HubspotApiVersion)(nil)).Elem()
+}
+
+func (e HubspotApiVersion) ToHubspotApiVersionOutput() HubspotApiVersionOutput {
+	return pulumi.ToOutput(e).(HubspotApiVersionOutput)
+}
+
+func (e HubspotApiVersion) ToHubspotApiVersionOutputWithContext(ctx context.Context) HubspotApiVersionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(HubspotApiVersionOutput)
+}
+
+func (e HubspotApiVersion) ToHubspotApiVersionPtrOutput() HubspotApiVersionPtrOutput {
+	return e.ToHubspotApiVersionPtrOutputWithContext(context.Background())
+}
+
+func (e HubspotApiVersion) ToHubspotApiVersionPtrOutputWithContext(ctx context.Context) HubspotApiVersionPtrOutput {
+	return HubspotApiVersion(e).ToHubspotApiVersionOutputWithContext(ctx).ToHubspotApiVersionPtrOutputWithContext(ctx)
+}
+
+func (e HubspotApiVersion) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e HubspotApiVersion) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e HubspotApiVersion) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e HubspotApiVersion) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type HubspotApiVersionOutput struct{ *pulumi.OutputState }
+
+func (HubspotApiVersionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HubspotApiVersion)(nil)).Elem()
+}
+
+func (o HubspotApiVersionOutput) ToHubspotApiVersionOutput() HubspotApiVersionOutput {
+	return o
+}
+
+func (o HubspotApiVersionOutput) ToHubspotApiVersionOutputWithContext(ctx context.Context) HubspotApiVersionOutput {
+	return o
+}
+
+func (o HubspotApiVersionOutput) ToHubspotApiVersionPtrOutput() HubspotApiVersionPtrOutput {
+	return o.ToHubspotApiVersionPtrOutputWithContext(context.Background())
+}
+
+func (o HubspotApiVersionOutput) ToHubspotApiVersionPtrOutputWithContext(ctx context.Context) HubspotApiVersionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v HubspotApiVersion) *HubspotApiVersion {
+		return &v
+	}).(HubspotApiVersionPtrOutput)
+}
+
+func (o HubspotApiVersionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o HubspotApiVersionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e HubspotApiVersion) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o HubspotApiVersionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o HubspotApiVersionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e HubspotApiVersion) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type HubspotApiVersionPtrOutput struct{ *pulumi.OutputState }
+
+func (HubspotApiVersionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**HubspotApiVersion)(nil)).Elem()
+}
+
+func (o HubspotApiVersionPtrOutput) ToHubspotApiVersionPtrOutput() HubspotApiVersionPtrOutput {
+	return o
+}
+
+func (o HubspotApiVersionPtrOutput) ToHubspotApiVersionPtrOutputWithContext(ctx context.Context) HubspotApiVersionPtrOutput {
+	return o
+}
+
+func (o HubspotApiVersionPtrOutput) Elem() HubspotApiVersionOutput {
+	return o.ApplyT(func(v *HubspotApiVersion) HubspotApiVersion {
+		if v != nil {
+			return *v
+		}
+		var ret HubspotApiVersion
+		return ret
+	}).(HubspotApiVersionOutput)
+}
+
+func (o HubspotApiVersionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o HubspotApiVersionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *HubspotApiVersion) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// HubspotApiVersionInput is an input type that accepts values of the HubspotApiVersion enum
+// A concrete instance of `HubspotApiVersionInput` can be one of the following:
+//
+//	HubspotApiVersionV3
+//	HubspotApiVersionValue202603
+type HubspotApiVersionInput interface {
+	pulumi.Input
+
+	ToHubspotApiVersionOutput() HubspotApiVersionOutput
+	ToHubspotApiVersionOutputWithContext(context.Context) HubspotApiVersionOutput
+}
+
+var hubspotApiVersionPtrType = reflect.TypeOf((**HubspotApiVersion)(nil)).Elem()
+
+type HubspotApiVersionPtrInput interface {
+	pulumi.Input
+
+	ToHubspotApiVersionPtrOutput() HubspotApiVersionPtrOutput
+	ToHubspotApiVersionPtrOutputWithContext(context.Context) HubspotApiVersionPtrOutput
+}
+
+type hubspotApiVersionPtr string
+
+func HubspotApiVersionPtr(v string) HubspotApiVersionPtrInput {
+	return (*hubspotApiVersionPtr)(&v)
+}
+
+func (*hubspotApiVersionPtr) ElementType() reflect.Type {
+	return hubspotApiVersionPtrType
+}
+
+func (in *hubspotApiVersionPtr) ToHubspotApiVersionPtrOutput() HubspotApiVersionPtrOutput {
+	return pulumi.ToOutput(in).(HubspotApiVersionPtrOutput)
+}
+
+func (in *hubspotApiVersionPtr) ToHubspotApiVersionPtrOutputWithContext(ctx context.Context) HubspotApiVersionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(HubspotApiVersionPtrOutput)
+}
+
+// The allowed values of the HubSpot source's `authMode` (`auth_mode`).
+type HubspotAuthMode string
+
+const (
+	HubspotAuthModeToken = HubspotAuthMode("token")
+	HubspotAuthModeOauth = HubspotAuthMode("oauth")
+)
+
+func (HubspotAuthMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*HubspotAuthMode)(nil)).Elem()
+}
+
+func (e HubspotAuthMode) ToHubspotAuthModeOutput() HubspotAuthModeOutput {
+	return pulumi.ToOutput(e).(HubspotAuthModeOutput)
+}
+
+func (e HubspotAuthMode) ToHubspotAuthModeOutputWithContext(ctx context.Context) HubspotAuthModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(HubspotAuthModeOutput)
+}
+
+func (e HubspotAuthMode) ToHubspotAuthModePtrOutput() HubspotAuthModePtrOutput {
+	return e.ToHubspotAuthModePtrOutputWithContext(context.Background())
+}
+
+func (e HubspotAuthMode) ToHubspotAuthModePtrOutputWithContext(ctx context.Context) HubspotAuthModePtrOutput {
+	return HubspotAuthMode(e).ToHubspotAuthModeOutputWithContext(ctx).ToHubspotAuthModePtrOutputWithContext(ctx)
+}
+
+func (e HubspotAuthMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e HubspotAuthMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e HubspotAuthMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e HubspotAuthMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type HubspotAuthModeOutput struct{ *pulumi.OutputState }
+
+func (HubspotAuthModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*HubspotAuthMode)(nil)).Elem()
+}
+
+func (o HubspotAuthModeOutput) ToHubspotAuthModeOutput() HubspotAuthModeOutput {
+	return o
+}
+
+func (o HubspotAuthModeOutput) ToHubspotAuthModeOutputWithContext(ctx context.Context) HubspotAuthModeOutput {
+	return o
+}
+
+func (o HubspotAuthModeOutput) ToHubspotAuthModePtrOutput() HubspotAuthModePtrOutput {
+	return o.ToHubspotAuthModePtrOutputWithContext(context.Background())
+}
+
+func (o HubspotAuthModeOutput) ToHubspotAuthModePtrOutputWithContext(ctx context.Context) HubspotAuthModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v HubspotAuthMode) *HubspotAuthMode {
+		return &v
+	}).(HubspotAuthModePtrOutput)
+}
+
+func (o HubspotAuthModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o HubspotAuthModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e HubspotAuthMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o HubspotAuthModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o HubspotAuthModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e HubspotAuthMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type HubspotAuthModePtrOutput struct{ *pulumi.OutputState }
+
+func (HubspotAuthModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**HubspotAuthMode)(nil)).Elem()
+}
+
+func (o HubspotAuthModePtrOutput) ToHubspotAuthModePtrOutput() HubspotAuthModePtrOutput {
+	return o
+}
+
+func (o HubspotAuthModePtrOutput) ToHubspotAuthModePtrOutputWithContext(ctx context.Context) HubspotAuthModePtrOutput {
+	return o
+}
+
+func (o HubspotAuthModePtrOutput) Elem() HubspotAuthModeOutput {
+	return o.ApplyT(func(v *HubspotAuthMode) HubspotAuthMode {
+		if v != nil {
+			return *v
+		}
+		var ret HubspotAuthMode
+		return ret
+	}).(HubspotAuthModeOutput)
+}
+
+func (o HubspotAuthModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o HubspotAuthModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *HubspotAuthMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// HubspotAuthModeInput is an input type that accepts values of the HubspotAuthMode enum
+// A concrete instance of `HubspotAuthModeInput` can be one of the following:
+//
+//	HubspotAuthModeToken
+//	HubspotAuthModeOauth
+type HubspotAuthModeInput interface {
+	pulumi.Input
+
+	ToHubspotAuthModeOutput() HubspotAuthModeOutput
+	ToHubspotAuthModeOutputWithContext(context.Context) HubspotAuthModeOutput
+}
+
+var hubspotAuthModePtrType = reflect.TypeOf((**HubspotAuthMode)(nil)).Elem()
+
+type HubspotAuthModePtrInput interface {
+	pulumi.Input
+
+	ToHubspotAuthModePtrOutput() HubspotAuthModePtrOutput
+	ToHubspotAuthModePtrOutputWithContext(context.Context) HubspotAuthModePtrOutput
+}
+
+type hubspotAuthModePtr string
+
+func HubspotAuthModePtr(v string) HubspotAuthModePtrInput {
+	return (*hubspotAuthModePtr)(&v)
+}
+
+func (*hubspotAuthModePtr) ElementType() reflect.Type {
+	return hubspotAuthModePtrType
+}
+
+func (in *hubspotAuthModePtr) ToHubspotAuthModePtrOutput() HubspotAuthModePtrOutput {
+	return pulumi.ToOutput(in).(HubspotAuthModePtrOutput)
+}
+
+func (in *hubspotAuthModePtr) ToHubspotAuthModePtrOutputWithContext(ctx context.Context) HubspotAuthModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(HubspotAuthModePtrOutput)
+}
+
 // The allowed values of the Informix source's `binaryHandlingMode` (`binary.handling.mode`).
 type InformixBinaryHandlingMode string
 
@@ -5682,6 +6676,176 @@ func (in *mysqlDatabaseConnectionTimeZonePtr) ToMysqlDatabaseConnectionTimeZoneP
 	return pulumi.ToOutputWithContext(ctx, in).(MysqlDatabaseConnectionTimeZonePtrOutput)
 }
 
+// The allowed values of the MySQL source's `inconsistentSchemaHandlingMode` (`inconsistent.schema.handling.mode.user.defined`).
+type MysqlInconsistentSchemaHandlingMode string
+
+const (
+	MysqlInconsistentSchemaHandlingModeAutomatic = MysqlInconsistentSchemaHandlingMode("Automatic")
+	MysqlInconsistentSchemaHandlingModeFail      = MysqlInconsistentSchemaHandlingMode("Fail")
+	MysqlInconsistentSchemaHandlingModeWarn      = MysqlInconsistentSchemaHandlingMode("Warn")
+	MysqlInconsistentSchemaHandlingModeSkip      = MysqlInconsistentSchemaHandlingMode("Skip")
+)
+
+func (MysqlInconsistentSchemaHandlingMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*MysqlInconsistentSchemaHandlingMode)(nil)).Elem()
+}
+
+func (e MysqlInconsistentSchemaHandlingMode) ToMysqlInconsistentSchemaHandlingModeOutput() MysqlInconsistentSchemaHandlingModeOutput {
+	return pulumi.ToOutput(e).(MysqlInconsistentSchemaHandlingModeOutput)
+}
+
+func (e MysqlInconsistentSchemaHandlingMode) ToMysqlInconsistentSchemaHandlingModeOutputWithContext(ctx context.Context) MysqlInconsistentSchemaHandlingModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(MysqlInconsistentSchemaHandlingModeOutput)
+}
+
+func (e MysqlInconsistentSchemaHandlingMode) ToMysqlInconsistentSchemaHandlingModePtrOutput() MysqlInconsistentSchemaHandlingModePtrOutput {
+	return e.ToMysqlInconsistentSchemaHandlingModePtrOutputWithContext(context.Background())
+}
+
+func (e MysqlInconsistentSchemaHandlingMode) ToMysqlInconsistentSchemaHandlingModePtrOutputWithContext(ctx context.Context) MysqlInconsistentSchemaHandlingModePtrOutput {
+	return MysqlInconsistentSchemaHandlingMode(e).ToMysqlInconsistentSchemaHandlingModeOutputWithContext(ctx).ToMysqlInconsistentSchemaHandlingModePtrOutputWithContext(ctx)
+}
+
+func (e MysqlInconsistentSchemaHandlingMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e MysqlInconsistentSchemaHandlingMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e MysqlInconsistentSchemaHandlingMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e MysqlInconsistentSchemaHandlingMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type MysqlInconsistentSchemaHandlingModeOutput struct{ *pulumi.OutputState }
+
+func (MysqlInconsistentSchemaHandlingModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*MysqlInconsistentSchemaHandlingMode)(nil)).Elem()
+}
+
+func (o MysqlInconsistentSchemaHandlingModeOutput) ToMysqlInconsistentSchemaHandlingModeOutput() MysqlInconsistentSchemaHandlingModeOutput {
+	return o
+}
+
+func (o MysqlInconsistentSchemaHandlingModeOutput) ToMysqlInconsistentSchemaHandlingModeOutputWithContext(ctx context.Context) MysqlInconsistentSchemaHandlingModeOutput {
+	return o
+}
+
+func (o MysqlInconsistentSchemaHandlingModeOutput) ToMysqlInconsistentSchemaHandlingModePtrOutput() MysqlInconsistentSchemaHandlingModePtrOutput {
+	return o.ToMysqlInconsistentSchemaHandlingModePtrOutputWithContext(context.Background())
+}
+
+func (o MysqlInconsistentSchemaHandlingModeOutput) ToMysqlInconsistentSchemaHandlingModePtrOutputWithContext(ctx context.Context) MysqlInconsistentSchemaHandlingModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v MysqlInconsistentSchemaHandlingMode) *MysqlInconsistentSchemaHandlingMode {
+		return &v
+	}).(MysqlInconsistentSchemaHandlingModePtrOutput)
+}
+
+func (o MysqlInconsistentSchemaHandlingModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o MysqlInconsistentSchemaHandlingModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e MysqlInconsistentSchemaHandlingMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o MysqlInconsistentSchemaHandlingModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o MysqlInconsistentSchemaHandlingModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e MysqlInconsistentSchemaHandlingMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type MysqlInconsistentSchemaHandlingModePtrOutput struct{ *pulumi.OutputState }
+
+func (MysqlInconsistentSchemaHandlingModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**MysqlInconsistentSchemaHandlingMode)(nil)).Elem()
+}
+
+func (o MysqlInconsistentSchemaHandlingModePtrOutput) ToMysqlInconsistentSchemaHandlingModePtrOutput() MysqlInconsistentSchemaHandlingModePtrOutput {
+	return o
+}
+
+func (o MysqlInconsistentSchemaHandlingModePtrOutput) ToMysqlInconsistentSchemaHandlingModePtrOutputWithContext(ctx context.Context) MysqlInconsistentSchemaHandlingModePtrOutput {
+	return o
+}
+
+func (o MysqlInconsistentSchemaHandlingModePtrOutput) Elem() MysqlInconsistentSchemaHandlingModeOutput {
+	return o.ApplyT(func(v *MysqlInconsistentSchemaHandlingMode) MysqlInconsistentSchemaHandlingMode {
+		if v != nil {
+			return *v
+		}
+		var ret MysqlInconsistentSchemaHandlingMode
+		return ret
+	}).(MysqlInconsistentSchemaHandlingModeOutput)
+}
+
+func (o MysqlInconsistentSchemaHandlingModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o MysqlInconsistentSchemaHandlingModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *MysqlInconsistentSchemaHandlingMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// MysqlInconsistentSchemaHandlingModeInput is an input type that accepts values of the MysqlInconsistentSchemaHandlingMode enum
+// A concrete instance of `MysqlInconsistentSchemaHandlingModeInput` can be one of the following:
+//
+//	MysqlInconsistentSchemaHandlingModeAutomatic
+//	MysqlInconsistentSchemaHandlingModeFail
+//	MysqlInconsistentSchemaHandlingModeWarn
+//	MysqlInconsistentSchemaHandlingModeSkip
+type MysqlInconsistentSchemaHandlingModeInput interface {
+	pulumi.Input
+
+	ToMysqlInconsistentSchemaHandlingModeOutput() MysqlInconsistentSchemaHandlingModeOutput
+	ToMysqlInconsistentSchemaHandlingModeOutputWithContext(context.Context) MysqlInconsistentSchemaHandlingModeOutput
+}
+
+var mysqlInconsistentSchemaHandlingModePtrType = reflect.TypeOf((**MysqlInconsistentSchemaHandlingMode)(nil)).Elem()
+
+type MysqlInconsistentSchemaHandlingModePtrInput interface {
+	pulumi.Input
+
+	ToMysqlInconsistentSchemaHandlingModePtrOutput() MysqlInconsistentSchemaHandlingModePtrOutput
+	ToMysqlInconsistentSchemaHandlingModePtrOutputWithContext(context.Context) MysqlInconsistentSchemaHandlingModePtrOutput
+}
+
+type mysqlInconsistentSchemaHandlingModePtr string
+
+func MysqlInconsistentSchemaHandlingModePtr(v string) MysqlInconsistentSchemaHandlingModePtrInput {
+	return (*mysqlInconsistentSchemaHandlingModePtr)(&v)
+}
+
+func (*mysqlInconsistentSchemaHandlingModePtr) ElementType() reflect.Type {
+	return mysqlInconsistentSchemaHandlingModePtrType
+}
+
+func (in *mysqlInconsistentSchemaHandlingModePtr) ToMysqlInconsistentSchemaHandlingModePtrOutput() MysqlInconsistentSchemaHandlingModePtrOutput {
+	return pulumi.ToOutput(in).(MysqlInconsistentSchemaHandlingModePtrOutput)
+}
+
+func (in *mysqlInconsistentSchemaHandlingModePtr) ToMysqlInconsistentSchemaHandlingModePtrOutputWithContext(ctx context.Context) MysqlInconsistentSchemaHandlingModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(MysqlInconsistentSchemaHandlingModePtrOutput)
+}
+
 // The allowed values of the MySQL source's `snapshotGtid` (`snapshot.gtid`).
 type MysqlSnapshotGtid string
 
@@ -6012,6 +7176,172 @@ func (in *mysqlTransformsOversizedRecordsOversizedFieldBehaviorPtr) ToMysqlTrans
 
 func (in *mysqlTransformsOversizedRecordsOversizedFieldBehaviorPtr) ToMysqlTransformsOversizedRecordsOversizedFieldBehaviorPtrOutputWithContext(ctx context.Context) MysqlTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(MysqlTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput)
+}
+
+// The allowed values of the NetSuite source's `authMode` (`auth_mode`).
+type NetsuiteAuthMode string
+
+const (
+	NetsuiteAuthModeCertificate = NetsuiteAuthMode("certificate")
+	NetsuiteAuthModeTba         = NetsuiteAuthMode("tba")
+)
+
+func (NetsuiteAuthMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetsuiteAuthMode)(nil)).Elem()
+}
+
+func (e NetsuiteAuthMode) ToNetsuiteAuthModeOutput() NetsuiteAuthModeOutput {
+	return pulumi.ToOutput(e).(NetsuiteAuthModeOutput)
+}
+
+func (e NetsuiteAuthMode) ToNetsuiteAuthModeOutputWithContext(ctx context.Context) NetsuiteAuthModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(NetsuiteAuthModeOutput)
+}
+
+func (e NetsuiteAuthMode) ToNetsuiteAuthModePtrOutput() NetsuiteAuthModePtrOutput {
+	return e.ToNetsuiteAuthModePtrOutputWithContext(context.Background())
+}
+
+func (e NetsuiteAuthMode) ToNetsuiteAuthModePtrOutputWithContext(ctx context.Context) NetsuiteAuthModePtrOutput {
+	return NetsuiteAuthMode(e).ToNetsuiteAuthModeOutputWithContext(ctx).ToNetsuiteAuthModePtrOutputWithContext(ctx)
+}
+
+func (e NetsuiteAuthMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NetsuiteAuthMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e NetsuiteAuthMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e NetsuiteAuthMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type NetsuiteAuthModeOutput struct{ *pulumi.OutputState }
+
+func (NetsuiteAuthModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*NetsuiteAuthMode)(nil)).Elem()
+}
+
+func (o NetsuiteAuthModeOutput) ToNetsuiteAuthModeOutput() NetsuiteAuthModeOutput {
+	return o
+}
+
+func (o NetsuiteAuthModeOutput) ToNetsuiteAuthModeOutputWithContext(ctx context.Context) NetsuiteAuthModeOutput {
+	return o
+}
+
+func (o NetsuiteAuthModeOutput) ToNetsuiteAuthModePtrOutput() NetsuiteAuthModePtrOutput {
+	return o.ToNetsuiteAuthModePtrOutputWithContext(context.Background())
+}
+
+func (o NetsuiteAuthModeOutput) ToNetsuiteAuthModePtrOutputWithContext(ctx context.Context) NetsuiteAuthModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v NetsuiteAuthMode) *NetsuiteAuthMode {
+		return &v
+	}).(NetsuiteAuthModePtrOutput)
+}
+
+func (o NetsuiteAuthModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o NetsuiteAuthModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NetsuiteAuthMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o NetsuiteAuthModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NetsuiteAuthModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e NetsuiteAuthMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type NetsuiteAuthModePtrOutput struct{ *pulumi.OutputState }
+
+func (NetsuiteAuthModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**NetsuiteAuthMode)(nil)).Elem()
+}
+
+func (o NetsuiteAuthModePtrOutput) ToNetsuiteAuthModePtrOutput() NetsuiteAuthModePtrOutput {
+	return o
+}
+
+func (o NetsuiteAuthModePtrOutput) ToNetsuiteAuthModePtrOutputWithContext(ctx context.Context) NetsuiteAuthModePtrOutput {
+	return o
+}
+
+func (o NetsuiteAuthModePtrOutput) Elem() NetsuiteAuthModeOutput {
+	return o.ApplyT(func(v *NetsuiteAuthMode) NetsuiteAuthMode {
+		if v != nil {
+			return *v
+		}
+		var ret NetsuiteAuthMode
+		return ret
+	}).(NetsuiteAuthModeOutput)
+}
+
+func (o NetsuiteAuthModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o NetsuiteAuthModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *NetsuiteAuthMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// NetsuiteAuthModeInput is an input type that accepts values of the NetsuiteAuthMode enum
+// A concrete instance of `NetsuiteAuthModeInput` can be one of the following:
+//
+//	NetsuiteAuthModeCertificate
+//	NetsuiteAuthModeTba
+type NetsuiteAuthModeInput interface {
+	pulumi.Input
+
+	ToNetsuiteAuthModeOutput() NetsuiteAuthModeOutput
+	ToNetsuiteAuthModeOutputWithContext(context.Context) NetsuiteAuthModeOutput
+}
+
+var netsuiteAuthModePtrType = reflect.TypeOf((**NetsuiteAuthMode)(nil)).Elem()
+
+type NetsuiteAuthModePtrInput interface {
+	pulumi.Input
+
+	ToNetsuiteAuthModePtrOutput() NetsuiteAuthModePtrOutput
+	ToNetsuiteAuthModePtrOutputWithContext(context.Context) NetsuiteAuthModePtrOutput
+}
+
+type netsuiteAuthModePtr string
+
+func NetsuiteAuthModePtr(v string) NetsuiteAuthModePtrInput {
+	return (*netsuiteAuthModePtr)(&v)
+}
+
+func (*netsuiteAuthModePtr) ElementType() reflect.Type {
+	return netsuiteAuthModePtrType
+}
+
+func (in *netsuiteAuthModePtr) ToNetsuiteAuthModePtrOutput() NetsuiteAuthModePtrOutput {
+	return pulumi.ToOutput(in).(NetsuiteAuthModePtrOutput)
+}
+
+func (in *netsuiteAuthModePtr) ToNetsuiteAuthModePtrOutputWithContext(ctx context.Context) NetsuiteAuthModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(NetsuiteAuthModePtrOutput)
 }
 
 // The allowed values of the Oracle RDS source's `binaryHandlingMode` (`binary.handling.mode`).
@@ -6518,6 +7848,340 @@ func (in *oracleBinaryHandlingModePtr) ToOracleBinaryHandlingModePtrOutput() Ora
 
 func (in *oracleBinaryHandlingModePtr) ToOracleBinaryHandlingModePtrOutputWithContext(ctx context.Context) OracleBinaryHandlingModePtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(OracleBinaryHandlingModePtrOutput)
+}
+
+// The allowed values of the Oracle source's `logMiningStrategy` (`log.mining.strategy`).
+type OracleLogMiningStrategy string
+
+const (
+	OracleLogMiningStrategyOnlineCatalog  = OracleLogMiningStrategy("online_catalog")
+	OracleLogMiningStrategyRedoLogCatalog = OracleLogMiningStrategy("redo_log_catalog")
+	OracleLogMiningStrategyHybrid         = OracleLogMiningStrategy("hybrid")
+)
+
+func (OracleLogMiningStrategy) ElementType() reflect.Type {
+	return reflect.TypeOf((*OracleLogMiningStrategy)(nil)).Elem()
+}
+
+func (e OracleLogMiningStrategy) ToOracleLogMiningStrategyOutput() OracleLogMiningStrategyOutput {
+	return pulumi.ToOutput(e).(OracleLogMiningStrategyOutput)
+}
+
+func (e OracleLogMiningStrategy) ToOracleLogMiningStrategyOutputWithContext(ctx context.Context) OracleLogMiningStrategyOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(OracleLogMiningStrategyOutput)
+}
+
+func (e OracleLogMiningStrategy) ToOracleLogMiningStrategyPtrOutput() OracleLogMiningStrategyPtrOutput {
+	return e.ToOracleLogMiningStrategyPtrOutputWithContext(context.Background())
+}
+
+func (e OracleLogMiningStrategy) ToOracleLogMiningStrategyPtrOutputWithContext(ctx context.Context) OracleLogMiningStrategyPtrOutput {
+	return OracleLogMiningStrategy(e).ToOracleLogMiningStrategyOutputWithContext(ctx).ToOracleLogMiningStrategyPtrOutputWithContext(ctx)
+}
+
+func (e OracleLogMiningStrategy) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OracleLogMiningStrategy) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OracleLogMiningStrategy) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e OracleLogMiningStrategy) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type OracleLogMiningStrategyOutput struct{ *pulumi.OutputState }
+
+func (OracleLogMiningStrategyOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OracleLogMiningStrategy)(nil)).Elem()
+}
+
+func (o OracleLogMiningStrategyOutput) ToOracleLogMiningStrategyOutput() OracleLogMiningStrategyOutput {
+	return o
+}
+
+func (o OracleLogMiningStrategyOutput) ToOracleLogMiningStrategyOutputWithContext(ctx context.Context) OracleLogMiningStrategyOutput {
+	return o
+}
+
+func (o OracleLogMiningStrategyOutput) ToOracleLogMiningStrategyPtrOutput() OracleLogMiningStrategyPtrOutput {
+	return o.ToOracleLogMiningStrategyPtrOutputWithContext(context.Background())
+}
+
+func (o OracleLogMiningStrategyOutput) ToOracleLogMiningStrategyPtrOutputWithContext(ctx context.Context) OracleLogMiningStrategyPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OracleLogMiningStrategy) *OracleLogMiningStrategy {
+		return &v
+	}).(OracleLogMiningStrategyPtrOutput)
+}
+
+func (o OracleLogMiningStrategyOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o OracleLogMiningStrategyOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OracleLogMiningStrategy) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o OracleLogMiningStrategyOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OracleLogMiningStrategyOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OracleLogMiningStrategy) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type OracleLogMiningStrategyPtrOutput struct{ *pulumi.OutputState }
+
+func (OracleLogMiningStrategyPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OracleLogMiningStrategy)(nil)).Elem()
+}
+
+func (o OracleLogMiningStrategyPtrOutput) ToOracleLogMiningStrategyPtrOutput() OracleLogMiningStrategyPtrOutput {
+	return o
+}
+
+func (o OracleLogMiningStrategyPtrOutput) ToOracleLogMiningStrategyPtrOutputWithContext(ctx context.Context) OracleLogMiningStrategyPtrOutput {
+	return o
+}
+
+func (o OracleLogMiningStrategyPtrOutput) Elem() OracleLogMiningStrategyOutput {
+	return o.ApplyT(func(v *OracleLogMiningStrategy) OracleLogMiningStrategy {
+		if v != nil {
+			return *v
+		}
+		var ret OracleLogMiningStrategy
+		return ret
+	}).(OracleLogMiningStrategyOutput)
+}
+
+func (o OracleLogMiningStrategyPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OracleLogMiningStrategyPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *OracleLogMiningStrategy) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// OracleLogMiningStrategyInput is an input type that accepts values of the OracleLogMiningStrategy enum
+// A concrete instance of `OracleLogMiningStrategyInput` can be one of the following:
+//
+//	OracleLogMiningStrategyOnlineCatalog
+//	OracleLogMiningStrategyRedoLogCatalog
+//	OracleLogMiningStrategyHybrid
+type OracleLogMiningStrategyInput interface {
+	pulumi.Input
+
+	ToOracleLogMiningStrategyOutput() OracleLogMiningStrategyOutput
+	ToOracleLogMiningStrategyOutputWithContext(context.Context) OracleLogMiningStrategyOutput
+}
+
+var oracleLogMiningStrategyPtrType = reflect.TypeOf((**OracleLogMiningStrategy)(nil)).Elem()
+
+type OracleLogMiningStrategyPtrInput interface {
+	pulumi.Input
+
+	ToOracleLogMiningStrategyPtrOutput() OracleLogMiningStrategyPtrOutput
+	ToOracleLogMiningStrategyPtrOutputWithContext(context.Context) OracleLogMiningStrategyPtrOutput
+}
+
+type oracleLogMiningStrategyPtr string
+
+func OracleLogMiningStrategyPtr(v string) OracleLogMiningStrategyPtrInput {
+	return (*oracleLogMiningStrategyPtr)(&v)
+}
+
+func (*oracleLogMiningStrategyPtr) ElementType() reflect.Type {
+	return oracleLogMiningStrategyPtrType
+}
+
+func (in *oracleLogMiningStrategyPtr) ToOracleLogMiningStrategyPtrOutput() OracleLogMiningStrategyPtrOutput {
+	return pulumi.ToOutput(in).(OracleLogMiningStrategyPtrOutput)
+}
+
+func (in *oracleLogMiningStrategyPtr) ToOracleLogMiningStrategyPtrOutputWithContext(ctx context.Context) OracleLogMiningStrategyPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(OracleLogMiningStrategyPtrOutput)
+}
+
+// The allowed values of the Oracle source's `reselectorReselectErrorHandlingMode` (`reselector.reselect.error.handling.mode`).
+type OracleReselectorReselectErrorHandlingMode string
+
+const (
+	OracleReselectorReselectErrorHandlingModeFail = OracleReselectorReselectErrorHandlingMode("fail")
+	OracleReselectorReselectErrorHandlingModeWarn = OracleReselectorReselectErrorHandlingMode("warn")
+)
+
+func (OracleReselectorReselectErrorHandlingMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*OracleReselectorReselectErrorHandlingMode)(nil)).Elem()
+}
+
+func (e OracleReselectorReselectErrorHandlingMode) ToOracleReselectorReselectErrorHandlingModeOutput() OracleReselectorReselectErrorHandlingModeOutput {
+	return pulumi.ToOutput(e).(OracleReselectorReselectErrorHandlingModeOutput)
+}
+
+func (e OracleReselectorReselectErrorHandlingMode) ToOracleReselectorReselectErrorHandlingModeOutputWithContext(ctx context.Context) OracleReselectorReselectErrorHandlingModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(OracleReselectorReselectErrorHandlingModeOutput)
+}
+
+func (e OracleReselectorReselectErrorHandlingMode) ToOracleReselectorReselectErrorHandlingModePtrOutput() OracleReselectorReselectErrorHandlingModePtrOutput {
+	return e.ToOracleReselectorReselectErrorHandlingModePtrOutputWithContext(context.Background())
+}
+
+func (e OracleReselectorReselectErrorHandlingMode) ToOracleReselectorReselectErrorHandlingModePtrOutputWithContext(ctx context.Context) OracleReselectorReselectErrorHandlingModePtrOutput {
+	return OracleReselectorReselectErrorHandlingMode(e).ToOracleReselectorReselectErrorHandlingModeOutputWithContext(ctx).ToOracleReselectorReselectErrorHandlingModePtrOutputWithContext(ctx)
+}
+
+func (e OracleReselectorReselectErrorHandlingMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OracleReselectorReselectErrorHandlingMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e OracleReselectorReselectErrorHandlingMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e OracleReselectorReselectErrorHandlingMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type OracleReselectorReselectErrorHandlingModeOutput struct{ *pulumi.OutputState }
+
+func (OracleReselectorReselectErrorHandlingModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*OracleReselectorReselectErrorHandlingMode)(nil)).Elem()
+}
+
+func (o OracleReselectorReselectErrorHandlingModeOutput) ToOracleReselectorReselectErrorHandlingModeOutput() OracleReselectorReselectErrorHandlingModeOutput {
+	return o
+}
+
+func (o OracleReselectorReselectErrorHandlingModeOutput) ToOracleReselectorReselectErrorHandlingModeOutputWithContext(ctx context.Context) OracleReselectorReselectErrorHandlingModeOutput {
+	return o
+}
+
+func (o OracleReselectorReselectErrorHandlingModeOutput) ToOracleReselectorReselectErrorHandlingModePtrOutput() OracleReselectorReselectErrorHandlingModePtrOutput {
+	return o.ToOracleReselectorReselectErrorHandlingModePtrOutputWithContext(context.Background())
+}
+
+func (o OracleReselectorReselectErrorHandlingModeOutput) ToOracleReselectorReselectErrorHandlingModePtrOutputWithContext(ctx context.Context) OracleReselectorReselectErrorHandlingModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v OracleReselectorReselectErrorHandlingMode) *OracleReselectorReselectErrorHandlingMode {
+		return &v
+	}).(OracleReselectorReselectErrorHandlingModePtrOutput)
+}
+
+func (o OracleReselectorReselectErrorHandlingModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o OracleReselectorReselectErrorHandlingModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OracleReselectorReselectErrorHandlingMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o OracleReselectorReselectErrorHandlingModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OracleReselectorReselectErrorHandlingModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e OracleReselectorReselectErrorHandlingMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type OracleReselectorReselectErrorHandlingModePtrOutput struct{ *pulumi.OutputState }
+
+func (OracleReselectorReselectErrorHandlingModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**OracleReselectorReselectErrorHandlingMode)(nil)).Elem()
+}
+
+func (o OracleReselectorReselectErrorHandlingModePtrOutput) ToOracleReselectorReselectErrorHandlingModePtrOutput() OracleReselectorReselectErrorHandlingModePtrOutput {
+	return o
+}
+
+func (o OracleReselectorReselectErrorHandlingModePtrOutput) ToOracleReselectorReselectErrorHandlingModePtrOutputWithContext(ctx context.Context) OracleReselectorReselectErrorHandlingModePtrOutput {
+	return o
+}
+
+func (o OracleReselectorReselectErrorHandlingModePtrOutput) Elem() OracleReselectorReselectErrorHandlingModeOutput {
+	return o.ApplyT(func(v *OracleReselectorReselectErrorHandlingMode) OracleReselectorReselectErrorHandlingMode {
+		if v != nil {
+			return *v
+		}
+		var ret OracleReselectorReselectErrorHandlingMode
+		return ret
+	}).(OracleReselectorReselectErrorHandlingModeOutput)
+}
+
+func (o OracleReselectorReselectErrorHandlingModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o OracleReselectorReselectErrorHandlingModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *OracleReselectorReselectErrorHandlingMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// OracleReselectorReselectErrorHandlingModeInput is an input type that accepts values of the OracleReselectorReselectErrorHandlingMode enum
+// A concrete instance of `OracleReselectorReselectErrorHandlingModeInput` can be one of the following:
+//
+//	OracleReselectorReselectErrorHandlingModeFail
+//	OracleReselectorReselectErrorHandlingModeWarn
+type OracleReselectorReselectErrorHandlingModeInput interface {
+	pulumi.Input
+
+	ToOracleReselectorReselectErrorHandlingModeOutput() OracleReselectorReselectErrorHandlingModeOutput
+	ToOracleReselectorReselectErrorHandlingModeOutputWithContext(context.Context) OracleReselectorReselectErrorHandlingModeOutput
+}
+
+var oracleReselectorReselectErrorHandlingModePtrType = reflect.TypeOf((**OracleReselectorReselectErrorHandlingMode)(nil)).Elem()
+
+type OracleReselectorReselectErrorHandlingModePtrInput interface {
+	pulumi.Input
+
+	ToOracleReselectorReselectErrorHandlingModePtrOutput() OracleReselectorReselectErrorHandlingModePtrOutput
+	ToOracleReselectorReselectErrorHandlingModePtrOutputWithContext(context.Context) OracleReselectorReselectErrorHandlingModePtrOutput
+}
+
+type oracleReselectorReselectErrorHandlingModePtr string
+
+func OracleReselectorReselectErrorHandlingModePtr(v string) OracleReselectorReselectErrorHandlingModePtrInput {
+	return (*oracleReselectorReselectErrorHandlingModePtr)(&v)
+}
+
+func (*oracleReselectorReselectErrorHandlingModePtr) ElementType() reflect.Type {
+	return oracleReselectorReselectErrorHandlingModePtrType
+}
+
+func (in *oracleReselectorReselectErrorHandlingModePtr) ToOracleReselectorReselectErrorHandlingModePtrOutput() OracleReselectorReselectErrorHandlingModePtrOutput {
+	return pulumi.ToOutput(in).(OracleReselectorReselectErrorHandlingModePtrOutput)
+}
+
+func (in *oracleReselectorReselectErrorHandlingModePtr) ToOracleReselectorReselectErrorHandlingModePtrOutputWithContext(ctx context.Context) OracleReselectorReselectErrorHandlingModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(OracleReselectorReselectErrorHandlingModePtrOutput)
 }
 
 // The allowed values of the Oracle source's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
@@ -7356,124 +9020,125 @@ func (in *postgresqlDatabaseSslmodePtr) ToPostgresqlDatabaseSslmodePtrOutputWith
 	return pulumi.ToOutputWithContext(ctx, in).(PostgresqlDatabaseSslmodePtrOutput)
 }
 
-// The allowed values of the PostgreSQL source's `postProcessors` (`post.processors`).
-type PostgresqlPostProcessors string
+// The allowed values of the PostgreSQL source's `reselectorReselectErrorHandlingMode` (`reselector.reselect.error.handling.mode`).
+type PostgresqlReselectorReselectErrorHandlingMode string
 
 const (
-	PostgresqlPostProcessorsReselector = PostgresqlPostProcessors("reselector")
+	PostgresqlReselectorReselectErrorHandlingModeFail = PostgresqlReselectorReselectErrorHandlingMode("fail")
+	PostgresqlReselectorReselectErrorHandlingModeWarn = PostgresqlReselectorReselectErrorHandlingMode("warn")
 )
 
-func (PostgresqlPostProcessors) ElementType() reflect.Type {
-	return reflect.TypeOf((*PostgresqlPostProcessors)(nil)).Elem()
+func (PostgresqlReselectorReselectErrorHandlingMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostgresqlReselectorReselectErrorHandlingMode)(nil)).Elem()
 }
 
-func (e PostgresqlPostProcessors) ToPostgresqlPostProcessorsOutput() PostgresqlPostProcessorsOutput {
-	return pulumi.ToOutput(e).(PostgresqlPostProcessorsOutput)
+func (e PostgresqlReselectorReselectErrorHandlingMode) ToPostgresqlReselectorReselectErrorHandlingModeOutput() PostgresqlReselectorReselectErrorHandlingModeOutput {
+	return pulumi.ToOutput(e).(PostgresqlReselectorReselectErrorHandlingModeOutput)
 }
 
-func (e PostgresqlPostProcessors) ToPostgresqlPostProcessorsOutputWithContext(ctx context.Context) PostgresqlPostProcessorsOutput {
-	return pulumi.ToOutputWithContext(ctx, e).(PostgresqlPostProcessorsOutput)
+func (e PostgresqlReselectorReselectErrorHandlingMode) ToPostgresqlReselectorReselectErrorHandlingModeOutputWithContext(ctx context.Context) PostgresqlReselectorReselectErrorHandlingModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(PostgresqlReselectorReselectErrorHandlingModeOutput)
 }
 
-func (e PostgresqlPostProcessors) ToPostgresqlPostProcessorsPtrOutput() PostgresqlPostProcessorsPtrOutput {
-	return e.ToPostgresqlPostProcessorsPtrOutputWithContext(context.Background())
+func (e PostgresqlReselectorReselectErrorHandlingMode) ToPostgresqlReselectorReselectErrorHandlingModePtrOutput() PostgresqlReselectorReselectErrorHandlingModePtrOutput {
+	return e.ToPostgresqlReselectorReselectErrorHandlingModePtrOutputWithContext(context.Background())
 }
 
-func (e PostgresqlPostProcessors) ToPostgresqlPostProcessorsPtrOutputWithContext(ctx context.Context) PostgresqlPostProcessorsPtrOutput {
-	return PostgresqlPostProcessors(e).ToPostgresqlPostProcessorsOutputWithContext(ctx).ToPostgresqlPostProcessorsPtrOutputWithContext(ctx)
+func (e PostgresqlReselectorReselectErrorHandlingMode) ToPostgresqlReselectorReselectErrorHandlingModePtrOutputWithContext(ctx context.Context) PostgresqlReselectorReselectErrorHandlingModePtrOutput {
+	return PostgresqlReselectorReselectErrorHandlingMode(e).ToPostgresqlReselectorReselectErrorHandlingModeOutputWithContext(ctx).ToPostgresqlReselectorReselectErrorHandlingModePtrOutputWithContext(ctx)
 }
 
-func (e PostgresqlPostProcessors) ToStringOutput() pulumi.StringOutput {
+func (e PostgresqlReselectorReselectErrorHandlingMode) ToStringOutput() pulumi.StringOutput {
 	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e PostgresqlPostProcessors) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+func (e PostgresqlReselectorReselectErrorHandlingMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
 	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
 }
 
-func (e PostgresqlPostProcessors) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (e PostgresqlReselectorReselectErrorHandlingMode) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
 }
 
-func (e PostgresqlPostProcessors) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+func (e PostgresqlReselectorReselectErrorHandlingMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
 	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
 }
 
-type PostgresqlPostProcessorsOutput struct{ *pulumi.OutputState }
+type PostgresqlReselectorReselectErrorHandlingModeOutput struct{ *pulumi.OutputState }
 
-func (PostgresqlPostProcessorsOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((*PostgresqlPostProcessors)(nil)).Elem()
+func (PostgresqlReselectorReselectErrorHandlingModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*PostgresqlReselectorReselectErrorHandlingMode)(nil)).Elem()
 }
 
-func (o PostgresqlPostProcessorsOutput) ToPostgresqlPostProcessorsOutput() PostgresqlPostProcessorsOutput {
+func (o PostgresqlReselectorReselectErrorHandlingModeOutput) ToPostgresqlReselectorReselectErrorHandlingModeOutput() PostgresqlReselectorReselectErrorHandlingModeOutput {
 	return o
 }
 
-func (o PostgresqlPostProcessorsOutput) ToPostgresqlPostProcessorsOutputWithContext(ctx context.Context) PostgresqlPostProcessorsOutput {
+func (o PostgresqlReselectorReselectErrorHandlingModeOutput) ToPostgresqlReselectorReselectErrorHandlingModeOutputWithContext(ctx context.Context) PostgresqlReselectorReselectErrorHandlingModeOutput {
 	return o
 }
 
-func (o PostgresqlPostProcessorsOutput) ToPostgresqlPostProcessorsPtrOutput() PostgresqlPostProcessorsPtrOutput {
-	return o.ToPostgresqlPostProcessorsPtrOutputWithContext(context.Background())
+func (o PostgresqlReselectorReselectErrorHandlingModeOutput) ToPostgresqlReselectorReselectErrorHandlingModePtrOutput() PostgresqlReselectorReselectErrorHandlingModePtrOutput {
+	return o.ToPostgresqlReselectorReselectErrorHandlingModePtrOutputWithContext(context.Background())
 }
 
-func (o PostgresqlPostProcessorsOutput) ToPostgresqlPostProcessorsPtrOutputWithContext(ctx context.Context) PostgresqlPostProcessorsPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, v PostgresqlPostProcessors) *PostgresqlPostProcessors {
+func (o PostgresqlReselectorReselectErrorHandlingModeOutput) ToPostgresqlReselectorReselectErrorHandlingModePtrOutputWithContext(ctx context.Context) PostgresqlReselectorReselectErrorHandlingModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v PostgresqlReselectorReselectErrorHandlingMode) *PostgresqlReselectorReselectErrorHandlingMode {
 		return &v
-	}).(PostgresqlPostProcessorsPtrOutput)
+	}).(PostgresqlReselectorReselectErrorHandlingModePtrOutput)
 }
 
-func (o PostgresqlPostProcessorsOutput) ToStringOutput() pulumi.StringOutput {
+func (o PostgresqlReselectorReselectErrorHandlingModeOutput) ToStringOutput() pulumi.StringOutput {
 	return o.ToStringOutputWithContext(context.Background())
 }
 
-func (o PostgresqlPostProcessorsOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e PostgresqlPostProcessors) string {
+func (o PostgresqlReselectorReselectErrorHandlingModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PostgresqlReselectorReselectErrorHandlingMode) string {
 		return string(e)
 	}).(pulumi.StringOutput)
 }
 
-func (o PostgresqlPostProcessorsOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o PostgresqlReselectorReselectErrorHandlingModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o PostgresqlPostProcessorsOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e PostgresqlPostProcessors) *string {
+func (o PostgresqlReselectorReselectErrorHandlingModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e PostgresqlReselectorReselectErrorHandlingMode) *string {
 		v := string(e)
 		return &v
 	}).(pulumi.StringPtrOutput)
 }
 
-type PostgresqlPostProcessorsPtrOutput struct{ *pulumi.OutputState }
+type PostgresqlReselectorReselectErrorHandlingModePtrOutput struct{ *pulumi.OutputState }
 
-func (PostgresqlPostProcessorsPtrOutput) ElementType() reflect.Type {
-	return reflect.TypeOf((**PostgresqlPostProcessors)(nil)).Elem()
+func (PostgresqlReselectorReselectErrorHandlingModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**PostgresqlReselectorReselectErrorHandlingMode)(nil)).Elem()
 }
 
-func (o PostgresqlPostProcessorsPtrOutput) ToPostgresqlPostProcessorsPtrOutput() PostgresqlPostProcessorsPtrOutput {
+func (o PostgresqlReselectorReselectErrorHandlingModePtrOutput) ToPostgresqlReselectorReselectErrorHandlingModePtrOutput() PostgresqlReselectorReselectErrorHandlingModePtrOutput {
 	return o
 }
 
-func (o PostgresqlPostProcessorsPtrOutput) ToPostgresqlPostProcessorsPtrOutputWithContext(ctx context.Context) PostgresqlPostProcessorsPtrOutput {
+func (o PostgresqlReselectorReselectErrorHandlingModePtrOutput) ToPostgresqlReselectorReselectErrorHandlingModePtrOutputWithContext(ctx context.Context) PostgresqlReselectorReselectErrorHandlingModePtrOutput {
 	return o
 }
 
-func (o PostgresqlPostProcessorsPtrOutput) Elem() PostgresqlPostProcessorsOutput {
-	return o.ApplyT(func(v *PostgresqlPostProcessors) PostgresqlPostProcessors {
+func (o PostgresqlReselectorReselectErrorHandlingModePtrOutput) Elem() PostgresqlReselectorReselectErrorHandlingModeOutput {
+	return o.ApplyT(func(v *PostgresqlReselectorReselectErrorHandlingMode) PostgresqlReselectorReselectErrorHandlingMode {
 		if v != nil {
 			return *v
 		}
-		var ret PostgresqlPostProcessors
+		var ret PostgresqlReselectorReselectErrorHandlingMode
 		return ret
-	}).(PostgresqlPostProcessorsOutput)
+	}).(PostgresqlReselectorReselectErrorHandlingModeOutput)
 }
 
-func (o PostgresqlPostProcessorsPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+func (o PostgresqlReselectorReselectErrorHandlingModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
 	return o.ToStringPtrOutputWithContext(context.Background())
 }
 
-func (o PostgresqlPostProcessorsPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
-	return o.ApplyTWithContext(ctx, func(_ context.Context, e *PostgresqlPostProcessors) *string {
+func (o PostgresqlReselectorReselectErrorHandlingModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *PostgresqlReselectorReselectErrorHandlingMode) *string {
 		if e == nil {
 			return nil
 		}
@@ -7482,42 +9147,43 @@ func (o PostgresqlPostProcessorsPtrOutput) ToStringPtrOutputWithContext(ctx cont
 	}).(pulumi.StringPtrOutput)
 }
 
-// PostgresqlPostProcessorsInput is an input type that accepts values of the PostgresqlPostProcessors enum
-// A concrete instance of `PostgresqlPostProcessorsInput` can be one of the following:
+// PostgresqlReselectorReselectErrorHandlingModeInput is an input type that accepts values of the PostgresqlReselectorReselectErrorHandlingMode enum
+// A concrete instance of `PostgresqlReselectorReselectErrorHandlingModeInput` can be one of the following:
 //
-//	PostgresqlPostProcessorsReselector
-type PostgresqlPostProcessorsInput interface {
+//	PostgresqlReselectorReselectErrorHandlingModeFail
+//	PostgresqlReselectorReselectErrorHandlingModeWarn
+type PostgresqlReselectorReselectErrorHandlingModeInput interface {
 	pulumi.Input
 
-	ToPostgresqlPostProcessorsOutput() PostgresqlPostProcessorsOutput
-	ToPostgresqlPostProcessorsOutputWithContext(context.Context) PostgresqlPostProcessorsOutput
+	ToPostgresqlReselectorReselectErrorHandlingModeOutput() PostgresqlReselectorReselectErrorHandlingModeOutput
+	ToPostgresqlReselectorReselectErrorHandlingModeOutputWithContext(context.Context) PostgresqlReselectorReselectErrorHandlingModeOutput
 }
 
-var postgresqlPostProcessorsPtrType = reflect.TypeOf((**PostgresqlPostProcessors)(nil)).Elem()
+var postgresqlReselectorReselectErrorHandlingModePtrType = reflect.TypeOf((**PostgresqlReselectorReselectErrorHandlingMode)(nil)).Elem()
 
-type PostgresqlPostProcessorsPtrInput interface {
+type PostgresqlReselectorReselectErrorHandlingModePtrInput interface {
 	pulumi.Input
 
-	ToPostgresqlPostProcessorsPtrOutput() PostgresqlPostProcessorsPtrOutput
-	ToPostgresqlPostProcessorsPtrOutputWithContext(context.Context) PostgresqlPostProcessorsPtrOutput
+	ToPostgresqlReselectorReselectErrorHandlingModePtrOutput() PostgresqlReselectorReselectErrorHandlingModePtrOutput
+	ToPostgresqlReselectorReselectErrorHandlingModePtrOutputWithContext(context.Context) PostgresqlReselectorReselectErrorHandlingModePtrOutput
 }
 
-type postgresqlPostProcessorsPtr string
+type postgresqlReselectorReselectErrorHandlingModePtr string
 
-func PostgresqlPostProcessorsPtr(v string) PostgresqlPostProcessorsPtrInput {
-	return (*postgresqlPostProcessorsPtr)(&v)
+func PostgresqlReselectorReselectErrorHandlingModePtr(v string) PostgresqlReselectorReselectErrorHandlingModePtrInput {
+	return (*postgresqlReselectorReselectErrorHandlingModePtr)(&v)
 }
 
-func (*postgresqlPostProcessorsPtr) ElementType() reflect.Type {
-	return postgresqlPostProcessorsPtrType
+func (*postgresqlReselectorReselectErrorHandlingModePtr) ElementType() reflect.Type {
+	return postgresqlReselectorReselectErrorHandlingModePtrType
 }
 
-func (in *postgresqlPostProcessorsPtr) ToPostgresqlPostProcessorsPtrOutput() PostgresqlPostProcessorsPtrOutput {
-	return pulumi.ToOutput(in).(PostgresqlPostProcessorsPtrOutput)
+func (in *postgresqlReselectorReselectErrorHandlingModePtr) ToPostgresqlReselectorReselectErrorHandlingModePtrOutput() PostgresqlReselectorReselectErrorHandlingModePtrOutput {
+	return pulumi.ToOutput(in).(PostgresqlReselectorReselectErrorHandlingModePtrOutput)
 }
 
-func (in *postgresqlPostProcessorsPtr) ToPostgresqlPostProcessorsPtrOutputWithContext(ctx context.Context) PostgresqlPostProcessorsPtrOutput {
-	return pulumi.ToOutputWithContext(ctx, in).(PostgresqlPostProcessorsPtrOutput)
+func (in *postgresqlReselectorReselectErrorHandlingModePtr) ToPostgresqlReselectorReselectErrorHandlingModePtrOutputWithContext(ctx context.Context) PostgresqlReselectorReselectErrorHandlingModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(PostgresqlReselectorReselectErrorHandlingModePtrOutput)
 }
 
 // The allowed values of the PostgreSQL source's `snapshotReadOnly` (`snapshot.read.only.user.defined`).
@@ -9368,6 +11034,340 @@ func (in *s3transformsOversizedRecordsOversizedFieldBehaviorPtr) ToS3TransformsO
 	return pulumi.ToOutputWithContext(ctx, in).(S3TransformsOversizedRecordsOversizedFieldBehaviorPtrOutput)
 }
 
+// The allowed values of the Salesforce source's `apiVersion` (`api_version`).
+type SalesforceApiVersion string
+
+const (
+	SalesforceApiVersionV660 = SalesforceApiVersion("v66.0")
+	SalesforceApiVersionV670 = SalesforceApiVersion("v67.0")
+)
+
+func (SalesforceApiVersion) ElementType() reflect.Type {
+	return reflect.TypeOf((*SalesforceApiVersion)(nil)).Elem()
+}
+
+func (e SalesforceApiVersion) ToSalesforceApiVersionOutput() SalesforceApiVersionOutput {
+	return pulumi.ToOutput(e).(SalesforceApiVersionOutput)
+}
+
+func (e SalesforceApiVersion) ToSalesforceApiVersionOutputWithContext(ctx context.Context) SalesforceApiVersionOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SalesforceApiVersionOutput)
+}
+
+func (e SalesforceApiVersion) ToSalesforceApiVersionPtrOutput() SalesforceApiVersionPtrOutput {
+	return e.ToSalesforceApiVersionPtrOutputWithContext(context.Background())
+}
+
+func (e SalesforceApiVersion) ToSalesforceApiVersionPtrOutputWithContext(ctx context.Context) SalesforceApiVersionPtrOutput {
+	return SalesforceApiVersion(e).ToSalesforceApiVersionOutputWithContext(ctx).ToSalesforceApiVersionPtrOutputWithContext(ctx)
+}
+
+func (e SalesforceApiVersion) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SalesforceApiVersion) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SalesforceApiVersion) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SalesforceApiVersion) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SalesforceApiVersionOutput struct{ *pulumi.OutputState }
+
+func (SalesforceApiVersionOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SalesforceApiVersion)(nil)).Elem()
+}
+
+func (o SalesforceApiVersionOutput) ToSalesforceApiVersionOutput() SalesforceApiVersionOutput {
+	return o
+}
+
+func (o SalesforceApiVersionOutput) ToSalesforceApiVersionOutputWithContext(ctx context.Context) SalesforceApiVersionOutput {
+	return o
+}
+
+func (o SalesforceApiVersionOutput) ToSalesforceApiVersionPtrOutput() SalesforceApiVersionPtrOutput {
+	return o.ToSalesforceApiVersionPtrOutputWithContext(context.Background())
+}
+
+func (o SalesforceApiVersionOutput) ToSalesforceApiVersionPtrOutputWithContext(ctx context.Context) SalesforceApiVersionPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SalesforceApiVersion) *SalesforceApiVersion {
+		return &v
+	}).(SalesforceApiVersionPtrOutput)
+}
+
+func (o SalesforceApiVersionOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SalesforceApiVersionOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SalesforceApiVersion) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SalesforceApiVersionOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SalesforceApiVersionOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SalesforceApiVersion) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SalesforceApiVersionPtrOutput struct{ *pulumi.OutputState }
+
+func (SalesforceApiVersionPtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SalesforceApiVersion)(nil)).Elem()
+}
+
+func (o SalesforceApiVersionPtrOutput) ToSalesforceApiVersionPtrOutput() SalesforceApiVersionPtrOutput {
+	return o
+}
+
+func (o SalesforceApiVersionPtrOutput) ToSalesforceApiVersionPtrOutputWithContext(ctx context.Context) SalesforceApiVersionPtrOutput {
+	return o
+}
+
+func (o SalesforceApiVersionPtrOutput) Elem() SalesforceApiVersionOutput {
+	return o.ApplyT(func(v *SalesforceApiVersion) SalesforceApiVersion {
+		if v != nil {
+			return *v
+		}
+		var ret SalesforceApiVersion
+		return ret
+	}).(SalesforceApiVersionOutput)
+}
+
+func (o SalesforceApiVersionPtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SalesforceApiVersionPtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SalesforceApiVersion) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SalesforceApiVersionInput is an input type that accepts values of the SalesforceApiVersion enum
+// A concrete instance of `SalesforceApiVersionInput` can be one of the following:
+//
+//	SalesforceApiVersionV660
+//	SalesforceApiVersionV670
+type SalesforceApiVersionInput interface {
+	pulumi.Input
+
+	ToSalesforceApiVersionOutput() SalesforceApiVersionOutput
+	ToSalesforceApiVersionOutputWithContext(context.Context) SalesforceApiVersionOutput
+}
+
+var salesforceApiVersionPtrType = reflect.TypeOf((**SalesforceApiVersion)(nil)).Elem()
+
+type SalesforceApiVersionPtrInput interface {
+	pulumi.Input
+
+	ToSalesforceApiVersionPtrOutput() SalesforceApiVersionPtrOutput
+	ToSalesforceApiVersionPtrOutputWithContext(context.Context) SalesforceApiVersionPtrOutput
+}
+
+type salesforceApiVersionPtr string
+
+func SalesforceApiVersionPtr(v string) SalesforceApiVersionPtrInput {
+	return (*salesforceApiVersionPtr)(&v)
+}
+
+func (*salesforceApiVersionPtr) ElementType() reflect.Type {
+	return salesforceApiVersionPtrType
+}
+
+func (in *salesforceApiVersionPtr) ToSalesforceApiVersionPtrOutput() SalesforceApiVersionPtrOutput {
+	return pulumi.ToOutput(in).(SalesforceApiVersionPtrOutput)
+}
+
+func (in *salesforceApiVersionPtr) ToSalesforceApiVersionPtrOutputWithContext(ctx context.Context) SalesforceApiVersionPtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SalesforceApiVersionPtrOutput)
+}
+
+// The allowed values of the Salesforce source's `authMode` (`auth_mode`).
+type SalesforceAuthMode string
+
+const (
+	SalesforceAuthModeService = SalesforceAuthMode("service")
+	SalesforceAuthModeOauth   = SalesforceAuthMode("oauth")
+	SalesforceAuthModeJwt     = SalesforceAuthMode("jwt")
+)
+
+func (SalesforceAuthMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*SalesforceAuthMode)(nil)).Elem()
+}
+
+func (e SalesforceAuthMode) ToSalesforceAuthModeOutput() SalesforceAuthModeOutput {
+	return pulumi.ToOutput(e).(SalesforceAuthModeOutput)
+}
+
+func (e SalesforceAuthMode) ToSalesforceAuthModeOutputWithContext(ctx context.Context) SalesforceAuthModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(SalesforceAuthModeOutput)
+}
+
+func (e SalesforceAuthMode) ToSalesforceAuthModePtrOutput() SalesforceAuthModePtrOutput {
+	return e.ToSalesforceAuthModePtrOutputWithContext(context.Background())
+}
+
+func (e SalesforceAuthMode) ToSalesforceAuthModePtrOutputWithContext(ctx context.Context) SalesforceAuthModePtrOutput {
+	return SalesforceAuthMode(e).ToSalesforceAuthModeOutputWithContext(ctx).ToSalesforceAuthModePtrOutputWithContext(ctx)
+}
+
+func (e SalesforceAuthMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SalesforceAuthMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e SalesforceAuthMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e SalesforceAuthMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type SalesforceAuthModeOutput struct{ *pulumi.OutputState }
+
+func (SalesforceAuthModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SalesforceAuthMode)(nil)).Elem()
+}
+
+func (o SalesforceAuthModeOutput) ToSalesforceAuthModeOutput() SalesforceAuthModeOutput {
+	return o
+}
+
+func (o SalesforceAuthModeOutput) ToSalesforceAuthModeOutputWithContext(ctx context.Context) SalesforceAuthModeOutput {
+	return o
+}
+
+func (o SalesforceAuthModeOutput) ToSalesforceAuthModePtrOutput() SalesforceAuthModePtrOutput {
+	return o.ToSalesforceAuthModePtrOutputWithContext(context.Background())
+}
+
+func (o SalesforceAuthModeOutput) ToSalesforceAuthModePtrOutputWithContext(ctx context.Context) SalesforceAuthModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v SalesforceAuthMode) *SalesforceAuthMode {
+		return &v
+	}).(SalesforceAuthModePtrOutput)
+}
+
+func (o SalesforceAuthModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o SalesforceAuthModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SalesforceAuthMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o SalesforceAuthModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SalesforceAuthModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e SalesforceAuthMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type SalesforceAuthModePtrOutput struct{ *pulumi.OutputState }
+
+func (SalesforceAuthModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**SalesforceAuthMode)(nil)).Elem()
+}
+
+func (o SalesforceAuthModePtrOutput) ToSalesforceAuthModePtrOutput() SalesforceAuthModePtrOutput {
+	return o
+}
+
+func (o SalesforceAuthModePtrOutput) ToSalesforceAuthModePtrOutputWithContext(ctx context.Context) SalesforceAuthModePtrOutput {
+	return o
+}
+
+func (o SalesforceAuthModePtrOutput) Elem() SalesforceAuthModeOutput {
+	return o.ApplyT(func(v *SalesforceAuthMode) SalesforceAuthMode {
+		if v != nil {
+			return *v
+		}
+		var ret SalesforceAuthMode
+		return ret
+	}).(SalesforceAuthModeOutput)
+}
+
+func (o SalesforceAuthModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o SalesforceAuthModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *SalesforceAuthMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// SalesforceAuthModeInput is an input type that accepts values of the SalesforceAuthMode enum
+// A concrete instance of `SalesforceAuthModeInput` can be one of the following:
+//
+//	SalesforceAuthModeService
+//	SalesforceAuthModeOauth
+//	SalesforceAuthModeJwt
+type SalesforceAuthModeInput interface {
+	pulumi.Input
+
+	ToSalesforceAuthModeOutput() SalesforceAuthModeOutput
+	ToSalesforceAuthModeOutputWithContext(context.Context) SalesforceAuthModeOutput
+}
+
+var salesforceAuthModePtrType = reflect.TypeOf((**SalesforceAuthMode)(nil)).Elem()
+
+type SalesforceAuthModePtrInput interface {
+	pulumi.Input
+
+	ToSalesforceAuthModePtrOutput() SalesforceAuthModePtrOutput
+	ToSalesforceAuthModePtrOutputWithContext(context.Context) SalesforceAuthModePtrOutput
+}
+
+type salesforceAuthModePtr string
+
+func SalesforceAuthModePtr(v string) SalesforceAuthModePtrInput {
+	return (*salesforceAuthModePtr)(&v)
+}
+
+func (*salesforceAuthModePtr) ElementType() reflect.Type {
+	return salesforceAuthModePtrType
+}
+
+func (in *salesforceAuthModePtr) ToSalesforceAuthModePtrOutput() SalesforceAuthModePtrOutput {
+	return pulumi.ToOutput(in).(SalesforceAuthModePtrOutput)
+}
+
+func (in *salesforceAuthModePtr) ToSalesforceAuthModePtrOutputWithContext(ctx context.Context) SalesforceAuthModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(SalesforceAuthModePtrOutput)
+}
+
 // The allowed values of the Salesforce CDC source's `camelSourcePayloadRouterUnknownTypeBehavior` (`camel.source.payload.router.unknown.type.behavior`).
 type SalesforceWebhookCamelSourcePayloadRouterUnknownTypeBehavior string
 
@@ -10370,6 +12370,172 @@ func (in *sqlserverTransformsOversizedRecordsOversizedFieldBehaviorPtr) ToSqlser
 
 func (in *sqlserverTransformsOversizedRecordsOversizedFieldBehaviorPtr) ToSqlserverTransformsOversizedRecordsOversizedFieldBehaviorPtrOutputWithContext(ctx context.Context) SqlserverTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput {
 	return pulumi.ToOutputWithContext(ctx, in).(SqlserverTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput)
+}
+
+// The allowed values of the Stripe source's `authMode` (`auth_mode`).
+type StripeAuthMode string
+
+const (
+	StripeAuthModeRestrictedKey = StripeAuthMode("restricted_key")
+	StripeAuthModeOauth         = StripeAuthMode("oauth")
+)
+
+func (StripeAuthMode) ElementType() reflect.Type {
+	return reflect.TypeOf((*StripeAuthMode)(nil)).Elem()
+}
+
+func (e StripeAuthMode) ToStripeAuthModeOutput() StripeAuthModeOutput {
+	return pulumi.ToOutput(e).(StripeAuthModeOutput)
+}
+
+func (e StripeAuthMode) ToStripeAuthModeOutputWithContext(ctx context.Context) StripeAuthModeOutput {
+	return pulumi.ToOutputWithContext(ctx, e).(StripeAuthModeOutput)
+}
+
+func (e StripeAuthMode) ToStripeAuthModePtrOutput() StripeAuthModePtrOutput {
+	return e.ToStripeAuthModePtrOutputWithContext(context.Background())
+}
+
+func (e StripeAuthMode) ToStripeAuthModePtrOutputWithContext(ctx context.Context) StripeAuthModePtrOutput {
+	return StripeAuthMode(e).ToStripeAuthModeOutputWithContext(ctx).ToStripeAuthModePtrOutputWithContext(ctx)
+}
+
+func (e StripeAuthMode) ToStringOutput() pulumi.StringOutput {
+	return pulumi.ToOutput(pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e StripeAuthMode) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return pulumi.ToOutputWithContext(ctx, pulumi.String(e)).(pulumi.StringOutput)
+}
+
+func (e StripeAuthMode) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringPtrOutputWithContext(context.Background())
+}
+
+func (e StripeAuthMode) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return pulumi.String(e).ToStringOutputWithContext(ctx).ToStringPtrOutputWithContext(ctx)
+}
+
+type StripeAuthModeOutput struct{ *pulumi.OutputState }
+
+func (StripeAuthModeOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*StripeAuthMode)(nil)).Elem()
+}
+
+func (o StripeAuthModeOutput) ToStripeAuthModeOutput() StripeAuthModeOutput {
+	return o
+}
+
+func (o StripeAuthModeOutput) ToStripeAuthModeOutputWithContext(ctx context.Context) StripeAuthModeOutput {
+	return o
+}
+
+func (o StripeAuthModeOutput) ToStripeAuthModePtrOutput() StripeAuthModePtrOutput {
+	return o.ToStripeAuthModePtrOutputWithContext(context.Background())
+}
+
+func (o StripeAuthModeOutput) ToStripeAuthModePtrOutputWithContext(ctx context.Context) StripeAuthModePtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, v StripeAuthMode) *StripeAuthMode {
+		return &v
+	}).(StripeAuthModePtrOutput)
+}
+
+func (o StripeAuthModeOutput) ToStringOutput() pulumi.StringOutput {
+	return o.ToStringOutputWithContext(context.Background())
+}
+
+func (o StripeAuthModeOutput) ToStringOutputWithContext(ctx context.Context) pulumi.StringOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e StripeAuthMode) string {
+		return string(e)
+	}).(pulumi.StringOutput)
+}
+
+func (o StripeAuthModeOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o StripeAuthModeOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e StripeAuthMode) *string {
+		v := string(e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+type StripeAuthModePtrOutput struct{ *pulumi.OutputState }
+
+func (StripeAuthModePtrOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((**StripeAuthMode)(nil)).Elem()
+}
+
+func (o StripeAuthModePtrOutput) ToStripeAuthModePtrOutput() StripeAuthModePtrOutput {
+	return o
+}
+
+func (o StripeAuthModePtrOutput) ToStripeAuthModePtrOutputWithContext(ctx context.Context) StripeAuthModePtrOutput {
+	return o
+}
+
+func (o StripeAuthModePtrOutput) Elem() StripeAuthModeOutput {
+	return o.ApplyT(func(v *StripeAuthMode) StripeAuthMode {
+		if v != nil {
+			return *v
+		}
+		var ret StripeAuthMode
+		return ret
+	}).(StripeAuthModeOutput)
+}
+
+func (o StripeAuthModePtrOutput) ToStringPtrOutput() pulumi.StringPtrOutput {
+	return o.ToStringPtrOutputWithContext(context.Background())
+}
+
+func (o StripeAuthModePtrOutput) ToStringPtrOutputWithContext(ctx context.Context) pulumi.StringPtrOutput {
+	return o.ApplyTWithContext(ctx, func(_ context.Context, e *StripeAuthMode) *string {
+		if e == nil {
+			return nil
+		}
+		v := string(*e)
+		return &v
+	}).(pulumi.StringPtrOutput)
+}
+
+// StripeAuthModeInput is an input type that accepts values of the StripeAuthMode enum
+// A concrete instance of `StripeAuthModeInput` can be one of the following:
+//
+//	StripeAuthModeRestrictedKey
+//	StripeAuthModeOauth
+type StripeAuthModeInput interface {
+	pulumi.Input
+
+	ToStripeAuthModeOutput() StripeAuthModeOutput
+	ToStripeAuthModeOutputWithContext(context.Context) StripeAuthModeOutput
+}
+
+var stripeAuthModePtrType = reflect.TypeOf((**StripeAuthMode)(nil)).Elem()
+
+type StripeAuthModePtrInput interface {
+	pulumi.Input
+
+	ToStripeAuthModePtrOutput() StripeAuthModePtrOutput
+	ToStripeAuthModePtrOutputWithContext(context.Context) StripeAuthModePtrOutput
+}
+
+type stripeAuthModePtr string
+
+func StripeAuthModePtr(v string) StripeAuthModePtrInput {
+	return (*stripeAuthModePtr)(&v)
+}
+
+func (*stripeAuthModePtr) ElementType() reflect.Type {
+	return stripeAuthModePtrType
+}
+
+func (in *stripeAuthModePtr) ToStripeAuthModePtrOutput() StripeAuthModePtrOutput {
+	return pulumi.ToOutput(in).(StripeAuthModePtrOutput)
+}
+
+func (in *stripeAuthModePtr) ToStripeAuthModePtrOutputWithContext(ctx context.Context) StripeAuthModePtrOutput {
+	return pulumi.ToOutputWithContext(ctx, in).(StripeAuthModePtrOutput)
 }
 
 // The allowed values of the Stripe source's `camelSourcePayloadRouterUnknownTypeBehavior` (`camel.source.payload.router.unknown.type.behavior`).
@@ -12567,6 +14733,18 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*ElasticsearchHttpAuthPtrInput)(nil)).Elem(), ElasticsearchHttpAuth("None"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ElasticsearchTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), ElasticsearchTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*ElasticsearchTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), ElasticsearchTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*FacebookAdsApiVersionInput)(nil)).Elem(), FacebookAdsApiVersion("v26.0"))
+	pulumi.RegisterInputType(reflect.TypeOf((*FacebookAdsApiVersionPtrInput)(nil)).Elem(), FacebookAdsApiVersion("v26.0"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GoogleAdsApiVersionInput)(nil)).Elem(), GoogleAdsApiVersion("v25"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GoogleAdsApiVersionPtrInput)(nil)).Elem(), GoogleAdsApiVersion("v25"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GoogleAdsAuthModeInput)(nil)).Elem(), GoogleAdsAuthMode("oauth"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GoogleAdsAuthModePtrInput)(nil)).Elem(), GoogleAdsAuthMode("oauth"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GoogleAnalyticsApiVersionInput)(nil)).Elem(), GoogleAnalyticsApiVersion("v1beta"))
+	pulumi.RegisterInputType(reflect.TypeOf((*GoogleAnalyticsApiVersionPtrInput)(nil)).Elem(), GoogleAnalyticsApiVersion("v1beta"))
+	pulumi.RegisterInputType(reflect.TypeOf((*HubspotApiVersionInput)(nil)).Elem(), HubspotApiVersion("v3"))
+	pulumi.RegisterInputType(reflect.TypeOf((*HubspotApiVersionPtrInput)(nil)).Elem(), HubspotApiVersion("v3"))
+	pulumi.RegisterInputType(reflect.TypeOf((*HubspotAuthModeInput)(nil)).Elem(), HubspotAuthMode("token"))
+	pulumi.RegisterInputType(reflect.TypeOf((*HubspotAuthModePtrInput)(nil)).Elem(), HubspotAuthMode("token"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InformixBinaryHandlingModeInput)(nil)).Elem(), InformixBinaryHandlingMode("bytes"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InformixBinaryHandlingModePtrInput)(nil)).Elem(), InformixBinaryHandlingMode("bytes"))
 	pulumi.RegisterInputType(reflect.TypeOf((*InformixTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), InformixTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
@@ -12603,16 +14781,24 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlBinaryHandlingModePtrInput)(nil)).Elem(), MysqlBinaryHandlingMode("bytes"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlDatabaseConnectionTimeZoneInput)(nil)).Elem(), MysqlDatabaseConnectionTimeZone("SERVER"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlDatabaseConnectionTimeZonePtrInput)(nil)).Elem(), MysqlDatabaseConnectionTimeZone("SERVER"))
+	pulumi.RegisterInputType(reflect.TypeOf((*MysqlInconsistentSchemaHandlingModeInput)(nil)).Elem(), MysqlInconsistentSchemaHandlingMode("Automatic"))
+	pulumi.RegisterInputType(reflect.TypeOf((*MysqlInconsistentSchemaHandlingModePtrInput)(nil)).Elem(), MysqlInconsistentSchemaHandlingMode("Automatic"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlSnapshotGtidInput)(nil)).Elem(), MysqlSnapshotGtid("Yes"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlSnapshotGtidPtrInput)(nil)).Elem(), MysqlSnapshotGtid("Yes"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), MysqlTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*MysqlTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), MysqlTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NetsuiteAuthModeInput)(nil)).Elem(), NetsuiteAuthMode("certificate"))
+	pulumi.RegisterInputType(reflect.TypeOf((*NetsuiteAuthModePtrInput)(nil)).Elem(), NetsuiteAuthMode("certificate"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleAwsBinaryHandlingModeInput)(nil)).Elem(), OracleAwsBinaryHandlingMode("bytes"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleAwsBinaryHandlingModePtrInput)(nil)).Elem(), OracleAwsBinaryHandlingMode("bytes"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleAwsTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), OracleAwsTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleAwsTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), OracleAwsTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleBinaryHandlingModeInput)(nil)).Elem(), OracleBinaryHandlingMode("bytes"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleBinaryHandlingModePtrInput)(nil)).Elem(), OracleBinaryHandlingMode("bytes"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OracleLogMiningStrategyInput)(nil)).Elem(), OracleLogMiningStrategy("online_catalog"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OracleLogMiningStrategyPtrInput)(nil)).Elem(), OracleLogMiningStrategy("online_catalog"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OracleReselectorReselectErrorHandlingModeInput)(nil)).Elem(), OracleReselectorReselectErrorHandlingMode("fail"))
+	pulumi.RegisterInputType(reflect.TypeOf((*OracleReselectorReselectErrorHandlingModePtrInput)(nil)).Elem(), OracleReselectorReselectErrorHandlingMode("fail"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), OracleTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*OracleTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), OracleTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PlanetscaleTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), PlanetscaleTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
@@ -12623,8 +14809,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlBinaryHandlingModePtrInput)(nil)).Elem(), PostgresqlBinaryHandlingMode("bytes"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlDatabaseSslmodeInput)(nil)).Elem(), PostgresqlDatabaseSslmode("require"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlDatabaseSslmodePtrInput)(nil)).Elem(), PostgresqlDatabaseSslmode("require"))
-	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlPostProcessorsInput)(nil)).Elem(), PostgresqlPostProcessors("reselector"))
-	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlPostProcessorsPtrInput)(nil)).Elem(), PostgresqlPostProcessors("reselector"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlReselectorReselectErrorHandlingModeInput)(nil)).Elem(), PostgresqlReselectorReselectErrorHandlingMode("fail"))
+	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlReselectorReselectErrorHandlingModePtrInput)(nil)).Elem(), PostgresqlReselectorReselectErrorHandlingMode("fail"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlSnapshotReadOnlyInput)(nil)).Elem(), PostgresqlSnapshotReadOnly("Yes"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlSnapshotReadOnlyPtrInput)(nil)).Elem(), PostgresqlSnapshotReadOnly("Yes"))
 	pulumi.RegisterInputType(reflect.TypeOf((*PostgresqlTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), PostgresqlTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
@@ -12647,6 +14833,10 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*S3FsCleanupPolicyClassPtrInput)(nil)).Elem(), S3FsCleanupPolicyClass("Log"))
 	pulumi.RegisterInputType(reflect.TypeOf((*S3TransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), S3TransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*S3TransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), S3TransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SalesforceApiVersionInput)(nil)).Elem(), SalesforceApiVersion("v66.0"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SalesforceApiVersionPtrInput)(nil)).Elem(), SalesforceApiVersion("v66.0"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SalesforceAuthModeInput)(nil)).Elem(), SalesforceAuthMode("service"))
+	pulumi.RegisterInputType(reflect.TypeOf((*SalesforceAuthModePtrInput)(nil)).Elem(), SalesforceAuthMode("service"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SalesforceWebhookCamelSourcePayloadRouterUnknownTypeBehaviorInput)(nil)).Elem(), SalesforceWebhookCamelSourcePayloadRouterUnknownTypeBehavior("DEFAULT_TOPIC"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SalesforceWebhookCamelSourcePayloadRouterUnknownTypeBehaviorPtrInput)(nil)).Elem(), SalesforceWebhookCamelSourcePayloadRouterUnknownTypeBehavior("DEFAULT_TOPIC"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SalesforceWebhookTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), SalesforceWebhookTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
@@ -12659,6 +14849,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*SqlserverBinaryHandlingModePtrInput)(nil)).Elem(), SqlserverBinaryHandlingMode("bytes"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SqlserverTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), SqlserverTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
 	pulumi.RegisterInputType(reflect.TypeOf((*SqlserverTransformsOversizedRecordsOversizedFieldBehaviorPtrInput)(nil)).Elem(), SqlserverTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
+	pulumi.RegisterInputType(reflect.TypeOf((*StripeAuthModeInput)(nil)).Elem(), StripeAuthMode("restricted_key"))
+	pulumi.RegisterInputType(reflect.TypeOf((*StripeAuthModePtrInput)(nil)).Elem(), StripeAuthMode("restricted_key"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StripeWebhookCamelSourcePayloadRouterUnknownTypeBehaviorInput)(nil)).Elem(), StripeWebhookCamelSourcePayloadRouterUnknownTypeBehavior("DEFAULT_TOPIC"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StripeWebhookCamelSourcePayloadRouterUnknownTypeBehaviorPtrInput)(nil)).Elem(), StripeWebhookCamelSourcePayloadRouterUnknownTypeBehavior("DEFAULT_TOPIC"))
 	pulumi.RegisterInputType(reflect.TypeOf((*StripeWebhookTransformsOversizedRecordsOversizedFieldBehaviorInput)(nil)).Elem(), StripeWebhookTransformsOversizedRecordsOversizedFieldBehavior("TRUNCATE"))
@@ -12713,6 +14905,18 @@ func init() {
 	pulumi.RegisterOutputType(ElasticsearchHttpAuthPtrOutput{})
 	pulumi.RegisterOutputType(ElasticsearchTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(ElasticsearchTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
+	pulumi.RegisterOutputType(FacebookAdsApiVersionOutput{})
+	pulumi.RegisterOutputType(FacebookAdsApiVersionPtrOutput{})
+	pulumi.RegisterOutputType(GoogleAdsApiVersionOutput{})
+	pulumi.RegisterOutputType(GoogleAdsApiVersionPtrOutput{})
+	pulumi.RegisterOutputType(GoogleAdsAuthModeOutput{})
+	pulumi.RegisterOutputType(GoogleAdsAuthModePtrOutput{})
+	pulumi.RegisterOutputType(GoogleAnalyticsApiVersionOutput{})
+	pulumi.RegisterOutputType(GoogleAnalyticsApiVersionPtrOutput{})
+	pulumi.RegisterOutputType(HubspotApiVersionOutput{})
+	pulumi.RegisterOutputType(HubspotApiVersionPtrOutput{})
+	pulumi.RegisterOutputType(HubspotAuthModeOutput{})
+	pulumi.RegisterOutputType(HubspotAuthModePtrOutput{})
 	pulumi.RegisterOutputType(InformixBinaryHandlingModeOutput{})
 	pulumi.RegisterOutputType(InformixBinaryHandlingModePtrOutput{})
 	pulumi.RegisterOutputType(InformixTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
@@ -12749,16 +14953,24 @@ func init() {
 	pulumi.RegisterOutputType(MysqlBinaryHandlingModePtrOutput{})
 	pulumi.RegisterOutputType(MysqlDatabaseConnectionTimeZoneOutput{})
 	pulumi.RegisterOutputType(MysqlDatabaseConnectionTimeZonePtrOutput{})
+	pulumi.RegisterOutputType(MysqlInconsistentSchemaHandlingModeOutput{})
+	pulumi.RegisterOutputType(MysqlInconsistentSchemaHandlingModePtrOutput{})
 	pulumi.RegisterOutputType(MysqlSnapshotGtidOutput{})
 	pulumi.RegisterOutputType(MysqlSnapshotGtidPtrOutput{})
 	pulumi.RegisterOutputType(MysqlTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(MysqlTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
+	pulumi.RegisterOutputType(NetsuiteAuthModeOutput{})
+	pulumi.RegisterOutputType(NetsuiteAuthModePtrOutput{})
 	pulumi.RegisterOutputType(OracleAwsBinaryHandlingModeOutput{})
 	pulumi.RegisterOutputType(OracleAwsBinaryHandlingModePtrOutput{})
 	pulumi.RegisterOutputType(OracleAwsTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(OracleAwsTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(OracleBinaryHandlingModeOutput{})
 	pulumi.RegisterOutputType(OracleBinaryHandlingModePtrOutput{})
+	pulumi.RegisterOutputType(OracleLogMiningStrategyOutput{})
+	pulumi.RegisterOutputType(OracleLogMiningStrategyPtrOutput{})
+	pulumi.RegisterOutputType(OracleReselectorReselectErrorHandlingModeOutput{})
+	pulumi.RegisterOutputType(OracleReselectorReselectErrorHandlingModePtrOutput{})
 	pulumi.RegisterOutputType(OracleTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(OracleTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(PlanetscaleTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
@@ -12769,8 +14981,8 @@ func init() {
 	pulumi.RegisterOutputType(PostgresqlBinaryHandlingModePtrOutput{})
 	pulumi.RegisterOutputType(PostgresqlDatabaseSslmodeOutput{})
 	pulumi.RegisterOutputType(PostgresqlDatabaseSslmodePtrOutput{})
-	pulumi.RegisterOutputType(PostgresqlPostProcessorsOutput{})
-	pulumi.RegisterOutputType(PostgresqlPostProcessorsPtrOutput{})
+	pulumi.RegisterOutputType(PostgresqlReselectorReselectErrorHandlingModeOutput{})
+	pulumi.RegisterOutputType(PostgresqlReselectorReselectErrorHandlingModePtrOutput{})
 	pulumi.RegisterOutputType(PostgresqlSnapshotReadOnlyOutput{})
 	pulumi.RegisterOutputType(PostgresqlSnapshotReadOnlyPtrOutput{})
 	pulumi.RegisterOutputType(PostgresqlTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
@@ -12793,6 +15005,10 @@ func init() {
 	pulumi.RegisterOutputType(S3FsCleanupPolicyClassPtrOutput{})
 	pulumi.RegisterOutputType(S3TransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(S3TransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
+	pulumi.RegisterOutputType(SalesforceApiVersionOutput{})
+	pulumi.RegisterOutputType(SalesforceApiVersionPtrOutput{})
+	pulumi.RegisterOutputType(SalesforceAuthModeOutput{})
+	pulumi.RegisterOutputType(SalesforceAuthModePtrOutput{})
 	pulumi.RegisterOutputType(SalesforceWebhookCamelSourcePayloadRouterUnknownTypeBehaviorOutput{})
 	pulumi.RegisterOutputType(SalesforceWebhookCamelSourcePayloadRouterUnknownTypeBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(SalesforceWebhookTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
@@ -12805,6 +15021,8 @@ func init() {
 	pulumi.RegisterOutputType(SqlserverBinaryHandlingModePtrOutput{})
 	pulumi.RegisterOutputType(SqlserverTransformsOversizedRecordsOversizedFieldBehaviorOutput{})
 	pulumi.RegisterOutputType(SqlserverTransformsOversizedRecordsOversizedFieldBehaviorPtrOutput{})
+	pulumi.RegisterOutputType(StripeAuthModeOutput{})
+	pulumi.RegisterOutputType(StripeAuthModePtrOutput{})
 	pulumi.RegisterOutputType(StripeWebhookCamelSourcePayloadRouterUnknownTypeBehaviorOutput{})
 	pulumi.RegisterOutputType(StripeWebhookCamelSourcePayloadRouterUnknownTypeBehaviorPtrOutput{})
 	pulumi.RegisterOutputType(StripeWebhookTransformsOversizedRecordsOversizedFieldBehaviorOutput{})

@@ -59,10 +59,6 @@ type Sqlserver struct {
 	SchemaIncludeList pulumi.StringPtrOutput `pulumi:"schemaIncludeList"`
 	// The platform's `signal.data.collection.schema.or.database`. Default `streamkap`.
 	SignalDataCollectionSchemaOrDatabase pulumi.StringPtrOutput `pulumi:"signalDataCollectionSchemaOrDatabase"`
-	// The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-	SnapshotCustomTableConfig SqlserverSnapshotCustomTableConfigEntryMapOutput `pulumi:"snapshotCustomTableConfig"`
-	// The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-	SnapshotLargeTableThreshold pulumi.IntPtrOutput `pulumi:"snapshotLargeTableThreshold"`
 	// The platform's `ssh.enabled`. Default `false`.
 	SshEnabled pulumi.BoolPtrOutput `pulumi:"sshEnabled"`
 	// The platform's `ssh.host`. Unset: the platform's default.
@@ -220,10 +216,6 @@ type sqlserverArgs struct {
 	SchemaIncludeList string `pulumi:"schemaIncludeList"`
 	// The platform's `signal.data.collection.schema.or.database`. Default `streamkap`.
 	SignalDataCollectionSchemaOrDatabase *string `pulumi:"signalDataCollectionSchemaOrDatabase"`
-	// The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-	SnapshotCustomTableConfig map[string]SqlserverSnapshotCustomTableConfigEntry `pulumi:"snapshotCustomTableConfig"`
-	// The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-	SnapshotLargeTableThreshold *int `pulumi:"snapshotLargeTableThreshold"`
 	// The platform's `ssh.enabled`. Default `false`.
 	SshEnabled *bool `pulumi:"sshEnabled"`
 	// The platform's `ssh.host`. Unset: the platform's default.
@@ -312,10 +304,6 @@ type SqlserverArgs struct {
 	SchemaIncludeList pulumi.StringInput
 	// The platform's `signal.data.collection.schema.or.database`. Default `streamkap`.
 	SignalDataCollectionSchemaOrDatabase pulumi.StringPtrInput
-	// The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-	SnapshotCustomTableConfig SqlserverSnapshotCustomTableConfigEntryMapInput
-	// The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-	SnapshotLargeTableThreshold pulumi.IntPtrInput
 	// The platform's `ssh.enabled`. Default `false`.
 	SshEnabled pulumi.BoolPtrInput
 	// The platform's `ssh.host`. Unset: the platform's default.
@@ -554,18 +542,6 @@ func (o SqlserverOutput) SchemaIncludeList() pulumi.StringPtrOutput {
 // The platform's `signal.data.collection.schema.or.database`. Default `streamkap`.
 func (o SqlserverOutput) SignalDataCollectionSchemaOrDatabase() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Sqlserver) pulumi.StringPtrOutput { return v.SignalDataCollectionSchemaOrDatabase }).(pulumi.StringPtrOutput)
-}
-
-// The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-func (o SqlserverOutput) SnapshotCustomTableConfig() SqlserverSnapshotCustomTableConfigEntryMapOutput {
-	return o.ApplyT(func(v *Sqlserver) SqlserverSnapshotCustomTableConfigEntryMapOutput {
-		return v.SnapshotCustomTableConfig
-	}).(SqlserverSnapshotCustomTableConfigEntryMapOutput)
-}
-
-// The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-func (o SqlserverOutput) SnapshotLargeTableThreshold() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v *Sqlserver) pulumi.IntPtrOutput { return v.SnapshotLargeTableThreshold }).(pulumi.IntPtrOutput)
 }
 
 // The platform's `ssh.enabled`. Default `false`.

@@ -9,105 +9,130 @@ from enum import Enum
 __all__ = [
     'AzureBlobFormat',
     'AzureBlobTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'AzureBlobTransformsMaskFieldMaskFunction',
     'AzureBlobTransformsOversizedRecordsOversizedFieldBehavior',
     'BigqueryTimePartitioningType',
     'BigqueryTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'BigqueryTransformsMaskFieldMaskFunction',
     'BigqueryTransformsOversizedRecordsOversizedFieldBehavior',
     'ClickhouseIngestionMode',
     'ClickhouseSchemaEvolution',
     'ClickhouseTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'ClickhouseTransformsMaskFieldMaskFunction',
     'ClickhouseTransformsOversizedRecordsOversizedFieldBehavior',
     'CockroachdbInsertMode',
     'CockroachdbPrimaryKeyMode',
     'CockroachdbSchemaEvolution',
     'CockroachdbTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'CockroachdbTransformsMaskFieldMaskFunction',
     'CockroachdbTransformsOversizedRecordsOversizedFieldBehavior',
     'DatabricksConsumerWaitTimeForLargerBatchMs',
     'DatabricksIngestionMode',
     'DatabricksPartitionMode',
     'DatabricksSchemaEvolution',
     'DatabricksTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'DatabricksTransformsMaskFieldMaskFunction',
     'DatabricksTransformsOversizedRecordsOversizedFieldBehavior',
     'Db2InsertMode',
     'Db2PrimaryKeyMode',
     'Db2SchemaEvolution',
     'Db2TransformsMarkColumnsAsRequiredNullSentinelMode',
+    'Db2TransformsMaskFieldMaskFunction',
     'Db2TransformsOversizedRecordsOversizedFieldBehavior',
     'GcsFileCompressionType',
     'GcsFormat',
     'GcsTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'GcsTransformsMaskFieldMaskFunction',
     'GcsTransformsOversizedRecordsOversizedFieldBehavior',
     'HttpSinkDecimalFormat',
     'HttpSinkErrorsTolerance',
     'HttpSinkHttpAuthorizationType',
     'HttpSinkTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'HttpSinkTransformsMaskFieldMaskFunction',
     'HttpSinkTransformsOversizedRecordsOversizedFieldBehavior',
     'IcebergIcebergCatalogAuthMode',
     'IcebergIcebergCatalogClientRegion',
     'IcebergIcebergCatalogType',
     'IcebergInsertMode',
     'IcebergTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'IcebergTransformsMaskFieldMaskFunction',
     'IcebergTransformsOversizedRecordsOversizedFieldBehavior',
     'KafkaDestinationFormat',
+    'KafkaDirectTransformsMaskFieldMaskFunction',
     'KafkaTransformsChangeTopicNameAddOriginalTopic',
     'KafkaTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'KafkaTransformsMaskFieldMaskFunction',
     'KafkaTransformsOversizedRecordsOversizedFieldBehavior',
     'MotherDuckIngestionMode',
     'MotherDuckSchemaEvolution',
     'MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'MotherDuckTransformsMaskFieldMaskFunction',
     'MotherDuckTransformsOversizedRecordsOversizedFieldBehavior',
     'MysqlInsertMode',
     'MysqlPrimaryKeyMode',
     'MysqlSchemaEvolution',
     'MysqlTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'MysqlTransformsMaskFieldMaskFunction',
     'MysqlTransformsOversizedRecordsOversizedFieldBehavior',
     'OracleInsertMode',
     'OraclePrimaryKeyMode',
     'OracleSchemaEvolution',
     'OracleTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'OracleTransformsMaskFieldMaskFunction',
     'OracleTransformsOversizedRecordsOversizedFieldBehavior',
     'PineconeDocumentIdStrategy',
     'PineconeSchemaEvolution',
     'PineconeTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'PineconeTransformsMaskFieldMaskFunction',
     'PineconeTransformsOversizedRecordsOversizedFieldBehavior',
     'PostgresqlInsertMode',
     'PostgresqlPrimaryKeyMode',
     'PostgresqlSchemaEvolution',
     'PostgresqlTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'PostgresqlTransformsMaskFieldMaskFunction',
     'PostgresqlTransformsOversizedRecordsOversizedFieldBehavior',
     'R2FileCompressionType',
     'R2Format',
     'R2TransformsMarkColumnsAsRequiredNullSentinelMode',
+    'R2TransformsMaskFieldMaskFunction',
     'R2TransformsOversizedRecordsOversizedFieldBehavior',
     'RedisRedisKeyDataType',
     'RedisTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'RedisTransformsMaskFieldMaskFunction',
     'RedisTransformsOversizedRecordsOversizedFieldBehavior',
     'RedshiftSchemaEvolution',
     'RedshiftTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'RedshiftTransformsMaskFieldMaskFunction',
     'RedshiftTransformsOversizedRecordsOversizedFieldBehavior',
+    'S3AwsAuthMode',
     'S3AwsS3Region',
     'S3FileCompressionType',
     'S3Format',
     'S3TransformsMarkColumnsAsRequiredNullSentinelMode',
+    'S3TransformsMaskFieldMaskFunction',
     'S3TransformsOversizedRecordsOversizedFieldBehavior',
     'SnowflakeIngestionMode',
     'SnowflakeSchemaEvolution',
     'SnowflakeTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'SnowflakeTransformsMaskFieldMaskFunction',
     'SnowflakeTransformsOversizedRecordsOversizedFieldBehavior',
     'SqlserverInsertMode',
     'SqlserverPrimaryKeyMode',
     'SqlserverSchemaEvolution',
     'SqlserverTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'SqlserverTransformsMaskFieldMaskFunction',
     'SqlserverTransformsOversizedRecordsOversizedFieldBehavior',
     'StarburstAwsS3Region',
     'StarburstFileCompressionType',
     'StarburstFormat',
     'StarburstTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'StarburstTransformsMaskFieldMaskFunction',
     'StarburstTransformsOversizedRecordsOversizedFieldBehavior',
     'WeaviateConsistencyLevel',
     'WeaviateDocumentIdStrategy',
     'WeaviateSchemaEvolution',
     'WeaviateTransformsMarkColumnsAsRequiredNullSentinelMode',
+    'WeaviateTransformsMaskFieldMaskFunction',
     'WeaviateTransformsOversizedRecordsOversizedFieldBehavior',
     'WeaviateVectorStrategy',
     'WeaviateWeaviateAuthScheme',
@@ -133,6 +158,20 @@ class AzureBlobTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, En
     """
     NONE = "NONE"
     TYPE_MIN = "TYPE_MIN"
+
+
+@pulumi.type_token("cdc:destinations:AzureBlobTransformsMaskFieldMaskFunction")
+class AzureBlobTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Azure Blob Storage destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:AzureBlobTransformsOversizedRecordsOversizedFieldBehavior")
@@ -163,6 +202,20 @@ class BigqueryTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enu
     """
     NONE = "NONE"
     TYPE_MIN = "TYPE_MIN"
+
+
+@pulumi.type_token("cdc:destinations:BigqueryTransformsMaskFieldMaskFunction")
+class BigqueryTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the BigQuery destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:BigqueryTransformsOversizedRecordsOversizedFieldBehavior")
@@ -199,6 +252,20 @@ class ClickhouseTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, E
     """
     NONE = "NONE"
     TYPE_MIN = "TYPE_MIN"
+
+
+@pulumi.type_token("cdc:destinations:ClickhouseTransformsMaskFieldMaskFunction")
+class ClickhouseTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the ClickHouse destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:ClickhouseTransformsOversizedRecordsOversizedFieldBehavior")
@@ -245,6 +312,20 @@ class CockroachdbTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, 
     """
     NONE = "NONE"
     TYPE_MIN = "TYPE_MIN"
+
+
+@pulumi.type_token("cdc:destinations:CockroachdbTransformsMaskFieldMaskFunction")
+class CockroachdbTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the CockroachDB destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:CockroachdbTransformsOversizedRecordsOversizedFieldBehavior")
@@ -310,6 +391,20 @@ class DatabricksTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, E
     TYPE_MIN = "TYPE_MIN"
 
 
+@pulumi.type_token("cdc:destinations:DatabricksTransformsMaskFieldMaskFunction")
+class DatabricksTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Databricks destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
+
+
 @pulumi.type_token("cdc:destinations:DatabricksTransformsOversizedRecordsOversizedFieldBehavior")
 class DatabricksTransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, Enum):
     """
@@ -356,6 +451,20 @@ class Db2TransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enum):
     TYPE_MIN = "TYPE_MIN"
 
 
+@pulumi.type_token("cdc:destinations:Db2TransformsMaskFieldMaskFunction")
+class Db2TransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Db2 destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
+
+
 @pulumi.type_token("cdc:destinations:Db2TransformsOversizedRecordsOversizedFieldBehavior")
 class Db2TransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, Enum):
     """
@@ -394,6 +503,20 @@ class GcsTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enum):
     """
     NONE = "NONE"
     TYPE_MIN = "TYPE_MIN"
+
+
+@pulumi.type_token("cdc:destinations:GcsTransformsMaskFieldMaskFunction")
+class GcsTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the GCS destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:GcsTransformsOversizedRecordsOversizedFieldBehavior")
@@ -440,6 +563,20 @@ class HttpSinkTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enu
     """
     NONE = "NONE"
     TYPE_MIN = "TYPE_MIN"
+
+
+@pulumi.type_token("cdc:destinations:HttpSinkTransformsMaskFieldMaskFunction")
+class HttpSinkTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the HTTP Sink destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:HttpSinkTransformsOversizedRecordsOversizedFieldBehavior")
@@ -513,6 +650,20 @@ class IcebergTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enum
     TYPE_MIN = "TYPE_MIN"
 
 
+@pulumi.type_token("cdc:destinations:IcebergTransformsMaskFieldMaskFunction")
+class IcebergTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Iceberg destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
+
+
 @pulumi.type_token("cdc:destinations:IcebergTransformsOversizedRecordsOversizedFieldBehavior")
 class IcebergTransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, Enum):
     """
@@ -529,6 +680,20 @@ class KafkaDestinationFormat(_builtins.str, Enum):
     """
     AVRO = "avro"
     JSON = "json"
+
+
+@pulumi.type_token("cdc:destinations:KafkaDirectTransformsMaskFieldMaskFunction")
+class KafkaDirectTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Kafka Direct destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:KafkaTransformsChangeTopicNameAddOriginalTopic")
@@ -548,6 +713,20 @@ class KafkaTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enum):
     """
     NONE = "NONE"
     TYPE_MIN = "TYPE_MIN"
+
+
+@pulumi.type_token("cdc:destinations:KafkaTransformsMaskFieldMaskFunction")
+class KafkaTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Kafka destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:KafkaTransformsOversizedRecordsOversizedFieldBehavior")
@@ -584,6 +763,20 @@ class MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, E
     """
     NONE = "NONE"
     TYPE_MIN = "TYPE_MIN"
+
+
+@pulumi.type_token("cdc:destinations:MotherDuckTransformsMaskFieldMaskFunction")
+class MotherDuckTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Motherduck destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:MotherDuckTransformsOversizedRecordsOversizedFieldBehavior")
@@ -632,6 +825,20 @@ class MysqlTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enum):
     TYPE_MIN = "TYPE_MIN"
 
 
+@pulumi.type_token("cdc:destinations:MysqlTransformsMaskFieldMaskFunction")
+class MysqlTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the MySQL destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
+
+
 @pulumi.type_token("cdc:destinations:MysqlTransformsOversizedRecordsOversizedFieldBehavior")
 class MysqlTransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, Enum):
     """
@@ -678,6 +885,20 @@ class OracleTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enum)
     TYPE_MIN = "TYPE_MIN"
 
 
+@pulumi.type_token("cdc:destinations:OracleTransformsMaskFieldMaskFunction")
+class OracleTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Oracle destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
+
+
 @pulumi.type_token("cdc:destinations:OracleTransformsOversizedRecordsOversizedFieldBehavior")
 class OracleTransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, Enum):
     """
@@ -713,6 +934,20 @@ class PineconeTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enu
     """
     NONE = "NONE"
     TYPE_MIN = "TYPE_MIN"
+
+
+@pulumi.type_token("cdc:destinations:PineconeTransformsMaskFieldMaskFunction")
+class PineconeTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Pinecone destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:PineconeTransformsOversizedRecordsOversizedFieldBehavior")
@@ -761,6 +996,20 @@ class PostgresqlTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, E
     TYPE_MIN = "TYPE_MIN"
 
 
+@pulumi.type_token("cdc:destinations:PostgresqlTransformsMaskFieldMaskFunction")
+class PostgresqlTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the PostgreSQL destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
+
+
 @pulumi.type_token("cdc:destinations:PostgresqlTransformsOversizedRecordsOversizedFieldBehavior")
 class PostgresqlTransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, Enum):
     """
@@ -800,6 +1049,20 @@ class R2TransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enum):
     TYPE_MIN = "TYPE_MIN"
 
 
+@pulumi.type_token("cdc:destinations:R2TransformsMaskFieldMaskFunction")
+class R2TransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the R2 destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
+
+
 @pulumi.type_token("cdc:destinations:R2TransformsOversizedRecordsOversizedFieldBehavior")
 class R2TransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, Enum):
     """
@@ -826,6 +1089,20 @@ class RedisTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enum):
     """
     NONE = "NONE"
     TYPE_MIN = "TYPE_MIN"
+
+
+@pulumi.type_token("cdc:destinations:RedisTransformsMaskFieldMaskFunction")
+class RedisTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Redis destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:RedisTransformsOversizedRecordsOversizedFieldBehavior")
@@ -855,6 +1132,20 @@ class RedshiftTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enu
     TYPE_MIN = "TYPE_MIN"
 
 
+@pulumi.type_token("cdc:destinations:RedshiftTransformsMaskFieldMaskFunction")
+class RedshiftTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Redshift destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
+
+
 @pulumi.type_token("cdc:destinations:RedshiftTransformsOversizedRecordsOversizedFieldBehavior")
 class RedshiftTransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, Enum):
     """
@@ -862,6 +1153,15 @@ class RedshiftTransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, En
     """
     TRUNCATE = "TRUNCATE"
     NULLIFY = "NULLIFY"
+
+
+@pulumi.type_token("cdc:destinations:S3AwsAuthMode")
+class S3AwsAuthMode(_builtins.str, Enum):
+    """
+    The allowed values of the S3 destination's `awsAuthMode` (`aws.auth.mode`).
+    """
+    ACCESS_KEYS = "Access Keys"
+    CROSS_ACCOUNT_ROLE = "Cross-Account Role"
 
 
 @pulumi.type_token("cdc:destinations:S3AwsS3Region")
@@ -917,6 +1217,20 @@ class S3TransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enum):
     TYPE_MIN = "TYPE_MIN"
 
 
+@pulumi.type_token("cdc:destinations:S3TransformsMaskFieldMaskFunction")
+class S3TransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the S3 destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
+
+
 @pulumi.type_token("cdc:destinations:S3TransformsOversizedRecordsOversizedFieldBehavior")
 class S3TransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, Enum):
     """
@@ -951,6 +1265,20 @@ class SnowflakeTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, En
     """
     NONE = "NONE"
     TYPE_MIN = "TYPE_MIN"
+
+
+@pulumi.type_token("cdc:destinations:SnowflakeTransformsMaskFieldMaskFunction")
+class SnowflakeTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Snowflake destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:SnowflakeTransformsOversizedRecordsOversizedFieldBehavior")
@@ -997,6 +1325,20 @@ class SqlserverTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, En
     """
     NONE = "NONE"
     TYPE_MIN = "TYPE_MIN"
+
+
+@pulumi.type_token("cdc:destinations:SqlserverTransformsMaskFieldMaskFunction")
+class SqlserverTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the SQL Server destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:SqlserverTransformsOversizedRecordsOversizedFieldBehavior")
@@ -1062,6 +1404,20 @@ class StarburstTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, En
     TYPE_MIN = "TYPE_MIN"
 
 
+@pulumi.type_token("cdc:destinations:StarburstTransformsMaskFieldMaskFunction")
+class StarburstTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Starburst destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
+
+
 @pulumi.type_token("cdc:destinations:StarburstTransformsOversizedRecordsOversizedFieldBehavior")
 class StarburstTransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, Enum):
     """
@@ -1107,6 +1463,20 @@ class WeaviateTransformsMarkColumnsAsRequiredNullSentinelMode(_builtins.str, Enu
     """
     NONE = "NONE"
     TYPE_MIN = "TYPE_MIN"
+
+
+@pulumi.type_token("cdc:destinations:WeaviateTransformsMaskFieldMaskFunction")
+class WeaviateTransformsMaskFieldMaskFunction(_builtins.str, Enum):
+    """
+    The allowed values of the Weaviate destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+    """
+    SHA256_TRUNCATE = "SHA256_TRUNCATE"
+    MD5_TRUNCATE = "MD5_TRUNCATE"
+    SHA256 = "SHA256"
+    MD5 = "MD5"
+    REDACT = "REDACT"
+    FIXED = "FIXED"
+    NULLIFY = "NULLIFY"
 
 
 @pulumi.type_token("cdc:destinations:WeaviateTransformsOversizedRecordsOversizedFieldBehavior")

@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
 from .. import outputs as _root_outputs
+from ._enums import *
 
 __all__ = ['KafkaDirectArgs', 'KafkaDirect']
 
@@ -25,7 +26,14 @@ class KafkaDirectArgs:
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  desired_state: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+                 tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['KafkaDirectTransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a KafkaDirect resource.
 
@@ -35,6 +43,13 @@ class KafkaDirectArgs:
         :param pulumi.Input[_builtins.str] desired_state: The state Pulumi keeps the destination in: `active` (the default), `paused` or `stopped`. The destination is paused, stopped or resumed to match; a status changed outside Pulumi is drift.
         :param pulumi.Input[_builtins.str] name: The destination's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tag ids on the destination (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the destination's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_exclude_list: The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_include_list: The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_char: The platform's `transforms.MaskField.mask.char`. Default `*`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_fixed_value: The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        :param pulumi.Input['KafkaDirectTransformsMaskFieldMaskFunction'] transforms_mask_field_mask_function: The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_salt: The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input[_builtins.bool] transforms_mask_field_replace_null_with_default: The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
         """
         pulumi.set(__self__, "password", password)
         pulumi.set(__self__, "whitelist_ips", whitelist_ips)
@@ -46,6 +61,20 @@ class KafkaDirectArgs:
             pulumi.set(__self__, "name", name)
         if tags is not None:
             pulumi.set(__self__, "tags", tags)
+        if transforms_mask_field_fields_exclude_list is not None:
+            pulumi.set(__self__, "transforms_mask_field_fields_exclude_list", transforms_mask_field_fields_exclude_list)
+        if transforms_mask_field_fields_include_list is not None:
+            pulumi.set(__self__, "transforms_mask_field_fields_include_list", transforms_mask_field_fields_include_list)
+        if transforms_mask_field_mask_char is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_char", transforms_mask_field_mask_char)
+        if transforms_mask_field_mask_fixed_value is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_fixed_value", transforms_mask_field_mask_fixed_value)
+        if transforms_mask_field_mask_function is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_function", transforms_mask_field_mask_function)
+        if transforms_mask_field_mask_salt is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_salt", transforms_mask_field_mask_salt)
+        if transforms_mask_field_replace_null_with_default is not None:
+            pulumi.set(__self__, "transforms_mask_field_replace_null_with_default", transforms_mask_field_replace_null_with_default)
 
     @_builtins.property
     @pulumi.getter
@@ -119,6 +148,90 @@ class KafkaDirectArgs:
     def tags(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
         pulumi.set(self, "tags", value)
 
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsExcludeList")
+    def transforms_mask_field_fields_exclude_list(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_exclude_list")
+
+    @transforms_mask_field_fields_exclude_list.setter
+    def transforms_mask_field_fields_exclude_list(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_fields_exclude_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsIncludeList")
+    def transforms_mask_field_fields_include_list(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_include_list")
+
+    @transforms_mask_field_fields_include_list.setter
+    def transforms_mask_field_fields_include_list(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_fields_include_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskChar")
+    def transforms_mask_field_mask_char(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.char`. Default `*`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_char")
+
+    @transforms_mask_field_mask_char.setter
+    def transforms_mask_field_mask_char(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_char", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFixedValue")
+    def transforms_mask_field_mask_fixed_value(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_fixed_value")
+
+    @transforms_mask_field_mask_fixed_value.setter
+    def transforms_mask_field_mask_fixed_value(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_fixed_value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFunction")
+    def transforms_mask_field_mask_function(self) -> pulumi.Input[Optional['KafkaDirectTransformsMaskFieldMaskFunction']]:
+        """
+        The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_function")
+
+    @transforms_mask_field_mask_function.setter
+    def transforms_mask_field_mask_function(self, value: pulumi.Input[Optional['KafkaDirectTransformsMaskFieldMaskFunction']]):
+        pulumi.set(self, "transforms_mask_field_mask_function", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskSalt")
+    def transforms_mask_field_mask_salt(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_salt")
+
+    @transforms_mask_field_mask_salt.setter
+    def transforms_mask_field_mask_salt(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_salt", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldReplaceNullWithDefault")
+    def transforms_mask_field_replace_null_with_default(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        """
+        return pulumi.get(self, "transforms_mask_field_replace_null_with_default")
+
+    @transforms_mask_field_replace_null_with_default.setter
+    def transforms_mask_field_replace_null_with_default(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "transforms_mask_field_replace_null_with_default", value)
+
 
 @pulumi.type_token("cdc:destinations:KafkaDirect")
 class KafkaDirect(pulumi.CustomResource):
@@ -131,6 +244,13 @@ class KafkaDirect(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['KafkaDirectTransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  whitelist_ips: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -143,6 +263,13 @@ class KafkaDirect(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] name: The destination's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
         :param pulumi.Input[_builtins.str] password: The platform's `password`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tag ids on the destination (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the destination's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_exclude_list: The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_include_list: The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_char: The platform's `transforms.MaskField.mask.char`. Default `*`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_fixed_value: The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        :param pulumi.Input['KafkaDirectTransformsMaskFieldMaskFunction'] transforms_mask_field_mask_function: The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_salt: The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input[_builtins.bool] transforms_mask_field_replace_null_with_default: The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
         :param pulumi.Input[_builtins.str] whitelist_ips: The platform's `whitelist.ips.user.defined`. Required.
         """
         ...
@@ -174,6 +301,13 @@ class KafkaDirect(pulumi.CustomResource):
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['KafkaDirectTransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  whitelist_ips: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -191,6 +325,13 @@ class KafkaDirect(pulumi.CustomResource):
                 raise TypeError("Missing required property 'password'")
             __props__.__dict__["password"] = None if password is None else pulumi.Output.secret(password)
             __props__.__dict__["tags"] = tags
+            __props__.__dict__["transforms_mask_field_fields_exclude_list"] = transforms_mask_field_fields_exclude_list
+            __props__.__dict__["transforms_mask_field_fields_include_list"] = transforms_mask_field_fields_include_list
+            __props__.__dict__["transforms_mask_field_mask_char"] = transforms_mask_field_mask_char
+            __props__.__dict__["transforms_mask_field_mask_fixed_value"] = transforms_mask_field_mask_fixed_value
+            __props__.__dict__["transforms_mask_field_mask_function"] = transforms_mask_field_mask_function
+            __props__.__dict__["transforms_mask_field_mask_salt"] = None if transforms_mask_field_mask_salt is None else pulumi.Output.secret(transforms_mask_field_mask_salt)
+            __props__.__dict__["transforms_mask_field_replace_null_with_default"] = transforms_mask_field_replace_null_with_default
             if whitelist_ips is None and not opts.urn:
                 raise TypeError("Missing required property 'whitelist_ips'")
             __props__.__dict__["whitelist_ips"] = whitelist_ips
@@ -236,6 +377,12 @@ class KafkaDirect(pulumi.CustomResource):
         __props__.__dict__["topic_ids"] = None
         __props__.__dict__["topic_map"] = None
         __props__.__dict__["topics"] = None
+        __props__.__dict__["transforms_mask_field_fields_exclude_list"] = None
+        __props__.__dict__["transforms_mask_field_fields_include_list"] = None
+        __props__.__dict__["transforms_mask_field_mask_char"] = None
+        __props__.__dict__["transforms_mask_field_mask_fixed_value"] = None
+        __props__.__dict__["transforms_mask_field_mask_function"] = None
+        __props__.__dict__["transforms_mask_field_replace_null_with_default"] = None
         __props__.__dict__["whitelist_ips"] = None
         return KafkaDirect(resource_name, opts=opts, __props__=__props__)
 
@@ -334,6 +481,54 @@ class KafkaDirect(pulumi.CustomResource):
         The topics the destination reads, by name.
         """
         return pulumi.get(self, "topics")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsExcludeList")
+    def transforms_mask_field_fields_exclude_list(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_exclude_list")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsIncludeList")
+    def transforms_mask_field_fields_include_list(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_include_list")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskChar")
+    def transforms_mask_field_mask_char(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.char`. Default `*`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_char")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFixedValue")
+    def transforms_mask_field_mask_fixed_value(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_fixed_value")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFunction")
+    def transforms_mask_field_mask_function(self) -> pulumi.Output[Optional['KafkaDirectTransformsMaskFieldMaskFunction']]:
+        """
+        The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_function")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldReplaceNullWithDefault")
+    def transforms_mask_field_replace_null_with_default(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        """
+        return pulumi.get(self, "transforms_mask_field_replace_null_with_default")
 
     @_builtins.property
     @pulumi.getter(name="whitelistIps")

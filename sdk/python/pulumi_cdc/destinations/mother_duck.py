@@ -45,6 +45,13 @@ class MotherDuckArgs:
                  transforms_mark_columns_as_optional_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_mark_columns_as_required_fields_include_all: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_mark_columns_as_required_null_sentinel_mode: pulumi.Input[Optional['MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode']] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['MotherDuckTransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_oversized_records_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_max_field_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -94,6 +101,13 @@ class MotherDuckArgs:
         :param pulumi.Input[_builtins.str] transforms_mark_columns_as_optional_fields_include_list: The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] transforms_mark_columns_as_required_fields_include_all: The platform's `transforms.MarkColumnsAsRequired.fields.include.all`. Default `false`.
         :param pulumi.Input['MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode'] transforms_mark_columns_as_required_null_sentinel_mode: The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_exclude_list: The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_include_list: The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_char: The platform's `transforms.MaskField.mask.char`. Default `*`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_fixed_value: The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        :param pulumi.Input['MotherDuckTransformsMaskFieldMaskFunction'] transforms_mask_field_mask_function: The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_salt: The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input[_builtins.bool] transforms_mask_field_replace_null_with_default: The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_exclude_list: The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_include_list: The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] transforms_oversized_records_max_field_size_bytes: The platform's `transforms.OversizedRecords.max.field.size.bytes`. A whole number from 1048576 to 104857600. Default `1048576`.
@@ -163,6 +177,20 @@ class MotherDuckArgs:
             pulumi.set(__self__, "transforms_mark_columns_as_required_fields_include_all", transforms_mark_columns_as_required_fields_include_all)
         if transforms_mark_columns_as_required_null_sentinel_mode is not None:
             pulumi.set(__self__, "transforms_mark_columns_as_required_null_sentinel_mode", transforms_mark_columns_as_required_null_sentinel_mode)
+        if transforms_mask_field_fields_exclude_list is not None:
+            pulumi.set(__self__, "transforms_mask_field_fields_exclude_list", transforms_mask_field_fields_exclude_list)
+        if transforms_mask_field_fields_include_list is not None:
+            pulumi.set(__self__, "transforms_mask_field_fields_include_list", transforms_mask_field_fields_include_list)
+        if transforms_mask_field_mask_char is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_char", transforms_mask_field_mask_char)
+        if transforms_mask_field_mask_fixed_value is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_fixed_value", transforms_mask_field_mask_fixed_value)
+        if transforms_mask_field_mask_function is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_function", transforms_mask_field_mask_function)
+        if transforms_mask_field_mask_salt is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_salt", transforms_mask_field_mask_salt)
+        if transforms_mask_field_replace_null_with_default is not None:
+            pulumi.set(__self__, "transforms_mask_field_replace_null_with_default", transforms_mask_field_replace_null_with_default)
         if transforms_oversized_records_fields_exclude_list is not None:
             pulumi.set(__self__, "transforms_oversized_records_fields_exclude_list", transforms_oversized_records_fields_exclude_list)
         if transforms_oversized_records_fields_include_list is not None:
@@ -497,6 +525,90 @@ class MotherDuckArgs:
         pulumi.set(self, "transforms_mark_columns_as_required_null_sentinel_mode", value)
 
     @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsExcludeList")
+    def transforms_mask_field_fields_exclude_list(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_exclude_list")
+
+    @transforms_mask_field_fields_exclude_list.setter
+    def transforms_mask_field_fields_exclude_list(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_fields_exclude_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsIncludeList")
+    def transforms_mask_field_fields_include_list(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_include_list")
+
+    @transforms_mask_field_fields_include_list.setter
+    def transforms_mask_field_fields_include_list(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_fields_include_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskChar")
+    def transforms_mask_field_mask_char(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.char`. Default `*`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_char")
+
+    @transforms_mask_field_mask_char.setter
+    def transforms_mask_field_mask_char(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_char", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFixedValue")
+    def transforms_mask_field_mask_fixed_value(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_fixed_value")
+
+    @transforms_mask_field_mask_fixed_value.setter
+    def transforms_mask_field_mask_fixed_value(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_fixed_value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFunction")
+    def transforms_mask_field_mask_function(self) -> pulumi.Input[Optional['MotherDuckTransformsMaskFieldMaskFunction']]:
+        """
+        The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_function")
+
+    @transforms_mask_field_mask_function.setter
+    def transforms_mask_field_mask_function(self, value: pulumi.Input[Optional['MotherDuckTransformsMaskFieldMaskFunction']]):
+        pulumi.set(self, "transforms_mask_field_mask_function", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskSalt")
+    def transforms_mask_field_mask_salt(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_salt")
+
+    @transforms_mask_field_mask_salt.setter
+    def transforms_mask_field_mask_salt(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_salt", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldReplaceNullWithDefault")
+    def transforms_mask_field_replace_null_with_default(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        """
+        return pulumi.get(self, "transforms_mask_field_replace_null_with_default")
+
+    @transforms_mask_field_replace_null_with_default.setter
+    def transforms_mask_field_replace_null_with_default(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "transforms_mask_field_replace_null_with_default", value)
+
+    @_builtins.property
     @pulumi.getter(name="transformsOversizedRecordsFieldsExcludeList")
     def transforms_oversized_records_fields_exclude_list(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -791,6 +903,13 @@ class MotherDuck(pulumi.CustomResource):
                  transforms_mark_columns_as_optional_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_mark_columns_as_required_fields_include_all: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_mark_columns_as_required_null_sentinel_mode: pulumi.Input[Optional['MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode']] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['MotherDuckTransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_oversized_records_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_max_field_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -843,6 +962,13 @@ class MotherDuck(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] transforms_mark_columns_as_optional_fields_include_list: The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] transforms_mark_columns_as_required_fields_include_all: The platform's `transforms.MarkColumnsAsRequired.fields.include.all`. Default `false`.
         :param pulumi.Input['MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode'] transforms_mark_columns_as_required_null_sentinel_mode: The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_exclude_list: The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_include_list: The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_char: The platform's `transforms.MaskField.mask.char`. Default `*`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_fixed_value: The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        :param pulumi.Input['MotherDuckTransformsMaskFieldMaskFunction'] transforms_mask_field_mask_function: The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_salt: The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input[_builtins.bool] transforms_mask_field_replace_null_with_default: The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_exclude_list: The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_include_list: The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] transforms_oversized_records_max_field_size_bytes: The platform's `transforms.OversizedRecords.max.field.size.bytes`. A whole number from 1048576 to 104857600. Default `1048576`.
@@ -914,6 +1040,13 @@ class MotherDuck(pulumi.CustomResource):
                  transforms_mark_columns_as_optional_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_mark_columns_as_required_fields_include_all: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_mark_columns_as_required_null_sentinel_mode: pulumi.Input[Optional['MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode']] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['MotherDuckTransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_oversized_records_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_max_field_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -973,6 +1106,13 @@ class MotherDuck(pulumi.CustomResource):
             __props__.__dict__["transforms_mark_columns_as_optional_fields_include_list"] = transforms_mark_columns_as_optional_fields_include_list
             __props__.__dict__["transforms_mark_columns_as_required_fields_include_all"] = transforms_mark_columns_as_required_fields_include_all
             __props__.__dict__["transforms_mark_columns_as_required_null_sentinel_mode"] = transforms_mark_columns_as_required_null_sentinel_mode
+            __props__.__dict__["transforms_mask_field_fields_exclude_list"] = transforms_mask_field_fields_exclude_list
+            __props__.__dict__["transforms_mask_field_fields_include_list"] = transforms_mask_field_fields_include_list
+            __props__.__dict__["transforms_mask_field_mask_char"] = transforms_mask_field_mask_char
+            __props__.__dict__["transforms_mask_field_mask_fixed_value"] = transforms_mask_field_mask_fixed_value
+            __props__.__dict__["transforms_mask_field_mask_function"] = transforms_mask_field_mask_function
+            __props__.__dict__["transforms_mask_field_mask_salt"] = None if transforms_mask_field_mask_salt is None else pulumi.Output.secret(transforms_mask_field_mask_salt)
+            __props__.__dict__["transforms_mask_field_replace_null_with_default"] = transforms_mask_field_replace_null_with_default
             __props__.__dict__["transforms_oversized_records_fields_exclude_list"] = transforms_oversized_records_fields_exclude_list
             __props__.__dict__["transforms_oversized_records_fields_include_list"] = transforms_oversized_records_fields_include_list
             __props__.__dict__["transforms_oversized_records_max_field_size_bytes"] = transforms_oversized_records_max_field_size_bytes
@@ -1056,6 +1196,12 @@ class MotherDuck(pulumi.CustomResource):
         __props__.__dict__["transforms_mark_columns_as_optional_fields_include_list"] = None
         __props__.__dict__["transforms_mark_columns_as_required_fields_include_all"] = None
         __props__.__dict__["transforms_mark_columns_as_required_null_sentinel_mode"] = None
+        __props__.__dict__["transforms_mask_field_fields_exclude_list"] = None
+        __props__.__dict__["transforms_mask_field_fields_include_list"] = None
+        __props__.__dict__["transforms_mask_field_mask_char"] = None
+        __props__.__dict__["transforms_mask_field_mask_fixed_value"] = None
+        __props__.__dict__["transforms_mask_field_mask_function"] = None
+        __props__.__dict__["transforms_mask_field_replace_null_with_default"] = None
         __props__.__dict__["transforms_oversized_records_fields_exclude_list"] = None
         __props__.__dict__["transforms_oversized_records_fields_include_list"] = None
         __props__.__dict__["transforms_oversized_records_max_field_size_bytes"] = None
@@ -1327,6 +1473,54 @@ class MotherDuck(pulumi.CustomResource):
         The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
         """
         return pulumi.get(self, "transforms_mark_columns_as_required_null_sentinel_mode")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsExcludeList")
+    def transforms_mask_field_fields_exclude_list(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_exclude_list")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsIncludeList")
+    def transforms_mask_field_fields_include_list(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_include_list")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskChar")
+    def transforms_mask_field_mask_char(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.char`. Default `*`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_char")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFixedValue")
+    def transforms_mask_field_mask_fixed_value(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_fixed_value")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFunction")
+    def transforms_mask_field_mask_function(self) -> pulumi.Output[Optional['MotherDuckTransformsMaskFieldMaskFunction']]:
+        """
+        The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_function")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldReplaceNullWithDefault")
+    def transforms_mask_field_replace_null_with_default(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        """
+        return pulumi.get(self, "transforms_mask_field_replace_null_with_default")
 
     @_builtins.property
     @pulumi.getter(name="transformsOversizedRecordsFieldsExcludeList")

@@ -54,6 +54,13 @@ class PostgresqlArgs:
                  transforms_mark_columns_as_optional_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_mark_columns_as_required_fields_include_all: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_mark_columns_as_required_null_sentinel_mode: pulumi.Input[Optional['PostgresqlTransformsMarkColumnsAsRequiredNullSentinelMode']] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['PostgresqlTransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_oversized_records_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_max_field_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -116,6 +123,13 @@ class PostgresqlArgs:
         :param pulumi.Input[_builtins.str] transforms_mark_columns_as_optional_fields_include_list: The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] transforms_mark_columns_as_required_fields_include_all: The platform's `transforms.MarkColumnsAsRequired.fields.include.all`. Default `false`.
         :param pulumi.Input['PostgresqlTransformsMarkColumnsAsRequiredNullSentinelMode'] transforms_mark_columns_as_required_null_sentinel_mode: The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_exclude_list: The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_include_list: The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_char: The platform's `transforms.MaskField.mask.char`. Default `*`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_fixed_value: The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        :param pulumi.Input['PostgresqlTransformsMaskFieldMaskFunction'] transforms_mask_field_mask_function: The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_salt: The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input[_builtins.bool] transforms_mask_field_replace_null_with_default: The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_exclude_list: The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_include_list: The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] transforms_oversized_records_max_field_size_bytes: The platform's `transforms.OversizedRecords.max.field.size.bytes`. A whole number from 1048576 to 104857600. Default `1048576`.
@@ -204,6 +218,20 @@ class PostgresqlArgs:
             pulumi.set(__self__, "transforms_mark_columns_as_required_fields_include_all", transforms_mark_columns_as_required_fields_include_all)
         if transforms_mark_columns_as_required_null_sentinel_mode is not None:
             pulumi.set(__self__, "transforms_mark_columns_as_required_null_sentinel_mode", transforms_mark_columns_as_required_null_sentinel_mode)
+        if transforms_mask_field_fields_exclude_list is not None:
+            pulumi.set(__self__, "transforms_mask_field_fields_exclude_list", transforms_mask_field_fields_exclude_list)
+        if transforms_mask_field_fields_include_list is not None:
+            pulumi.set(__self__, "transforms_mask_field_fields_include_list", transforms_mask_field_fields_include_list)
+        if transforms_mask_field_mask_char is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_char", transforms_mask_field_mask_char)
+        if transforms_mask_field_mask_fixed_value is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_fixed_value", transforms_mask_field_mask_fixed_value)
+        if transforms_mask_field_mask_function is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_function", transforms_mask_field_mask_function)
+        if transforms_mask_field_mask_salt is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_salt", transforms_mask_field_mask_salt)
+        if transforms_mask_field_replace_null_with_default is not None:
+            pulumi.set(__self__, "transforms_mask_field_replace_null_with_default", transforms_mask_field_replace_null_with_default)
         if transforms_oversized_records_fields_exclude_list is not None:
             pulumi.set(__self__, "transforms_oversized_records_fields_exclude_list", transforms_oversized_records_fields_exclude_list)
         if transforms_oversized_records_fields_include_list is not None:
@@ -654,6 +682,90 @@ class PostgresqlArgs:
         pulumi.set(self, "transforms_mark_columns_as_required_null_sentinel_mode", value)
 
     @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsExcludeList")
+    def transforms_mask_field_fields_exclude_list(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_exclude_list")
+
+    @transforms_mask_field_fields_exclude_list.setter
+    def transforms_mask_field_fields_exclude_list(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_fields_exclude_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsIncludeList")
+    def transforms_mask_field_fields_include_list(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_include_list")
+
+    @transforms_mask_field_fields_include_list.setter
+    def transforms_mask_field_fields_include_list(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_fields_include_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskChar")
+    def transforms_mask_field_mask_char(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.char`. Default `*`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_char")
+
+    @transforms_mask_field_mask_char.setter
+    def transforms_mask_field_mask_char(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_char", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFixedValue")
+    def transforms_mask_field_mask_fixed_value(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_fixed_value")
+
+    @transforms_mask_field_mask_fixed_value.setter
+    def transforms_mask_field_mask_fixed_value(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_fixed_value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFunction")
+    def transforms_mask_field_mask_function(self) -> pulumi.Input[Optional['PostgresqlTransformsMaskFieldMaskFunction']]:
+        """
+        The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_function")
+
+    @transforms_mask_field_mask_function.setter
+    def transforms_mask_field_mask_function(self, value: pulumi.Input[Optional['PostgresqlTransformsMaskFieldMaskFunction']]):
+        pulumi.set(self, "transforms_mask_field_mask_function", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskSalt")
+    def transforms_mask_field_mask_salt(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_salt")
+
+    @transforms_mask_field_mask_salt.setter
+    def transforms_mask_field_mask_salt(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_salt", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldReplaceNullWithDefault")
+    def transforms_mask_field_replace_null_with_default(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        """
+        return pulumi.get(self, "transforms_mask_field_replace_null_with_default")
+
+    @transforms_mask_field_replace_null_with_default.setter
+    def transforms_mask_field_replace_null_with_default(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "transforms_mask_field_replace_null_with_default", value)
+
+    @_builtins.property
     @pulumi.getter(name="transformsOversizedRecordsFieldsExcludeList")
     def transforms_oversized_records_fields_exclude_list(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -1005,6 +1117,13 @@ class Postgresql(pulumi.CustomResource):
                  transforms_mark_columns_as_optional_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_mark_columns_as_required_fields_include_all: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_mark_columns_as_required_null_sentinel_mode: pulumi.Input[Optional['PostgresqlTransformsMarkColumnsAsRequiredNullSentinelMode']] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['PostgresqlTransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_oversized_records_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_max_field_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -1070,6 +1189,13 @@ class Postgresql(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] transforms_mark_columns_as_optional_fields_include_list: The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] transforms_mark_columns_as_required_fields_include_all: The platform's `transforms.MarkColumnsAsRequired.fields.include.all`. Default `false`.
         :param pulumi.Input['PostgresqlTransformsMarkColumnsAsRequiredNullSentinelMode'] transforms_mark_columns_as_required_null_sentinel_mode: The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_exclude_list: The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_include_list: The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_char: The platform's `transforms.MaskField.mask.char`. Default `*`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_fixed_value: The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        :param pulumi.Input['PostgresqlTransformsMaskFieldMaskFunction'] transforms_mask_field_mask_function: The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_salt: The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input[_builtins.bool] transforms_mask_field_replace_null_with_default: The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_exclude_list: The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_include_list: The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] transforms_oversized_records_max_field_size_bytes: The platform's `transforms.OversizedRecords.max.field.size.bytes`. A whole number from 1048576 to 104857600. Default `1048576`.
@@ -1154,6 +1280,13 @@ class Postgresql(pulumi.CustomResource):
                  transforms_mark_columns_as_optional_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_mark_columns_as_required_fields_include_all: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_mark_columns_as_required_null_sentinel_mode: pulumi.Input[Optional['PostgresqlTransformsMarkColumnsAsRequiredNullSentinelMode']] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['PostgresqlTransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_oversized_records_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_max_field_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -1232,6 +1365,13 @@ class Postgresql(pulumi.CustomResource):
             __props__.__dict__["transforms_mark_columns_as_optional_fields_include_list"] = transforms_mark_columns_as_optional_fields_include_list
             __props__.__dict__["transforms_mark_columns_as_required_fields_include_all"] = transforms_mark_columns_as_required_fields_include_all
             __props__.__dict__["transforms_mark_columns_as_required_null_sentinel_mode"] = transforms_mark_columns_as_required_null_sentinel_mode
+            __props__.__dict__["transforms_mask_field_fields_exclude_list"] = transforms_mask_field_fields_exclude_list
+            __props__.__dict__["transforms_mask_field_fields_include_list"] = transforms_mask_field_fields_include_list
+            __props__.__dict__["transforms_mask_field_mask_char"] = transforms_mask_field_mask_char
+            __props__.__dict__["transforms_mask_field_mask_fixed_value"] = transforms_mask_field_mask_fixed_value
+            __props__.__dict__["transforms_mask_field_mask_function"] = transforms_mask_field_mask_function
+            __props__.__dict__["transforms_mask_field_mask_salt"] = None if transforms_mask_field_mask_salt is None else pulumi.Output.secret(transforms_mask_field_mask_salt)
+            __props__.__dict__["transforms_mask_field_replace_null_with_default"] = transforms_mask_field_replace_null_with_default
             __props__.__dict__["transforms_oversized_records_fields_exclude_list"] = transforms_oversized_records_fields_exclude_list
             __props__.__dict__["transforms_oversized_records_fields_include_list"] = transforms_oversized_records_fields_include_list
             __props__.__dict__["transforms_oversized_records_max_field_size_bytes"] = transforms_oversized_records_max_field_size_bytes
@@ -1328,6 +1468,12 @@ class Postgresql(pulumi.CustomResource):
         __props__.__dict__["transforms_mark_columns_as_optional_fields_include_list"] = None
         __props__.__dict__["transforms_mark_columns_as_required_fields_include_all"] = None
         __props__.__dict__["transforms_mark_columns_as_required_null_sentinel_mode"] = None
+        __props__.__dict__["transforms_mask_field_fields_exclude_list"] = None
+        __props__.__dict__["transforms_mask_field_fields_include_list"] = None
+        __props__.__dict__["transforms_mask_field_mask_char"] = None
+        __props__.__dict__["transforms_mask_field_mask_fixed_value"] = None
+        __props__.__dict__["transforms_mask_field_mask_function"] = None
+        __props__.__dict__["transforms_mask_field_replace_null_with_default"] = None
         __props__.__dict__["transforms_oversized_records_fields_exclude_list"] = None
         __props__.__dict__["transforms_oversized_records_fields_include_list"] = None
         __props__.__dict__["transforms_oversized_records_max_field_size_bytes"] = None
@@ -1675,6 +1821,54 @@ class Postgresql(pulumi.CustomResource):
         The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
         """
         return pulumi.get(self, "transforms_mark_columns_as_required_null_sentinel_mode")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsExcludeList")
+    def transforms_mask_field_fields_exclude_list(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_exclude_list")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsIncludeList")
+    def transforms_mask_field_fields_include_list(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_include_list")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskChar")
+    def transforms_mask_field_mask_char(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.char`. Default `*`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_char")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFixedValue")
+    def transforms_mask_field_mask_fixed_value(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_fixed_value")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFunction")
+    def transforms_mask_field_mask_function(self) -> pulumi.Output[Optional['PostgresqlTransformsMaskFieldMaskFunction']]:
+        """
+        The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_function")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldReplaceNullWithDefault")
+    def transforms_mask_field_replace_null_with_default(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        """
+        return pulumi.get(self, "transforms_mask_field_replace_null_with_default")
 
     @_builtins.property
     @pulumi.getter(name="transformsOversizedRecordsFieldsExcludeList")

@@ -45,6 +45,13 @@ class R2Args:
                  transforms_mark_columns_as_optional_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_mark_columns_as_required_fields_include_all: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_mark_columns_as_required_null_sentinel_mode: pulumi.Input[Optional['R2TransformsMarkColumnsAsRequiredNullSentinelMode']] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['R2TransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_oversized_records_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_max_field_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -70,7 +77,7 @@ class R2Args:
         """
         The set of arguments for constructing a R2 resource.
 
-        :param pulumi.Input[_builtins.str] aws_access_key_id: The platform's `aws.access.key.id`. Required.
+        :param pulumi.Input[_builtins.str] aws_access_key_id: The platform's `aws.access.key.id`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
         :param pulumi.Input[_builtins.str] aws_s3_bucket_name: The platform's `aws.s3.bucket.name`. Required.
         :param pulumi.Input[_builtins.str] aws_secret_access_key: The platform's `aws.secret.access.key`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
         :param pulumi.Input[_builtins.str] r2_account: The platform's `r2.account.user.defined`. Required.
@@ -79,7 +86,7 @@ class R2Args:
         :param pulumi.Input[_builtins.str] desired_state: The state Pulumi keeps the destination in: `active` (the default), `paused` or `stopped`. The destination is paused, stopped or resumed to match; a status changed outside Pulumi is drift.
         :param pulumi.Input['R2FileCompressionType'] file_compression_type: The platform's `file.compression.type`. One of `none`, `gzip`, `snappy`, `zstd`. Default `gzip`.
         :param pulumi.Input[_builtins.str] file_name_prefix: The platform's `file.name.prefix`. Unset: the platform's default.
-        :param pulumi.Input[_builtins.str] file_name_template: The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+        :param pulumi.Input[_builtins.str] file_name_template: The platform's `file.name.template`. Unset: the platform's default.
         :param pulumi.Input['R2Format'] format: The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] format_output_fields: The platform's `format.output.fields.user.defined`. A list of strings. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] name: The destination's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
@@ -94,6 +101,13 @@ class R2Args:
         :param pulumi.Input[_builtins.str] transforms_mark_columns_as_optional_fields_include_list: The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] transforms_mark_columns_as_required_fields_include_all: The platform's `transforms.MarkColumnsAsRequired.fields.include.all`. Default `false`.
         :param pulumi.Input['R2TransformsMarkColumnsAsRequiredNullSentinelMode'] transforms_mark_columns_as_required_null_sentinel_mode: The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_exclude_list: The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_include_list: The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_char: The platform's `transforms.MaskField.mask.char`. Default `*`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_fixed_value: The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        :param pulumi.Input['R2TransformsMaskFieldMaskFunction'] transforms_mask_field_mask_function: The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_salt: The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input[_builtins.bool] transforms_mask_field_replace_null_with_default: The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_exclude_list: The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_include_list: The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] transforms_oversized_records_max_field_size_bytes: The platform's `transforms.OversizedRecords.max.field.size.bytes`. A whole number from 1048576 to 104857600. Default `1048576`.
@@ -161,6 +175,20 @@ class R2Args:
             pulumi.set(__self__, "transforms_mark_columns_as_required_fields_include_all", transforms_mark_columns_as_required_fields_include_all)
         if transforms_mark_columns_as_required_null_sentinel_mode is not None:
             pulumi.set(__self__, "transforms_mark_columns_as_required_null_sentinel_mode", transforms_mark_columns_as_required_null_sentinel_mode)
+        if transforms_mask_field_fields_exclude_list is not None:
+            pulumi.set(__self__, "transforms_mask_field_fields_exclude_list", transforms_mask_field_fields_exclude_list)
+        if transforms_mask_field_fields_include_list is not None:
+            pulumi.set(__self__, "transforms_mask_field_fields_include_list", transforms_mask_field_fields_include_list)
+        if transforms_mask_field_mask_char is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_char", transforms_mask_field_mask_char)
+        if transforms_mask_field_mask_fixed_value is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_fixed_value", transforms_mask_field_mask_fixed_value)
+        if transforms_mask_field_mask_function is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_function", transforms_mask_field_mask_function)
+        if transforms_mask_field_mask_salt is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_salt", transforms_mask_field_mask_salt)
+        if transforms_mask_field_replace_null_with_default is not None:
+            pulumi.set(__self__, "transforms_mask_field_replace_null_with_default", transforms_mask_field_replace_null_with_default)
         if transforms_oversized_records_fields_exclude_list is not None:
             pulumi.set(__self__, "transforms_oversized_records_fields_exclude_list", transforms_oversized_records_fields_exclude_list)
         if transforms_oversized_records_fields_include_list is not None:
@@ -210,7 +238,7 @@ class R2Args:
     @pulumi.getter(name="awsAccessKeyId")
     def aws_access_key_id(self) -> pulumi.Input[_builtins.str]:
         """
-        The platform's `aws.access.key.id`. Required.
+        The platform's `aws.access.key.id`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
         """
         return pulumi.get(self, "aws_access_key_id")
 
@@ -318,7 +346,7 @@ class R2Args:
     @pulumi.getter(name="fileNameTemplate")
     def file_name_template(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+        The platform's `file.name.template`. Unset: the platform's default.
         """
         return pulumi.get(self, "file_name_template")
 
@@ -493,6 +521,90 @@ class R2Args:
     @transforms_mark_columns_as_required_null_sentinel_mode.setter
     def transforms_mark_columns_as_required_null_sentinel_mode(self, value: pulumi.Input[Optional['R2TransformsMarkColumnsAsRequiredNullSentinelMode']]):
         pulumi.set(self, "transforms_mark_columns_as_required_null_sentinel_mode", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsExcludeList")
+    def transforms_mask_field_fields_exclude_list(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_exclude_list")
+
+    @transforms_mask_field_fields_exclude_list.setter
+    def transforms_mask_field_fields_exclude_list(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_fields_exclude_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsIncludeList")
+    def transforms_mask_field_fields_include_list(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_include_list")
+
+    @transforms_mask_field_fields_include_list.setter
+    def transforms_mask_field_fields_include_list(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_fields_include_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskChar")
+    def transforms_mask_field_mask_char(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.char`. Default `*`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_char")
+
+    @transforms_mask_field_mask_char.setter
+    def transforms_mask_field_mask_char(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_char", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFixedValue")
+    def transforms_mask_field_mask_fixed_value(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_fixed_value")
+
+    @transforms_mask_field_mask_fixed_value.setter
+    def transforms_mask_field_mask_fixed_value(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_fixed_value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFunction")
+    def transforms_mask_field_mask_function(self) -> pulumi.Input[Optional['R2TransformsMaskFieldMaskFunction']]:
+        """
+        The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_function")
+
+    @transforms_mask_field_mask_function.setter
+    def transforms_mask_field_mask_function(self, value: pulumi.Input[Optional['R2TransformsMaskFieldMaskFunction']]):
+        pulumi.set(self, "transforms_mask_field_mask_function", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskSalt")
+    def transforms_mask_field_mask_salt(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_salt")
+
+    @transforms_mask_field_mask_salt.setter
+    def transforms_mask_field_mask_salt(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_salt", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldReplaceNullWithDefault")
+    def transforms_mask_field_replace_null_with_default(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        """
+        return pulumi.get(self, "transforms_mask_field_replace_null_with_default")
+
+    @transforms_mask_field_replace_null_with_default.setter
+    def transforms_mask_field_replace_null_with_default(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "transforms_mask_field_replace_null_with_default", value)
 
     @_builtins.property
     @pulumi.getter(name="transformsOversizedRecordsFieldsExcludeList")
@@ -789,6 +901,13 @@ class R2(pulumi.CustomResource):
                  transforms_mark_columns_as_optional_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_mark_columns_as_required_fields_include_all: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_mark_columns_as_required_null_sentinel_mode: pulumi.Input[Optional['R2TransformsMarkColumnsAsRequiredNullSentinelMode']] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['R2TransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_oversized_records_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_max_field_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -818,14 +937,14 @@ class R2(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing destination to take over instead of creating one: `pulumi up` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).
-        :param pulumi.Input[_builtins.str] aws_access_key_id: The platform's `aws.access.key.id`. Required.
+        :param pulumi.Input[_builtins.str] aws_access_key_id: The platform's `aws.access.key.id`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
         :param pulumi.Input[_builtins.str] aws_s3_bucket_name: The platform's `aws.s3.bucket.name`. Required.
         :param pulumi.Input[_builtins.str] aws_secret_access_key: The platform's `aws.secret.access.key`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
         :param pulumi.Input[_builtins.int] consumer_override_max_poll_records: The platform's `consumer.override.max.poll.records`. A whole number from 1 to 100000. Default `10000`.
         :param pulumi.Input[_builtins.str] desired_state: The state Pulumi keeps the destination in: `active` (the default), `paused` or `stopped`. The destination is paused, stopped or resumed to match; a status changed outside Pulumi is drift.
         :param pulumi.Input['R2FileCompressionType'] file_compression_type: The platform's `file.compression.type`. One of `none`, `gzip`, `snappy`, `zstd`. Default `gzip`.
         :param pulumi.Input[_builtins.str] file_name_prefix: The platform's `file.name.prefix`. Unset: the platform's default.
-        :param pulumi.Input[_builtins.str] file_name_template: The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+        :param pulumi.Input[_builtins.str] file_name_template: The platform's `file.name.template`. Unset: the platform's default.
         :param pulumi.Input['R2Format'] format: The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] format_output_fields: The platform's `format.output.fields.user.defined`. A list of strings. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] name: The destination's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
@@ -841,6 +960,13 @@ class R2(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] transforms_mark_columns_as_optional_fields_include_list: The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] transforms_mark_columns_as_required_fields_include_all: The platform's `transforms.MarkColumnsAsRequired.fields.include.all`. Default `false`.
         :param pulumi.Input['R2TransformsMarkColumnsAsRequiredNullSentinelMode'] transforms_mark_columns_as_required_null_sentinel_mode: The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_exclude_list: The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_include_list: The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_char: The platform's `transforms.MaskField.mask.char`. Default `*`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_fixed_value: The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        :param pulumi.Input['R2TransformsMaskFieldMaskFunction'] transforms_mask_field_mask_function: The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_salt: The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input[_builtins.bool] transforms_mask_field_replace_null_with_default: The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_exclude_list: The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_include_list: The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] transforms_oversized_records_max_field_size_bytes: The platform's `transforms.OversizedRecords.max.field.size.bytes`. A whole number from 1048576 to 104857600. Default `1048576`.
@@ -912,6 +1038,13 @@ class R2(pulumi.CustomResource):
                  transforms_mark_columns_as_optional_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_mark_columns_as_required_fields_include_all: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_mark_columns_as_required_null_sentinel_mode: pulumi.Input[Optional['R2TransformsMarkColumnsAsRequiredNullSentinelMode']] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['R2TransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_oversized_records_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_max_field_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -946,7 +1079,7 @@ class R2(pulumi.CustomResource):
             __props__.__dict__["adopt_id"] = adopt_id
             if aws_access_key_id is None and not opts.urn:
                 raise TypeError("Missing required property 'aws_access_key_id'")
-            __props__.__dict__["aws_access_key_id"] = aws_access_key_id
+            __props__.__dict__["aws_access_key_id"] = None if aws_access_key_id is None else pulumi.Output.secret(aws_access_key_id)
             if aws_s3_bucket_name is None and not opts.urn:
                 raise TypeError("Missing required property 'aws_s3_bucket_name'")
             __props__.__dict__["aws_s3_bucket_name"] = aws_s3_bucket_name
@@ -975,6 +1108,13 @@ class R2(pulumi.CustomResource):
             __props__.__dict__["transforms_mark_columns_as_optional_fields_include_list"] = transforms_mark_columns_as_optional_fields_include_list
             __props__.__dict__["transforms_mark_columns_as_required_fields_include_all"] = transforms_mark_columns_as_required_fields_include_all
             __props__.__dict__["transforms_mark_columns_as_required_null_sentinel_mode"] = transforms_mark_columns_as_required_null_sentinel_mode
+            __props__.__dict__["transforms_mask_field_fields_exclude_list"] = transforms_mask_field_fields_exclude_list
+            __props__.__dict__["transforms_mask_field_fields_include_list"] = transforms_mask_field_fields_include_list
+            __props__.__dict__["transforms_mask_field_mask_char"] = transforms_mask_field_mask_char
+            __props__.__dict__["transforms_mask_field_mask_fixed_value"] = transforms_mask_field_mask_fixed_value
+            __props__.__dict__["transforms_mask_field_mask_function"] = transforms_mask_field_mask_function
+            __props__.__dict__["transforms_mask_field_mask_salt"] = None if transforms_mask_field_mask_salt is None else pulumi.Output.secret(transforms_mask_field_mask_salt)
+            __props__.__dict__["transforms_mask_field_replace_null_with_default"] = transforms_mask_field_replace_null_with_default
             __props__.__dict__["transforms_oversized_records_fields_exclude_list"] = transforms_oversized_records_fields_exclude_list
             __props__.__dict__["transforms_oversized_records_fields_include_list"] = transforms_oversized_records_fields_include_list
             __props__.__dict__["transforms_oversized_records_max_field_size_bytes"] = transforms_oversized_records_max_field_size_bytes
@@ -1028,7 +1168,6 @@ class R2(pulumi.CustomResource):
         __props__ = R2Args.__new__(R2Args)
 
         __props__.__dict__["adopt_id"] = None
-        __props__.__dict__["aws_access_key_id"] = None
         __props__.__dict__["aws_s3_bucket_name"] = None
         __props__.__dict__["consumer_override_max_poll_records"] = None
         __props__.__dict__["created_timestamp"] = None
@@ -1058,6 +1197,12 @@ class R2(pulumi.CustomResource):
         __props__.__dict__["transforms_mark_columns_as_optional_fields_include_list"] = None
         __props__.__dict__["transforms_mark_columns_as_required_fields_include_all"] = None
         __props__.__dict__["transforms_mark_columns_as_required_null_sentinel_mode"] = None
+        __props__.__dict__["transforms_mask_field_fields_exclude_list"] = None
+        __props__.__dict__["transforms_mask_field_fields_include_list"] = None
+        __props__.__dict__["transforms_mask_field_mask_char"] = None
+        __props__.__dict__["transforms_mask_field_mask_fixed_value"] = None
+        __props__.__dict__["transforms_mask_field_mask_function"] = None
+        __props__.__dict__["transforms_mask_field_replace_null_with_default"] = None
         __props__.__dict__["transforms_oversized_records_fields_exclude_list"] = None
         __props__.__dict__["transforms_oversized_records_fields_include_list"] = None
         __props__.__dict__["transforms_oversized_records_max_field_size_bytes"] = None
@@ -1089,14 +1234,6 @@ class R2(pulumi.CustomResource):
         The id of an existing destination to take over instead of creating one: `pulumi up` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).
         """
         return pulumi.get(self, "adopt_id")
-
-    @_builtins.property
-    @pulumi.getter(name="awsAccessKeyId")
-    def aws_access_key_id(self) -> pulumi.Output[Optional[_builtins.str]]:
-        """
-        The platform's `aws.access.key.id`. Required.
-        """
-        return pulumi.get(self, "aws_access_key_id")
 
     @_builtins.property
     @pulumi.getter(name="awsS3BucketName")
@@ -1166,7 +1303,7 @@ class R2(pulumi.CustomResource):
     @pulumi.getter(name="fileNameTemplate")
     def file_name_template(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+        The platform's `file.name.template`. Unset: the platform's default.
         """
         return pulumi.get(self, "file_name_template")
 
@@ -1329,6 +1466,54 @@ class R2(pulumi.CustomResource):
         The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
         """
         return pulumi.get(self, "transforms_mark_columns_as_required_null_sentinel_mode")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsExcludeList")
+    def transforms_mask_field_fields_exclude_list(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_exclude_list")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsIncludeList")
+    def transforms_mask_field_fields_include_list(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_include_list")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskChar")
+    def transforms_mask_field_mask_char(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.char`. Default `*`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_char")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFixedValue")
+    def transforms_mask_field_mask_fixed_value(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_fixed_value")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFunction")
+    def transforms_mask_field_mask_function(self) -> pulumi.Output[Optional['R2TransformsMaskFieldMaskFunction']]:
+        """
+        The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_function")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldReplaceNullWithDefault")
+    def transforms_mask_field_replace_null_with_default(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        """
+        return pulumi.get(self, "transforms_mask_field_replace_null_with_default")
 
     @_builtins.property
     @pulumi.getter(name="transformsOversizedRecordsFieldsExcludeList")

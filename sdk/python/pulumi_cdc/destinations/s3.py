@@ -21,17 +21,22 @@ __all__ = ['S3Args', 'S3']
 @pulumi.input_type
 class S3Args:
     def __init__(__self__, *,
-                 aws_access_key_id: pulumi.Input[_builtins.str],
                  aws_s3_bucket_name: pulumi.Input[_builtins.str],
-                 aws_secret_access_key: pulumi.Input[_builtins.str],
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 aws_access_key_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 aws_auth_mode: pulumi.Input[Optional['S3AwsAuthMode']] = None,
+                 aws_s3_part_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
                  aws_s3_region: pulumi.Input[Optional['S3AwsS3Region']] = None,
+                 aws_secret_access_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 aws_sts_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 aws_sts_role_external_id: pulumi.Input[Optional[_builtins.str]] = None,
                  consumer_override_max_poll_records: pulumi.Input[Optional[_builtins.int]] = None,
                  desired_state: pulumi.Input[Optional[_builtins.str]] = None,
                  file_compression_type: pulumi.Input[Optional['S3FileCompressionType']] = None,
-                 file_name_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 file_max_records: pulumi.Input[Optional[_builtins.int]] = None,
                  file_name_template: pulumi.Input[Optional[_builtins.str]] = None,
                  format: pulumi.Input[Optional['S3Format']] = None,
+                 format_output_envelope: pulumi.Input[Optional[_builtins.bool]] = None,
                  format_output_fields: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  preserve_null_values: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -45,6 +50,13 @@ class S3Args:
                  transforms_mark_columns_as_optional_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_mark_columns_as_required_fields_include_all: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_mark_columns_as_required_null_sentinel_mode: pulumi.Input[Optional['S3TransformsMarkColumnsAsRequiredNullSentinelMode']] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['S3TransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_oversized_records_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_max_field_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -70,17 +82,22 @@ class S3Args:
         """
         The set of arguments for constructing a S3 resource.
 
-        :param pulumi.Input[_builtins.str] aws_access_key_id: The platform's `aws.access.key.id`. Required.
         :param pulumi.Input[_builtins.str] aws_s3_bucket_name: The platform's `aws.s3.bucket.name`. Required.
-        :param pulumi.Input[_builtins.str] aws_secret_access_key: The platform's `aws.secret.access.key`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing destination to take over instead of creating one: `pulumi up` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).
+        :param pulumi.Input[_builtins.str] aws_access_key_id: The platform's `aws.access.key.id`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input['S3AwsAuthMode'] aws_auth_mode: The platform's `aws.auth.mode`. One of `Access Keys`, `Cross-Account Role`. Default `Access Keys`.
+        :param pulumi.Input[_builtins.int] aws_s3_part_size_bytes: The platform's `aws.s3.part.size.bytes`. A whole number from 5242880 to 104857600. Default `5242880`.
         :param pulumi.Input['S3AwsS3Region'] aws_s3_region: The platform's `aws.s3.region`. One of `ap-south-1`, `eu-west-2`, `eu-west-1`, `ap-northeast-2`, `ap-northeast-1`, `ca-central-1`, `sa-east-1`, `cn-north-1`, `us-gov-west-1`, `ap-southeast-1`, `ap-southeast-2`, `eu-central-1`, `us-east-1`, `us-east-2`, `us-west-1`, `us-west-2`. Default `us-west-2`.
+        :param pulumi.Input[_builtins.str] aws_secret_access_key: The platform's `aws.secret.access.key`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input[_builtins.str] aws_sts_role_arn: The platform's `aws.sts.role.arn`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] aws_sts_role_external_id: The platform's `aws.sts.role.external.id`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] consumer_override_max_poll_records: The platform's `consumer.override.max.poll.records`. A whole number from 1 to 100000. Default `10000`.
         :param pulumi.Input[_builtins.str] desired_state: The state Pulumi keeps the destination in: `active` (the default), `paused` or `stopped`. The destination is paused, stopped or resumed to match; a status changed outside Pulumi is drift.
         :param pulumi.Input['S3FileCompressionType'] file_compression_type: The platform's `file.compression.type`. One of `none`, `gzip`, `snappy`, `zstd`. Default `gzip`.
-        :param pulumi.Input[_builtins.str] file_name_prefix: The platform's `file.name.prefix`. Unset: the platform's default.
-        :param pulumi.Input[_builtins.str] file_name_template: The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+        :param pulumi.Input[_builtins.int] file_max_records: The platform's `file.max.records`. A whole number from 0 to 100000. Default `0`.
+        :param pulumi.Input[_builtins.str] file_name_template: The platform's `file.name.template`. Unset: the platform's default.
         :param pulumi.Input['S3Format'] format: The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
+        :param pulumi.Input[_builtins.bool] format_output_envelope: The platform's `format.output.envelope`. Default `true`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] format_output_fields: The platform's `format.output.fields.user.defined`. A list of strings. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] name: The destination's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
         :param pulumi.Input[_builtins.bool] preserve_null_values: The platform's `preserve.null.values`. Default `false`.
@@ -94,6 +111,13 @@ class S3Args:
         :param pulumi.Input[_builtins.str] transforms_mark_columns_as_optional_fields_include_list: The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] transforms_mark_columns_as_required_fields_include_all: The platform's `transforms.MarkColumnsAsRequired.fields.include.all`. Default `false`.
         :param pulumi.Input['S3TransformsMarkColumnsAsRequiredNullSentinelMode'] transforms_mark_columns_as_required_null_sentinel_mode: The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_exclude_list: The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_include_list: The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_char: The platform's `transforms.MaskField.mask.char`. Default `*`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_fixed_value: The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        :param pulumi.Input['S3TransformsMaskFieldMaskFunction'] transforms_mask_field_mask_function: The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_salt: The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input[_builtins.bool] transforms_mask_field_replace_null_with_default: The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_exclude_list: The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_include_list: The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] transforms_oversized_records_max_field_size_bytes: The platform's `transforms.OversizedRecords.max.field.size.bytes`. A whole number from 1048576 to 104857600. Default `1048576`.
@@ -117,25 +141,37 @@ class S3Args:
         :param pulumi.Input[_builtins.str] transforms_to_jsonb_j_fields_include_list: The platform's `transforms.ToJsonbJ.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] transforms_to_string_j_fields_include_list: The platform's `transforms.ToStringJ.fields.include.list`. Unset: the platform's default.
         """
-        pulumi.set(__self__, "aws_access_key_id", aws_access_key_id)
         pulumi.set(__self__, "aws_s3_bucket_name", aws_s3_bucket_name)
-        pulumi.set(__self__, "aws_secret_access_key", aws_secret_access_key)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if aws_access_key_id is not None:
+            pulumi.set(__self__, "aws_access_key_id", aws_access_key_id)
+        if aws_auth_mode is not None:
+            pulumi.set(__self__, "aws_auth_mode", aws_auth_mode)
+        if aws_s3_part_size_bytes is not None:
+            pulumi.set(__self__, "aws_s3_part_size_bytes", aws_s3_part_size_bytes)
         if aws_s3_region is not None:
             pulumi.set(__self__, "aws_s3_region", aws_s3_region)
+        if aws_secret_access_key is not None:
+            pulumi.set(__self__, "aws_secret_access_key", aws_secret_access_key)
+        if aws_sts_role_arn is not None:
+            pulumi.set(__self__, "aws_sts_role_arn", aws_sts_role_arn)
+        if aws_sts_role_external_id is not None:
+            pulumi.set(__self__, "aws_sts_role_external_id", aws_sts_role_external_id)
         if consumer_override_max_poll_records is not None:
             pulumi.set(__self__, "consumer_override_max_poll_records", consumer_override_max_poll_records)
         if desired_state is not None:
             pulumi.set(__self__, "desired_state", desired_state)
         if file_compression_type is not None:
             pulumi.set(__self__, "file_compression_type", file_compression_type)
-        if file_name_prefix is not None:
-            pulumi.set(__self__, "file_name_prefix", file_name_prefix)
+        if file_max_records is not None:
+            pulumi.set(__self__, "file_max_records", file_max_records)
         if file_name_template is not None:
             pulumi.set(__self__, "file_name_template", file_name_template)
         if format is not None:
             pulumi.set(__self__, "format", format)
+        if format_output_envelope is not None:
+            pulumi.set(__self__, "format_output_envelope", format_output_envelope)
         if format_output_fields is not None:
             pulumi.set(__self__, "format_output_fields", format_output_fields)
         if name is not None:
@@ -162,6 +198,20 @@ class S3Args:
             pulumi.set(__self__, "transforms_mark_columns_as_required_fields_include_all", transforms_mark_columns_as_required_fields_include_all)
         if transforms_mark_columns_as_required_null_sentinel_mode is not None:
             pulumi.set(__self__, "transforms_mark_columns_as_required_null_sentinel_mode", transforms_mark_columns_as_required_null_sentinel_mode)
+        if transforms_mask_field_fields_exclude_list is not None:
+            pulumi.set(__self__, "transforms_mask_field_fields_exclude_list", transforms_mask_field_fields_exclude_list)
+        if transforms_mask_field_fields_include_list is not None:
+            pulumi.set(__self__, "transforms_mask_field_fields_include_list", transforms_mask_field_fields_include_list)
+        if transforms_mask_field_mask_char is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_char", transforms_mask_field_mask_char)
+        if transforms_mask_field_mask_fixed_value is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_fixed_value", transforms_mask_field_mask_fixed_value)
+        if transforms_mask_field_mask_function is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_function", transforms_mask_field_mask_function)
+        if transforms_mask_field_mask_salt is not None:
+            pulumi.set(__self__, "transforms_mask_field_mask_salt", transforms_mask_field_mask_salt)
+        if transforms_mask_field_replace_null_with_default is not None:
+            pulumi.set(__self__, "transforms_mask_field_replace_null_with_default", transforms_mask_field_replace_null_with_default)
         if transforms_oversized_records_fields_exclude_list is not None:
             pulumi.set(__self__, "transforms_oversized_records_fields_exclude_list", transforms_oversized_records_fields_exclude_list)
         if transforms_oversized_records_fields_include_list is not None:
@@ -208,18 +258,6 @@ class S3Args:
             pulumi.set(__self__, "transforms_to_string_j_fields_include_list", transforms_to_string_j_fields_include_list)
 
     @_builtins.property
-    @pulumi.getter(name="awsAccessKeyId")
-    def aws_access_key_id(self) -> pulumi.Input[_builtins.str]:
-        """
-        The platform's `aws.access.key.id`. Required.
-        """
-        return pulumi.get(self, "aws_access_key_id")
-
-    @aws_access_key_id.setter
-    def aws_access_key_id(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "aws_access_key_id", value)
-
-    @_builtins.property
     @pulumi.getter(name="awsS3BucketName")
     def aws_s3_bucket_name(self) -> pulumi.Input[_builtins.str]:
         """
@@ -230,18 +268,6 @@ class S3Args:
     @aws_s3_bucket_name.setter
     def aws_s3_bucket_name(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "aws_s3_bucket_name", value)
-
-    @_builtins.property
-    @pulumi.getter(name="awsSecretAccessKey")
-    def aws_secret_access_key(self) -> pulumi.Input[_builtins.str]:
-        """
-        The platform's `aws.secret.access.key`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
-        """
-        return pulumi.get(self, "aws_secret_access_key")
-
-    @aws_secret_access_key.setter
-    def aws_secret_access_key(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "aws_secret_access_key", value)
 
     @_builtins.property
     @pulumi.getter(name="adoptId")
@@ -256,6 +282,42 @@ class S3Args:
         pulumi.set(self, "adopt_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="awsAccessKeyId")
+    def aws_access_key_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `aws.access.key.id`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        """
+        return pulumi.get(self, "aws_access_key_id")
+
+    @aws_access_key_id.setter
+    def aws_access_key_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "aws_access_key_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="awsAuthMode")
+    def aws_auth_mode(self) -> pulumi.Input[Optional['S3AwsAuthMode']]:
+        """
+        The platform's `aws.auth.mode`. One of `Access Keys`, `Cross-Account Role`. Default `Access Keys`.
+        """
+        return pulumi.get(self, "aws_auth_mode")
+
+    @aws_auth_mode.setter
+    def aws_auth_mode(self, value: pulumi.Input[Optional['S3AwsAuthMode']]):
+        pulumi.set(self, "aws_auth_mode", value)
+
+    @_builtins.property
+    @pulumi.getter(name="awsS3PartSizeBytes")
+    def aws_s3_part_size_bytes(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The platform's `aws.s3.part.size.bytes`. A whole number from 5242880 to 104857600. Default `5242880`.
+        """
+        return pulumi.get(self, "aws_s3_part_size_bytes")
+
+    @aws_s3_part_size_bytes.setter
+    def aws_s3_part_size_bytes(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "aws_s3_part_size_bytes", value)
+
+    @_builtins.property
     @pulumi.getter(name="awsS3Region")
     def aws_s3_region(self) -> pulumi.Input[Optional['S3AwsS3Region']]:
         """
@@ -266,6 +328,42 @@ class S3Args:
     @aws_s3_region.setter
     def aws_s3_region(self, value: pulumi.Input[Optional['S3AwsS3Region']]):
         pulumi.set(self, "aws_s3_region", value)
+
+    @_builtins.property
+    @pulumi.getter(name="awsSecretAccessKey")
+    def aws_secret_access_key(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `aws.secret.access.key`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        """
+        return pulumi.get(self, "aws_secret_access_key")
+
+    @aws_secret_access_key.setter
+    def aws_secret_access_key(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "aws_secret_access_key", value)
+
+    @_builtins.property
+    @pulumi.getter(name="awsStsRoleArn")
+    def aws_sts_role_arn(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `aws.sts.role.arn`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "aws_sts_role_arn")
+
+    @aws_sts_role_arn.setter
+    def aws_sts_role_arn(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "aws_sts_role_arn", value)
+
+    @_builtins.property
+    @pulumi.getter(name="awsStsRoleExternalId")
+    def aws_sts_role_external_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `aws.sts.role.external.id`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "aws_sts_role_external_id")
+
+    @aws_sts_role_external_id.setter
+    def aws_sts_role_external_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "aws_sts_role_external_id", value)
 
     @_builtins.property
     @pulumi.getter(name="consumerOverrideMaxPollRecords")
@@ -304,22 +402,22 @@ class S3Args:
         pulumi.set(self, "file_compression_type", value)
 
     @_builtins.property
-    @pulumi.getter(name="fileNamePrefix")
-    def file_name_prefix(self) -> pulumi.Input[Optional[_builtins.str]]:
+    @pulumi.getter(name="fileMaxRecords")
+    def file_max_records(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        The platform's `file.name.prefix`. Unset: the platform's default.
+        The platform's `file.max.records`. A whole number from 0 to 100000. Default `0`.
         """
-        return pulumi.get(self, "file_name_prefix")
+        return pulumi.get(self, "file_max_records")
 
-    @file_name_prefix.setter
-    def file_name_prefix(self, value: pulumi.Input[Optional[_builtins.str]]):
-        pulumi.set(self, "file_name_prefix", value)
+    @file_max_records.setter
+    def file_max_records(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "file_max_records", value)
 
     @_builtins.property
     @pulumi.getter(name="fileNameTemplate")
     def file_name_template(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+        The platform's `file.name.template`. Unset: the platform's default.
         """
         return pulumi.get(self, "file_name_template")
 
@@ -338,6 +436,18 @@ class S3Args:
     @format.setter
     def format(self, value: pulumi.Input[Optional['S3Format']]):
         pulumi.set(self, "format", value)
+
+    @_builtins.property
+    @pulumi.getter(name="formatOutputEnvelope")
+    def format_output_envelope(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        The platform's `format.output.envelope`. Default `true`.
+        """
+        return pulumi.get(self, "format_output_envelope")
+
+    @format_output_envelope.setter
+    def format_output_envelope(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "format_output_envelope", value)
 
     @_builtins.property
     @pulumi.getter(name="formatOutputFields")
@@ -494,6 +604,90 @@ class S3Args:
     @transforms_mark_columns_as_required_null_sentinel_mode.setter
     def transforms_mark_columns_as_required_null_sentinel_mode(self, value: pulumi.Input[Optional['S3TransformsMarkColumnsAsRequiredNullSentinelMode']]):
         pulumi.set(self, "transforms_mark_columns_as_required_null_sentinel_mode", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsExcludeList")
+    def transforms_mask_field_fields_exclude_list(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_exclude_list")
+
+    @transforms_mask_field_fields_exclude_list.setter
+    def transforms_mask_field_fields_exclude_list(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_fields_exclude_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsIncludeList")
+    def transforms_mask_field_fields_include_list(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_include_list")
+
+    @transforms_mask_field_fields_include_list.setter
+    def transforms_mask_field_fields_include_list(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_fields_include_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskChar")
+    def transforms_mask_field_mask_char(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.char`. Default `*`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_char")
+
+    @transforms_mask_field_mask_char.setter
+    def transforms_mask_field_mask_char(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_char", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFixedValue")
+    def transforms_mask_field_mask_fixed_value(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_fixed_value")
+
+    @transforms_mask_field_mask_fixed_value.setter
+    def transforms_mask_field_mask_fixed_value(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_fixed_value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFunction")
+    def transforms_mask_field_mask_function(self) -> pulumi.Input[Optional['S3TransformsMaskFieldMaskFunction']]:
+        """
+        The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_function")
+
+    @transforms_mask_field_mask_function.setter
+    def transforms_mask_field_mask_function(self, value: pulumi.Input[Optional['S3TransformsMaskFieldMaskFunction']]):
+        pulumi.set(self, "transforms_mask_field_mask_function", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskSalt")
+    def transforms_mask_field_mask_salt(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_salt")
+
+    @transforms_mask_field_mask_salt.setter
+    def transforms_mask_field_mask_salt(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "transforms_mask_field_mask_salt", value)
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldReplaceNullWithDefault")
+    def transforms_mask_field_replace_null_with_default(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        """
+        return pulumi.get(self, "transforms_mask_field_replace_null_with_default")
+
+    @transforms_mask_field_replace_null_with_default.setter
+    def transforms_mask_field_replace_null_with_default(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "transforms_mask_field_replace_null_with_default", value)
 
     @_builtins.property
     @pulumi.getter(name="transformsOversizedRecordsFieldsExcludeList")
@@ -768,15 +962,20 @@ class S3(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  aws_access_key_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 aws_auth_mode: pulumi.Input[Optional['S3AwsAuthMode']] = None,
                  aws_s3_bucket_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 aws_s3_part_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
                  aws_s3_region: pulumi.Input[Optional['S3AwsS3Region']] = None,
                  aws_secret_access_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 aws_sts_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 aws_sts_role_external_id: pulumi.Input[Optional[_builtins.str]] = None,
                  consumer_override_max_poll_records: pulumi.Input[Optional[_builtins.int]] = None,
                  desired_state: pulumi.Input[Optional[_builtins.str]] = None,
                  file_compression_type: pulumi.Input[Optional['S3FileCompressionType']] = None,
-                 file_name_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 file_max_records: pulumi.Input[Optional[_builtins.int]] = None,
                  file_name_template: pulumi.Input[Optional[_builtins.str]] = None,
                  format: pulumi.Input[Optional['S3Format']] = None,
+                 format_output_envelope: pulumi.Input[Optional[_builtins.bool]] = None,
                  format_output_fields: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  preserve_null_values: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -790,6 +989,13 @@ class S3(pulumi.CustomResource):
                  transforms_mark_columns_as_optional_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_mark_columns_as_required_fields_include_all: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_mark_columns_as_required_null_sentinel_mode: pulumi.Input[Optional['S3TransformsMarkColumnsAsRequiredNullSentinelMode']] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['S3TransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_oversized_records_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_max_field_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -819,16 +1025,21 @@ class S3(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] adopt_id: The id of an existing destination to take over instead of creating one: `pulumi up` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).
-        :param pulumi.Input[_builtins.str] aws_access_key_id: The platform's `aws.access.key.id`. Required.
+        :param pulumi.Input[_builtins.str] aws_access_key_id: The platform's `aws.access.key.id`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input['S3AwsAuthMode'] aws_auth_mode: The platform's `aws.auth.mode`. One of `Access Keys`, `Cross-Account Role`. Default `Access Keys`.
         :param pulumi.Input[_builtins.str] aws_s3_bucket_name: The platform's `aws.s3.bucket.name`. Required.
+        :param pulumi.Input[_builtins.int] aws_s3_part_size_bytes: The platform's `aws.s3.part.size.bytes`. A whole number from 5242880 to 104857600. Default `5242880`.
         :param pulumi.Input['S3AwsS3Region'] aws_s3_region: The platform's `aws.s3.region`. One of `ap-south-1`, `eu-west-2`, `eu-west-1`, `ap-northeast-2`, `ap-northeast-1`, `ca-central-1`, `sa-east-1`, `cn-north-1`, `us-gov-west-1`, `ap-southeast-1`, `ap-southeast-2`, `eu-central-1`, `us-east-1`, `us-east-2`, `us-west-1`, `us-west-2`. Default `us-west-2`.
-        :param pulumi.Input[_builtins.str] aws_secret_access_key: The platform's `aws.secret.access.key`. Required. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input[_builtins.str] aws_secret_access_key: The platform's `aws.secret.access.key`. Unset: the platform's default. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input[_builtins.str] aws_sts_role_arn: The platform's `aws.sts.role.arn`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] aws_sts_role_external_id: The platform's `aws.sts.role.external.id`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] consumer_override_max_poll_records: The platform's `consumer.override.max.poll.records`. A whole number from 1 to 100000. Default `10000`.
         :param pulumi.Input[_builtins.str] desired_state: The state Pulumi keeps the destination in: `active` (the default), `paused` or `stopped`. The destination is paused, stopped or resumed to match; a status changed outside Pulumi is drift.
         :param pulumi.Input['S3FileCompressionType'] file_compression_type: The platform's `file.compression.type`. One of `none`, `gzip`, `snappy`, `zstd`. Default `gzip`.
-        :param pulumi.Input[_builtins.str] file_name_prefix: The platform's `file.name.prefix`. Unset: the platform's default.
-        :param pulumi.Input[_builtins.str] file_name_template: The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+        :param pulumi.Input[_builtins.int] file_max_records: The platform's `file.max.records`. A whole number from 0 to 100000. Default `0`.
+        :param pulumi.Input[_builtins.str] file_name_template: The platform's `file.name.template`. Unset: the platform's default.
         :param pulumi.Input['S3Format'] format: The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
+        :param pulumi.Input[_builtins.bool] format_output_envelope: The platform's `format.output.envelope`. Default `true`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] format_output_fields: The platform's `format.output.fields.user.defined`. A list of strings. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] name: The destination's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
         :param pulumi.Input[_builtins.bool] preserve_null_values: The platform's `preserve.null.values`. Default `false`.
@@ -842,6 +1053,13 @@ class S3(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] transforms_mark_columns_as_optional_fields_include_list: The platform's `transforms.MarkColumnsAsOptional.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] transforms_mark_columns_as_required_fields_include_all: The platform's `transforms.MarkColumnsAsRequired.fields.include.all`. Default `false`.
         :param pulumi.Input['S3TransformsMarkColumnsAsRequiredNullSentinelMode'] transforms_mark_columns_as_required_null_sentinel_mode: The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_exclude_list: The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_fields_include_list: The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_char: The platform's `transforms.MaskField.mask.char`. Default `*`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_fixed_value: The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        :param pulumi.Input['S3TransformsMaskFieldMaskFunction'] transforms_mask_field_mask_function: The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        :param pulumi.Input[_builtins.str] transforms_mask_field_mask_salt: The platform's `transforms.MaskField.mask.salt`. Default: empty. A secret: encrypted in the stack, masked by the API, and not among the outputs.
+        :param pulumi.Input[_builtins.bool] transforms_mask_field_replace_null_with_default: The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_exclude_list: The platform's `transforms.OversizedRecords.fields.exclude.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] transforms_oversized_records_fields_include_list: The platform's `transforms.OversizedRecords.fields.include.list`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] transforms_oversized_records_max_field_size_bytes: The platform's `transforms.OversizedRecords.max.field.size.bytes`. A whole number from 1048576 to 104857600. Default `1048576`.
@@ -891,15 +1109,20 @@ class S3(pulumi.CustomResource):
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  aws_access_key_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 aws_auth_mode: pulumi.Input[Optional['S3AwsAuthMode']] = None,
                  aws_s3_bucket_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 aws_s3_part_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
                  aws_s3_region: pulumi.Input[Optional['S3AwsS3Region']] = None,
                  aws_secret_access_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 aws_sts_role_arn: pulumi.Input[Optional[_builtins.str]] = None,
+                 aws_sts_role_external_id: pulumi.Input[Optional[_builtins.str]] = None,
                  consumer_override_max_poll_records: pulumi.Input[Optional[_builtins.int]] = None,
                  desired_state: pulumi.Input[Optional[_builtins.str]] = None,
                  file_compression_type: pulumi.Input[Optional['S3FileCompressionType']] = None,
-                 file_name_prefix: pulumi.Input[Optional[_builtins.str]] = None,
+                 file_max_records: pulumi.Input[Optional[_builtins.int]] = None,
                  file_name_template: pulumi.Input[Optional[_builtins.str]] = None,
                  format: pulumi.Input[Optional['S3Format']] = None,
+                 format_output_envelope: pulumi.Input[Optional[_builtins.bool]] = None,
                  format_output_fields: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  preserve_null_values: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -913,6 +1136,13 @@ class S3(pulumi.CustomResource):
                  transforms_mark_columns_as_optional_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_mark_columns_as_required_fields_include_all: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_mark_columns_as_required_null_sentinel_mode: pulumi.Input[Optional['S3TransformsMarkColumnsAsRequiredNullSentinelMode']] = None,
+                 transforms_mask_field_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_mask_function: pulumi.Input[Optional['S3TransformsMaskFieldMaskFunction']] = None,
+                 transforms_mask_field_mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 transforms_mask_field_replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
                  transforms_oversized_records_fields_exclude_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_fields_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_oversized_records_max_field_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
@@ -945,22 +1175,23 @@ class S3(pulumi.CustomResource):
             __props__ = S3Args.__new__(S3Args)
 
             __props__.__dict__["adopt_id"] = adopt_id
-            if aws_access_key_id is None and not opts.urn:
-                raise TypeError("Missing required property 'aws_access_key_id'")
-            __props__.__dict__["aws_access_key_id"] = aws_access_key_id
+            __props__.__dict__["aws_access_key_id"] = None if aws_access_key_id is None else pulumi.Output.secret(aws_access_key_id)
+            __props__.__dict__["aws_auth_mode"] = aws_auth_mode
             if aws_s3_bucket_name is None and not opts.urn:
                 raise TypeError("Missing required property 'aws_s3_bucket_name'")
             __props__.__dict__["aws_s3_bucket_name"] = aws_s3_bucket_name
+            __props__.__dict__["aws_s3_part_size_bytes"] = aws_s3_part_size_bytes
             __props__.__dict__["aws_s3_region"] = aws_s3_region
-            if aws_secret_access_key is None and not opts.urn:
-                raise TypeError("Missing required property 'aws_secret_access_key'")
             __props__.__dict__["aws_secret_access_key"] = None if aws_secret_access_key is None else pulumi.Output.secret(aws_secret_access_key)
+            __props__.__dict__["aws_sts_role_arn"] = aws_sts_role_arn
+            __props__.__dict__["aws_sts_role_external_id"] = aws_sts_role_external_id
             __props__.__dict__["consumer_override_max_poll_records"] = consumer_override_max_poll_records
             __props__.__dict__["desired_state"] = desired_state
             __props__.__dict__["file_compression_type"] = file_compression_type
-            __props__.__dict__["file_name_prefix"] = file_name_prefix
+            __props__.__dict__["file_max_records"] = file_max_records
             __props__.__dict__["file_name_template"] = file_name_template
             __props__.__dict__["format"] = format
+            __props__.__dict__["format_output_envelope"] = format_output_envelope
             __props__.__dict__["format_output_fields"] = format_output_fields
             __props__.__dict__["name"] = name
             __props__.__dict__["preserve_null_values"] = preserve_null_values
@@ -974,6 +1205,13 @@ class S3(pulumi.CustomResource):
             __props__.__dict__["transforms_mark_columns_as_optional_fields_include_list"] = transforms_mark_columns_as_optional_fields_include_list
             __props__.__dict__["transforms_mark_columns_as_required_fields_include_all"] = transforms_mark_columns_as_required_fields_include_all
             __props__.__dict__["transforms_mark_columns_as_required_null_sentinel_mode"] = transforms_mark_columns_as_required_null_sentinel_mode
+            __props__.__dict__["transforms_mask_field_fields_exclude_list"] = transforms_mask_field_fields_exclude_list
+            __props__.__dict__["transforms_mask_field_fields_include_list"] = transforms_mask_field_fields_include_list
+            __props__.__dict__["transforms_mask_field_mask_char"] = transforms_mask_field_mask_char
+            __props__.__dict__["transforms_mask_field_mask_fixed_value"] = transforms_mask_field_mask_fixed_value
+            __props__.__dict__["transforms_mask_field_mask_function"] = transforms_mask_field_mask_function
+            __props__.__dict__["transforms_mask_field_mask_salt"] = None if transforms_mask_field_mask_salt is None else pulumi.Output.secret(transforms_mask_field_mask_salt)
+            __props__.__dict__["transforms_mask_field_replace_null_with_default"] = transforms_mask_field_replace_null_with_default
             __props__.__dict__["transforms_oversized_records_fields_exclude_list"] = transforms_oversized_records_fields_exclude_list
             __props__.__dict__["transforms_oversized_records_fields_include_list"] = transforms_oversized_records_fields_include_list
             __props__.__dict__["transforms_oversized_records_max_field_size_bytes"] = transforms_oversized_records_max_field_size_bytes
@@ -1027,18 +1265,22 @@ class S3(pulumi.CustomResource):
         __props__ = S3Args.__new__(S3Args)
 
         __props__.__dict__["adopt_id"] = None
-        __props__.__dict__["aws_access_key_id"] = None
+        __props__.__dict__["aws_auth_mode"] = None
         __props__.__dict__["aws_s3_bucket_name"] = None
+        __props__.__dict__["aws_s3_part_size_bytes"] = None
         __props__.__dict__["aws_s3_region"] = None
+        __props__.__dict__["aws_sts_role_arn"] = None
+        __props__.__dict__["aws_sts_role_external_id"] = None
         __props__.__dict__["consumer_override_max_poll_records"] = None
         __props__.__dict__["created_timestamp"] = None
         __props__.__dict__["desired_state"] = None
         __props__.__dict__["display_name"] = None
         __props__.__dict__["drift"] = None
         __props__.__dict__["file_compression_type"] = None
-        __props__.__dict__["file_name_prefix"] = None
+        __props__.__dict__["file_max_records"] = None
         __props__.__dict__["file_name_template"] = None
         __props__.__dict__["format"] = None
+        __props__.__dict__["format_output_envelope"] = None
         __props__.__dict__["format_output_fields"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["preserve_null_values"] = None
@@ -1057,6 +1299,12 @@ class S3(pulumi.CustomResource):
         __props__.__dict__["transforms_mark_columns_as_optional_fields_include_list"] = None
         __props__.__dict__["transforms_mark_columns_as_required_fields_include_all"] = None
         __props__.__dict__["transforms_mark_columns_as_required_null_sentinel_mode"] = None
+        __props__.__dict__["transforms_mask_field_fields_exclude_list"] = None
+        __props__.__dict__["transforms_mask_field_fields_include_list"] = None
+        __props__.__dict__["transforms_mask_field_mask_char"] = None
+        __props__.__dict__["transforms_mask_field_mask_fixed_value"] = None
+        __props__.__dict__["transforms_mask_field_mask_function"] = None
+        __props__.__dict__["transforms_mask_field_replace_null_with_default"] = None
         __props__.__dict__["transforms_oversized_records_fields_exclude_list"] = None
         __props__.__dict__["transforms_oversized_records_fields_include_list"] = None
         __props__.__dict__["transforms_oversized_records_max_field_size_bytes"] = None
@@ -1090,12 +1338,12 @@ class S3(pulumi.CustomResource):
         return pulumi.get(self, "adopt_id")
 
     @_builtins.property
-    @pulumi.getter(name="awsAccessKeyId")
-    def aws_access_key_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+    @pulumi.getter(name="awsAuthMode")
+    def aws_auth_mode(self) -> pulumi.Output[Optional['S3AwsAuthMode']]:
         """
-        The platform's `aws.access.key.id`. Required.
+        The platform's `aws.auth.mode`. One of `Access Keys`, `Cross-Account Role`. Default `Access Keys`.
         """
-        return pulumi.get(self, "aws_access_key_id")
+        return pulumi.get(self, "aws_auth_mode")
 
     @_builtins.property
     @pulumi.getter(name="awsS3BucketName")
@@ -1106,12 +1354,36 @@ class S3(pulumi.CustomResource):
         return pulumi.get(self, "aws_s3_bucket_name")
 
     @_builtins.property
+    @pulumi.getter(name="awsS3PartSizeBytes")
+    def aws_s3_part_size_bytes(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The platform's `aws.s3.part.size.bytes`. A whole number from 5242880 to 104857600. Default `5242880`.
+        """
+        return pulumi.get(self, "aws_s3_part_size_bytes")
+
+    @_builtins.property
     @pulumi.getter(name="awsS3Region")
     def aws_s3_region(self) -> pulumi.Output[Optional['S3AwsS3Region']]:
         """
         The platform's `aws.s3.region`. One of `ap-south-1`, `eu-west-2`, `eu-west-1`, `ap-northeast-2`, `ap-northeast-1`, `ca-central-1`, `sa-east-1`, `cn-north-1`, `us-gov-west-1`, `ap-southeast-1`, `ap-southeast-2`, `eu-central-1`, `us-east-1`, `us-east-2`, `us-west-1`, `us-west-2`. Default `us-west-2`.
         """
         return pulumi.get(self, "aws_s3_region")
+
+    @_builtins.property
+    @pulumi.getter(name="awsStsRoleArn")
+    def aws_sts_role_arn(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `aws.sts.role.arn`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "aws_sts_role_arn")
+
+    @_builtins.property
+    @pulumi.getter(name="awsStsRoleExternalId")
+    def aws_sts_role_external_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `aws.sts.role.external.id`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "aws_sts_role_external_id")
 
     @_builtins.property
     @pulumi.getter(name="consumerOverrideMaxPollRecords")
@@ -1162,18 +1434,18 @@ class S3(pulumi.CustomResource):
         return pulumi.get(self, "file_compression_type")
 
     @_builtins.property
-    @pulumi.getter(name="fileNamePrefix")
-    def file_name_prefix(self) -> pulumi.Output[Optional[_builtins.str]]:
+    @pulumi.getter(name="fileMaxRecords")
+    def file_max_records(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        The platform's `file.name.prefix`. Unset: the platform's default.
+        The platform's `file.max.records`. A whole number from 0 to 100000. Default `0`.
         """
-        return pulumi.get(self, "file_name_prefix")
+        return pulumi.get(self, "file_max_records")
 
     @_builtins.property
     @pulumi.getter(name="fileNameTemplate")
     def file_name_template(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The platform's `file.name.template`. Default `{{topic}}-{{partition}}-{{start_offset}}`.
+        The platform's `file.name.template`. Unset: the platform's default.
         """
         return pulumi.get(self, "file_name_template")
 
@@ -1184,6 +1456,14 @@ class S3(pulumi.CustomResource):
         The platform's `format.user.defined`. One of `JSON Lines`, `JSON Array`, `Parquet`. Default `JSON Array`.
         """
         return pulumi.get(self, "format")
+
+    @_builtins.property
+    @pulumi.getter(name="formatOutputEnvelope")
+    def format_output_envelope(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The platform's `format.output.envelope`. Default `true`.
+        """
+        return pulumi.get(self, "format_output_envelope")
 
     @_builtins.property
     @pulumi.getter(name="formatOutputFields")
@@ -1328,6 +1608,54 @@ class S3(pulumi.CustomResource):
         The platform's `transforms.MarkColumnsAsRequired.null.sentinel.mode`. One of `NONE`, `TYPE_MIN`. Default `NONE`.
         """
         return pulumi.get(self, "transforms_mark_columns_as_required_null_sentinel_mode")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsExcludeList")
+    def transforms_mask_field_fields_exclude_list(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.exclude.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_exclude_list")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldFieldsIncludeList")
+    def transforms_mask_field_fields_include_list(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.fields.include.list`. Unset: the platform's default.
+        """
+        return pulumi.get(self, "transforms_mask_field_fields_include_list")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskChar")
+    def transforms_mask_field_mask_char(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.char`. Default `*`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_char")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFixedValue")
+    def transforms_mask_field_mask_fixed_value(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The platform's `transforms.MaskField.mask.fixed.value`. Default `***`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_fixed_value")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldMaskFunction")
+    def transforms_mask_field_mask_function(self) -> pulumi.Output[Optional['S3TransformsMaskFieldMaskFunction']]:
+        """
+        The platform's `transforms.MaskField.mask.function`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `SHA256_TRUNCATE`.
+        """
+        return pulumi.get(self, "transforms_mask_field_mask_function")
+
+    @_builtins.property
+    @pulumi.getter(name="transformsMaskFieldReplaceNullWithDefault")
+    def transforms_mask_field_replace_null_with_default(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The platform's `transforms.MaskField.replace.null.with.default`. Default `true`.
+        """
+        return pulumi.get(self, "transforms_mask_field_replace_null_with_default")
 
     @_builtins.property
     @pulumi.getter(name="transformsOversizedRecordsFieldsExcludeList")

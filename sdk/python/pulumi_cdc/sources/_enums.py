@@ -21,6 +21,12 @@ __all__ = [
     'ElasticsearchEsScheme',
     'ElasticsearchHttpAuth',
     'ElasticsearchTransformsOversizedRecordsOversizedFieldBehavior',
+    'FacebookAdsApiVersion',
+    'GoogleAdsApiVersion',
+    'GoogleAdsAuthMode',
+    'GoogleAnalyticsApiVersion',
+    'HubspotApiVersion',
+    'HubspotAuthMode',
     'InformixBinaryHandlingMode',
     'InformixTransformsOversizedRecordsOversizedFieldBehavior',
     'KafkaDirectFormat',
@@ -39,17 +45,21 @@ __all__ = [
     'MongodbTransformsUnwrapDocumentEncoding',
     'MysqlBinaryHandlingMode',
     'MysqlDatabaseConnectionTimeZone',
+    'MysqlInconsistentSchemaHandlingMode',
     'MysqlSnapshotGtid',
     'MysqlTransformsOversizedRecordsOversizedFieldBehavior',
+    'NetsuiteAuthMode',
     'OracleAwsBinaryHandlingMode',
     'OracleAwsTransformsOversizedRecordsOversizedFieldBehavior',
     'OracleBinaryHandlingMode',
+    'OracleLogMiningStrategy',
+    'OracleReselectorReselectErrorHandlingMode',
     'OracleTransformsOversizedRecordsOversizedFieldBehavior',
     'PlanetscaleTransformsOversizedRecordsOversizedFieldBehavior',
     'PlanetscaleVitessTabletType',
     'PostgresqlBinaryHandlingMode',
     'PostgresqlDatabaseSslmode',
-    'PostgresqlPostProcessors',
+    'PostgresqlReselectorReselectErrorHandlingMode',
     'PostgresqlSnapshotReadOnly',
     'PostgresqlTransformsOversizedRecordsOversizedFieldBehavior',
     'RedisConnectorClassType',
@@ -61,12 +71,15 @@ __all__ = [
     'S3Format',
     'S3FsCleanupPolicyClass',
     'S3TransformsOversizedRecordsOversizedFieldBehavior',
+    'SalesforceApiVersion',
+    'SalesforceAuthMode',
     'SalesforceWebhookCamelSourcePayloadRouterUnknownTypeBehavior',
     'SalesforceWebhookTransformsOversizedRecordsOversizedFieldBehavior',
     'ShopifyWebhookCamelSourcePayloadRouterUnknownTypeBehavior',
     'ShopifyWebhookTransformsOversizedRecordsOversizedFieldBehavior',
     'SqlserverBinaryHandlingMode',
     'SqlserverTransformsOversizedRecordsOversizedFieldBehavior',
+    'StripeAuthMode',
     'StripeWebhookCamelSourcePayloadRouterUnknownTypeBehavior',
     'StripeWebhookTransformsOversizedRecordsOversizedFieldBehavior',
     'SupabaseBinaryHandlingMode',
@@ -208,6 +221,59 @@ class ElasticsearchTransformsOversizedRecordsOversizedFieldBehavior(_builtins.st
     """
     TRUNCATE = "TRUNCATE"
     NULLIFY = "NULLIFY"
+
+
+@pulumi.type_token("cdc:sources:FacebookAdsApiVersion")
+class FacebookAdsApiVersion(_builtins.str, Enum):
+    """
+    The allowed values of the Facebook Ads source's `apiVersion` (`api_version`).
+    """
+    V260 = "v26.0"
+    V250 = "v25.0"
+
+
+@pulumi.type_token("cdc:sources:GoogleAdsApiVersion")
+class GoogleAdsApiVersion(_builtins.str, Enum):
+    """
+    The allowed values of the Google Ads source's `apiVersion` (`api_version`).
+    """
+    V25 = "v25"
+
+
+@pulumi.type_token("cdc:sources:GoogleAdsAuthMode")
+class GoogleAdsAuthMode(_builtins.str, Enum):
+    """
+    The allowed values of the Google Ads source's `authMode` (`auth_mode`).
+    """
+    OAUTH = "oauth"
+    SERVICE_ACCOUNT = "service_account"
+    REFRESH_TOKEN = "refresh_token"
+
+
+@pulumi.type_token("cdc:sources:GoogleAnalyticsApiVersion")
+class GoogleAnalyticsApiVersion(_builtins.str, Enum):
+    """
+    The allowed values of the Google Analytics 4 source's `apiVersion` (`api_version`).
+    """
+    V1BETA = "v1beta"
+
+
+@pulumi.type_token("cdc:sources:HubspotApiVersion")
+class HubspotApiVersion(_builtins.str, Enum):
+    """
+    The allowed values of the HubSpot source's `apiVersion` (`api_version`).
+    """
+    V3 = "v3"
+    VALUE202603 = "2026-03"
+
+
+@pulumi.type_token("cdc:sources:HubspotAuthMode")
+class HubspotAuthMode(_builtins.str, Enum):
+    """
+    The allowed values of the HubSpot source's `authMode` (`auth_mode`).
+    """
+    TOKEN = "token"
+    OAUTH = "oauth"
 
 
 @pulumi.type_token("cdc:sources:InformixBinaryHandlingMode")
@@ -551,6 +617,17 @@ class MysqlDatabaseConnectionTimeZone(_builtins.str, Enum):
     ASIA_NOVOSIBIRSK = "Asia/Novosibirsk"
 
 
+@pulumi.type_token("cdc:sources:MysqlInconsistentSchemaHandlingMode")
+class MysqlInconsistentSchemaHandlingMode(_builtins.str, Enum):
+    """
+    The allowed values of the MySQL source's `inconsistentSchemaHandlingMode` (`inconsistent.schema.handling.mode.user.defined`).
+    """
+    AUTOMATIC = "Automatic"
+    FAIL = "Fail"
+    WARN = "Warn"
+    SKIP = "Skip"
+
+
 @pulumi.type_token("cdc:sources:MysqlSnapshotGtid")
 class MysqlSnapshotGtid(_builtins.str, Enum):
     """
@@ -567,6 +644,15 @@ class MysqlTransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, Enum)
     """
     TRUNCATE = "TRUNCATE"
     NULLIFY = "NULLIFY"
+
+
+@pulumi.type_token("cdc:sources:NetsuiteAuthMode")
+class NetsuiteAuthMode(_builtins.str, Enum):
+    """
+    The allowed values of the NetSuite source's `authMode` (`auth_mode`).
+    """
+    CERTIFICATE = "certificate"
+    TBA = "tba"
 
 
 @pulumi.type_token("cdc:sources:OracleAwsBinaryHandlingMode")
@@ -598,6 +684,25 @@ class OracleBinaryHandlingMode(_builtins.str, Enum):
     BASE64 = "base64"
     BASE64_URL_SAFE = "base64-url-safe"
     HEX = "hex"
+
+
+@pulumi.type_token("cdc:sources:OracleLogMiningStrategy")
+class OracleLogMiningStrategy(_builtins.str, Enum):
+    """
+    The allowed values of the Oracle source's `logMiningStrategy` (`log.mining.strategy`).
+    """
+    ONLINE_CATALOG = "online_catalog"
+    REDO_LOG_CATALOG = "redo_log_catalog"
+    HYBRID = "hybrid"
+
+
+@pulumi.type_token("cdc:sources:OracleReselectorReselectErrorHandlingMode")
+class OracleReselectorReselectErrorHandlingMode(_builtins.str, Enum):
+    """
+    The allowed values of the Oracle source's `reselectorReselectErrorHandlingMode` (`reselector.reselect.error.handling.mode`).
+    """
+    FAIL = "fail"
+    WARN = "warn"
 
 
 @pulumi.type_token("cdc:sources:OracleTransformsOversizedRecordsOversizedFieldBehavior")
@@ -648,12 +753,13 @@ class PostgresqlDatabaseSslmode(_builtins.str, Enum):
     DISABLE = "disable"
 
 
-@pulumi.type_token("cdc:sources:PostgresqlPostProcessors")
-class PostgresqlPostProcessors(_builtins.str, Enum):
+@pulumi.type_token("cdc:sources:PostgresqlReselectorReselectErrorHandlingMode")
+class PostgresqlReselectorReselectErrorHandlingMode(_builtins.str, Enum):
     """
-    The allowed values of the PostgreSQL source's `postProcessors` (`post.processors`).
+    The allowed values of the PostgreSQL source's `reselectorReselectErrorHandlingMode` (`reselector.reselect.error.handling.mode`).
     """
-    RESELECTOR = "reselector"
+    FAIL = "fail"
+    WARN = "warn"
 
 
 @pulumi.type_token("cdc:sources:PostgresqlSnapshotReadOnly")
@@ -766,6 +872,25 @@ class S3TransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, Enum):
     NULLIFY = "NULLIFY"
 
 
+@pulumi.type_token("cdc:sources:SalesforceApiVersion")
+class SalesforceApiVersion(_builtins.str, Enum):
+    """
+    The allowed values of the Salesforce source's `apiVersion` (`api_version`).
+    """
+    V660 = "v66.0"
+    V670 = "v67.0"
+
+
+@pulumi.type_token("cdc:sources:SalesforceAuthMode")
+class SalesforceAuthMode(_builtins.str, Enum):
+    """
+    The allowed values of the Salesforce source's `authMode` (`auth_mode`).
+    """
+    SERVICE = "service"
+    OAUTH = "oauth"
+    JWT = "jwt"
+
+
 @pulumi.type_token("cdc:sources:SalesforceWebhookCamelSourcePayloadRouterUnknownTypeBehavior")
 class SalesforceWebhookCamelSourcePayloadRouterUnknownTypeBehavior(_builtins.str, Enum):
     """
@@ -822,6 +947,15 @@ class SqlserverTransformsOversizedRecordsOversizedFieldBehavior(_builtins.str, E
     """
     TRUNCATE = "TRUNCATE"
     NULLIFY = "NULLIFY"
+
+
+@pulumi.type_token("cdc:sources:StripeAuthMode")
+class StripeAuthMode(_builtins.str, Enum):
+    """
+    The allowed values of the Stripe source's `authMode` (`auth_mode`).
+    """
+    RESTRICTED_KEY = "restricted_key"
+    OAUTH = "oauth"
 
 
 @pulumi.type_token("cdc:sources:StripeWebhookCamelSourcePayloadRouterUnknownTypeBehavior")

@@ -33,6 +33,7 @@ class DynamodbArgs:
                  dynamodb_service_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
                  full_export_expiration_time_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  incremental_snapshot_chunk_size: pulumi.Input[Optional[_builtins.int]] = None,
+                 incremental_snapshot_interval_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  incremental_snapshot_max_threads: pulumi.Input[Optional[_builtins.int]] = None,
                  insert_topic_name_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -67,7 +68,8 @@ class DynamodbArgs:
         :param pulumi.Input[_builtins.str] desired_state: The state Pulumi keeps the source in: `active` (the default) or `paused`. The source is paused or resumed to match; a status changed outside Pulumi is drift.
         :param pulumi.Input[_builtins.str] dynamodb_service_endpoint: The platform's `dynamodb.service.endpoint`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] full_export_expiration_time_ms: The platform's `full.export.expiration.time.ms`. A whole number. Default `86400000`.
-        :param pulumi.Input[_builtins.int] incremental_snapshot_chunk_size: The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `32768`.
+        :param pulumi.Input[_builtins.int] incremental_snapshot_chunk_size: The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `8192`.
+        :param pulumi.Input[_builtins.int] incremental_snapshot_interval_ms: The platform's `incremental.snapshot.interval.ms`. A whole number. Default `6000`.
         :param pulumi.Input[_builtins.int] incremental_snapshot_max_threads: The platform's `incremental.snapshot.max.threads`. A whole number of at least 1 (a number of threads; this range is pulumi-cdc's, the platform publishes none). Default `8`.
         :param pulumi.Input[_builtins.bool] insert_topic_name_enabled: The platform's `InsertTopicName.enabled`. Default `false`.
         :param pulumi.Input[_builtins.str] name: The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
@@ -108,6 +110,8 @@ class DynamodbArgs:
             pulumi.set(__self__, "full_export_expiration_time_ms", full_export_expiration_time_ms)
         if incremental_snapshot_chunk_size is not None:
             pulumi.set(__self__, "incremental_snapshot_chunk_size", incremental_snapshot_chunk_size)
+        if incremental_snapshot_interval_ms is not None:
+            pulumi.set(__self__, "incremental_snapshot_interval_ms", incremental_snapshot_interval_ms)
         if incremental_snapshot_max_threads is not None:
             pulumi.set(__self__, "incremental_snapshot_max_threads", incremental_snapshot_max_threads)
         if insert_topic_name_enabled is not None:
@@ -285,13 +289,25 @@ class DynamodbArgs:
     @pulumi.getter(name="incrementalSnapshotChunkSize")
     def incremental_snapshot_chunk_size(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `32768`.
+        The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `8192`.
         """
         return pulumi.get(self, "incremental_snapshot_chunk_size")
 
     @incremental_snapshot_chunk_size.setter
     def incremental_snapshot_chunk_size(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "incremental_snapshot_chunk_size", value)
+
+    @_builtins.property
+    @pulumi.getter(name="incrementalSnapshotIntervalMs")
+    def incremental_snapshot_interval_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The platform's `incremental.snapshot.interval.ms`. A whole number. Default `6000`.
+        """
+        return pulumi.get(self, "incremental_snapshot_interval_ms")
+
+    @incremental_snapshot_interval_ms.setter
+    def incremental_snapshot_interval_ms(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "incremental_snapshot_interval_ms", value)
 
     @_builtins.property
     @pulumi.getter(name="incrementalSnapshotMaxThreads")
@@ -550,6 +566,7 @@ class Dynamodb(pulumi.CustomResource):
                  dynamodb_service_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
                  full_export_expiration_time_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  incremental_snapshot_chunk_size: pulumi.Input[Optional[_builtins.int]] = None,
+                 incremental_snapshot_interval_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  incremental_snapshot_max_threads: pulumi.Input[Optional[_builtins.int]] = None,
                  insert_topic_name_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -587,7 +604,8 @@ class Dynamodb(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] desired_state: The state Pulumi keeps the source in: `active` (the default) or `paused`. The source is paused or resumed to match; a status changed outside Pulumi is drift.
         :param pulumi.Input[_builtins.str] dynamodb_service_endpoint: The platform's `dynamodb.service.endpoint`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] full_export_expiration_time_ms: The platform's `full.export.expiration.time.ms`. A whole number. Default `86400000`.
-        :param pulumi.Input[_builtins.int] incremental_snapshot_chunk_size: The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `32768`.
+        :param pulumi.Input[_builtins.int] incremental_snapshot_chunk_size: The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `8192`.
+        :param pulumi.Input[_builtins.int] incremental_snapshot_interval_ms: The platform's `incremental.snapshot.interval.ms`. A whole number. Default `6000`.
         :param pulumi.Input[_builtins.int] incremental_snapshot_max_threads: The platform's `incremental.snapshot.max.threads`. A whole number of at least 1 (a number of threads; this range is pulumi-cdc's, the platform publishes none). Default `8`.
         :param pulumi.Input[_builtins.bool] insert_topic_name_enabled: The platform's `InsertTopicName.enabled`. Default `false`.
         :param pulumi.Input[_builtins.str] name: The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
@@ -645,6 +663,7 @@ class Dynamodb(pulumi.CustomResource):
                  dynamodb_service_endpoint: pulumi.Input[Optional[_builtins.str]] = None,
                  full_export_expiration_time_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  incremental_snapshot_chunk_size: pulumi.Input[Optional[_builtins.int]] = None,
+                 incremental_snapshot_interval_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  incremental_snapshot_max_threads: pulumi.Input[Optional[_builtins.int]] = None,
                  insert_topic_name_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -692,6 +711,7 @@ class Dynamodb(pulumi.CustomResource):
             __props__.__dict__["dynamodb_service_endpoint"] = dynamodb_service_endpoint
             __props__.__dict__["full_export_expiration_time_ms"] = full_export_expiration_time_ms
             __props__.__dict__["incremental_snapshot_chunk_size"] = incremental_snapshot_chunk_size
+            __props__.__dict__["incremental_snapshot_interval_ms"] = incremental_snapshot_interval_ms
             __props__.__dict__["incremental_snapshot_max_threads"] = incremental_snapshot_max_threads
             __props__.__dict__["insert_topic_name_enabled"] = insert_topic_name_enabled
             __props__.__dict__["name"] = name
@@ -759,6 +779,7 @@ class Dynamodb(pulumi.CustomResource):
         __props__.__dict__["dynamodb_service_endpoint"] = None
         __props__.__dict__["full_export_expiration_time_ms"] = None
         __props__.__dict__["incremental_snapshot_chunk_size"] = None
+        __props__.__dict__["incremental_snapshot_interval_ms"] = None
         __props__.__dict__["incremental_snapshot_max_threads"] = None
         __props__.__dict__["insert_topic_name_enabled"] = None
         __props__.__dict__["name"] = None
@@ -872,9 +893,17 @@ class Dynamodb(pulumi.CustomResource):
     @pulumi.getter(name="incrementalSnapshotChunkSize")
     def incremental_snapshot_chunk_size(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `32768`.
+        The platform's `incremental.snapshot.chunk.size`. A whole number of at least 1 (a size or batch size; this range is pulumi-cdc's, the platform publishes none). Default `8192`.
         """
         return pulumi.get(self, "incremental_snapshot_chunk_size")
+
+    @_builtins.property
+    @pulumi.getter(name="incrementalSnapshotIntervalMs")
+    def incremental_snapshot_interval_ms(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The platform's `incremental.snapshot.interval.ms`. A whole number. Default `6000`.
+        """
+        return pulumi.get(self, "incremental_snapshot_interval_ms")
 
     @_builtins.property
     @pulumi.getter(name="incrementalSnapshotMaxThreads")

@@ -36,6 +36,7 @@ class MysqlArgs:
                  desired_state: pulumi.Input[Optional[_builtins.str]] = None,
                  heartbeat_data_collection_schema_or_database: pulumi.Input[Optional[_builtins.str]] = None,
                  heartbeat_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 inconsistent_schema_handling_mode: pulumi.Input[Optional['MysqlInconsistentSchemaHandlingMode']] = None,
                  insert_topic_name_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  predicates_is_topic_to_enrich_pattern: pulumi.Input[Optional[_builtins.str]] = None,
@@ -49,6 +50,10 @@ class MysqlArgs:
                  ssh_host: pulumi.Input[Optional[_builtins.str]] = None,
                  ssh_port: pulumi.Input[Optional[_builtins.int]] = None,
                  ssh_user: pulumi.Input[Optional[_builtins.str]] = None,
+                 streamkap_snapshot_chunk_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
+                 streamkap_snapshot_max_split_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
+                 streamkap_snapshot_parallelism: pulumi.Input[Optional[_builtins.int]] = None,
+                 streamkap_snapshot_state_refresh_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  transforms_insert_static_key1_static_field: pulumi.Input[Optional[_builtins.str]] = None,
                  transforms_insert_static_key1_static_value: pulumi.Input[Optional[_builtins.str]] = None,
@@ -89,6 +94,7 @@ class MysqlArgs:
         :param pulumi.Input[_builtins.str] desired_state: The state Pulumi keeps the source in: `active` (the default) or `paused`. The source is paused or resumed to match; a status changed outside Pulumi is drift.
         :param pulumi.Input[_builtins.str] heartbeat_data_collection_schema_or_database: The platform's `heartbeat.data.collection.schema.or.database`. Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] heartbeat_enabled: The platform's `heartbeat.enabled`. Default `true`.
+        :param pulumi.Input['MysqlInconsistentSchemaHandlingMode'] inconsistent_schema_handling_mode: The platform's `inconsistent.schema.handling.mode.user.defined`. One of `Automatic`, `Fail`, `Warn`, `Skip`. Default `Automatic`.
         :param pulumi.Input[_builtins.bool] insert_topic_name_enabled: The platform's `InsertTopicName.enabled`. Default `false`.
         :param pulumi.Input[_builtins.str] name: The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
         :param pulumi.Input[_builtins.str] predicates_is_topic_to_enrich_pattern: The platform's `predicates.IsTopicToEnrich.pattern`. Default `$^`.
@@ -102,6 +108,10 @@ class MysqlArgs:
         :param pulumi.Input[_builtins.str] ssh_host: The platform's `ssh.host`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] ssh_port: The platform's `ssh.port`. A whole number from 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default `22`.
         :param pulumi.Input[_builtins.str] ssh_user: The platform's `ssh.user`. Default `streamkap`.
+        :param pulumi.Input[_builtins.int] streamkap_snapshot_chunk_size_bytes: The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
+        :param pulumi.Input[_builtins.int] streamkap_snapshot_max_split_size_bytes: The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+        :param pulumi.Input[_builtins.int] streamkap_snapshot_parallelism: The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
+        :param pulumi.Input[_builtins.int] streamkap_snapshot_state_refresh_ms: The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
         :param pulumi.Input[_builtins.str] transforms_insert_static_key1_static_field: The platform's `transforms.InsertStaticKey1.static.field`. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] transforms_insert_static_key1_static_value: The platform's `transforms.InsertStaticKey1.static.value`. Unset: the platform's default.
@@ -150,6 +160,8 @@ class MysqlArgs:
             pulumi.set(__self__, "heartbeat_data_collection_schema_or_database", heartbeat_data_collection_schema_or_database)
         if heartbeat_enabled is not None:
             pulumi.set(__self__, "heartbeat_enabled", heartbeat_enabled)
+        if inconsistent_schema_handling_mode is not None:
+            pulumi.set(__self__, "inconsistent_schema_handling_mode", inconsistent_schema_handling_mode)
         if insert_topic_name_enabled is not None:
             pulumi.set(__self__, "insert_topic_name_enabled", insert_topic_name_enabled)
         if name is not None:
@@ -176,6 +188,14 @@ class MysqlArgs:
             pulumi.set(__self__, "ssh_port", ssh_port)
         if ssh_user is not None:
             pulumi.set(__self__, "ssh_user", ssh_user)
+        if streamkap_snapshot_chunk_size_bytes is not None:
+            pulumi.set(__self__, "streamkap_snapshot_chunk_size_bytes", streamkap_snapshot_chunk_size_bytes)
+        if streamkap_snapshot_max_split_size_bytes is not None:
+            pulumi.set(__self__, "streamkap_snapshot_max_split_size_bytes", streamkap_snapshot_max_split_size_bytes)
+        if streamkap_snapshot_parallelism is not None:
+            pulumi.set(__self__, "streamkap_snapshot_parallelism", streamkap_snapshot_parallelism)
+        if streamkap_snapshot_state_refresh_ms is not None:
+            pulumi.set(__self__, "streamkap_snapshot_state_refresh_ms", streamkap_snapshot_state_refresh_ms)
         if tags is not None:
             pulumi.set(__self__, "tags", tags)
         if transforms_insert_static_key1_static_field is not None:
@@ -402,6 +422,18 @@ class MysqlArgs:
         pulumi.set(self, "heartbeat_enabled", value)
 
     @_builtins.property
+    @pulumi.getter(name="inconsistentSchemaHandlingMode")
+    def inconsistent_schema_handling_mode(self) -> pulumi.Input[Optional['MysqlInconsistentSchemaHandlingMode']]:
+        """
+        The platform's `inconsistent.schema.handling.mode.user.defined`. One of `Automatic`, `Fail`, `Warn`, `Skip`. Default `Automatic`.
+        """
+        return pulumi.get(self, "inconsistent_schema_handling_mode")
+
+    @inconsistent_schema_handling_mode.setter
+    def inconsistent_schema_handling_mode(self, value: pulumi.Input[Optional['MysqlInconsistentSchemaHandlingMode']]):
+        pulumi.set(self, "inconsistent_schema_handling_mode", value)
+
+    @_builtins.property
     @pulumi.getter(name="insertTopicNameEnabled")
     def insert_topic_name_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -556,6 +588,54 @@ class MysqlArgs:
     @ssh_user.setter
     def ssh_user(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "ssh_user", value)
+
+    @_builtins.property
+    @pulumi.getter(name="streamkapSnapshotChunkSizeBytes")
+    def streamkap_snapshot_chunk_size_bytes(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
+        """
+        return pulumi.get(self, "streamkap_snapshot_chunk_size_bytes")
+
+    @streamkap_snapshot_chunk_size_bytes.setter
+    def streamkap_snapshot_chunk_size_bytes(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "streamkap_snapshot_chunk_size_bytes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="streamkapSnapshotMaxSplitSizeBytes")
+    def streamkap_snapshot_max_split_size_bytes(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+        """
+        return pulumi.get(self, "streamkap_snapshot_max_split_size_bytes")
+
+    @streamkap_snapshot_max_split_size_bytes.setter
+    def streamkap_snapshot_max_split_size_bytes(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "streamkap_snapshot_max_split_size_bytes", value)
+
+    @_builtins.property
+    @pulumi.getter(name="streamkapSnapshotParallelism")
+    def streamkap_snapshot_parallelism(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
+        """
+        return pulumi.get(self, "streamkap_snapshot_parallelism")
+
+    @streamkap_snapshot_parallelism.setter
+    def streamkap_snapshot_parallelism(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "streamkap_snapshot_parallelism", value)
+
+    @_builtins.property
+    @pulumi.getter(name="streamkapSnapshotStateRefreshMs")
+    def streamkap_snapshot_state_refresh_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
+        """
+        return pulumi.get(self, "streamkap_snapshot_state_refresh_ms")
+
+    @streamkap_snapshot_state_refresh_ms.setter
+    def streamkap_snapshot_state_refresh_ms(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "streamkap_snapshot_state_refresh_ms", value)
 
     @_builtins.property
     @pulumi.getter
@@ -842,6 +922,7 @@ class Mysql(pulumi.CustomResource):
                  desired_state: pulumi.Input[Optional[_builtins.str]] = None,
                  heartbeat_data_collection_schema_or_database: pulumi.Input[Optional[_builtins.str]] = None,
                  heartbeat_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 inconsistent_schema_handling_mode: pulumi.Input[Optional['MysqlInconsistentSchemaHandlingMode']] = None,
                  insert_topic_name_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  predicates_is_topic_to_enrich_pattern: pulumi.Input[Optional[_builtins.str]] = None,
@@ -855,6 +936,10 @@ class Mysql(pulumi.CustomResource):
                  ssh_host: pulumi.Input[Optional[_builtins.str]] = None,
                  ssh_port: pulumi.Input[Optional[_builtins.int]] = None,
                  ssh_user: pulumi.Input[Optional[_builtins.str]] = None,
+                 streamkap_snapshot_chunk_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
+                 streamkap_snapshot_max_split_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
+                 streamkap_snapshot_parallelism: pulumi.Input[Optional[_builtins.int]] = None,
+                 streamkap_snapshot_state_refresh_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  table_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  transforms_insert_static_key1_static_field: pulumi.Input[Optional[_builtins.str]] = None,
@@ -898,6 +983,7 @@ class Mysql(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] desired_state: The state Pulumi keeps the source in: `active` (the default) or `paused`. The source is paused or resumed to match; a status changed outside Pulumi is drift.
         :param pulumi.Input[_builtins.str] heartbeat_data_collection_schema_or_database: The platform's `heartbeat.data.collection.schema.or.database`. Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] heartbeat_enabled: The platform's `heartbeat.enabled`. Default `true`.
+        :param pulumi.Input['MysqlInconsistentSchemaHandlingMode'] inconsistent_schema_handling_mode: The platform's `inconsistent.schema.handling.mode.user.defined`. One of `Automatic`, `Fail`, `Warn`, `Skip`. Default `Automatic`.
         :param pulumi.Input[_builtins.bool] insert_topic_name_enabled: The platform's `InsertTopicName.enabled`. Default `false`.
         :param pulumi.Input[_builtins.str] name: The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
         :param pulumi.Input[_builtins.str] predicates_is_topic_to_enrich_pattern: The platform's `predicates.IsTopicToEnrich.pattern`. Default `$^`.
@@ -911,6 +997,10 @@ class Mysql(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] ssh_host: The platform's `ssh.host`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] ssh_port: The platform's `ssh.port`. A whole number from 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default `22`.
         :param pulumi.Input[_builtins.str] ssh_user: The platform's `ssh.user`. Default `streamkap`.
+        :param pulumi.Input[_builtins.int] streamkap_snapshot_chunk_size_bytes: The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
+        :param pulumi.Input[_builtins.int] streamkap_snapshot_max_split_size_bytes: The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+        :param pulumi.Input[_builtins.int] streamkap_snapshot_parallelism: The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
+        :param pulumi.Input[_builtins.int] streamkap_snapshot_state_refresh_ms: The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
         :param pulumi.Input[_builtins.str] table_include_list: The platform's `table.include.list.user.defined`. Required.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
         :param pulumi.Input[_builtins.str] transforms_insert_static_key1_static_field: The platform's `transforms.InsertStaticKey1.static.field`. Unset: the platform's default.
@@ -973,6 +1063,7 @@ class Mysql(pulumi.CustomResource):
                  desired_state: pulumi.Input[Optional[_builtins.str]] = None,
                  heartbeat_data_collection_schema_or_database: pulumi.Input[Optional[_builtins.str]] = None,
                  heartbeat_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 inconsistent_schema_handling_mode: pulumi.Input[Optional['MysqlInconsistentSchemaHandlingMode']] = None,
                  insert_topic_name_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  predicates_is_topic_to_enrich_pattern: pulumi.Input[Optional[_builtins.str]] = None,
@@ -986,6 +1077,10 @@ class Mysql(pulumi.CustomResource):
                  ssh_host: pulumi.Input[Optional[_builtins.str]] = None,
                  ssh_port: pulumi.Input[Optional[_builtins.int]] = None,
                  ssh_user: pulumi.Input[Optional[_builtins.str]] = None,
+                 streamkap_snapshot_chunk_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
+                 streamkap_snapshot_max_split_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
+                 streamkap_snapshot_parallelism: pulumi.Input[Optional[_builtins.int]] = None,
+                 streamkap_snapshot_state_refresh_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  table_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  transforms_insert_static_key1_static_field: pulumi.Input[Optional[_builtins.str]] = None,
@@ -1040,6 +1135,7 @@ class Mysql(pulumi.CustomResource):
             __props__.__dict__["desired_state"] = desired_state
             __props__.__dict__["heartbeat_data_collection_schema_or_database"] = heartbeat_data_collection_schema_or_database
             __props__.__dict__["heartbeat_enabled"] = heartbeat_enabled
+            __props__.__dict__["inconsistent_schema_handling_mode"] = inconsistent_schema_handling_mode
             __props__.__dict__["insert_topic_name_enabled"] = insert_topic_name_enabled
             __props__.__dict__["name"] = name
             __props__.__dict__["predicates_is_topic_to_enrich_pattern"] = predicates_is_topic_to_enrich_pattern
@@ -1053,6 +1149,10 @@ class Mysql(pulumi.CustomResource):
             __props__.__dict__["ssh_host"] = ssh_host
             __props__.__dict__["ssh_port"] = ssh_port
             __props__.__dict__["ssh_user"] = ssh_user
+            __props__.__dict__["streamkap_snapshot_chunk_size_bytes"] = streamkap_snapshot_chunk_size_bytes
+            __props__.__dict__["streamkap_snapshot_max_split_size_bytes"] = streamkap_snapshot_max_split_size_bytes
+            __props__.__dict__["streamkap_snapshot_parallelism"] = streamkap_snapshot_parallelism
+            __props__.__dict__["streamkap_snapshot_state_refresh_ms"] = streamkap_snapshot_state_refresh_ms
             if table_include_list is None and not opts.urn:
                 raise TypeError("Missing required property 'table_include_list'")
             __props__.__dict__["table_include_list"] = table_include_list
@@ -1124,6 +1224,7 @@ class Mysql(pulumi.CustomResource):
         __props__.__dict__["drift"] = None
         __props__.__dict__["heartbeat_data_collection_schema_or_database"] = None
         __props__.__dict__["heartbeat_enabled"] = None
+        __props__.__dict__["inconsistent_schema_handling_mode"] = None
         __props__.__dict__["insert_topic_name_enabled"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["predicates_is_topic_to_enrich_pattern"] = None
@@ -1138,6 +1239,10 @@ class Mysql(pulumi.CustomResource):
         __props__.__dict__["ssh_port"] = None
         __props__.__dict__["ssh_user"] = None
         __props__.__dict__["status"] = None
+        __props__.__dict__["streamkap_snapshot_chunk_size_bytes"] = None
+        __props__.__dict__["streamkap_snapshot_max_split_size_bytes"] = None
+        __props__.__dict__["streamkap_snapshot_parallelism"] = None
+        __props__.__dict__["streamkap_snapshot_state_refresh_ms"] = None
         __props__.__dict__["table_include_list"] = None
         __props__.__dict__["tags"] = None
         __props__.__dict__["tenant_id"] = None
@@ -1296,6 +1401,14 @@ class Mysql(pulumi.CustomResource):
         return pulumi.get(self, "heartbeat_enabled")
 
     @_builtins.property
+    @pulumi.getter(name="inconsistentSchemaHandlingMode")
+    def inconsistent_schema_handling_mode(self) -> pulumi.Output[Optional['MysqlInconsistentSchemaHandlingMode']]:
+        """
+        The platform's `inconsistent.schema.handling.mode.user.defined`. One of `Automatic`, `Fail`, `Warn`, `Skip`. Default `Automatic`.
+        """
+        return pulumi.get(self, "inconsistent_schema_handling_mode")
+
+    @_builtins.property
     @pulumi.getter(name="insertTopicNameEnabled")
     def insert_topic_name_enabled(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
@@ -1406,6 +1519,38 @@ class Mysql(pulumi.CustomResource):
         The API's `connector_status` of the source: Active, Paused, Stopped, Broken, Starting, Unassigned, Unknown or Pending.
         """
         return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="streamkapSnapshotChunkSizeBytes")
+    def streamkap_snapshot_chunk_size_bytes(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
+        """
+        return pulumi.get(self, "streamkap_snapshot_chunk_size_bytes")
+
+    @_builtins.property
+    @pulumi.getter(name="streamkapSnapshotMaxSplitSizeBytes")
+    def streamkap_snapshot_max_split_size_bytes(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
+        """
+        return pulumi.get(self, "streamkap_snapshot_max_split_size_bytes")
+
+    @_builtins.property
+    @pulumi.getter(name="streamkapSnapshotParallelism")
+    def streamkap_snapshot_parallelism(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
+        """
+        return pulumi.get(self, "streamkap_snapshot_parallelism")
+
+    @_builtins.property
+    @pulumi.getter(name="streamkapSnapshotStateRefreshMs")
+    def streamkap_snapshot_state_refresh_ms(self) -> pulumi.Output[Optional[_builtins.int]]:
+        """
+        The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
+        """
+        return pulumi.get(self, "streamkap_snapshot_state_refresh_ms")
 
     @_builtins.property
     @pulumi.getter(name="tableIncludeList")

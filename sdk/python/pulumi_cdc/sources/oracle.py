@@ -37,8 +37,12 @@ class OracleArgs:
                  heartbeat_data_collection_schema_or_database: pulumi.Input[Optional[_builtins.str]] = None,
                  heartbeat_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  insert_topic_name_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 lob_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 log_mining_strategy: pulumi.Input[Optional['OracleLogMiningStrategy']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 post_processors_reselect_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  preserve_null_values: pulumi.Input[Optional[_builtins.bool]] = None,
+                 reselector_reselect_error_handling_mode: pulumi.Input[Optional['OracleReselectorReselectErrorHandlingMode']] = None,
                  schema_history_internal_store_only_captured_databases_ddl: pulumi.Input[Optional[_builtins.bool]] = None,
                  schema_history_internal_store_only_captured_tables_ddl: pulumi.Input[Optional[_builtins.bool]] = None,
                  ssh_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
@@ -75,8 +79,12 @@ class OracleArgs:
         :param pulumi.Input[_builtins.str] heartbeat_data_collection_schema_or_database: The platform's `heartbeat.data.collection.schema.or.database`. Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] heartbeat_enabled: The platform's `heartbeat.enabled`. Default `true`.
         :param pulumi.Input[_builtins.bool] insert_topic_name_enabled: The platform's `InsertTopicName.enabled`. Default `false`.
+        :param pulumi.Input[_builtins.bool] lob_enabled: The platform's `lob.enabled`. Default `false`.
+        :param pulumi.Input['OracleLogMiningStrategy'] log_mining_strategy: The platform's `log.mining.strategy`. One of `online_catalog`, `redo_log_catalog`, `hybrid`. Default `online_catalog`.
         :param pulumi.Input[_builtins.str] name: The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
+        :param pulumi.Input[_builtins.bool] post_processors_reselect_enabled: The platform's `post.processors.reselect.enabled`. Default `false`.
         :param pulumi.Input[_builtins.bool] preserve_null_values: The platform's `preserve.null.values`. Default `false`.
+        :param pulumi.Input['OracleReselectorReselectErrorHandlingMode'] reselector_reselect_error_handling_mode: The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
         :param pulumi.Input[_builtins.bool] schema_history_internal_store_only_captured_databases_ddl: The platform's `schema.history.internal.store.only.captured.databases.ddl`. Default `false`.
         :param pulumi.Input[_builtins.bool] schema_history_internal_store_only_captured_tables_ddl: The platform's `schema.history.internal.store.only.captured.tables.ddl`. Default `false`.
         :param pulumi.Input[_builtins.bool] ssh_enabled: The platform's `ssh.enabled`. Default `false`.
@@ -120,10 +128,18 @@ class OracleArgs:
             pulumi.set(__self__, "heartbeat_enabled", heartbeat_enabled)
         if insert_topic_name_enabled is not None:
             pulumi.set(__self__, "insert_topic_name_enabled", insert_topic_name_enabled)
+        if lob_enabled is not None:
+            pulumi.set(__self__, "lob_enabled", lob_enabled)
+        if log_mining_strategy is not None:
+            pulumi.set(__self__, "log_mining_strategy", log_mining_strategy)
         if name is not None:
             pulumi.set(__self__, "name", name)
+        if post_processors_reselect_enabled is not None:
+            pulumi.set(__self__, "post_processors_reselect_enabled", post_processors_reselect_enabled)
         if preserve_null_values is not None:
             pulumi.set(__self__, "preserve_null_values", preserve_null_values)
+        if reselector_reselect_error_handling_mode is not None:
+            pulumi.set(__self__, "reselector_reselect_error_handling_mode", reselector_reselect_error_handling_mode)
         if schema_history_internal_store_only_captured_databases_ddl is not None:
             pulumi.set(__self__, "schema_history_internal_store_only_captured_databases_ddl", schema_history_internal_store_only_captured_databases_ddl)
         if schema_history_internal_store_only_captured_tables_ddl is not None:
@@ -352,6 +368,30 @@ class OracleArgs:
         pulumi.set(self, "insert_topic_name_enabled", value)
 
     @_builtins.property
+    @pulumi.getter(name="lobEnabled")
+    def lob_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        The platform's `lob.enabled`. Default `false`.
+        """
+        return pulumi.get(self, "lob_enabled")
+
+    @lob_enabled.setter
+    def lob_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "lob_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="logMiningStrategy")
+    def log_mining_strategy(self) -> pulumi.Input[Optional['OracleLogMiningStrategy']]:
+        """
+        The platform's `log.mining.strategy`. One of `online_catalog`, `redo_log_catalog`, `hybrid`. Default `online_catalog`.
+        """
+        return pulumi.get(self, "log_mining_strategy")
+
+    @log_mining_strategy.setter
+    def log_mining_strategy(self, value: pulumi.Input[Optional['OracleLogMiningStrategy']]):
+        pulumi.set(self, "log_mining_strategy", value)
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -364,6 +404,18 @@ class OracleArgs:
         pulumi.set(self, "name", value)
 
     @_builtins.property
+    @pulumi.getter(name="postProcessorsReselectEnabled")
+    def post_processors_reselect_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        The platform's `post.processors.reselect.enabled`. Default `false`.
+        """
+        return pulumi.get(self, "post_processors_reselect_enabled")
+
+    @post_processors_reselect_enabled.setter
+    def post_processors_reselect_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "post_processors_reselect_enabled", value)
+
+    @_builtins.property
     @pulumi.getter(name="preserveNullValues")
     def preserve_null_values(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
@@ -374,6 +426,18 @@ class OracleArgs:
     @preserve_null_values.setter
     def preserve_null_values(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "preserve_null_values", value)
+
+    @_builtins.property
+    @pulumi.getter(name="reselectorReselectErrorHandlingMode")
+    def reselector_reselect_error_handling_mode(self) -> pulumi.Input[Optional['OracleReselectorReselectErrorHandlingMode']]:
+        """
+        The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+        """
+        return pulumi.get(self, "reselector_reselect_error_handling_mode")
+
+    @reselector_reselect_error_handling_mode.setter
+    def reselector_reselect_error_handling_mode(self, value: pulumi.Input[Optional['OracleReselectorReselectErrorHandlingMode']]):
+        pulumi.set(self, "reselector_reselect_error_handling_mode", value)
 
     @_builtins.property
     @pulumi.getter(name="schemaHistoryInternalStoreOnlyCapturedDatabasesDdl")
@@ -599,8 +663,12 @@ class Oracle(pulumi.CustomResource):
                  heartbeat_data_collection_schema_or_database: pulumi.Input[Optional[_builtins.str]] = None,
                  heartbeat_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  insert_topic_name_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 lob_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 log_mining_strategy: pulumi.Input[Optional['OracleLogMiningStrategy']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 post_processors_reselect_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  preserve_null_values: pulumi.Input[Optional[_builtins.bool]] = None,
+                 reselector_reselect_error_handling_mode: pulumi.Input[Optional['OracleReselectorReselectErrorHandlingMode']] = None,
                  schema_history_internal_store_only_captured_databases_ddl: pulumi.Input[Optional[_builtins.bool]] = None,
                  schema_history_internal_store_only_captured_tables_ddl: pulumi.Input[Optional[_builtins.bool]] = None,
                  schema_include_list: pulumi.Input[Optional[_builtins.str]] = None,
@@ -640,8 +708,12 @@ class Oracle(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] heartbeat_data_collection_schema_or_database: The platform's `heartbeat.data.collection.schema.or.database`. Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] heartbeat_enabled: The platform's `heartbeat.enabled`. Default `true`.
         :param pulumi.Input[_builtins.bool] insert_topic_name_enabled: The platform's `InsertTopicName.enabled`. Default `false`.
+        :param pulumi.Input[_builtins.bool] lob_enabled: The platform's `lob.enabled`. Default `false`.
+        :param pulumi.Input['OracleLogMiningStrategy'] log_mining_strategy: The platform's `log.mining.strategy`. One of `online_catalog`, `redo_log_catalog`, `hybrid`. Default `online_catalog`.
         :param pulumi.Input[_builtins.str] name: The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
+        :param pulumi.Input[_builtins.bool] post_processors_reselect_enabled: The platform's `post.processors.reselect.enabled`. Default `false`.
         :param pulumi.Input[_builtins.bool] preserve_null_values: The platform's `preserve.null.values`. Default `false`.
+        :param pulumi.Input['OracleReselectorReselectErrorHandlingMode'] reselector_reselect_error_handling_mode: The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
         :param pulumi.Input[_builtins.bool] schema_history_internal_store_only_captured_databases_ddl: The platform's `schema.history.internal.store.only.captured.databases.ddl`. Default `false`.
         :param pulumi.Input[_builtins.bool] schema_history_internal_store_only_captured_tables_ddl: The platform's `schema.history.internal.store.only.captured.tables.ddl`. Default `false`.
         :param pulumi.Input[_builtins.str] schema_include_list: The platform's `schema.include.list`. Required.
@@ -700,8 +772,12 @@ class Oracle(pulumi.CustomResource):
                  heartbeat_data_collection_schema_or_database: pulumi.Input[Optional[_builtins.str]] = None,
                  heartbeat_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  insert_topic_name_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 lob_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 log_mining_strategy: pulumi.Input[Optional['OracleLogMiningStrategy']] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
+                 post_processors_reselect_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  preserve_null_values: pulumi.Input[Optional[_builtins.bool]] = None,
+                 reselector_reselect_error_handling_mode: pulumi.Input[Optional['OracleReselectorReselectErrorHandlingMode']] = None,
                  schema_history_internal_store_only_captured_databases_ddl: pulumi.Input[Optional[_builtins.bool]] = None,
                  schema_history_internal_store_only_captured_tables_ddl: pulumi.Input[Optional[_builtins.bool]] = None,
                  schema_include_list: pulumi.Input[Optional[_builtins.str]] = None,
@@ -752,8 +828,12 @@ class Oracle(pulumi.CustomResource):
             __props__.__dict__["heartbeat_data_collection_schema_or_database"] = heartbeat_data_collection_schema_or_database
             __props__.__dict__["heartbeat_enabled"] = heartbeat_enabled
             __props__.__dict__["insert_topic_name_enabled"] = insert_topic_name_enabled
+            __props__.__dict__["lob_enabled"] = lob_enabled
+            __props__.__dict__["log_mining_strategy"] = log_mining_strategy
             __props__.__dict__["name"] = name
+            __props__.__dict__["post_processors_reselect_enabled"] = post_processors_reselect_enabled
             __props__.__dict__["preserve_null_values"] = preserve_null_values
+            __props__.__dict__["reselector_reselect_error_handling_mode"] = reselector_reselect_error_handling_mode
             __props__.__dict__["schema_history_internal_store_only_captured_databases_ddl"] = schema_history_internal_store_only_captured_databases_ddl
             __props__.__dict__["schema_history_internal_store_only_captured_tables_ddl"] = schema_history_internal_store_only_captured_tables_ddl
             if schema_include_list is None and not opts.urn:
@@ -825,8 +905,12 @@ class Oracle(pulumi.CustomResource):
         __props__.__dict__["heartbeat_data_collection_schema_or_database"] = None
         __props__.__dict__["heartbeat_enabled"] = None
         __props__.__dict__["insert_topic_name_enabled"] = None
+        __props__.__dict__["lob_enabled"] = None
+        __props__.__dict__["log_mining_strategy"] = None
         __props__.__dict__["name"] = None
+        __props__.__dict__["post_processors_reselect_enabled"] = None
         __props__.__dict__["preserve_null_values"] = None
+        __props__.__dict__["reselector_reselect_error_handling_mode"] = None
         __props__.__dict__["schema_history_internal_store_only_captured_databases_ddl"] = None
         __props__.__dict__["schema_history_internal_store_only_captured_tables_ddl"] = None
         __props__.__dict__["schema_include_list"] = None
@@ -975,6 +1059,22 @@ class Oracle(pulumi.CustomResource):
         return pulumi.get(self, "insert_topic_name_enabled")
 
     @_builtins.property
+    @pulumi.getter(name="lobEnabled")
+    def lob_enabled(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The platform's `lob.enabled`. Default `false`.
+        """
+        return pulumi.get(self, "lob_enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="logMiningStrategy")
+    def log_mining_strategy(self) -> pulumi.Output[Optional['OracleLogMiningStrategy']]:
+        """
+        The platform's `log.mining.strategy`. One of `online_catalog`, `redo_log_catalog`, `hybrid`. Default `online_catalog`.
+        """
+        return pulumi.get(self, "log_mining_strategy")
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
@@ -983,12 +1083,28 @@ class Oracle(pulumi.CustomResource):
         return pulumi.get(self, "name")
 
     @_builtins.property
+    @pulumi.getter(name="postProcessorsReselectEnabled")
+    def post_processors_reselect_enabled(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The platform's `post.processors.reselect.enabled`. Default `false`.
+        """
+        return pulumi.get(self, "post_processors_reselect_enabled")
+
+    @_builtins.property
     @pulumi.getter(name="preserveNullValues")
     def preserve_null_values(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
         The platform's `preserve.null.values`. Default `false`.
         """
         return pulumi.get(self, "preserve_null_values")
+
+    @_builtins.property
+    @pulumi.getter(name="reselectorReselectErrorHandlingMode")
+    def reselector_reselect_error_handling_mode(self) -> pulumi.Output[Optional['OracleReselectorReselectErrorHandlingMode']]:
+        """
+        The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+        """
+        return pulumi.get(self, "reselector_reselect_error_handling_mode")
 
     @_builtins.property
     @pulumi.getter(name="schemaHistoryInternalStoreOnlyCapturedDatabasesDdl")

@@ -13,10 +13,8 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
-from . import outputs
 from .. import outputs as _root_outputs
 from ._enums import *
-from ._inputs import *
 
 __all__ = ['PostgresqlArgs', 'Postgresql']
 
@@ -43,10 +41,11 @@ class PostgresqlArgs:
                  include_source_db_name_in_table_name: pulumi.Input[Optional[_builtins.bool]] = None,
                  insert_topic_name_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 post_processors: pulumi.Input[Optional['PostgresqlPostProcessors']] = None,
+                 post_processors_reselect_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  predicates_is_topic_to_enrich_pattern: pulumi.Input[Optional[_builtins.str]] = None,
                  preserve_null_values: pulumi.Input[Optional[_builtins.bool]] = None,
                  publication_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 reselector_reselect_error_handling_mode: pulumi.Input[Optional['PostgresqlReselectorReselectErrorHandlingMode']] = None,
                  signal_data_collection_schema_or_database: pulumi.Input[Optional[_builtins.str]] = None,
                  slot_name: pulumi.Input[Optional[_builtins.str]] = None,
                  snapshot_read_only: pulumi.Input[Optional['PostgresqlSnapshotReadOnly']] = None,
@@ -56,8 +55,7 @@ class PostgresqlArgs:
                  ssh_port: pulumi.Input[Optional[_builtins.int]] = None,
                  ssh_user: pulumi.Input[Optional[_builtins.str]] = None,
                  streamkap_snapshot_chunk_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
-                 streamkap_snapshot_custom_table_config: pulumi.Input[Optional[Mapping[str, pulumi.Input['PostgresqlStreamkapSnapshotCustomTableConfigEntryArgs']]]] = None,
-                 streamkap_snapshot_large_table_threshold: pulumi.Input[Optional[_builtins.int]] = None,
+                 streamkap_snapshot_max_split_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
                  streamkap_snapshot_parallelism: pulumi.Input[Optional[_builtins.int]] = None,
                  streamkap_snapshot_state_refresh_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  tags: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
@@ -105,10 +103,11 @@ class PostgresqlArgs:
         :param pulumi.Input[_builtins.bool] include_source_db_name_in_table_name: The platform's `include.source.db.name.in.table.name.user.defined`. Default `false`.
         :param pulumi.Input[_builtins.bool] insert_topic_name_enabled: The platform's `InsertTopicName.enabled`. Default `false`.
         :param pulumi.Input[_builtins.str] name: The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
-        :param pulumi.Input['PostgresqlPostProcessors'] post_processors: The platform's `post.processors`. One of `reselector`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.bool] post_processors_reselect_enabled: The platform's `post.processors.reselect.enabled`. Default `true`.
         :param pulumi.Input[_builtins.str] predicates_is_topic_to_enrich_pattern: The platform's `predicates.IsTopicToEnrich.pattern`. Default `$^`.
         :param pulumi.Input[_builtins.bool] preserve_null_values: The platform's `preserve.null.values`. Default `false`.
         :param pulumi.Input[_builtins.str] publication_name: The platform's `publication.name`. Default `streamkap_pub`.
+        :param pulumi.Input['PostgresqlReselectorReselectErrorHandlingMode'] reselector_reselect_error_handling_mode: The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
         :param pulumi.Input[_builtins.str] signal_data_collection_schema_or_database: The platform's `signal.data.collection.schema.or.database`. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] slot_name: The platform's `slot.name`. Default `streamkap_pgoutput_slot`.
         :param pulumi.Input['PostgresqlSnapshotReadOnly'] snapshot_read_only: The platform's `snapshot.read.only.user.defined`. One of `Yes`, `No`. Default `Yes`.
@@ -118,8 +117,7 @@ class PostgresqlArgs:
         :param pulumi.Input[_builtins.int] ssh_port: The platform's `ssh.port`. A whole number from 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default `22`.
         :param pulumi.Input[_builtins.str] ssh_user: The platform's `ssh.user`. Default `streamkap`.
         :param pulumi.Input[_builtins.int] streamkap_snapshot_chunk_size_bytes: The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
-        :param pulumi.Input[Mapping[str, pulumi.Input['PostgresqlStreamkapSnapshotCustomTableConfigEntryArgs']]] streamkap_snapshot_custom_table_config: The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-        :param pulumi.Input[_builtins.int] streamkap_snapshot_large_table_threshold: The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
+        :param pulumi.Input[_builtins.int] streamkap_snapshot_max_split_size_bytes: The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
         :param pulumi.Input[_builtins.int] streamkap_snapshot_parallelism: The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
         :param pulumi.Input[_builtins.int] streamkap_snapshot_state_refresh_ms: The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
@@ -179,14 +177,16 @@ class PostgresqlArgs:
             pulumi.set(__self__, "insert_topic_name_enabled", insert_topic_name_enabled)
         if name is not None:
             pulumi.set(__self__, "name", name)
-        if post_processors is not None:
-            pulumi.set(__self__, "post_processors", post_processors)
+        if post_processors_reselect_enabled is not None:
+            pulumi.set(__self__, "post_processors_reselect_enabled", post_processors_reselect_enabled)
         if predicates_is_topic_to_enrich_pattern is not None:
             pulumi.set(__self__, "predicates_is_topic_to_enrich_pattern", predicates_is_topic_to_enrich_pattern)
         if preserve_null_values is not None:
             pulumi.set(__self__, "preserve_null_values", preserve_null_values)
         if publication_name is not None:
             pulumi.set(__self__, "publication_name", publication_name)
+        if reselector_reselect_error_handling_mode is not None:
+            pulumi.set(__self__, "reselector_reselect_error_handling_mode", reselector_reselect_error_handling_mode)
         if signal_data_collection_schema_or_database is not None:
             pulumi.set(__self__, "signal_data_collection_schema_or_database", signal_data_collection_schema_or_database)
         if slot_name is not None:
@@ -205,10 +205,8 @@ class PostgresqlArgs:
             pulumi.set(__self__, "ssh_user", ssh_user)
         if streamkap_snapshot_chunk_size_bytes is not None:
             pulumi.set(__self__, "streamkap_snapshot_chunk_size_bytes", streamkap_snapshot_chunk_size_bytes)
-        if streamkap_snapshot_custom_table_config is not None:
-            pulumi.set(__self__, "streamkap_snapshot_custom_table_config", streamkap_snapshot_custom_table_config)
-        if streamkap_snapshot_large_table_threshold is not None:
-            pulumi.set(__self__, "streamkap_snapshot_large_table_threshold", streamkap_snapshot_large_table_threshold)
+        if streamkap_snapshot_max_split_size_bytes is not None:
+            pulumi.set(__self__, "streamkap_snapshot_max_split_size_bytes", streamkap_snapshot_max_split_size_bytes)
         if streamkap_snapshot_parallelism is not None:
             pulumi.set(__self__, "streamkap_snapshot_parallelism", streamkap_snapshot_parallelism)
         if streamkap_snapshot_state_refresh_ms is not None:
@@ -499,16 +497,16 @@ class PostgresqlArgs:
         pulumi.set(self, "name", value)
 
     @_builtins.property
-    @pulumi.getter(name="postProcessors")
-    def post_processors(self) -> pulumi.Input[Optional['PostgresqlPostProcessors']]:
+    @pulumi.getter(name="postProcessorsReselectEnabled")
+    def post_processors_reselect_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
-        The platform's `post.processors`. One of `reselector`. Unset: the platform's default.
+        The platform's `post.processors.reselect.enabled`. Default `true`.
         """
-        return pulumi.get(self, "post_processors")
+        return pulumi.get(self, "post_processors_reselect_enabled")
 
-    @post_processors.setter
-    def post_processors(self, value: pulumi.Input[Optional['PostgresqlPostProcessors']]):
-        pulumi.set(self, "post_processors", value)
+    @post_processors_reselect_enabled.setter
+    def post_processors_reselect_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "post_processors_reselect_enabled", value)
 
     @_builtins.property
     @pulumi.getter(name="predicatesIsTopicToEnrichPattern")
@@ -545,6 +543,18 @@ class PostgresqlArgs:
     @publication_name.setter
     def publication_name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "publication_name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="reselectorReselectErrorHandlingMode")
+    def reselector_reselect_error_handling_mode(self) -> pulumi.Input[Optional['PostgresqlReselectorReselectErrorHandlingMode']]:
+        """
+        The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+        """
+        return pulumi.get(self, "reselector_reselect_error_handling_mode")
+
+    @reselector_reselect_error_handling_mode.setter
+    def reselector_reselect_error_handling_mode(self, value: pulumi.Input[Optional['PostgresqlReselectorReselectErrorHandlingMode']]):
+        pulumi.set(self, "reselector_reselect_error_handling_mode", value)
 
     @_builtins.property
     @pulumi.getter(name="signalDataCollectionSchemaOrDatabase")
@@ -655,28 +665,16 @@ class PostgresqlArgs:
         pulumi.set(self, "streamkap_snapshot_chunk_size_bytes", value)
 
     @_builtins.property
-    @pulumi.getter(name="streamkapSnapshotCustomTableConfig")
-    def streamkap_snapshot_custom_table_config(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['PostgresqlStreamkapSnapshotCustomTableConfigEntryArgs']]]]:
+    @pulumi.getter(name="streamkapSnapshotMaxSplitSizeBytes")
+    def streamkap_snapshot_max_split_size_bytes(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
+        The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
         """
-        return pulumi.get(self, "streamkap_snapshot_custom_table_config")
+        return pulumi.get(self, "streamkap_snapshot_max_split_size_bytes")
 
-    @streamkap_snapshot_custom_table_config.setter
-    def streamkap_snapshot_custom_table_config(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['PostgresqlStreamkapSnapshotCustomTableConfigEntryArgs']]]]):
-        pulumi.set(self, "streamkap_snapshot_custom_table_config", value)
-
-    @_builtins.property
-    @pulumi.getter(name="streamkapSnapshotLargeTableThreshold")
-    def streamkap_snapshot_large_table_threshold(self) -> pulumi.Input[Optional[_builtins.int]]:
-        """
-        The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-        """
-        return pulumi.get(self, "streamkap_snapshot_large_table_threshold")
-
-    @streamkap_snapshot_large_table_threshold.setter
-    def streamkap_snapshot_large_table_threshold(self, value: pulumi.Input[Optional[_builtins.int]]):
-        pulumi.set(self, "streamkap_snapshot_large_table_threshold", value)
+    @streamkap_snapshot_max_split_size_bytes.setter
+    def streamkap_snapshot_max_split_size_bytes(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "streamkap_snapshot_max_split_size_bytes", value)
 
     @_builtins.property
     @pulumi.getter(name="streamkapSnapshotParallelism")
@@ -991,10 +989,11 @@ class Postgresql(pulumi.CustomResource):
                  include_source_db_name_in_table_name: pulumi.Input[Optional[_builtins.bool]] = None,
                  insert_topic_name_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 post_processors: pulumi.Input[Optional['PostgresqlPostProcessors']] = None,
+                 post_processors_reselect_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  predicates_is_topic_to_enrich_pattern: pulumi.Input[Optional[_builtins.str]] = None,
                  preserve_null_values: pulumi.Input[Optional[_builtins.bool]] = None,
                  publication_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 reselector_reselect_error_handling_mode: pulumi.Input[Optional['PostgresqlReselectorReselectErrorHandlingMode']] = None,
                  schema_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  signal_data_collection_schema_or_database: pulumi.Input[Optional[_builtins.str]] = None,
                  slot_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -1005,8 +1004,7 @@ class Postgresql(pulumi.CustomResource):
                  ssh_port: pulumi.Input[Optional[_builtins.int]] = None,
                  ssh_user: pulumi.Input[Optional[_builtins.str]] = None,
                  streamkap_snapshot_chunk_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
-                 streamkap_snapshot_custom_table_config: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['PostgresqlStreamkapSnapshotCustomTableConfigEntryArgs', 'PostgresqlStreamkapSnapshotCustomTableConfigEntryArgsDict']]]]] = None,
-                 streamkap_snapshot_large_table_threshold: pulumi.Input[Optional[_builtins.int]] = None,
+                 streamkap_snapshot_max_split_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
                  streamkap_snapshot_parallelism: pulumi.Input[Optional[_builtins.int]] = None,
                  streamkap_snapshot_state_refresh_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  table_include_list: pulumi.Input[Optional[_builtins.str]] = None,
@@ -1056,10 +1054,11 @@ class Postgresql(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] include_source_db_name_in_table_name: The platform's `include.source.db.name.in.table.name.user.defined`. Default `false`.
         :param pulumi.Input[_builtins.bool] insert_topic_name_enabled: The platform's `InsertTopicName.enabled`. Default `false`.
         :param pulumi.Input[_builtins.str] name: The source's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
-        :param pulumi.Input['PostgresqlPostProcessors'] post_processors: The platform's `post.processors`. One of `reselector`. Unset: the platform's default.
+        :param pulumi.Input[_builtins.bool] post_processors_reselect_enabled: The platform's `post.processors.reselect.enabled`. Default `true`.
         :param pulumi.Input[_builtins.str] predicates_is_topic_to_enrich_pattern: The platform's `predicates.IsTopicToEnrich.pattern`. Default `$^`.
         :param pulumi.Input[_builtins.bool] preserve_null_values: The platform's `preserve.null.values`. Default `false`.
         :param pulumi.Input[_builtins.str] publication_name: The platform's `publication.name`. Default `streamkap_pub`.
+        :param pulumi.Input['PostgresqlReselectorReselectErrorHandlingMode'] reselector_reselect_error_handling_mode: The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
         :param pulumi.Input[_builtins.str] schema_include_list: The platform's `schema.include.list`. Required.
         :param pulumi.Input[_builtins.str] signal_data_collection_schema_or_database: The platform's `signal.data.collection.schema.or.database`. Unset: the platform's default.
         :param pulumi.Input[_builtins.str] slot_name: The platform's `slot.name`. Default `streamkap_pgoutput_slot`.
@@ -1070,8 +1069,7 @@ class Postgresql(pulumi.CustomResource):
         :param pulumi.Input[_builtins.int] ssh_port: The platform's `ssh.port`. A whole number from 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default `22`.
         :param pulumi.Input[_builtins.str] ssh_user: The platform's `ssh.user`. Default `streamkap`.
         :param pulumi.Input[_builtins.int] streamkap_snapshot_chunk_size_bytes: The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
-        :param pulumi.Input[Mapping[str, pulumi.Input[Union['PostgresqlStreamkapSnapshotCustomTableConfigEntryArgs', 'PostgresqlStreamkapSnapshotCustomTableConfigEntryArgsDict']]]] streamkap_snapshot_custom_table_config: The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-        :param pulumi.Input[_builtins.int] streamkap_snapshot_large_table_threshold: The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
+        :param pulumi.Input[_builtins.int] streamkap_snapshot_max_split_size_bytes: The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
         :param pulumi.Input[_builtins.int] streamkap_snapshot_parallelism: The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
         :param pulumi.Input[_builtins.int] streamkap_snapshot_state_refresh_ms: The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
         :param pulumi.Input[_builtins.str] table_include_list: The platform's `table.include.list.user.defined`. Required.
@@ -1140,10 +1138,11 @@ class Postgresql(pulumi.CustomResource):
                  include_source_db_name_in_table_name: pulumi.Input[Optional[_builtins.bool]] = None,
                  insert_topic_name_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 post_processors: pulumi.Input[Optional['PostgresqlPostProcessors']] = None,
+                 post_processors_reselect_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  predicates_is_topic_to_enrich_pattern: pulumi.Input[Optional[_builtins.str]] = None,
                  preserve_null_values: pulumi.Input[Optional[_builtins.bool]] = None,
                  publication_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 reselector_reselect_error_handling_mode: pulumi.Input[Optional['PostgresqlReselectorReselectErrorHandlingMode']] = None,
                  schema_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  signal_data_collection_schema_or_database: pulumi.Input[Optional[_builtins.str]] = None,
                  slot_name: pulumi.Input[Optional[_builtins.str]] = None,
@@ -1154,8 +1153,7 @@ class Postgresql(pulumi.CustomResource):
                  ssh_port: pulumi.Input[Optional[_builtins.int]] = None,
                  ssh_user: pulumi.Input[Optional[_builtins.str]] = None,
                  streamkap_snapshot_chunk_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
-                 streamkap_snapshot_custom_table_config: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['PostgresqlStreamkapSnapshotCustomTableConfigEntryArgs', 'PostgresqlStreamkapSnapshotCustomTableConfigEntryArgsDict']]]]] = None,
-                 streamkap_snapshot_large_table_threshold: pulumi.Input[Optional[_builtins.int]] = None,
+                 streamkap_snapshot_max_split_size_bytes: pulumi.Input[Optional[_builtins.int]] = None,
                  streamkap_snapshot_parallelism: pulumi.Input[Optional[_builtins.int]] = None,
                  streamkap_snapshot_state_refresh_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  table_include_list: pulumi.Input[Optional[_builtins.str]] = None,
@@ -1216,10 +1214,11 @@ class Postgresql(pulumi.CustomResource):
             __props__.__dict__["include_source_db_name_in_table_name"] = include_source_db_name_in_table_name
             __props__.__dict__["insert_topic_name_enabled"] = insert_topic_name_enabled
             __props__.__dict__["name"] = name
-            __props__.__dict__["post_processors"] = post_processors
+            __props__.__dict__["post_processors_reselect_enabled"] = post_processors_reselect_enabled
             __props__.__dict__["predicates_is_topic_to_enrich_pattern"] = predicates_is_topic_to_enrich_pattern
             __props__.__dict__["preserve_null_values"] = preserve_null_values
             __props__.__dict__["publication_name"] = publication_name
+            __props__.__dict__["reselector_reselect_error_handling_mode"] = reselector_reselect_error_handling_mode
             if schema_include_list is None and not opts.urn:
                 raise TypeError("Missing required property 'schema_include_list'")
             __props__.__dict__["schema_include_list"] = schema_include_list
@@ -1232,8 +1231,7 @@ class Postgresql(pulumi.CustomResource):
             __props__.__dict__["ssh_port"] = ssh_port
             __props__.__dict__["ssh_user"] = ssh_user
             __props__.__dict__["streamkap_snapshot_chunk_size_bytes"] = streamkap_snapshot_chunk_size_bytes
-            __props__.__dict__["streamkap_snapshot_custom_table_config"] = streamkap_snapshot_custom_table_config
-            __props__.__dict__["streamkap_snapshot_large_table_threshold"] = streamkap_snapshot_large_table_threshold
+            __props__.__dict__["streamkap_snapshot_max_split_size_bytes"] = streamkap_snapshot_max_split_size_bytes
             __props__.__dict__["streamkap_snapshot_parallelism"] = streamkap_snapshot_parallelism
             __props__.__dict__["streamkap_snapshot_state_refresh_ms"] = streamkap_snapshot_state_refresh_ms
             if table_include_list is None and not opts.urn:
@@ -1311,10 +1309,11 @@ class Postgresql(pulumi.CustomResource):
         __props__.__dict__["include_source_db_name_in_table_name"] = None
         __props__.__dict__["insert_topic_name_enabled"] = None
         __props__.__dict__["name"] = None
-        __props__.__dict__["post_processors"] = None
+        __props__.__dict__["post_processors_reselect_enabled"] = None
         __props__.__dict__["predicates_is_topic_to_enrich_pattern"] = None
         __props__.__dict__["preserve_null_values"] = None
         __props__.__dict__["publication_name"] = None
+        __props__.__dict__["reselector_reselect_error_handling_mode"] = None
         __props__.__dict__["schema_include_list"] = None
         __props__.__dict__["signal_data_collection_schema_or_database"] = None
         __props__.__dict__["slot_name"] = None
@@ -1326,8 +1325,7 @@ class Postgresql(pulumi.CustomResource):
         __props__.__dict__["ssh_user"] = None
         __props__.__dict__["status"] = None
         __props__.__dict__["streamkap_snapshot_chunk_size_bytes"] = None
-        __props__.__dict__["streamkap_snapshot_custom_table_config"] = None
-        __props__.__dict__["streamkap_snapshot_large_table_threshold"] = None
+        __props__.__dict__["streamkap_snapshot_max_split_size_bytes"] = None
         __props__.__dict__["streamkap_snapshot_parallelism"] = None
         __props__.__dict__["streamkap_snapshot_state_refresh_ms"] = None
         __props__.__dict__["table_include_list"] = None
@@ -1520,12 +1518,12 @@ class Postgresql(pulumi.CustomResource):
         return pulumi.get(self, "name")
 
     @_builtins.property
-    @pulumi.getter(name="postProcessors")
-    def post_processors(self) -> pulumi.Output[Optional['PostgresqlPostProcessors']]:
+    @pulumi.getter(name="postProcessorsReselectEnabled")
+    def post_processors_reselect_enabled(self) -> pulumi.Output[Optional[_builtins.bool]]:
         """
-        The platform's `post.processors`. One of `reselector`. Unset: the platform's default.
+        The platform's `post.processors.reselect.enabled`. Default `true`.
         """
-        return pulumi.get(self, "post_processors")
+        return pulumi.get(self, "post_processors_reselect_enabled")
 
     @_builtins.property
     @pulumi.getter(name="predicatesIsTopicToEnrichPattern")
@@ -1550,6 +1548,14 @@ class Postgresql(pulumi.CustomResource):
         The platform's `publication.name`. Default `streamkap_pub`.
         """
         return pulumi.get(self, "publication_name")
+
+    @_builtins.property
+    @pulumi.getter(name="reselectorReselectErrorHandlingMode")
+    def reselector_reselect_error_handling_mode(self) -> pulumi.Output[Optional['PostgresqlReselectorReselectErrorHandlingMode']]:
+        """
+        The platform's `reselector.reselect.error.handling.mode`. One of `fail`, `warn`. Default `fail`.
+        """
+        return pulumi.get(self, "reselector_reselect_error_handling_mode")
 
     @_builtins.property
     @pulumi.getter(name="schemaIncludeList")
@@ -1640,20 +1646,12 @@ class Postgresql(pulumi.CustomResource):
         return pulumi.get(self, "streamkap_snapshot_chunk_size_bytes")
 
     @_builtins.property
-    @pulumi.getter(name="streamkapSnapshotCustomTableConfig")
-    def streamkap_snapshot_custom_table_config(self) -> pulumi.Output[Optional[Mapping[str, 'outputs.PostgresqlStreamkapSnapshotCustomTableConfigEntry']]]:
+    @pulumi.getter(name="streamkapSnapshotMaxSplitSizeBytes")
+    def streamkap_snapshot_max_split_size_bytes(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
+        The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
         """
-        return pulumi.get(self, "streamkap_snapshot_custom_table_config")
-
-    @_builtins.property
-    @pulumi.getter(name="streamkapSnapshotLargeTableThreshold")
-    def streamkap_snapshot_large_table_threshold(self) -> pulumi.Output[Optional[_builtins.int]]:
-        """
-        The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-        """
-        return pulumi.get(self, "streamkap_snapshot_large_table_threshold")
+        return pulumi.get(self, "streamkap_snapshot_max_split_size_bytes")
 
     @_builtins.property
     @pulumi.getter(name="streamkapSnapshotParallelism")

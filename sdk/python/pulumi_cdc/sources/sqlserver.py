@@ -13,10 +13,8 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from .. import _utilities
-from . import outputs
 from .. import outputs as _root_outputs
 from ._enums import *
-from ._inputs import *
 
 __all__ = ['SqlserverArgs', 'Sqlserver']
 
@@ -43,8 +41,6 @@ class SqlserverArgs:
                  schema_history_internal_store_only_captured_databases_ddl: pulumi.Input[Optional[_builtins.bool]] = None,
                  schema_history_internal_store_only_captured_tables_ddl: pulumi.Input[Optional[_builtins.bool]] = None,
                  signal_data_collection_schema_or_database: pulumi.Input[Optional[_builtins.str]] = None,
-                 snapshot_custom_table_config: pulumi.Input[Optional[Mapping[str, pulumi.Input['SqlserverSnapshotCustomTableConfigEntryArgs']]]] = None,
-                 snapshot_large_table_threshold: pulumi.Input[Optional[_builtins.int]] = None,
                  ssh_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  ssh_host: pulumi.Input[Optional[_builtins.str]] = None,
                  ssh_port: pulumi.Input[Optional[_builtins.int]] = None,
@@ -90,8 +86,6 @@ class SqlserverArgs:
         :param pulumi.Input[_builtins.bool] schema_history_internal_store_only_captured_databases_ddl: The platform's `schema.history.internal.store.only.captured.databases.ddl`. Default `false`.
         :param pulumi.Input[_builtins.bool] schema_history_internal_store_only_captured_tables_ddl: The platform's `schema.history.internal.store.only.captured.tables.ddl`. Default `false`.
         :param pulumi.Input[_builtins.str] signal_data_collection_schema_or_database: The platform's `signal.data.collection.schema.or.database`. Default `streamkap`.
-        :param pulumi.Input[Mapping[str, pulumi.Input['SqlserverSnapshotCustomTableConfigEntryArgs']]] snapshot_custom_table_config: The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-        :param pulumi.Input[_builtins.int] snapshot_large_table_threshold: The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] ssh_enabled: The platform's `ssh.enabled`. Default `false`.
         :param pulumi.Input[_builtins.str] ssh_host: The platform's `ssh.host`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] ssh_port: The platform's `ssh.port`. A whole number from 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default `22`.
@@ -149,10 +143,6 @@ class SqlserverArgs:
             pulumi.set(__self__, "schema_history_internal_store_only_captured_tables_ddl", schema_history_internal_store_only_captured_tables_ddl)
         if signal_data_collection_schema_or_database is not None:
             pulumi.set(__self__, "signal_data_collection_schema_or_database", signal_data_collection_schema_or_database)
-        if snapshot_custom_table_config is not None:
-            pulumi.set(__self__, "snapshot_custom_table_config", snapshot_custom_table_config)
-        if snapshot_large_table_threshold is not None:
-            pulumi.set(__self__, "snapshot_large_table_threshold", snapshot_large_table_threshold)
         if ssh_enabled is not None:
             pulumi.set(__self__, "ssh_enabled", ssh_enabled)
         if ssh_host is not None:
@@ -437,30 +427,6 @@ class SqlserverArgs:
     @signal_data_collection_schema_or_database.setter
     def signal_data_collection_schema_or_database(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "signal_data_collection_schema_or_database", value)
-
-    @_builtins.property
-    @pulumi.getter(name="snapshotCustomTableConfig")
-    def snapshot_custom_table_config(self) -> pulumi.Input[Optional[Mapping[str, pulumi.Input['SqlserverSnapshotCustomTableConfigEntryArgs']]]]:
-        """
-        The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-        """
-        return pulumi.get(self, "snapshot_custom_table_config")
-
-    @snapshot_custom_table_config.setter
-    def snapshot_custom_table_config(self, value: pulumi.Input[Optional[Mapping[str, pulumi.Input['SqlserverSnapshotCustomTableConfigEntryArgs']]]]):
-        pulumi.set(self, "snapshot_custom_table_config", value)
-
-    @_builtins.property
-    @pulumi.getter(name="snapshotLargeTableThreshold")
-    def snapshot_large_table_threshold(self) -> pulumi.Input[Optional[_builtins.int]]:
-        """
-        The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-        """
-        return pulumi.get(self, "snapshot_large_table_threshold")
-
-    @snapshot_large_table_threshold.setter
-    def snapshot_large_table_threshold(self, value: pulumi.Input[Optional[_builtins.int]]):
-        pulumi.set(self, "snapshot_large_table_threshold", value)
 
     @_builtins.property
     @pulumi.getter(name="sshEnabled")
@@ -752,8 +718,6 @@ class Sqlserver(pulumi.CustomResource):
                  schema_history_internal_store_only_captured_tables_ddl: pulumi.Input[Optional[_builtins.bool]] = None,
                  schema_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  signal_data_collection_schema_or_database: pulumi.Input[Optional[_builtins.str]] = None,
-                 snapshot_custom_table_config: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['SqlserverSnapshotCustomTableConfigEntryArgs', 'SqlserverSnapshotCustomTableConfigEntryArgsDict']]]]] = None,
-                 snapshot_large_table_threshold: pulumi.Input[Optional[_builtins.int]] = None,
                  ssh_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  ssh_host: pulumi.Input[Optional[_builtins.str]] = None,
                  ssh_port: pulumi.Input[Optional[_builtins.int]] = None,
@@ -802,8 +766,6 @@ class Sqlserver(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] schema_history_internal_store_only_captured_tables_ddl: The platform's `schema.history.internal.store.only.captured.tables.ddl`. Default `false`.
         :param pulumi.Input[_builtins.str] schema_include_list: The platform's `schema.include.list`. Required.
         :param pulumi.Input[_builtins.str] signal_data_collection_schema_or_database: The platform's `signal.data.collection.schema.or.database`. Default `streamkap`.
-        :param pulumi.Input[Mapping[str, pulumi.Input[Union['SqlserverSnapshotCustomTableConfigEntryArgs', 'SqlserverSnapshotCustomTableConfigEntryArgsDict']]]] snapshot_custom_table_config: The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-        :param pulumi.Input[_builtins.int] snapshot_large_table_threshold: The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
         :param pulumi.Input[_builtins.bool] ssh_enabled: The platform's `ssh.enabled`. Default `false`.
         :param pulumi.Input[_builtins.str] ssh_host: The platform's `ssh.host`. Unset: the platform's default.
         :param pulumi.Input[_builtins.int] ssh_port: The platform's `ssh.port`. A whole number from 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default `22`.
@@ -871,8 +833,6 @@ class Sqlserver(pulumi.CustomResource):
                  schema_history_internal_store_only_captured_tables_ddl: pulumi.Input[Optional[_builtins.bool]] = None,
                  schema_include_list: pulumi.Input[Optional[_builtins.str]] = None,
                  signal_data_collection_schema_or_database: pulumi.Input[Optional[_builtins.str]] = None,
-                 snapshot_custom_table_config: pulumi.Input[Optional[Mapping[str, pulumi.Input[Union['SqlserverSnapshotCustomTableConfigEntryArgs', 'SqlserverSnapshotCustomTableConfigEntryArgsDict']]]]] = None,
-                 snapshot_large_table_threshold: pulumi.Input[Optional[_builtins.int]] = None,
                  ssh_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  ssh_host: pulumi.Input[Optional[_builtins.str]] = None,
                  ssh_port: pulumi.Input[Optional[_builtins.int]] = None,
@@ -934,8 +894,6 @@ class Sqlserver(pulumi.CustomResource):
                 raise TypeError("Missing required property 'schema_include_list'")
             __props__.__dict__["schema_include_list"] = schema_include_list
             __props__.__dict__["signal_data_collection_schema_or_database"] = signal_data_collection_schema_or_database
-            __props__.__dict__["snapshot_custom_table_config"] = snapshot_custom_table_config
-            __props__.__dict__["snapshot_large_table_threshold"] = snapshot_large_table_threshold
             __props__.__dict__["ssh_enabled"] = ssh_enabled
             __props__.__dict__["ssh_host"] = ssh_host
             __props__.__dict__["ssh_port"] = ssh_port
@@ -1012,8 +970,6 @@ class Sqlserver(pulumi.CustomResource):
         __props__.__dict__["schema_history_internal_store_only_captured_tables_ddl"] = None
         __props__.__dict__["schema_include_list"] = None
         __props__.__dict__["signal_data_collection_schema_or_database"] = None
-        __props__.__dict__["snapshot_custom_table_config"] = None
-        __props__.__dict__["snapshot_large_table_threshold"] = None
         __props__.__dict__["ssh_enabled"] = None
         __props__.__dict__["ssh_host"] = None
         __props__.__dict__["ssh_port"] = None
@@ -1211,22 +1167,6 @@ class Sqlserver(pulumi.CustomResource):
         The platform's `signal.data.collection.schema.or.database`. Default `streamkap`.
         """
         return pulumi.get(self, "signal_data_collection_schema_or_database")
-
-    @_builtins.property
-    @pulumi.getter(name="snapshotCustomTableConfig")
-    def snapshot_custom_table_config(self) -> pulumi.Output[Optional[Mapping[str, 'outputs.SqlserverSnapshotCustomTableConfigEntry']]]:
-        """
-        The platform's `streamkap.snapshot.custom.table.config.user.defined`. A map of objects, by name. Unset: the platform's default.
-        """
-        return pulumi.get(self, "snapshot_custom_table_config")
-
-    @_builtins.property
-    @pulumi.getter(name="snapshotLargeTableThreshold")
-    def snapshot_large_table_threshold(self) -> pulumi.Output[Optional[_builtins.int]]:
-        """
-        The platform's `streamkap.snapshot.large.table.threshold`. A whole number of at least 0 (a threshold; this range is pulumi-cdc's, the platform publishes none). Unset: the platform's default.
-        """
-        return pulumi.get(self, "snapshot_large_table_threshold")
 
     @_builtins.property
     @pulumi.getter(name="sshEnabled")

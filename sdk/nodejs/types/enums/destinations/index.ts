@@ -24,6 +24,21 @@ export const AzureBlobTransformsMarkColumnsAsRequiredNullSentinelMode = {
  */
 export type AzureBlobTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof AzureBlobTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof AzureBlobTransformsMarkColumnsAsRequiredNullSentinelMode];
 
+export const AzureBlobTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Azure Blob Storage destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type AzureBlobTransformsMaskFieldMaskFunction = (typeof AzureBlobTransformsMaskFieldMaskFunction)[keyof typeof AzureBlobTransformsMaskFieldMaskFunction];
+
 export const AzureBlobTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
     Nullify: "NULLIFY",
@@ -56,6 +71,21 @@ export const BigqueryTransformsMarkColumnsAsRequiredNullSentinelMode = {
  * The allowed values of the BigQuery destination's `transformsMarkColumnsAsRequiredNullSentinelMode` (`transforms.MarkColumnsAsRequired.null.sentinel.mode`).
  */
 export type BigqueryTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof BigqueryTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof BigqueryTransformsMarkColumnsAsRequiredNullSentinelMode];
+
+export const BigqueryTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the BigQuery destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type BigqueryTransformsMaskFieldMaskFunction = (typeof BigqueryTransformsMaskFieldMaskFunction)[keyof typeof BigqueryTransformsMaskFieldMaskFunction];
 
 export const BigqueryTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
@@ -96,6 +126,21 @@ export const ClickhouseTransformsMarkColumnsAsRequiredNullSentinelMode = {
  * The allowed values of the ClickHouse destination's `transformsMarkColumnsAsRequiredNullSentinelMode` (`transforms.MarkColumnsAsRequired.null.sentinel.mode`).
  */
 export type ClickhouseTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof ClickhouseTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof ClickhouseTransformsMarkColumnsAsRequiredNullSentinelMode];
+
+export const ClickhouseTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the ClickHouse destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type ClickhouseTransformsMaskFieldMaskFunction = (typeof ClickhouseTransformsMaskFieldMaskFunction)[keyof typeof ClickhouseTransformsMaskFieldMaskFunction];
 
 export const ClickhouseTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
@@ -147,6 +192,21 @@ export const CockroachdbTransformsMarkColumnsAsRequiredNullSentinelMode = {
  * The allowed values of the CockroachDB destination's `transformsMarkColumnsAsRequiredNullSentinelMode` (`transforms.MarkColumnsAsRequired.null.sentinel.mode`).
  */
 export type CockroachdbTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof CockroachdbTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof CockroachdbTransformsMarkColumnsAsRequiredNullSentinelMode];
+
+export const CockroachdbTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the CockroachDB destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type CockroachdbTransformsMaskFieldMaskFunction = (typeof CockroachdbTransformsMaskFieldMaskFunction)[keyof typeof CockroachdbTransformsMaskFieldMaskFunction];
 
 export const CockroachdbTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
@@ -217,6 +277,21 @@ export const DatabricksTransformsMarkColumnsAsRequiredNullSentinelMode = {
  */
 export type DatabricksTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof DatabricksTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof DatabricksTransformsMarkColumnsAsRequiredNullSentinelMode];
 
+export const DatabricksTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Databricks destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type DatabricksTransformsMaskFieldMaskFunction = (typeof DatabricksTransformsMaskFieldMaskFunction)[keyof typeof DatabricksTransformsMaskFieldMaskFunction];
+
 export const DatabricksTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
     Nullify: "NULLIFY",
@@ -268,6 +343,21 @@ export const Db2TransformsMarkColumnsAsRequiredNullSentinelMode = {
  */
 export type Db2TransformsMarkColumnsAsRequiredNullSentinelMode = (typeof Db2TransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof Db2TransformsMarkColumnsAsRequiredNullSentinelMode];
 
+export const Db2TransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Db2 destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type Db2TransformsMaskFieldMaskFunction = (typeof Db2TransformsMaskFieldMaskFunction)[keyof typeof Db2TransformsMaskFieldMaskFunction];
+
 export const Db2TransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
     Nullify: "NULLIFY",
@@ -311,6 +401,21 @@ export const GcsTransformsMarkColumnsAsRequiredNullSentinelMode = {
  * The allowed values of the GCS destination's `transformsMarkColumnsAsRequiredNullSentinelMode` (`transforms.MarkColumnsAsRequired.null.sentinel.mode`).
  */
 export type GcsTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof GcsTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof GcsTransformsMarkColumnsAsRequiredNullSentinelMode];
+
+export const GcsTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the GCS destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type GcsTransformsMaskFieldMaskFunction = (typeof GcsTransformsMaskFieldMaskFunction)[keyof typeof GcsTransformsMaskFieldMaskFunction];
 
 export const GcsTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
@@ -362,6 +467,21 @@ export const HttpSinkTransformsMarkColumnsAsRequiredNullSentinelMode = {
  * The allowed values of the HTTP Sink destination's `transformsMarkColumnsAsRequiredNullSentinelMode` (`transforms.MarkColumnsAsRequired.null.sentinel.mode`).
  */
 export type HttpSinkTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof HttpSinkTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof HttpSinkTransformsMarkColumnsAsRequiredNullSentinelMode];
+
+export const HttpSinkTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the HTTP Sink destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type HttpSinkTransformsMaskFieldMaskFunction = (typeof HttpSinkTransformsMaskFieldMaskFunction)[keyof typeof HttpSinkTransformsMaskFieldMaskFunction];
 
 export const HttpSinkTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
@@ -440,6 +560,21 @@ export const IcebergTransformsMarkColumnsAsRequiredNullSentinelMode = {
  */
 export type IcebergTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof IcebergTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof IcebergTransformsMarkColumnsAsRequiredNullSentinelMode];
 
+export const IcebergTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Iceberg destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type IcebergTransformsMaskFieldMaskFunction = (typeof IcebergTransformsMaskFieldMaskFunction)[keyof typeof IcebergTransformsMaskFieldMaskFunction];
+
 export const IcebergTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
     Nullify: "NULLIFY",
@@ -459,6 +594,21 @@ export const KafkaDestinationFormat = {
  * The allowed values of the Kafka destination's `destinationFormat` (`destination.format`).
  */
 export type KafkaDestinationFormat = (typeof KafkaDestinationFormat)[keyof typeof KafkaDestinationFormat];
+
+export const KafkaDirectTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Kafka Direct destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type KafkaDirectTransformsMaskFieldMaskFunction = (typeof KafkaDirectTransformsMaskFieldMaskFunction)[keyof typeof KafkaDirectTransformsMaskFieldMaskFunction];
 
 export const KafkaTransformsChangeTopicNameAddOriginalTopic = {
     Off: "off",
@@ -480,6 +630,21 @@ export const KafkaTransformsMarkColumnsAsRequiredNullSentinelMode = {
  * The allowed values of the Kafka destination's `transformsMarkColumnsAsRequiredNullSentinelMode` (`transforms.MarkColumnsAsRequired.null.sentinel.mode`).
  */
 export type KafkaTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof KafkaTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof KafkaTransformsMarkColumnsAsRequiredNullSentinelMode];
+
+export const KafkaTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Kafka destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type KafkaTransformsMaskFieldMaskFunction = (typeof KafkaTransformsMaskFieldMaskFunction)[keyof typeof KafkaTransformsMaskFieldMaskFunction];
 
 export const KafkaTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
@@ -520,6 +685,21 @@ export const MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode = {
  * The allowed values of the Motherduck destination's `transformsMarkColumnsAsRequiredNullSentinelMode` (`transforms.MarkColumnsAsRequired.null.sentinel.mode`).
  */
 export type MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof MotherDuckTransformsMarkColumnsAsRequiredNullSentinelMode];
+
+export const MotherDuckTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Motherduck destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type MotherDuckTransformsMaskFieldMaskFunction = (typeof MotherDuckTransformsMaskFieldMaskFunction)[keyof typeof MotherDuckTransformsMaskFieldMaskFunction];
 
 export const MotherDuckTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
@@ -572,6 +752,21 @@ export const MysqlTransformsMarkColumnsAsRequiredNullSentinelMode = {
  */
 export type MysqlTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof MysqlTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof MysqlTransformsMarkColumnsAsRequiredNullSentinelMode];
 
+export const MysqlTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the MySQL destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type MysqlTransformsMaskFieldMaskFunction = (typeof MysqlTransformsMaskFieldMaskFunction)[keyof typeof MysqlTransformsMaskFieldMaskFunction];
+
 export const MysqlTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
     Nullify: "NULLIFY",
@@ -623,6 +818,21 @@ export const OracleTransformsMarkColumnsAsRequiredNullSentinelMode = {
  */
 export type OracleTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof OracleTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof OracleTransformsMarkColumnsAsRequiredNullSentinelMode];
 
+export const OracleTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Oracle destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type OracleTransformsMaskFieldMaskFunction = (typeof OracleTransformsMaskFieldMaskFunction)[keyof typeof OracleTransformsMaskFieldMaskFunction];
+
 export const OracleTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
     Nullify: "NULLIFY",
@@ -663,6 +873,21 @@ export const PineconeTransformsMarkColumnsAsRequiredNullSentinelMode = {
  * The allowed values of the Pinecone destination's `transformsMarkColumnsAsRequiredNullSentinelMode` (`transforms.MarkColumnsAsRequired.null.sentinel.mode`).
  */
 export type PineconeTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof PineconeTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof PineconeTransformsMarkColumnsAsRequiredNullSentinelMode];
+
+export const PineconeTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Pinecone destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type PineconeTransformsMaskFieldMaskFunction = (typeof PineconeTransformsMaskFieldMaskFunction)[keyof typeof PineconeTransformsMaskFieldMaskFunction];
 
 export const PineconeTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
@@ -715,6 +940,21 @@ export const PostgresqlTransformsMarkColumnsAsRequiredNullSentinelMode = {
  */
 export type PostgresqlTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof PostgresqlTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof PostgresqlTransformsMarkColumnsAsRequiredNullSentinelMode];
 
+export const PostgresqlTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the PostgreSQL destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type PostgresqlTransformsMaskFieldMaskFunction = (typeof PostgresqlTransformsMaskFieldMaskFunction)[keyof typeof PostgresqlTransformsMaskFieldMaskFunction];
+
 export const PostgresqlTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
     Nullify: "NULLIFY",
@@ -758,6 +998,21 @@ export const R2TransformsMarkColumnsAsRequiredNullSentinelMode = {
  */
 export type R2TransformsMarkColumnsAsRequiredNullSentinelMode = (typeof R2TransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof R2TransformsMarkColumnsAsRequiredNullSentinelMode];
 
+export const R2TransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the R2 destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type R2TransformsMaskFieldMaskFunction = (typeof R2TransformsMaskFieldMaskFunction)[keyof typeof R2TransformsMaskFieldMaskFunction];
+
 export const R2TransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
     Nullify: "NULLIFY",
@@ -789,6 +1044,21 @@ export const RedisTransformsMarkColumnsAsRequiredNullSentinelMode = {
  */
 export type RedisTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof RedisTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof RedisTransformsMarkColumnsAsRequiredNullSentinelMode];
 
+export const RedisTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Redis destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type RedisTransformsMaskFieldMaskFunction = (typeof RedisTransformsMaskFieldMaskFunction)[keyof typeof RedisTransformsMaskFieldMaskFunction];
+
 export const RedisTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
     Nullify: "NULLIFY",
@@ -819,6 +1089,21 @@ export const RedshiftTransformsMarkColumnsAsRequiredNullSentinelMode = {
  */
 export type RedshiftTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof RedshiftTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof RedshiftTransformsMarkColumnsAsRequiredNullSentinelMode];
 
+export const RedshiftTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Redshift destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type RedshiftTransformsMaskFieldMaskFunction = (typeof RedshiftTransformsMaskFieldMaskFunction)[keyof typeof RedshiftTransformsMaskFieldMaskFunction];
+
 export const RedshiftTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
     Nullify: "NULLIFY",
@@ -828,6 +1113,16 @@ export const RedshiftTransformsOversizedRecordsOversizedFieldBehavior = {
  * The allowed values of the Redshift destination's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
  */
 export type RedshiftTransformsOversizedRecordsOversizedFieldBehavior = (typeof RedshiftTransformsOversizedRecordsOversizedFieldBehavior)[keyof typeof RedshiftTransformsOversizedRecordsOversizedFieldBehavior];
+
+export const S3AwsAuthMode = {
+    AccessKeys: "Access Keys",
+    CrossAccountRole: "Cross-Account Role",
+} as const;
+
+/**
+ * The allowed values of the S3 destination's `awsAuthMode` (`aws.auth.mode`).
+ */
+export type S3AwsAuthMode = (typeof S3AwsAuthMode)[keyof typeof S3AwsAuthMode];
 
 export const S3AwsS3Region = {
     ApSouth1: "ap-south-1",
@@ -886,6 +1181,21 @@ export const S3TransformsMarkColumnsAsRequiredNullSentinelMode = {
  */
 export type S3TransformsMarkColumnsAsRequiredNullSentinelMode = (typeof S3TransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof S3TransformsMarkColumnsAsRequiredNullSentinelMode];
 
+export const S3TransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the S3 destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type S3TransformsMaskFieldMaskFunction = (typeof S3TransformsMaskFieldMaskFunction)[keyof typeof S3TransformsMaskFieldMaskFunction];
+
 export const S3TransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
     Nullify: "NULLIFY",
@@ -925,6 +1235,21 @@ export const SnowflakeTransformsMarkColumnsAsRequiredNullSentinelMode = {
  * The allowed values of the Snowflake destination's `transformsMarkColumnsAsRequiredNullSentinelMode` (`transforms.MarkColumnsAsRequired.null.sentinel.mode`).
  */
 export type SnowflakeTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof SnowflakeTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof SnowflakeTransformsMarkColumnsAsRequiredNullSentinelMode];
+
+export const SnowflakeTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Snowflake destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type SnowflakeTransformsMaskFieldMaskFunction = (typeof SnowflakeTransformsMaskFieldMaskFunction)[keyof typeof SnowflakeTransformsMaskFieldMaskFunction];
 
 export const SnowflakeTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
@@ -976,6 +1301,21 @@ export const SqlserverTransformsMarkColumnsAsRequiredNullSentinelMode = {
  * The allowed values of the SQL Server destination's `transformsMarkColumnsAsRequiredNullSentinelMode` (`transforms.MarkColumnsAsRequired.null.sentinel.mode`).
  */
 export type SqlserverTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof SqlserverTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof SqlserverTransformsMarkColumnsAsRequiredNullSentinelMode];
+
+export const SqlserverTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the SQL Server destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type SqlserverTransformsMaskFieldMaskFunction = (typeof SqlserverTransformsMaskFieldMaskFunction)[keyof typeof SqlserverTransformsMaskFieldMaskFunction];
 
 export const SqlserverTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
@@ -1045,6 +1385,21 @@ export const StarburstTransformsMarkColumnsAsRequiredNullSentinelMode = {
  */
 export type StarburstTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof StarburstTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof StarburstTransformsMarkColumnsAsRequiredNullSentinelMode];
 
+export const StarburstTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Starburst destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type StarburstTransformsMaskFieldMaskFunction = (typeof StarburstTransformsMaskFieldMaskFunction)[keyof typeof StarburstTransformsMaskFieldMaskFunction];
+
 export const StarburstTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
     Nullify: "NULLIFY",
@@ -1096,6 +1451,21 @@ export const WeaviateTransformsMarkColumnsAsRequiredNullSentinelMode = {
  * The allowed values of the Weaviate destination's `transformsMarkColumnsAsRequiredNullSentinelMode` (`transforms.MarkColumnsAsRequired.null.sentinel.mode`).
  */
 export type WeaviateTransformsMarkColumnsAsRequiredNullSentinelMode = (typeof WeaviateTransformsMarkColumnsAsRequiredNullSentinelMode)[keyof typeof WeaviateTransformsMarkColumnsAsRequiredNullSentinelMode];
+
+export const WeaviateTransformsMaskFieldMaskFunction = {
+    Sha256Truncate: "SHA256_TRUNCATE",
+    Md5Truncate: "MD5_TRUNCATE",
+    Sha256: "SHA256",
+    Md5: "MD5",
+    Redact: "REDACT",
+    Fixed: "FIXED",
+    Nullify: "NULLIFY",
+} as const;
+
+/**
+ * The allowed values of the Weaviate destination's `transformsMaskFieldMaskFunction` (`transforms.MaskField.mask.function`).
+ */
+export type WeaviateTransformsMaskFieldMaskFunction = (typeof WeaviateTransformsMaskFieldMaskFunction)[keyof typeof WeaviateTransformsMaskFieldMaskFunction];
 
 export const WeaviateTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",

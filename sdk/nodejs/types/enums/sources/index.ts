@@ -143,6 +143,65 @@ export const ElasticsearchTransformsOversizedRecordsOversizedFieldBehavior = {
  */
 export type ElasticsearchTransformsOversizedRecordsOversizedFieldBehavior = (typeof ElasticsearchTransformsOversizedRecordsOversizedFieldBehavior)[keyof typeof ElasticsearchTransformsOversizedRecordsOversizedFieldBehavior];
 
+export const FacebookAdsApiVersion = {
+    V260: "v26.0",
+    V250: "v25.0",
+} as const;
+
+/**
+ * The allowed values of the Facebook Ads source's `apiVersion` (`api_version`).
+ */
+export type FacebookAdsApiVersion = (typeof FacebookAdsApiVersion)[keyof typeof FacebookAdsApiVersion];
+
+export const GoogleAdsApiVersion = {
+    V25: "v25",
+} as const;
+
+/**
+ * The allowed values of the Google Ads source's `apiVersion` (`api_version`).
+ */
+export type GoogleAdsApiVersion = (typeof GoogleAdsApiVersion)[keyof typeof GoogleAdsApiVersion];
+
+export const GoogleAdsAuthMode = {
+    Oauth: "oauth",
+    ServiceAccount: "service_account",
+    RefreshToken: "refresh_token",
+} as const;
+
+/**
+ * The allowed values of the Google Ads source's `authMode` (`auth_mode`).
+ */
+export type GoogleAdsAuthMode = (typeof GoogleAdsAuthMode)[keyof typeof GoogleAdsAuthMode];
+
+export const GoogleAnalyticsApiVersion = {
+    V1beta: "v1beta",
+} as const;
+
+/**
+ * The allowed values of the Google Analytics 4 source's `apiVersion` (`api_version`).
+ */
+export type GoogleAnalyticsApiVersion = (typeof GoogleAnalyticsApiVersion)[keyof typeof GoogleAnalyticsApiVersion];
+
+export const HubspotApiVersion = {
+    V3: "v3",
+    Value202603: "2026-03",
+} as const;
+
+/**
+ * The allowed values of the HubSpot source's `apiVersion` (`api_version`).
+ */
+export type HubspotApiVersion = (typeof HubspotApiVersion)[keyof typeof HubspotApiVersion];
+
+export const HubspotAuthMode = {
+    Token: "token",
+    Oauth: "oauth",
+} as const;
+
+/**
+ * The allowed values of the HubSpot source's `authMode` (`auth_mode`).
+ */
+export type HubspotAuthMode = (typeof HubspotAuthMode)[keyof typeof HubspotAuthMode];
+
 export const InformixBinaryHandlingMode = {
     Bytes: "bytes",
     Base64: "base64",
@@ -502,6 +561,18 @@ export const MysqlDatabaseConnectionTimeZone = {
  */
 export type MysqlDatabaseConnectionTimeZone = (typeof MysqlDatabaseConnectionTimeZone)[keyof typeof MysqlDatabaseConnectionTimeZone];
 
+export const MysqlInconsistentSchemaHandlingMode = {
+    Automatic: "Automatic",
+    Fail: "Fail",
+    Warn: "Warn",
+    Skip: "Skip",
+} as const;
+
+/**
+ * The allowed values of the MySQL source's `inconsistentSchemaHandlingMode` (`inconsistent.schema.handling.mode.user.defined`).
+ */
+export type MysqlInconsistentSchemaHandlingMode = (typeof MysqlInconsistentSchemaHandlingMode)[keyof typeof MysqlInconsistentSchemaHandlingMode];
+
 export const MysqlSnapshotGtid = {
     Yes: "Yes",
     No: "No",
@@ -521,6 +592,16 @@ export const MysqlTransformsOversizedRecordsOversizedFieldBehavior = {
  * The allowed values of the MySQL source's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
  */
 export type MysqlTransformsOversizedRecordsOversizedFieldBehavior = (typeof MysqlTransformsOversizedRecordsOversizedFieldBehavior)[keyof typeof MysqlTransformsOversizedRecordsOversizedFieldBehavior];
+
+export const NetsuiteAuthMode = {
+    Certificate: "certificate",
+    Tba: "tba",
+} as const;
+
+/**
+ * The allowed values of the NetSuite source's `authMode` (`auth_mode`).
+ */
+export type NetsuiteAuthMode = (typeof NetsuiteAuthMode)[keyof typeof NetsuiteAuthMode];
 
 export const OracleAwsBinaryHandlingMode = {
     Bytes: "bytes",
@@ -555,6 +636,27 @@ export const OracleBinaryHandlingMode = {
  * The allowed values of the Oracle source's `binaryHandlingMode` (`binary.handling.mode`).
  */
 export type OracleBinaryHandlingMode = (typeof OracleBinaryHandlingMode)[keyof typeof OracleBinaryHandlingMode];
+
+export const OracleLogMiningStrategy = {
+    OnlineCatalog: "online_catalog",
+    RedoLogCatalog: "redo_log_catalog",
+    Hybrid: "hybrid",
+} as const;
+
+/**
+ * The allowed values of the Oracle source's `logMiningStrategy` (`log.mining.strategy`).
+ */
+export type OracleLogMiningStrategy = (typeof OracleLogMiningStrategy)[keyof typeof OracleLogMiningStrategy];
+
+export const OracleReselectorReselectErrorHandlingMode = {
+    Fail: "fail",
+    Warn: "warn",
+} as const;
+
+/**
+ * The allowed values of the Oracle source's `reselectorReselectErrorHandlingMode` (`reselector.reselect.error.handling.mode`).
+ */
+export type OracleReselectorReselectErrorHandlingMode = (typeof OracleReselectorReselectErrorHandlingMode)[keyof typeof OracleReselectorReselectErrorHandlingMode];
 
 export const OracleTransformsOversizedRecordsOversizedFieldBehavior = {
     Truncate: "TRUNCATE",
@@ -609,14 +711,15 @@ export const PostgresqlDatabaseSslmode = {
  */
 export type PostgresqlDatabaseSslmode = (typeof PostgresqlDatabaseSslmode)[keyof typeof PostgresqlDatabaseSslmode];
 
-export const PostgresqlPostProcessors = {
-    Reselector: "reselector",
+export const PostgresqlReselectorReselectErrorHandlingMode = {
+    Fail: "fail",
+    Warn: "warn",
 } as const;
 
 /**
- * The allowed values of the PostgreSQL source's `postProcessors` (`post.processors`).
+ * The allowed values of the PostgreSQL source's `reselectorReselectErrorHandlingMode` (`reselector.reselect.error.handling.mode`).
  */
-export type PostgresqlPostProcessors = (typeof PostgresqlPostProcessors)[keyof typeof PostgresqlPostProcessors];
+export type PostgresqlReselectorReselectErrorHandlingMode = (typeof PostgresqlReselectorReselectErrorHandlingMode)[keyof typeof PostgresqlReselectorReselectErrorHandlingMode];
 
 export const PostgresqlSnapshotReadOnly = {
     Yes: "Yes",
@@ -739,6 +842,27 @@ export const S3TransformsOversizedRecordsOversizedFieldBehavior = {
  */
 export type S3TransformsOversizedRecordsOversizedFieldBehavior = (typeof S3TransformsOversizedRecordsOversizedFieldBehavior)[keyof typeof S3TransformsOversizedRecordsOversizedFieldBehavior];
 
+export const SalesforceApiVersion = {
+    V660: "v66.0",
+    V670: "v67.0",
+} as const;
+
+/**
+ * The allowed values of the Salesforce source's `apiVersion` (`api_version`).
+ */
+export type SalesforceApiVersion = (typeof SalesforceApiVersion)[keyof typeof SalesforceApiVersion];
+
+export const SalesforceAuthMode = {
+    Service: "service",
+    Oauth: "oauth",
+    Jwt: "jwt",
+} as const;
+
+/**
+ * The allowed values of the Salesforce source's `authMode` (`auth_mode`).
+ */
+export type SalesforceAuthMode = (typeof SalesforceAuthMode)[keyof typeof SalesforceAuthMode];
+
 export const SalesforceWebhookCamelSourcePayloadRouterUnknownTypeBehavior = {
     DefaultTopic: "DEFAULT_TOPIC",
     Skip: "SKIP",
@@ -802,6 +926,16 @@ export const SqlserverTransformsOversizedRecordsOversizedFieldBehavior = {
  * The allowed values of the SQL Server source's `transformsOversizedRecordsOversizedFieldBehavior` (`transforms.OversizedRecords.oversized.field.behavior`).
  */
 export type SqlserverTransformsOversizedRecordsOversizedFieldBehavior = (typeof SqlserverTransformsOversizedRecordsOversizedFieldBehavior)[keyof typeof SqlserverTransformsOversizedRecordsOversizedFieldBehavior];
+
+export const StripeAuthMode = {
+    RestrictedKey: "restricted_key",
+    Oauth: "oauth",
+} as const;
+
+/**
+ * The allowed values of the Stripe source's `authMode` (`auth_mode`).
+ */
+export type StripeAuthMode = (typeof StripeAuthMode)[keyof typeof StripeAuthMode];
 
 export const StripeWebhookCamelSourcePayloadRouterUnknownTypeBehavior = {
     DefaultTopic: "DEFAULT_TOPIC",
