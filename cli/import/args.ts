@@ -6,8 +6,9 @@ export const IMPORT_USAGE = `Usage: pulumi-cdc import --out <dir> [options]
 
 Reads a tenant of the Data Pipeline Management API and writes a ready Pulumi program that takes
 its objects over: tags, sources, destinations, transforms (with their implementation),
-pipelines, agents, HTTP and LLM connections, and the topics whose partitions or tags differ
-from what the platform made (${PLATFORM_TOPIC_PARTITIONS} partitions, no tags). Each resource carries the object's
+pipelines, agents, HTTP and LLM connections, the topics whose partitions or tags differ
+from what the platform made (${PLATFORM_TOPIC_PARTITIONS} partitions, no tags), and the topics of API sources sent to
+destinations (found by asking each topic and destination pair). Each resource carries the object's
 adoptId, so the first \`pulumi up\` takes it over, writing nothing to an object that already
 matches. Client credentials are listed in a comment: their secret cannot be read, so they are
 not adopted.

@@ -57,6 +57,7 @@ const LABELS: Record<Kind, [string, string]> = {
   Transform: ["transform", "transforms"],
   Pipeline: ["pipeline", "pipelines"],
   Topic: ["topic", "topics"],
+  TopicDestination: ["topic destination", "topic destinations"],
 };
 
 /** `3 sources, 2 destinations and 1 tag`. */

@@ -5,7 +5,7 @@ import type { ClientCredential, DestinationConnector } from "../../provider/clie
 import { isMasked, MASK, toApiString, type ConfigMap } from "../../provider/normalize.js";
 import { livePipelineView } from "../../provider/resources/pipeline.js";
 import { assignIdentifiers, globToRegExp, secretConfigName, type Nameable } from "./names.js";
-import type { Tenant, TenantTopic } from "./tenant.js";
+import type { Tenant, TenantBinding, TenantTopic } from "./tenant.js";
 
 /**
  * The program `pulumi-cdc import` writes, as data: one resource per object taken over, in the
@@ -15,10 +15,10 @@ import type { Tenant, TenantTopic } from "./tenant.js";
  * text; everything decided about the tenant is decided here, once, for both languages.
  */
 
-export type Kind = "Tag" | "LlmConnection" | "HttpConnection" | "Agent" | "Source" | "Destination" | "Transform" | "Pipeline" | "Topic";
+export type Kind = "Tag" | "LlmConnection" | "HttpConnection" | "Agent" | "Source" | "Destination" | "Transform" | "Pipeline" | "Topic" | "TopicDestination";
 
 /** The order of declaration: what a kind refers to is declared before it. */
-export const KIND_ORDER: readonly Kind[] = ["Tag", "LlmConnection", "HttpConnection", "Agent", "Source", "Destination", "Transform", "Pipeline", "Topic"];
+export const KIND_ORDER: readonly Kind[] = ["Tag", "LlmConnection", "HttpConnection", "Agent", "Source", "Destination", "Transform", "Pipeline", "Topic", "TopicDestination"];
 
 /** The kinds `--kind` takes, by their command-line spelling. */
 export const KIND_NAMES: Readonly<Record<string, Kind | "ClientCredential">> = {
@@ -28,6 +28,7 @@ export const KIND_NAMES: Readonly<Record<string, Kind | "ClientCredential">> = {
   transforms: "Transform",
   pipelines: "Pipeline",
   topics: "Topic",
+  "topic-destinations": "TopicDestination",
   agents: "Agent",
   "http-connections": "HttpConnection",
   "llm-connections": "LlmConnection",
@@ -100,6 +101,7 @@ export type Resource = Base &
     | { kind: "LlmConnection"; provider: string; model: string; apiKey: Secret; baseUrl?: string }
     | { kind: "Agent"; instructions: string; description?: string; llmConnection: Ref; httpConnections: Ref[]; deployed?: false }
     | { kind: "Topic"; topicId: string; partitionCount: number; tags?: Ref[] }
+    | { kind: "TopicDestination"; topicId: string; destination: Ref }
   );
 
 export interface CredentialNote {
@@ -148,6 +150,7 @@ const SUFFIX: Record<Kind, string> = {
   Transform: "Transform",
   Pipeline: "Pipeline",
   Topic: "Topic",
+  TopicDestination: "TopicDestination",
 };
 
 const LABEL: Record<Kind, string> = {
@@ -160,6 +163,7 @@ const LABEL: Record<Kind, string> = {
   Transform: "transform",
   Pipeline: "pipeline",
   Topic: "topic",
+  TopicDestination: "topic destination",
 };
 
 /** An object of the tenant as the selection sees it. */
@@ -188,8 +192,15 @@ function candidates(tenant: Tenant): Candidate[] {
     ...tenant.transforms.map((t) => ({ kind: "Transform" as const, id: t.id, name: str(t.name), tagIds: t.tags })),
     ...tenant.pipelines.map((p) => ({ kind: "Pipeline" as const, id: p.id, name: str(p.name), tagIds: p.tags })),
     ...tenant.topics.filter(tunedTopic).map((t) => ({ kind: "Topic" as const, id: t.id, name: t.name, tagIds: t.tags })),
+    ...tenant.topicDestinations.map((b) => ({ kind: "TopicDestination" as const, id: `${b.topicId}|${b.destinationId}`, name: bindingName(tenant, b), tagIds: [] })),
   ];
   return KIND_ORDER.flatMap((kind) => out.filter((c) => c.kind === kind).sort(byNameThenId));
+}
+
+/** `contacts to warehouse`: the topic's resource and the destination's name, what the identifier is made of. */
+function bindingName(tenant: Tenant, b: TenantBinding): string {
+  const destination = tenant.destinations.find((d) => d.id === b.destinationId)?.name ?? b.destinationId;
+  return `${b.topicId.slice(b.topicId.lastIndexOf(".") + 1)} to ${destination}`;
 }
 
 /** A topic the program needs: its partitions or tags are not what the platform made. */
@@ -270,6 +281,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
     LlmConnection: new Map(tenant.llmConnections.map((c) => [c.connection_id, c])),
     Agent: new Map(tenant.agents.map((a) => [a.job_id, a])),
     Topic: new Map(tenant.topics.map((t) => [t.id, t])),
+    TopicDestination: new Map(tenant.topicDestinations.map((b) => [`${b.topicId}|${b.destinationId}`, b])),
   };
 
   for (const c of chosen) {
@@ -282,7 +294,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
     };
     const base = { ident, id: c.id, name: c.name, notes: [] as string[], dependsOn: [] as Ref[] };
     // The console may allow names pulumi-cdc's check does not: said, not hidden (topics have no name input).
-    const badName = c.kind === "Topic" ? undefined : nameSchema.safeParse(c.name).error?.issues[0]?.message;
+    const badName = c.kind === "Topic" || c.kind === "TopicDestination" ? undefined : nameSchema.safeParse(c.name).error?.issues[0]?.message;
     if (badName) base.notes.push(`pulumi-cdc's check refuses its name ${JSON.stringify(c.name)}: it ${badName}. \`pulumi preview\` fails until it is renamed, here and in the console.`);
     switch (c.kind) {
       case "Tag": {
@@ -379,6 +391,12 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
         const ownerName = t.owner.kind === "source" ? names.source.get(t.owner.id) : names.transform.get(t.owner.id);
         base.dependsOn.push(ref(t.owner.kind === "source" ? "Source" : "Transform", t.owner.id, ownerName));
         resources.push({ ...base, kind: "Topic", topicId: t.id, partitionCount: t.partitions ?? PLATFORM_TOPIC_PARTITIONS, ...optional("tags", tagRefs(t.tags)) });
+        break;
+      }
+      case "TopicDestination": {
+        const b = byId.TopicDestination.get(c.id)!;
+        base.dependsOn.push(ref("Source", b.sourceId, names.source.get(b.sourceId)));
+        resources.push({ ...base, kind: "TopicDestination", topicId: b.topicId, destination: ref("Destination", b.destinationId, names.destination.get(b.destinationId)) });
         break;
       }
     }

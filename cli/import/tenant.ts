@@ -17,7 +17,9 @@ import {
   type SourceConnector,
   type Tag,
 } from "../../provider/client/index.js";
+import { isApiSource } from "../../catalogue/index.js";
 import { tagItems } from "../../provider/lookup.js";
+import { getTopicDestination } from "../../provider/resources/topicDestination.js";
 import { getTransform } from "../../provider/pipelines/api.js";
 import { jobStatus } from "../../provider/pipelines/deploy.js";
 import { partitionCount, pipelineSchema, topicSchema, transformSchema, type LivePipeline, type LiveTopic, type LiveTransform } from "../../provider/pipelines/schemas.js";
@@ -36,6 +38,13 @@ export interface TenantTopic {
   owner: { kind: "source" | "transform"; id: string };
 }
 
+/** A topic of an API source sent to a destination. */
+export interface TenantBinding {
+  topicId: string;
+  sourceId: string;
+  destinationId: string;
+}
+
 /** Everything `pulumi-cdc import` reads of a tenant, in the API's listing order. */
 export interface Tenant {
   tags: Tag[];
@@ -48,6 +57,7 @@ export interface Tenant {
   agents: Agent[];
   credentials: ClientCredential[];
   topics: TenantTopic[];
+  topicDestinations: TenantBinding[];
   /** What could not be read, said for the user (an API without the agents area's lists, say). */
   notes: string[];
 }
@@ -93,6 +103,27 @@ async function readTopic(api: CdcClient, id: string): Promise<LiveTopic | undefi
 }
 
 /**
+ * Which topics of the API sources are sent to which destinations. The API lists no bindings, so
+ * each (topic, destination) pair is asked until one answers: its binding names every topic of
+ * that source sent there. Only API sources deliver this way, so a tenant without any asks nothing.
+ */
+async function readBindings(api: CdcClient, sources: readonly SourceConnector[], destinations: readonly DestinationConnector[]): Promise<TenantBinding[]> {
+  const pairs = sources
+    .filter((s) => s.id && isApiSource(s.connector ?? ""))
+    .flatMap((s) => destinations.filter((d) => d.id).map((d) => ({ source: s, destinationId: d.id! })));
+  const found = await Promise.all(
+    pairs.map(async ({ source, destinationId }) => {
+      for (const topicId of source.topic_ids ?? []) {
+        const live = await getTopicDestination(api, { topicId, destinationId });
+        if (live) return (live.topic_ids ?? [topicId]).map((t) => ({ topicId: t, sourceId: source.id!, destinationId }));
+      }
+      return [];
+    }),
+  );
+  return found.flat();
+}
+
+/**
  * Reads the whole tenant: every listing, each transform's implementation and job status, and
  * (when asked) each topic a source or transform made. Secrets come back masked, as the API
  * always answers them. The first error fails the read: a partial tenant would make a program
@@ -134,6 +165,7 @@ export async function readTenant(api: CdcClient, options: ReadOptions): Promise<
       topics.push({ id, name: live.name ?? id, partitions: partitionCount(live), tags: live.tags, owner });
     }
   }
+  const topicDestinations = await readBindings(api, sources, destinations);
   return {
     tags,
     sources,
@@ -145,6 +177,7 @@ export async function readTenant(api: CdcClient, options: ReadOptions): Promise<
     agents: (agents ?? []).filter((a) => a.status !== "deleted"),
     credentials,
     topics,
+    topicDestinations,
     notes,
   };
 }

@@ -143,6 +143,8 @@ function resourceArgs(r: Resource): Array<[string, string] | string> {
       ];
     case "Topic":
       return [["topicId", JSON.stringify(r.topicId)], ["partitionCount", String(r.partitionCount)], ...(r.tags ? [["tags", refs(r.tags, 2)] as [string, string]] : [])];
+    case "TopicDestination":
+      return [["topicId", JSON.stringify(r.topicId)], ["destination", tsRef(r.destination)]];
   }
 }
 
@@ -156,6 +158,7 @@ const SECTION: Record<Kind, string> = {
   Transform: "Transforms",
   Pipeline: "Pipelines",
   Topic: `Topics tuned away from what the platform made (a Topic takes over the topic its topicId names; destroy leaves it in place)`,
+  TopicDestination: "Topics of API sources sent to destinations (one per topic; attaching one already sent writes nothing)",
 };
 
 function renderResource(r: Resource): string {

@@ -120,12 +120,14 @@ function properties(r: Resource): Array<[string, Value]> {
       ];
     case "Topic":
       return [["topicId", r.topicId], ["partitionCount", r.partitionCount], ...tags(r.tags)];
+    case "TopicDestination":
+      return [["topicId", r.topicId], ["destinationId", refValue(r.destination)]];
   }
 }
 
 function resourceLines(r: Resource): string[] {
   const lines: string[] = [];
-  if (r.kind !== "Tag" && r.kind !== "Topic" && "settings" in r && r.settings.form === "raw" && r.settings.why.includes("not in pulumi-cdc's catalogue")) {
+  if ("settings" in r && r.settings.form === "raw" && r.settings.why.includes("not in pulumi-cdc's catalogue")) {
     lines.push(`  # ${r.settings.why}`);
   }
   for (const note of r.notes) lines.push(`  # ${note.replace(/\r?\n/g, " ")}`);

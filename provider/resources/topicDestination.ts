@@ -103,8 +103,10 @@ export class TopicDestinationProvider {
   }
 
   async create(inputs: TopicDestinationInputs) {
-    // PUT is idempotent: attaching a topic that is already sent there (an adopted tenant) writes nothing new.
-    return { id: bindingId(inputs), outs: await this.attach(client(), inputs) };
+    const api = client();
+    // A topic already sent there (a tenant taken over by `pulumi-cdc import`) is adopted with no write.
+    const live = await getTopicDestination(api, inputs);
+    return { id: bindingId(inputs), outs: live ? outputs(live, inputs) : await this.attach(api, inputs) };
   }
 
   async read(id: string, props: Partial<TopicDestinationOutputs>) {

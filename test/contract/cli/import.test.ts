@@ -182,3 +182,50 @@ describe("pulumi-cdc import against the emulator", () => {
     expect(err.join("")).toMatch(/^pulumi-cdc import: [\s\S]*cdc:clientId is not set[\s\S]*CDC_CLIENT_ID[\s\S]*Nothing was written/);
   });
 });
+
+describe("pulumi-cdc import of an API source's topics sent to destinations", () => {
+  let emulator: RunningEmulator;
+  let web: Client;
+  let work: string;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    web = webClient(emulator);
+    work = await mkdtemp(join(tmpdir(), "pulumi-cdc-import-bindings-"));
+  });
+  afterAll(async () => {
+    await web?.close();
+    await emulator?.stop();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it("finds each binding by asking the topic and destination pairs, and writes a TopicDestination after its source and destination", async () => {
+    const crm = (await web.post("/sources", { body: { name: "crm", connector: "hubspot", config: { resources: ["contacts", "deals"], token: "pat-1" }, created_from: "web" } })) as { id: string };
+    const snowflake = { "snowflake.url.name": "a", "snowflake.user.name": "b", "snowflake.private.key": "c", "snowflake.database.name": "d", "snowflake.schema.name": "e" };
+    const warehouse = (await web.post("/destinations", { body: { name: "warehouse", connector: "snowflake", config: snowflake, created_from: "web" } })) as { id: string };
+    await web.post("/destinations", { body: { name: "spare", connector: "snowflake", config: snowflake, created_from: "web" } });
+    const deals = `source_${crm.id}.hubspot.deals`;
+    await web.put("/topics/{t}/destinations/{d}", { params: { t: deals, d: warehouse.id } });
+
+    emulator.resetStats();
+    const out: string[] = [];
+    const err: string[] = [];
+    const parsed = parseImportArgs(["--out", join(work, "ts")]);
+    if (parsed.command !== "import") throw new Error("not an import");
+    const result = await runImport(parsed.options, {
+      runPulumi: async () => ({ code: 1, stdout: "", stderr: "error: no Pulumi here" }),
+      env: { CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret },
+      cwd: work,
+      stdout: (t) => out.push(t),
+      stderr: (t) => err.push(t),
+      createClient: (settings, tuning) => new CdcClient({ settings, retry: tuning.retry }),
+    });
+    expect(result.code, err.join("")).toBe(0);
+    expect(Object.keys(emulator.stats().requests).filter((r) => /^(POST|PUT|PATCH|DELETE) /.test(r) && !r.startsWith("POST /auth/"))).toEqual([]);
+    const binding = result.model!.resources.find((r) => r.kind === "TopicDestination")!;
+    expect(binding).toMatchObject({ ident: "dealsToWarehouseTopicDestination", topicId: deals, destination: { ident: "warehouseDestination" }, dependsOn: [{ ident: "crmSource" }] });
+    expect(result.model!.resources.map((r) => r.kind).indexOf("TopicDestination")).toBe(result.model!.resources.length - 1);
+    const index = await readFile(join(work, "ts", "index.ts"), "utf8");
+    expect(index).toContain(`const dealsToWarehouseTopicDestination = new TopicDestination("dealsToWarehouseTopicDestination", {\n  topicId: ${JSON.stringify(deals)},\n  destination: warehouseDestination,\n}, { dependsOn: [crmSource] });`);
+  });
+});
