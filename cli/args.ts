@@ -30,9 +30,9 @@ the program, and reports changes made outside Pulumi and objects deleted outside
   HTTP connections       url, name, header names added or removed
   LLM connections        provider, model
   Kafka users            ACLs, whitelist IPs, the schema-registry user
+  client credentials     roles, description
 
-Every kind of pulumi-cdc but client credentials (nothing of theirs can change; any change
-replaces one). Secrets are never shown: secret values are neither read nor compared.
+Every kind of pulumi-cdc. Secrets are never shown: secret values are neither read nor compared.
 
 Options:
   -s, --stack <name>   the stack to check (default: the currently selected stack)

@@ -5,6 +5,7 @@ import { findKafkaUser } from "../provider/kafka/api.js";
 import { getPipeline, getTransform } from "../provider/pipelines/api.js";
 import { jobStatus } from "../provider/pipelines/deploy.js";
 import { agentFindings, getLive as getAgent } from "../provider/resources/agent.js";
+import { credentialFindings, findCredential } from "../provider/resources/clientCredential.js";
 import { getLive as getHttpConnection, httpConnectionFindings } from "../provider/resources/httpConnection.js";
 import { kafkaUserFindings } from "../provider/resources/kafkaUser.js";
 import { getLive as getLlmConnection, llmConnectionFindings } from "../provider/resources/llmConnection.js";
@@ -105,6 +106,8 @@ async function objectFindings(api: CdcClient, resource: TrackedObject): Promise<
   switch (resource.kind) {
     case "tag":
       return of(await findTag(api, resource.id), (live) => tagFindings(live, recorded));
+    case "client_credential":
+      return of(await findCredential(api, resource.id), (live) => credentialFindings(live, recorded));
     case "transform": {
       const live = await getTransform(api, resource.id);
       const job = live && recorded.deploy === true ? ((await jobStatus(api, resource.id))?.status ?? "NOT_DEPLOYED") : undefined;

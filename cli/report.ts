@@ -32,7 +32,7 @@ function indent(text: string): string[] {
 }
 
 /** How the human report names a kind (the JSON report keeps `type` as is). */
-const KIND_LABELS: Readonly<Record<string, string>> = { http_connection: "HTTP connection", llm_connection: "LLM connection", kafka_user: "Kafka user" };
+const KIND_LABELS: Readonly<Record<string, string>> = { http_connection: "HTTP connection", llm_connection: "LLM connection", kafka_user: "Kafka user", client_credential: "client credential" };
 
 function label(r: CheckedResource): string {
   return `${KIND_LABELS[r.type] ?? r.type} ${r.name} (id ${r.id})`;
@@ -58,7 +58,7 @@ function resourceLines(r: CheckedResource): string[] {
 }
 
 function configDrifted(r: CheckedResource): boolean {
-  return r.drift.detected && !r.drift.deleted && r.type !== "tag" && !(r.drift.status?.drifted && r.drift.maskedDiff === "" && r.drift.changedKeys.length === 0);
+  return r.drift.detected && !r.drift.deleted && r.type !== "tag" && r.type !== "client_credential" && !(r.drift.status?.drifted && r.drift.maskedDiff === "" && r.drift.changedKeys.length === 0);
 }
 
 /** What to run next, for the kinds of drift found (test/contract/cli/drift.test.ts runs each `pulumi up` suggested here). */
@@ -71,6 +71,10 @@ function hints(run: DriftRun): string[] {
   if (drifted.some((r) => r.type === "tag" && !r.drift.deleted)) {
     // A tag's diff compares the program with the stack only: a refresh brings the live tag in first.
     out.push("Tag changed: run `pulumi up --refresh` to put the program's version back, or `pulumi refresh` to accept it.");
+  }
+  if (drifted.some((r) => r.type === "client_credential" && !r.drift.deleted)) {
+    // The same for a credential: its diff compares the program with the stack only.
+    out.push("Client credential changed: run `pulumi up --refresh` to put the program's roles and description back, or `pulumi refresh` to accept them.");
   }
   if (drifted.some((r) => r.drift.status?.drifted)) {
     out.push("Status changed: run `pulumi up` to put the program's desiredState back, or `pulumi refresh` to accept it.");

@@ -13,14 +13,13 @@ function connectorKindOf(type: string): ConnectorKind | undefined {
 
 /**
  * The other kinds the drift command checks, as the report names them: each against the API with
- * its core's own findings (what a plain preview would say). Client credentials are not among them:
- * nothing of a credential can change (any change replaces it), and one deleted outside Pulumi is
- * found by `pulumi refresh`.
+ * its core's own findings (what a plain preview would say).
  */
-export type ObjectKind = "tag" | "transform" | "topic" | "topic_destination" | "agent" | "http_connection" | "llm_connection" | "kafka_user";
+export type ObjectKind = "tag" | "client_credential" | "transform" | "topic" | "topic_destination" | "agent" | "http_connection" | "llm_connection" | "kafka_user";
 
 const OBJECT_KINDS: Readonly<Record<string, ObjectKind>> = {
   Tag: "tag",
+  ClientCredential: "client_credential",
   Transform: "transform",
   Topic: "topic",
   TopicDestination: "topic_destination",

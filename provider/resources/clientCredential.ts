@@ -49,6 +49,25 @@ function listCredentials(api: CdcClient): Promise<ClientCredential[]> {
   return api.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) });
 }
 
+/** The credential of this client id, or undefined when it is gone (the API has no read of one). */
+export async function findCredential(api: CdcClient, id: string): Promise<ClientCredential | undefined> {
+  return (await listCredentials(api)).find((c) => c.client_id === id);
+}
+
+/**
+ * What changed on a credential outside Pulumi ([] when nothing), for `pulumi-cdc drift`: its roles,
+ * and a description other than the one the stack holds. As for tags, a plain preview compares the
+ * program with the stack only, so `pulumi up --refresh` puts such a change back.
+ */
+export function credentialFindings(live: ClientCredential | undefined, recorded: Partial<ClientCredentialOutputs>): string[] {
+  if (!live) return ["was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create a new one (with a new secret)"];
+  const findings: string[] = [];
+  const roles = live.roles.map((r) => String(r.id));
+  if (Array.isArray(recorded.roleIds) && !sameMembers(roles, recorded.roleIds)) findings.push(`roles were changed to [${roles.join(", ")}]`);
+  if (recorded.description && live.description !== recorded.description) findings.push(`description was changed to ${JSON.stringify(live.description)}`);
+  return findings;
+}
+
 /**
  * New credentials (not in `before`) that match these inputs: what a create whose answer was
  * lost left behind. Its secret went with the answer, so it is useless and must not stay.
@@ -225,7 +244,7 @@ export class ClientCredentialProvider {
   }
 
   async read(id: string, props: ClientCredentialOutputs) {
-    const cred = (await listCredentials(client())).find((c) => c.client_id === id);
+    const cred = await findCredential(client(), id);
     if (!cred) return { id: "", props: {} };
     const realigned: ClientCredentialInputs = {
       roleIds: cred.roles.map((r) => String(r.id)),

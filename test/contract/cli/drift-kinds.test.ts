@@ -3,6 +3,7 @@ import { checkObject } from "../../../cli/check.js";
 import type { ObjectKind, TrackedObject } from "../../../cli/state.js";
 import { getClient } from "../../../provider/client/index.js";
 import { AgentProvider } from "../../../provider/resources/agent.js";
+import { ClientCredentialProvider } from "../../../provider/resources/clientCredential.js";
 import { HttpConnectionProvider } from "../../../provider/resources/httpConnection.js";
 import { KafkaUserProvider } from "../../../provider/resources/kafkaUser.js";
 import { LlmConnectionProvider } from "../../../provider/resources/llmConnection.js";
@@ -26,7 +27,7 @@ async function made(kind: ObjectKind, core: Core, news: Record<string, unknown>)
   return { kind, urn: `urn:pulumi:dev::p::cdc:index:X::${kind}`, id, name: String(outputs.name ?? outputs.username ?? outputs.topicId ?? kind), outputs };
 }
 
-describe("pulumi-cdc drift's checks of tags, transforms, topics, agents, connections and Kafka users", () => {
+describe("pulumi-cdc drift's checks of tags, client credentials, transforms, topics, agents, connections and Kafka users", () => {
   let h: ProviderHarness;
   const objects = {} as Record<ObjectKind, TrackedObject>;
   let sourceId: string;
@@ -58,6 +59,7 @@ describe("pulumi-cdc drift's checks of tags, transforms, topics, agents, connect
     objects.llm_connection = llm;
     objects.http_connection = await made("http_connection", new HttpConnectionProvider() as unknown as Core, { url: "https://hook.example.com", headers: { Authorization: "Bearer dk" } });
     objects.agent = await made("agent", new AgentProvider() as unknown as Core, { instructions: "Watch the pipelines", llmConnectionId: llm.id });
+    objects.client_credential = await made("client_credential", new ClientCredentialProvider() as unknown as Core, { roleIds: ["role_viewer"], description: "dbt" });
     objects.kafka_user = await made("kafka_user", new KafkaUserProvider() as unknown as Core, {
       username: "dk-reader",
       password: "dk-reader-password",
@@ -75,13 +77,14 @@ describe("pulumi-cdc drift's checks of tags, transforms, topics, agents, connect
   });
 
   it("reports each change made in the console in its core's words", async () => {
-    const { tag, transform, topic, agent, http_connection, kafka_user } = objects;
+    const { tag, transform, topic, agent, http_connection, kafka_user, client_credential } = objects;
     await h.console.put("/tags/{id}", { params: { id: tag.id }, body: { name: tag.name, description: "by hand", type: ["sources", "topics"] } });
     const liveTransform = (await h.console.get("/transforms/{id}", { params: { id: transform.id } })) as { result: Array<{ config: Record<string, unknown> }> };
     await h.console.put("/transforms", {
       body: { id: transform.id, transform: "map_filter", config: { ...liveTransform.result[0]!.config, "transforms.output.topic.pattern": "edited.$1" } },
     });
     await h.console.put("/topics/{id}", { params: { id: topic.id }, body: { payload: { partition_count: 8 } } });
+    await h.console.patch("/auth/client-credentials/{id}", { params: { id: client_credential.id }, body: { role_ids: ["role_editor"], description: "dbt and loads" } });
     await h.console.patch("/agents/{id}", { params: { id: agent.id }, body: { instructions: "Something else" } });
     await h.console.patch("/agents/connections/http/{id}", { params: { id: http_connection.id }, body: { headers: { Authorization: MASK, "X-Extra": "by hand" } } });
     await h.console.put("/kafka-access/kafka-users/{u}", {
@@ -98,6 +101,7 @@ describe("pulumi-cdc drift's checks of tags, transforms, topics, agents, connect
     expect(await findings("tag")).toEqual(['description was changed to "by hand"', "type was changed to [sources, topics]"]);
     expect(await findings("transform")).toEqual(['config was changed: transforms.output.topic.pattern = "edited.$1"']);
     expect(await findings("topic")).toEqual(["has 8 partitions; the program wants 4"]);
+    expect(await findings("client_credential")).toEqual(["roles were changed to [role_editor]", 'description was changed to "dbt and loads"']);
     expect(await findings("agent")).toEqual(["instructions were changed"]);
     expect(await findings("http_connection")).toEqual(["header added: X-Extra"]);
     expect(await findings("kafka_user")).toEqual([
@@ -109,14 +113,15 @@ describe("pulumi-cdc drift's checks of tags, transforms, topics, agents, connect
   });
 
   it("reports objects deleted in the console as deleted", async () => {
-    const { tag, agent, http_connection, llm_connection, kafka_user, transform } = objects;
+    const { tag, agent, http_connection, llm_connection, kafka_user, transform, client_credential } = objects;
+    await h.console.delete("/auth/client-credentials/{id}", { params: { id: client_credential.id } });
     await h.console.delete("/agents/{id}", { params: { id: agent.id } });
     await h.console.delete("/agents/connections/http/{id}", { params: { id: http_connection.id } });
     await h.console.delete("/agents/connections/llm/{id}", { params: { id: llm_connection.id } });
     await h.console.delete("/kafka-access/kafka-users/{u}", { params: { u: kafka_user.id } });
     await h.console.delete("/tags/{id}", { params: { id: tag.id } });
     await h.console.delete("/transforms", { query: { id: transform.id } });
-    for (const kind of ["agent", "http_connection", "llm_connection", "kafka_user", "tag", "transform"] as ObjectKind[]) {
+    for (const kind of ["agent", "http_connection", "llm_connection", "kafka_user", "tag", "transform", "client_credential"] as ObjectKind[]) {
       expect((await check(kind)).drift, kind).toEqual({ detected: true, deleted: true, maskedDiff: "", changedKeys: [] });
     }
   });

@@ -155,8 +155,11 @@ describe("renderHuman", () => {
         object("http_connection", "tickets", []),
         object("llm_connection", "model", []),
         object("tag", "pii-1a2b", ['description was changed to "x"']),
+        object("client_credential", "dbt", ["roles were changed to [role_editor]"]),
       ]),
     );
+    expect(text).toContain("✗ client credential dbt (id client_credential-1): drift\n    roles were changed to [role_editor]\n");
+    expect(text).toContain("Client credential changed: run `pulumi up --refresh` to put the program's roles and description back, or `pulumi refresh` to accept them.");
     expect(text).toContain("✗ Kafka user analytics-dev (id kafka_user-1): drift\n    ACLs were changed: added WRITE on TOPIC payments\n");
     expect(text).toContain("✓ HTTP connection tickets (id http_connection-1): no drift\n");
     expect(text).toContain("✓ LLM connection model (id llm_connection-1): no drift\n");

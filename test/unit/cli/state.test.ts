@@ -133,7 +133,7 @@ describe("trackedObjects", () => {
     outputs,
   });
 
-  it("finds tags, transforms, topics, agents, connections and Kafka users of either host, in state order, and no connector, pipeline or credential", () => {
+  it("finds tags, credentials, transforms, topics, agents, connections and Kafka users of either host, in state order, and no connector or pipeline", () => {
     const found = trackedObjects(
       checkpoint([
         source,
@@ -156,6 +156,7 @@ describe("trackedObjects", () => {
       ["http_connection", "h1", "tickets"],
       ["llm_connection", "l1", "model"],
       ["kafka_user", "analytics-dev", "analytics-dev"],
+      ["client_credential", "c1", "clientcredential"],
     ]);
   });
 
