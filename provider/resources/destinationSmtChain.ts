@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { reportDrift } from "../drift.js";
-import { containsUnknown, isUnknown } from "../normalize.js";
+import { containsUnknown } from "../normalize.js";
 import { newSalt } from "../secret-digest.js";
 import { getChain, putChain, type LiveChain, type TypedInstance } from "../smt/api.js";
 import {
@@ -16,6 +16,7 @@ import {
   liveEntries,
   priorsOf,
   secretPresenceFindings,
+  TRANSFORMS_REQUIRED,
   withoutSecrets,
   type Finding,
   type SecretDigests,
@@ -44,9 +45,10 @@ export interface DestinationSmtChainOutputs extends DestinationSmtChainInputs {
   secretDigests: SecretDigests;
 }
 
-const inputSchema = z.object({
+/** The inputs' outer shape; each entry of `transforms` is checked against the SMT catalogue (smt/entries.ts). */
+export const inputSchema = z.object({
   destination: knowable(z.string({ error: "is required: a Destination resource, or the id of a destination" }).min(1, { error: "must not be empty: a destination's id" })),
-  transforms: z.unknown(),
+  transforms: z.array(z.unknown(), { error: TRANSFORMS_REQUIRED }),
 });
 
 /**
@@ -96,7 +98,7 @@ export class DestinationSmtChainProvider {
   async check(_olds: Partial<DestinationSmtChainInputs>, news: Record<string, unknown>) {
     const parsed = inputSchema.safeParse(news);
     const failures: CheckFailure[] = parsed.success ? [] : failuresFromZod(parsed.error);
-    if (isUnknown(news.transforms)) return { inputs: news, failures };
+    if (!Array.isArray(news.transforms)) return { inputs: news, failures };
     const { entries, failures: entryFailures } = checkEntries(news.transforms);
     failures.push(...entryFailures);
     if (failures.length > 0) return { inputs: news, failures };

@@ -47,6 +47,8 @@ function fieldProblem(field: SmtField, value: unknown): string | undefined {
   return undefined;
 }
 
+export const TRANSFORMS_REQUIRED = `is required: a list of transforms, each {type, name, ...} with type one of ${SMT_TYPE_IDS.join(", ")}; [] for none`;
+
 /**
  * Checks a program's entries against the SMT catalogue, before any API call, and fills in each
  * field's default: every failure names the entry's path and field and says the fix.
@@ -54,7 +56,7 @@ function fieldProblem(field: SmtField, value: unknown): string | undefined {
 export function checkEntries(raw: unknown): { entries: SmtEntry[]; failures: CheckFailure[] } {
   const failures: CheckFailure[] = [];
   if (!Array.isArray(raw)) {
-    return { entries: [], failures: [{ property: "transforms", reason: `is required: a list of transforms, each {type, name, ...} with type one of ${SMT_TYPE_IDS.join(", ")}; [] for none` }] };
+    return { entries: [], failures: [{ property: "transforms", reason: TRANSFORMS_REQUIRED }] };
   }
   const entries: SmtEntry[] = [];
   const names = new Map<string, number>();

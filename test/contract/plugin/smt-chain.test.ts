@@ -31,7 +31,7 @@ describe("DestinationSmtChain over gRPC", () => {
   beforeAll(async () => {
     setDriftSink((text) => drift.push(text));
     h = await startPluginHarness();
-    destination = (await h.console.post("/destinations", { body: { name: `smt-grpc-${process.pid}`, connector: "snowflake", config: snowflakeConfig, created_from: "web" }, schema: destinationConnectorSchema })).id;
+    destination = (await h.console.post("/destinations", { body: { name: `smt-grpc-${process.pid}`, connector: "snowflake", config: snowflakeConfig, created_from: "web" }, schema: destinationConnectorSchema })).id as string;
   });
   afterAll(async () => {
     setDriftSink((text) => process.stderr.write(text));

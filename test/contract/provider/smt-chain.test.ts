@@ -15,7 +15,7 @@ const route = (more: Record<string, unknown> = {}) => ({ type: "regex_router", n
 async function checked(destination: string, transforms: unknown[]): Promise<DestinationSmtChainInputs> {
   const { inputs, failures } = await chains.check({}, { destination, transforms });
   expect(failures).toEqual([]);
-  return inputs as DestinationSmtChainInputs;
+  return inputs as unknown as DestinationSmtChainInputs;
 }
 
 let n = 0;
@@ -33,7 +33,7 @@ describe("DestinationSmtChain provider against the emulator", () => {
   });
 
   const newDestination = async () =>
-    (await h.console.post("/destinations", { body: { name: `smt-dst-${++n}-${process.pid}`, connector: "snowflake", config: snowflakeConfig, created_from: "web" }, schema: destinationConnectorSchema })).id;
+    (await h.console.post("/destinations", { body: { name: `smt-dst-${++n}-${process.pid}`, connector: "snowflake", config: snowflakeConfig, created_from: "web" }, schema: destinationConnectorSchema })).id as string;
   const live = (id: string) => h.console.get(SMT_CHAIN_PATH, { params: { id }, schema: chainReadSchema });
   const puts = () => h.emulator.stats().requests[PUT] ?? 0;
 

@@ -16,6 +16,7 @@ import { inputSchema as tagInputs, TAG_TYPES, TagProvider } from "../../../provi
 import { inputSchema as topicInputs, TopicProvider } from "../../../provider/resources/topic.js";
 import { inputSchema as topicDestinationInputs, TopicDestinationProvider } from "../../../provider/resources/topicDestination.js";
 import { inputSchema as transformInputs, TransformProvider } from "../../../provider/resources/transform.js";
+import { DestinationSmtChainProvider, inputSchema as smtChainInputs } from "../../../provider/resources/destinationSmtChain.js";
 import { FUNCTIONS, INTERNAL_PROPERTIES, KINDS, OBJECT_TYPES, PROVIDER_CONFIG, type KindName, type TypeSpec } from "../../../plugin/kinds.js";
 import { TYPED_TYPES, type TypedToken } from "../../../plugin/typed.js";
 import { packageVersion, renderSchema, SCHEMA_PATH } from "../../../scripts/generate/schema.js";
@@ -45,6 +46,7 @@ const CORES: Record<KindName, { core: Core; zod: z.ZodObject }> = {
   Topic: { core: new TopicProvider() as unknown as Core, zod: topicInputs },
   TopicDestination: { core: new TopicDestinationProvider() as unknown as Core, zod: topicDestinationInputs },
   KafkaUser: { core: new KafkaUserProvider() as unknown as Core, zod: kafkaUserInputs },
+  DestinationSmtChain: { core: new DestinationSmtChainProvider() as unknown as Core, zod: smtChainInputs },
 };
 
 const { "transforms.name": _name, ...mapFilterConfig } = requiredConfig(CATALOGUE.transform.map_filter!);
@@ -87,6 +89,24 @@ const FULL: Record<KindName, Record<string, unknown>> = {
     whitelistIps: ["10.0.0.0/8"],
     isCreateSchemaRegistry: true,
     kafkaAcls: [{ topicName: "orders", operation: "READ", resourcePatternType: "LITERAL", resource: "TOPIC" }],
+  },
+  DestinationSmtChain: {
+    destination: "dst-1",
+    transforms: [
+      {
+        type: "mask_field",
+        name: "Mask email",
+        enabled: false,
+        fieldsInclude: ["orders.email"],
+        fieldsExclude: ["orders.id"],
+        maskFunction: "FIXED",
+        maskSalt: "pepper",
+        maskChar: "#",
+        maskFixedValue: "xxx",
+        replaceNullWithDefault: false,
+      },
+      { type: "regex_router", name: "Route", regex: "(.*)_orders", replacement: "$1" },
+    ],
   },
 };
 
@@ -171,10 +191,10 @@ describe("the provider plugin's package schema", () => {
     });
   });
 
-  it("has the eleven resources and the lookups", () => {
+  it("has the thirteen resources and the lookups", () => {
     // (and the typed resources: typed.test.ts)
     expect(Object.keys(section("resources")).filter((t) => t.startsWith("cdc:index:")).sort()).toEqual(
-      ["Agent", "ClientCredential", "Destination", "HttpConnection", "KafkaUser", "LlmConnection", "Pipeline", "Source", "Tag", "Topic", "Transform"].map((k) => `cdc:index:${k}`),
+      ["Agent", "ClientCredential", "Destination", "DestinationSmtChain", "HttpConnection", "KafkaUser", "LlmConnection", "Pipeline", "Source", "Tag", "Topic", "TopicDestination", "Transform"].map((k) => `cdc:index:${k}`),
     );
     expect(Object.keys(section("functions")).sort()).toEqual(
       ["getDestination", "getKafkaUser", "getRoles", "getSource", "getTag", "getTags", "getTopic", "getTopicMetrics", "getTopics", "getTransform"].map((f) => `cdc:index:${f}`),
