@@ -19,17 +19,18 @@ interface DestinationEntry {
   name: string;
   /** A destination connector of the platform, e.g. `s3`, `clickhouse`, `snowflake`. */
   connector: string;
-  /** The generated helper's properties, without the secret one (see secretKey). */
+  /** The generated helper's properties, without secrets (see secrets). */
   settings: Record<string, unknown>;
   desiredState?: DesiredState;
-  /** The config key (in the `fanout` namespace) holding this destination's secret. Default `<name>Secret`. */
+  /** The config key (in the `fanout` namespace) holding this destination's required secret. Default `<name>Secret`. */
   secretKey?: string;
+  /** Other secret properties: helper property -> the config key (in the `fanout` namespace) holding it. */
+  secrets?: Record<string, string>;
 }
 
-/** The helper property that takes a connector's secret: its first required secret key, else its first secret key. */
-function secretProperty(connector: string): string | undefined {
-  const keys = CATALOGUE.destination[connector]!.keys;
-  return (keys.find((k) => k.secret && k.required) ?? keys.find((k) => k.secret))?.name;
+/** The helper property that takes a connector's required secret (a password, a private key), if it has one. */
+function requiredSecret(connector: string): string | undefined {
+  return CATALOGUE.destination[connector]!.keys.find((k) => k.secret && k.required)?.name;
 }
 
 /**
@@ -37,10 +38,10 @@ function secretProperty(connector: string): string | undefined {
  * so a typo in stack config fails the preview with a clear message instead of a half-applied
  * fan-out. Value types, allowed values and ranges are checked by the provider before any API call.
  */
-function validate(raw: unknown): { entries: DestinationEntry[]; secrets: Map<string, pulumi.Output<string>> } {
+function validate(raw: unknown): { entries: DestinationEntry[]; secrets: Map<string, Record<string, pulumi.Output<string>>> } {
   const problems: string[] = [];
   const entries: DestinationEntry[] = [];
-  const secrets = new Map<string, pulumi.Output<string>>();
+  const secrets = new Map<string, Record<string, pulumi.Output<string>>>();
   if (!Array.isArray(raw) || raw.length === 0) {
     throw new pulumi.RunError(
       "fanout:destinations must be a non-empty list, e.g. `pulumi config set --path 'fanout:destinations[0].name' lake` (see README.md)",
@@ -71,11 +72,11 @@ function validate(raw: unknown): { entries: DestinationEntry[]; secrets: Map<str
       problems.push(`${at}.settings must be an object of ${connector} settings`);
       return;
     }
-    const secret = secretProperty(connector);
+    const secretNames = new Set(spec.keys.filter((k) => k.secret).map((k) => k.name));
     const known = new Set(spec.keys.filter((k) => !k.computed).map((k) => k.name));
     for (const property of Object.keys(settings)) {
       if (!known.has(property)) problems.push(`${at}.settings.${property} is not a ${connector} setting`);
-      else if (property === secret) problems.push(`${at}.settings.${property} is the secret: set it with pulumi config set --secret, see secretKey`);
+      else if (secretNames.has(property)) problems.push(`${at}.settings.${property} is a secret: map it in ${at}.secrets and set it with pulumi config set --secret`);
     }
     for (const k of spec.keys) {
       if (k.required && !k.secret && !k.computed && settings[k.name] === undefined) problems.push(`${at}.settings.${k.name} is required for ${connector} (\`${k.key}\`)`);
@@ -83,13 +84,22 @@ function validate(raw: unknown): { entries: DestinationEntry[]; secrets: Map<str
     if (e.desiredState !== undefined && !["active", "paused", "stopped"].includes(e.desiredState as string)) {
       problems.push(`${at}.desiredState must be active, paused or stopped, got ${JSON.stringify(e.desiredState)}`);
     }
-    if (secret) {
-      const secretKey = typeof e.secretKey === "string" && e.secretKey !== "" ? e.secretKey : `${e.name}Secret`;
+    // Each secret property from its own secret config key: the required one by default from <name>Secret.
+    const mapped: Record<string, string> = { ...((e.secrets ?? {}) as Record<string, string>) };
+    const required = requiredSecret(connector);
+    if (required && mapped[required] === undefined) mapped[required] = typeof e.secretKey === "string" && e.secretKey !== "" ? e.secretKey : `${e.name}Secret`;
+    const values: Record<string, pulumi.Output<string>> = {};
+    for (const [property, key] of Object.entries(mapped)) {
+      if (!secretNames.has(property)) {
+        problems.push(`${at}.secrets.${property} is not a secret setting of ${connector}`);
+        continue;
+      }
       // getSecret, not requireSecret: collect every missing secret into one message.
-      const value = config.getSecret(secretKey);
-      if (value === undefined) problems.push(`${at} (${e.name}) needs its ${secret}: pulumi config set --secret fanout:${secretKey} <value>`);
-      else secrets.set(e.name, value);
+      const value = config.getSecret(key);
+      if (value === undefined) problems.push(`${at} (${e.name}) needs its ${property}: pulumi config set --secret fanout:${key} <value>`);
+      else values[property] = value;
     }
+    secrets.set(e.name, values);
     entries.push({ ...(e as unknown as DestinationEntry), settings });
   });
   if (problems.length > 0) throw new pulumi.RunError(`invalid fan-out config:\n  - ${problems.join("\n  - ")}`);
@@ -97,10 +107,9 @@ function validate(raw: unknown): { entries: DestinationEntry[]; secrets: Map<str
 }
 
 /** The connector config of one entry, through the SDK's generated helper for its connector. */
-function connectorConfig(entry: DestinationEntry, secret: pulumi.Output<string> | undefined): ConnectorConfig {
+function connectorConfig(entry: DestinationEntry, secrets: Record<string, pulumi.Output<string>> = {}): ConnectorConfig {
   const helper = (HELPERS.destination as Record<string, (args: object) => ConnectorConfig>)[entry.connector]!;
-  const property = secretProperty(entry.connector);
-  return helper({ ...entry.settings, ...(property && secret ? { [property]: secret } : {}) });
+  return helper({ ...entry.settings, ...secrets });
 }
 
 const { entries, secrets } = validate(config.requireObject<unknown>("destinations"));
