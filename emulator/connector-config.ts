@@ -171,6 +171,9 @@ export function checkConfig(
     // A plain key the server derives comes back in every GET, so a client that sends back what
     // it read (the web console does) sends it too: it is the server's, and ignored like a computed key.
     if (!keySpec && derived.has(key)) continue;
+    // A key the platform has since dropped (removedKeys) is what an older client still sends: the
+    // platform accepts the request and no longer keeps the key, so it is not stored or echoed.
+    if (!keySpec && spec.removedKeys?.includes(key)) continue;
     if (!keySpec) {
       details.push({ loc, msg: "Extra inputs are not permitted", type: "extra_forbidden", input: value });
       continue;

@@ -12,7 +12,7 @@ export function sampleValue(k: KeySpec): string | number | boolean | string[] | 
     case "boolean":
       return true;
     case "list":
-      return ["a", "b"];
+      return k.itemEnum ? k.itemEnum.slice(0, 2) : ["a", "b"];
     case "map":
       if (k.valueType !== "object") return { "db.orders": "db.orders_dedupe" };
       return { "db.orders": Object.fromEntries((k.valueKeys ?? []).map((f) => [f.key, f.type === "integer" ? (f.min ?? 1) : `value-of-${f.name}`])) };

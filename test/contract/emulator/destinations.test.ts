@@ -83,7 +83,7 @@ describe("POST /destinations", () => {
     expect(pg.config).toMatchObject({ "database.port.user.defined": "5432", "database.hostname": "wh", "insert.mode": "upsert", "connection.password": "********" });
     const s3 = await createDestination("s3", { "aws.access.key.id": "AKIAEXAMPLE", "aws.secret.access.key": "wJalr/secret", "aws.s3.bucket.name": "lake" });
     expect(s3.config).toMatchObject({
-      "aws.access.key.id": "AKIAEXAMPLE",
+      "aws.access.key.id": "********",
       "aws.secret.access.key": "********",
       "aws.s3.region": "us-west-2",
       "format.user.defined": "JSON Array",

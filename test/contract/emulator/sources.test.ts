@@ -93,12 +93,23 @@ describe("POST /sources", () => {
     expect(src.config["binary.handling.mode"]).toBe("bytes");
   });
 
-  it("accepts the keys the platform's Terraform provider sends beyond its generated schema (catalogue additions)", async () => {
+  it("accepts a key the platform has since dropped (removedKeys), as an older client sends it, and keeps none of it", async () => {
     const sqlserver = findConnector("source", "sqlserveraws")!;
+    expect(sqlserver.removedKeys).toContain("streamkap.snapshot.large.table.threshold");
     const config = { ...requiredConfig(sqlserver), "streamkap.snapshot.large.table.threshold": 250000 };
     const reply = await s.api("POST", "/sources?secret_returned=true&wait=false", { body: { name: uniqueName("mssql"), connector: "sqlserveraws", config } });
     expect(reply.status, reply.text).toBe(200);
-    expect(reply.body.config["streamkap.snapshot.large.table.threshold"]).toBe("250000");
+    expect(reply.body.config).not.toHaveProperty("streamkap.snapshot.large.table.threshold");
+    const unknown = await s.api("POST", "/sources?secret_returned=true&wait=false", { body: { name: uniqueName("mssql"), connector: "sqlserveraws", config: { ...requiredConfig(sqlserver), "no.such.key": 1 } } });
+    expect(unknown.status).toBe(422);
+  });
+
+  it("accepts the keys the platform's Terraform provider sends beyond its generated schema (catalogue additions)", async () => {
+    const pg = findConnector("source", "postgresql")!;
+    const config = { ...requiredConfig(pg), "streamkap.snapshot.chunk.size.bytes": 65536 };
+    const reply = await s.api("POST", "/sources?secret_returned=true&wait=false", { body: { name: uniqueName("pg"), connector: "postgresql", config } });
+    expect(reply.status, reply.text).toBe(200);
+    expect(reply.body.config["streamkap.snapshot.chunk.size.bytes"]).toBe("65536");
     for (const addition of (ORIGIN as unknown as { additions: { keys: Array<{ kind: string; code: string; key: string }> } }).additions.keys) {
       expect(findKey(findConnector(addition.kind as "source", addition.code)!, addition.key), `${addition.code} ${addition.key}`).toBeDefined();
     }

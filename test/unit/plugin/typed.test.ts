@@ -256,7 +256,7 @@ describe("typed property paths and check failures", () => {
   it("name the typed property, in either of the core's path forms, and a carried key as its input", () => {
     expect(typedPath(pg, 'config["database.port.user.defined"]')).toBe("databasePort");
     expect(typedPath(pg, "config.database.port.user.defined")).toBe("databasePort");
-    expect(typedPath(pg, 'config["streamkap.snapshot.custom.table.config.user.defined"]["public.orders"]')).toBe('streamkapSnapshotCustomTableConfig["public.orders"]');
+    expect(typedPath(snowflake, 'config["auto.qa.dedupe.table.mapping"]["public.orders"]')).toBe('autoQaDedupeTableMapping["public.orders"]');
     expect(typedPath(snowflake, 'config["ingestion.mode"]')).toBe("ingestionMode");
     expect(typedPath(mapFilter, 'config["transforms.name"]')).toBe("name");
     for (const p of ["name", "tags[1]", "desiredState", "config", 'config["not.a.key"]']) expect(typedPath(pg, p)).toBe(p);
