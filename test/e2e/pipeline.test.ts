@@ -106,6 +106,19 @@ describe("the pipeline program under the real Pulumi engine", { timeout: ENGINE_
     await stack.preview(["--expect-no-changes"]);
     expect((await stack.outputs())["destinationId"]).toBe(destinationId);
 
+    // New roles for the client credential: updated in place, the same client id and secret.
+    const before = await stack.outputs();
+    await stack.setConfig("e2e:readerRoles", JSON.stringify(["role_editor"]));
+    const roles = await stack.up();
+    expect(roles.stdout).toMatch(/~\s+pulumi-nodejs:dynamic\/cdc:ClientCredential\s+dbt\s+updated/);
+    expect(roles.stdout).toMatch(/~ 1 updated/);
+    const after = await stack.outputs();
+    expect(after["readerClientId"]).toBe(before["readerClientId"]);
+    expect(after["readerSecret"]).toBe(before["readerSecret"]);
+    const credentials = (await web.get("/auth/client-credentials")) as Array<{ client_id: string; roles: Array<{ id: string }> }>;
+    expect(credentials.find((c) => c.client_id === after["readerClientId"])?.roles.map((r) => r.id)).toEqual(["role_editor"]);
+    await stack.preview(["--expect-no-changes"]);
+
     // A connector change replaces the destination.
     await stack.setConfig("e2e:destinationConnector", "postgresql");
     const replace = await stack.up();
