@@ -96,14 +96,22 @@ function isMaskedSecret(secret: string): boolean {
 /**
  * An answer the server sent (a 5xx, or a 429 after the client's retries) or a connection that
  * never carried the request: the server is done with it, so the listing right after says for
- * certain whether it created anything. Otherwise the answer was lost on the way back and the
- * server may still be working on the request.
+ * certain whether it created anything. Otherwise the answer was lost on the way back.
  */
 function serverIsDone(err: unknown): boolean {
   return !(err instanceof ConnectionError) || BEFORE_SEND_CODES.has(err.code);
 }
 
-/** Looks again after a lost answer, giving a slow server time to finish what it was sent. */
+/**
+ * The client stopped waiting for the answer: the server was slow, and may still be making the
+ * credential after any number of looks, so nothing can prove a resend safe. (A connection the
+ * other side closed or reset is different: the request died with it or was done by then.)
+ */
+function mayStillRun(err: unknown): boolean {
+  return err instanceof ConnectionError && (err.code === "UND_ERR_HEADERS_TIMEOUT" || err.code === "ETIMEDOUT");
+}
+
+/** Looks after a lost answer, with the back-off between them, for a request that was cut off mid-way to land. */
 const LOST_ANSWER_LOOKS = 3;
 
 // Credentials have no unique name: a lost create is recognised as "a new matching credential
@@ -155,8 +163,9 @@ export class ClientCredentialProvider {
    * The secret is in the create's answer only, and a credential has no name to find it by, so a
    * create is never sent again blindly: after a failure the listing is compared with the one
    * taken just before. A credential the failed attempt made is useless (its secret went with the
-   * answer) and is deleted before the create is sent again; when the server answered and made
-   * nothing, the create is sent again; when the answer was lost and nothing shows up, the
+   * answer) and is deleted before the create is sent again; when the server answered, or the
+   * connection was cut, and the listing (looked at a few times for a cut one) shows nothing, the
+   * create is sent again; when the client stopped waiting (a timeout) and nothing shows up, the
    * request may still be running, so the run stops with what to check instead of risking a
    * second credential.
    */
@@ -192,9 +201,9 @@ export class ClientCredentialProvider {
           await delay(backoffDelay(look, policy));
           lost = await lostCredentials(api, before, inputs);
         }
-        if (lost.length === 0 && !serverIsDone(err)) {
+        if (lost.length === 0 && mayStillRun(err)) {
           throw stop(
-            `its answer was lost and no new credential with these roles shows up, but the API may still be making one, so it was not sent again. ` +
+            `its answer did not come in time and no new credential with these roles shows up, but the API may still be making one, so it was not sent again. ` +
               `Run \`pulumi up\` again; if a credential made by ${api.createdFrom} with these roles${inputs.description ? ` and description "${inputs.description}"` : ""} then appears in GET /auth/client-credentials beside the new one, delete the one no stack holds (DELETE /auth/client-credentials/<client_id>)`,
           );
         }

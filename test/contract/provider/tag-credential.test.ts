@@ -172,13 +172,14 @@ describe("a client credential whose create answer is lost", () => {
     await credentials.delete(created.id);
   });
 
-  it("an answer lost on the way back with no new credential to show is not sent again (the server may still be making one): an error says what to check", async () => {
+  /** The next POST fails on the client's side with this connection error, before reaching the emulator. */
+  const failNextPost = (code: string, reason: string) =>
+    vi.spyOn(getClient(), "post").mockRejectedValueOnce(new ConnectionError({ method: "POST", path: "/auth/client-credentials", code, reason }));
+
+  it("an answer that did not come in time, with no new credential to show, is not sent again (the server may still be making one): an error says what to check", async () => {
     const before = await list();
     h.emulator.resetStats();
-    // The POST's connection breaks after it was sent: nothing tells whether the server acts on it.
-    const post = vi
-      .spyOn(getClient(), "post")
-      .mockRejectedValueOnce(new ConnectionError({ method: "POST", path: "/auth/client-credentials", code: "UND_ERR_SOCKET", reason: "other side closed" }));
+    const post = failNextPost("UND_ERR_HEADERS_TIMEOUT", "Headers Timeout Error");
     const error = await credentials.create({ roleIds: ["role_viewer"], description: "in flight" }).catch((e: unknown) => e);
     const posts = post.mock.calls.length;
     post.mockRestore();
@@ -188,6 +189,17 @@ describe("a client credential whose create answer is lost", () => {
     expect(h.emulator.stats().requests["GET /auth/client-credentials"]).toBeGreaterThanOrEqual(3);
     expect((error as Error).message).toMatch(/not sent again.*Run `pulumi up` again.*description "in flight".*DELETE \/auth\/client-credentials\/<client_id>/);
     expect((await list()).map((c) => c.client_id).sort()).toEqual(before.map((c) => c.client_id).sort());
+  });
+
+  it("a connection cut with no new credential to show after a few looks is sent again: one credential", async () => {
+    const before = await list();
+    h.emulator.resetStats();
+    const post = failNextPost("UND_ERR_SOCKET", "other side closed");
+    const created = await credentials.create({ roleIds: ["role_viewer"], description: "cut" }).finally(() => post.mockRestore());
+    expect(h.emulator.stats().requests["GET /auth/client-credentials"]).toBeGreaterThanOrEqual(4);
+    expect(h.emulator.stats().requests["POST /auth/client-credentials"]).toBe(1);
+    expect((await list()).map((c) => c.client_id).sort()).toEqual([...before.map((c) => c.client_id), created.id].sort());
+    await credentials.delete(created.id);
   });
 
   it("when every answer is lost, ends with an error and leaves no credential behind", async () => {
