@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { failuresFromZod, knowable } from "../check.js";
 import { setTimeout as delay } from "node:timers/promises";
-import { backoffDelay, BEFORE_SEND_CODES, clientCredentialSchema, ConnectionError, currentBudget, isNotFound, type CdcClient, type ClientCredential } from "../client/index.js";
+import { backoffDelay, BEFORE_SEND_CODES, clientCredentialSchema, ConnectionError, currentBudget, isNotFound, NotFoundError, type CdcClient, type ClientCredential } from "../client/index.js";
 import { isTransient } from "./create.js";
 import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
@@ -235,13 +235,17 @@ export class ClientCredentialProvider {
   async update(id: string, olds: ClientCredentialOutputs, news: ClientCredentialInputs) {
     const api = client();
     try {
-      const cred = await api.patch("/auth/client-credentials/{id}", {
+      const answer = await api.patch("/auth/client-credentials/{id}", {
         params: { id },
         body: { role_ids: news.roleIds, ...(news.description ? { description: news.description } : {}) },
-        schema: clientCredentialSchema,
         // It sets values: sending it twice leaves what sending it once does.
         idempotent: true,
       });
+      // The platform answers the credential (the emulator's decision); an empty 2xx, which its
+      // client also takes as success, is read back from the listing instead.
+      const parsed = clientCredentialSchema.safeParse(answer);
+      const cred = parsed.success ? parsed.data : await findCredential(api, id);
+      if (!cred) throw new NotFoundError({ method: "GET", path: "/auth/client-credentials", status: 404, detail: `client credential ${id} is not in the listing` });
       const kept: ClientCredentialInputs = { ...news, ...(!news.description && cred.description ? { description: cred.description } : {}) };
       return { outs: outputs(cred, kept, olds.secret) };
     } catch (err) {

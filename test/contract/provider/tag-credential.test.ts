@@ -118,6 +118,19 @@ describe("ClientCredential provider against the emulator", () => {
     await expect(credentials.update(id, kept, { roleIds: ["role_editor"] })).rejects.toThrow(/deleted outside Pulumi.*pulumi refresh/);
   });
 
+  it("takes an empty PATCH answer as success and reads the credential back from the listing", async () => {
+    const { id, outs } = await credentials.create({ roleIds: ["role_viewer"], description: "quiet" });
+    const api = getClient();
+    const patch = api.patch.bind(api);
+    const spy = vi.spyOn(api, "patch").mockImplementation(async (...args: Parameters<typeof api.patch>) => {
+      await patch(...args);
+      return undefined;
+    });
+    const { outs: updated } = await credentials.update(id, outs, { roleIds: ["role_editor"], description: "quiet" }).finally(() => spy.mockRestore());
+    expect(updated).toMatchObject({ clientId: id, secret: outs.secret, roleKeys: ["editor"], description: "quiet" });
+    await credentials.delete(id);
+  });
+
   it("names the field when the API rejects an unknown role", async () => {
     await expect(credentials.create({ roleIds: ["role_nope"] })).rejects.toThrow(/role/);
   });
