@@ -12,6 +12,8 @@ import { getLive as getLlmConnection, llmConnectionFindings } from "../provider/
 import { pipelineFindings, type PipelineInputs } from "../provider/resources/pipeline.js";
 import { findTag, tagFindings } from "../provider/resources/tag.js";
 import { getTopic, topicFindings } from "../provider/resources/topic.js";
+import { smtChainDrift } from "../provider/resources/destinationSmtChain.js";
+import { getChain } from "../provider/smt/api.js";
 import { getTopicDestination, parseBindingId, topicDestinationFindings } from "../provider/resources/topicDestination.js";
 import { transformFindings, type TransformOutputs } from "../provider/resources/transform.js";
 import type { CheckedKind, TrackedConnector, TrackedObject, TrackedPipeline } from "./state.js";
@@ -131,6 +133,10 @@ async function objectFindings(api: CdcClient, resource: TrackedObject): Promise<
       // One listing for every Kafka user of the stack: the API has no read of one.
       const username = typeof recorded.username === "string" ? recorded.username : resource.id;
       return of(await findKafkaUser(api, username), (live) => kafkaUserFindings(live, recorded).findings);
+    }
+    case "smt_chain": {
+      const destination = typeof recorded.destination === "string" ? recorded.destination : resource.id;
+      return of(await getChain(api, destination), (live) => smtChainDrift(live, recorded));
     }
   }
 }

@@ -32,7 +32,7 @@ function indent(text: string): string[] {
 }
 
 /** How the human report names a kind (the JSON report keeps `type` as is). */
-const KIND_LABELS: Readonly<Record<string, string>> = { http_connection: "HTTP connection", llm_connection: "LLM connection", kafka_user: "Kafka user", client_credential: "client credential" };
+const KIND_LABELS: Readonly<Record<string, string>> = { http_connection: "HTTP connection", llm_connection: "LLM connection", kafka_user: "Kafka user", client_credential: "client credential", smt_chain: "SMT chain" };
 
 function label(r: CheckedResource): string {
   return `${KIND_LABELS[r.type] ?? r.type} ${r.name} (id ${r.id})`;

@@ -15,7 +15,7 @@ function connectorKindOf(type: string): ConnectorKind | undefined {
  * The other kinds the drift command checks, as the report names them: each against the API with
  * its core's own findings (what a plain preview would say).
  */
-export type ObjectKind = "tag" | "client_credential" | "transform" | "topic" | "topic_destination" | "agent" | "http_connection" | "llm_connection" | "kafka_user";
+export type ObjectKind = "tag" | "client_credential" | "transform" | "topic" | "topic_destination" | "agent" | "http_connection" | "llm_connection" | "kafka_user" | "smt_chain";
 
 const OBJECT_KINDS: Readonly<Record<string, ObjectKind>> = {
   Tag: "tag",
@@ -27,6 +27,7 @@ const OBJECT_KINDS: Readonly<Record<string, ObjectKind>> = {
   HttpConnection: "http_connection",
   LlmConnection: "llm_connection",
   KafkaUser: "kafka_user",
+  DestinationSmtChain: "smt_chain",
 };
 
 /** The kinds the drift command reports: connectors, pipelines, and the other kinds above. */

@@ -83,6 +83,18 @@ export function chainFindings(live: LiveChain | undefined, recorded: Partial<Des
   ];
 }
 
+/**
+ * What `pulumi-cdc drift` says of a chain: the findings of a plain preview when the stack's
+ * outputs can be read; when the state keeps `transforms` encrypted (a program that made the
+ * list secret), a revision saved outside Pulumi, which is all that can be compared.
+ */
+export function smtChainDrift(live: LiveChain | undefined, recorded: Partial<DestinationSmtChainOutputs>): string[] {
+  if (!live || Array.isArray(recorded.transforms)) return chainFindings(live, recorded).map((f) => f.text);
+  return recorded.chainRevision && live.revision !== recorded.chainRevision
+    ? [`the chain was saved outside Pulumi: it is at revision ${live.revision ?? "(none)"}, Pulumi last wrote ${recorded.chainRevision}`]
+    : [];
+}
+
 function goneError(destination: string): Error {
   return new Error(`destination ${destination} no longer exists, and its SMT chain with it: run \`pulumi refresh\` to drop the chain from the stack`);
 }
