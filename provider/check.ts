@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { findConnector, type CatalogueKind, type ConnectorSpec, type KeySpec } from "./catalogue.js";
-import { USER_DEFINED_SUFFIX } from "../catalogue/index.js";
+import { isRemovedKey, USER_DEFINED_SUFFIX } from "../catalogue/index.js";
 import { containsUnknown, isMasked, isUnknown, MASK, sameConfigValue, type ConfigMap } from "./normalize.js";
 
 /** One problem with a resource's inputs, named by its property path, as Pulumi shows it. */
@@ -177,6 +177,9 @@ export function checkConnectorConfig(kind: CatalogueKind, connector: string, con
   }
   for (const [key, value] of Object.entries(config)) {
     const keySpec = spec.keys.find((k) => k.key === key);
+    // A key the platform has since dropped is no typo: a program written for the older version
+    // may still set it, and it is neither sent nor compared (withoutRemovedKeys).
+    if (!keySpec && isRemovedKey(spec, key)) continue;
     if (!keySpec) {
       const meant = nearMiss(spec, key);
       if (meant) failures.push({ property: `config["${key}"]`, reason: `is not a key of ${what}: did you mean "${meant}"?` });
@@ -212,6 +215,20 @@ export function toWireConfig(kind: CatalogueKind, connector: string, config: Rec
 }
 
 /**
+ * The config without the keys a newer version of the platform dropped (the catalogue's
+ * `removedKeys`). A stack deployed before the upgrade still records them (and a program written
+ * for the older version may still set them), but the platform no longer keeps them: comparing
+ * them would plan an update that changes nothing, or report as drift a key the platform
+ * dropped, and sending them asks the platform for a setting it no longer has. The same object
+ * when there is nothing to drop.
+ */
+export function withoutRemovedKeys<T extends Record<string, unknown>>(kind: CatalogueKind, connector: string, config: T): T {
+  const spec = isUnknown(connector) ? undefined : findConnector(kind, connector);
+  if (!spec?.removedKeys || !Object.keys(config).some((key) => isRemovedKey(spec, key))) return config;
+  return Object.fromEntries(Object.entries(config).filter(([key]) => !isRemovedKey(spec, key))) as T;
+}
+
+/**
  * The config a write sends, as the platform's own provider sends it: every catalogued key, with
  * the program's value where it set one, else the catalogue's default, else `null`. So a
  * connector made by pulumi-cdc equals one made in the console or by Terraform, whether or not
@@ -227,15 +244,15 @@ export function wireConfigWithDefaults(kind: CatalogueKind, connector: string, c
     if (keySpec.computed || Object.prototype.hasOwnProperty.call(config, keySpec.key)) continue;
     out[keySpec.key] = keySpec.default === undefined ? null : (wireValue(keySpec, keySpec.default) ?? null);
   }
-  return { ...out, ...config };
+  return { ...out, ...withoutRemovedKeys(kind, connector, config) };
 }
 
 /**
  * A live config as a program would write it, for `pulumi import`: the keys a program can set
  * whose value differs from the catalogue's default, in their own types (`"5432"` → 5432); keys
- * the platform sets (computed) and the plain keys it derives from `.user.defined` ones are left
- * out; a secret the API masks stays `********`, the API's own "keep what is stored". Keys the
- * catalogue does not know are kept as the API shows them.
+ * the platform sets (computed), the plain keys it derives from `.user.defined` ones and the keys
+ * it has since dropped (removedKeys) are left out; a secret the API masks stays `********`, the
+ * API's own "keep what is stored". Keys the catalogue does not know are kept as the API shows them.
  */
 export function configAsProgram(kind: CatalogueKind, connector: string, live: Record<string, unknown> | null | undefined): ConfigMap {
   const spec = findConnector(kind, connector);
@@ -245,6 +262,8 @@ export function configAsProgram(kind: CatalogueKind, connector: string, live: Re
     const keySpec = spec?.keys.find((k) => k.key === key);
     if (!keySpec) {
       if (spec?.keys.some((k) => k.key === `${key}${USER_DEFINED_SUFFIX}`)) continue;
+      // An object last written by an older version may still show a key the platform dropped: no program sets it now.
+      if (spec && isRemovedKey(spec, key)) continue;
       out[key] = value as ConfigMap[string];
       continue;
     }

@@ -1,5 +1,6 @@
 import { findConnector, secretKeySet, type ConnectorKind } from "./catalogue.js";
 import { liveAsProgram } from "./api-sources.js";
+import { withoutRemovedKeys } from "./check.js";
 import { configComparisonSchema, redact, type CdcClient, type ConfigComparison, type DestinationConnector } from "./client/index.js";
 import type { LiveReader } from "./live-cache.js";
 import { alignLiveConfig, changedConfigKeys, renderConfig, type ConfigMap } from "./normalize.js";
@@ -188,11 +189,13 @@ export async function checkLive(reader: LiveReader, c: ManagedConnector): Promis
   let config: DriftReport;
   if (c.kind === "source") {
     const connector = live.connector ?? c.connector;
-    const secrets = secretKeySet("source", connector, c.config);
+    // A key the platform has since dropped is no longer kept, so its absence is no drift.
+    const managed = withoutRemovedKeys("source", connector, c.config);
+    const secrets = secretKeySet("source", connector, managed);
     const spec = findConnector("source", connector);
     // Values the service normalises (an API source's `act_` prefix) compare in the program's spelling.
-    const liveConfig = spec ? liveAsProgram(spec, c.config, live.config) : live.config;
-    config = sourceDrift(c.config, alignLiveConfig(c.config, liveConfig, secrets), secrets, `source ${c.name}`);
+    const liveConfig = spec ? liveAsProgram(spec, managed, live.config) : live.config;
+    config = sourceDrift(managed, alignLiveConfig(managed, liveConfig, secrets), secrets, `source ${c.name}`);
   } else {
     config = destinationDrift(comparison!, c.baselineTimestamp, c.baselineOriginal === true);
   }

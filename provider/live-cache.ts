@@ -26,8 +26,11 @@ export interface LiveReader {
   comparison(id: string): Promise<ConfigComparison | undefined>;
 }
 
-/** Who reads: the engine asks each resource at most once per pass, diff and read being separate passes. */
-export type Consumer = "diff" | "read" | "drift";
+/**
+ * Who reads: the engine asks each resource at most once per pass, diff and read being separate
+ * passes; an update that may need no write asks again right after its diff.
+ */
+export type Consumer = "diff" | "read" | "drift" | "update";
 
 export interface LiveCacheOptions {
   /**

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { isMasked } from "./normalize.js";
+import { isMasked, sameConfigValue } from "./normalize.js";
 
 /**
  * What a resource keeps of a secret in its outputs: a keyed digest, never the value. Outputs
@@ -43,4 +43,17 @@ export function digestSecrets<T extends Record<string, unknown>>(config: T, secr
     out[key] = secretKeys.has(key) && scalar && !isMasked(value) ? { secretDigest: secretDigest(salt, String(value)) } : value;
   }
   return out as T;
+}
+
+/**
+ * The secret keys whose recorded value is the program's own value in plain, not a digest: the
+ * stack recorded them before the catalogue made the key secret (an S3 destination's
+ * `aws.access.key.id` at the platform's 3.0). The object already holds that value; only the
+ * stack's record of it must change, to a digest in outputs and a Pulumi secret in inputs.
+ */
+export function recordedInPlain(recorded: Readonly<Record<string, unknown>>, news: Readonly<Record<string, unknown>>, secretKeys: ReadonlySet<string>): string[] {
+  const scalar = (v: unknown) => typeof v === "string" || typeof v === "number" || typeof v === "boolean";
+  return Object.keys(recorded)
+    .filter((key) => secretKeys.has(key) && scalar(recorded[key]) && !isMasked(recorded[key]) && scalar(news[key]) && sameConfigValue(recorded[key], news[key]))
+    .sort();
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { findConnector, replacingKeys, secretKeySet, type ConnectorKind, type ConnectorSpec } from "../catalogue.js";
 import { apiCreateConfig, apiUpdateConfig, checkApiSource, connectionWarning, liveAsProgram, recordedAsCompared, withClearedSecrets, withoutKeptSecrets } from "../api-sources.js";
-import { checkConnectorConfig, configAsProgram, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, wireConfigWithDefaults, type CheckFailure } from "../check.js";
+import { checkConnectorConfig, configAsProgram, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, wireConfigWithDefaults, withoutRemovedKeys, type CheckFailure } from "../check.js";
 import {
   destinationConnectorSchema,
   ConflictError,
@@ -20,7 +20,7 @@ import { nameTakenHint } from "./conflict.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { deleteOnceReleased } from "./gone.js";
 import { resolveName } from "./naming.js";
-import { digestSecrets, newSalt } from "../secret-digest.js";
+import { digestSecrets, newSalt, recordedInPlain } from "../secret-digest.js";
 
 export type DesiredState = "active" | "paused" | "stopped";
 
@@ -134,11 +134,13 @@ function tagIdsOf(live: Record<string, unknown>): string[] {
  */
 export function adoptionChanges(kind: ConnectorKind, live: DestinationConnector, inputs: ConnectorInputs): string[] {
   const spec = findConnector(kind, inputs.connector);
-  const liveConfig = spec ? liveAsProgram(spec, inputs.config, live.config) : (live.config ?? {});
-  const secrets = secretKeySet(kind, inputs.connector, inputs.config);
-  const keys = new Set(changedConfigKeys(inputs.config, alignLiveConfig(inputs.config, liveConfig, secrets)));
-  for (const key of Object.keys(inputs.config)) if (secrets.has(key) && liveConfig[key] === undefined) keys.add(key);
-  for (const key of Object.keys(configAsProgram(kind, inputs.connector, liveConfig))) if (!(key in inputs.config)) keys.add(key);
+  // A key the platform has since dropped is never written, so it cannot be a change either.
+  const config = withoutRemovedKeys(kind, inputs.connector, inputs.config);
+  const liveConfig = spec ? liveAsProgram(spec, config, live.config) : (live.config ?? {});
+  const secrets = secretKeySet(kind, inputs.connector, config);
+  const keys = new Set(changedConfigKeys(config, alignLiveConfig(config, liveConfig, secrets)));
+  for (const key of Object.keys(config)) if (secrets.has(key) && liveConfig[key] === undefined) keys.add(key);
+  for (const key of Object.keys(configAsProgram(kind, inputs.connector, liveConfig))) if (!(key in config)) keys.add(key);
   return [
     ...((live.name ?? "") !== inputs.name ? ["name"] : []),
     ...[...keys].sort().map((k) => `config["${k}"]`),
@@ -260,12 +262,7 @@ export class ConnectorProvider {
       // The whole config is known only after another resource is made (preview): it may change.
       return { changes: true, replaces: recorded.connector !== news.connector && !isUnknown(news.connector) ? ["connector"] : [], diffs: ["config"] };
     }
-    const secretKeys = secretKeySet(this.spec.kind, news.connector, news.config);
-    // The stack keeps digests of secret values: the program's are compared in the same form.
-    const newsConfig = digestSecrets(news.config, secretKeys, recorded.secretSalt);
-    const apiSpec = this.apiSource(news.connector);
-    const recordedConfig = apiSpec && recorded.config ? recordedAsCompared(apiSpec, recorded.config, news.config) : recorded.config;
-    const olds = { ...recorded, config: unseenSecretsAsProgram(recordedConfig, newsConfig, secretKeys) };
+    const { olds, newsConfig } = this.compared(recorded, news);
     const replaces = olds.connector !== news.connector ? ["connector"] : replacedConfigKeys(this.spec.kind, news.connector, olds.config, newsConfig);
     // Compared once: diff runs for every connector of every preview.
     const configKeys = changedConfigKeys(olds.config, newsConfig);
@@ -276,26 +273,8 @@ export class ConnectorProvider {
     if (replaces.length === 0 && !containsUnknown(news)) {
       // A plain `pulumi preview` must show changes made outside Pulumi, so diff asks the API:
       // the config, and a connector paused, resumed, stopped, renamed or deleted by hand.
-      const { live, config, status } = await checkLive(liveCache(client()).reader("diff"), this.managed(id, olds));
-      const findings: string[] = [];
-      if (!live) findings.push("was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again");
-      if (status?.drifted) {
-        findings.push(`is ${status.live}; the program wants ${status.desired}`);
-        diffs.add("desiredState");
-      }
-      if (live && typeof live.name === "string" && live.name !== olds.name) {
-        findings.push(`was renamed to "${live.name}"`);
-        diffs.add("name");
-      }
-      if (config.detected) {
-        findings.push(`config was changed:\n${config.maskedDiff}`);
-        for (const key of config.changedKeys) diffs.add(`config["${key}"]`);
-      }
-      const liveTags = live ? tagIdsOf(live) : undefined;
-      if (liveTags && olds.tags !== undefined && !sameMembers(liveTags, olds.tags)) {
-        findings.push(`tags were changed to [${liveTags.join(", ")}]`);
-        diffs.add("tags");
-      }
+      const { findings, paths } = await this.outsideChanges("diff", id, olds);
+      for (const path of paths) diffs.add(path);
       drifted = findings.length > 0;
       reportDrift(`${this.spec.label} "${olds.name}" (${id})`, findings);
     }
@@ -342,7 +321,8 @@ export class ConnectorProvider {
   async read(id: string, props: ConnectorOutputs) {
     const { live, config: found } = await checkLive(liveCache(client()).reader("read"), this.managed(id, props));
     if (!live) return { id: "", props: {} };
-    const planned = props.config ?? {};
+    // A key the platform has since dropped leaves the stack on refresh: the object no longer holds it.
+    const planned = withoutRemovedKeys(this.spec.kind, live.connector ?? props.connector ?? "", props.config ?? {});
     // No recorded config: a `get()`, or `pulumi import` on the plugin. The config is read as a
     // program would write it (configAsProgram: no defaults, no keys the platform sets or derives,
     // masked secrets as the mask), so imported code previews with no changes.
@@ -381,12 +361,16 @@ export class ConnectorProvider {
   async update(id: string, olds: ConnectorOutputs, news: ConnectorInputs) {
     const api = client();
     try {
+      // Only the stack's record changes (a value recorded in plain before its key became
+      // secret) and nothing changed outside Pulumi: no write. A PUT would restart the connector
+      // and send today's defaults for every key the program leaves unset.
+      const unchanged = this.onlyRecordChanges(olds, news) ? await this.unchangedLive(id, olds) : undefined;
       // One PUT of the whole desired config also reconciles drift the program did not change.
-      let live = await this.put(api, id, news, olds);
+      let live = unchanged ?? (await this.put(api, id, news, olds));
       try {
         live = await this.settleState(api, id, live, news.desiredState);
-        const baselineTimestamp = await this.baseline(api, id);
-        return { outs: this.outputs(live, news, { ...NO_DRIFT, baselineTimestamp }, olds.secretSalt ?? newSalt()) };
+        const drift: DriftReport = unchanged ? (olds.drift ?? NO_DRIFT) : { ...NO_DRIFT, baselineTimestamp: await this.baseline(api, id) };
+        return { outs: this.outputs(live, news, drift, olds.secretSalt ?? newSalt()) };
       } catch (err) {
         throw new PartialFailure(`${this.spec.label} "${news.name}"`, id, withProviderKey(this.outputs(live, news, olds.drift ?? NO_DRIFT, olds.secretSalt ?? newSalt()), news), err);
       }
@@ -405,6 +389,70 @@ export class ConnectorProvider {
     } finally {
       this.wrote(api, id);
     }
+  }
+
+  /**
+   * The recorded outputs and the program's config in the form diff compares: secrets as digests
+   * (the stack keeps digests), secrets the stack never saw taken as the program's, and keys the
+   * platform has since dropped left out of both (a stack deployed before the upgrade still
+   * records them; the platform keeps none of them).
+   */
+  private compared(recorded: ConnectorOutputs, news: ConnectorInputs) {
+    const secretKeys = secretKeySet(this.spec.kind, news.connector, news.config);
+    const newsConfig = withoutRemovedKeys(this.spec.kind, news.connector, digestSecrets(news.config, secretKeys, recorded.secretSalt));
+    const apiSpec = this.apiSource(news.connector);
+    const recordedConfig = apiSpec && recorded.config ? recordedAsCompared(apiSpec, recorded.config, news.config) : recorded.config;
+    const kept = recordedConfig && withoutRemovedKeys(this.spec.kind, recorded.connector, recordedConfig);
+    return { olds: { ...recorded, config: unseenSecretsAsProgram(kept, newsConfig, secretKeys) }, newsConfig, secretKeys };
+  }
+
+  /**
+   * Whether the only difference between the stack and the program is how the stack records a
+   * config value: secret keys recorded in plain, holding the program's value (recordedInPlain).
+   */
+  private onlyRecordChanges(recorded: ConnectorOutputs, news: ConnectorInputs): boolean {
+    if (isUnknown(news.config) || containsUnknown(news)) return false;
+    const { olds, newsConfig, secretKeys } = this.compared(recorded, news);
+    if (olds.connector !== news.connector) return false;
+    const configKeys = changedConfigKeys(olds.config, newsConfig);
+    if (configKeys.length === 0 || changedInputs(olds, news, newsConfig, configKeys).some((p) => p !== "config")) return false;
+    const plain = new Set(recordedInPlain(olds.config ?? {}, news.config, secretKeys));
+    return configKeys.every((k) => plain.has(k));
+  }
+
+  /** The live object when nothing about it changed outside Pulumi (what diff checks); undefined otherwise. */
+  private async unchangedLive(id: string, olds: ConnectorOutputs): Promise<DestinationConnector | undefined> {
+    const { live, findings } = await this.outsideChanges("update", id, olds);
+    return findings.length === 0 ? live : undefined;
+  }
+
+  /**
+   * What changed on the object outside Pulumi: its config, its lifecycle state, its name, its
+   * tags, or the object deleted; as sentences for the drift report and as property paths.
+   */
+  private async outsideChanges(consumer: "diff" | "update", id: string, olds: ConnectorOutputs) {
+    const { live, config, status } = await checkLive(liveCache(client()).reader(consumer), this.managed(id, olds));
+    const findings: string[] = [];
+    const paths: string[] = [];
+    if (!live) findings.push("was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again");
+    if (status?.drifted) {
+      findings.push(`is ${status.live}; the program wants ${status.desired}`);
+      paths.push("desiredState");
+    }
+    if (live && typeof live.name === "string" && live.name !== olds.name) {
+      findings.push(`was renamed to "${live.name}"`);
+      paths.push("name");
+    }
+    if (config.detected) {
+      findings.push(`config was changed:\n${config.maskedDiff}`);
+      for (const key of config.changedKeys) paths.push(`config["${key}"]`);
+    }
+    const liveTags = live ? tagIdsOf(live) : undefined;
+    if (liveTags && olds.tags !== undefined && !sameMembers(liveTags, olds.tags)) {
+      findings.push(`tags were changed to [${liveTags.join(", ")}]`);
+      paths.push("tags");
+    }
+    return { live, findings, paths };
   }
 
   /** The catalogue's API source of this code, when this kind is sources and the code is one (catalogue family "api"). */
@@ -483,10 +531,12 @@ export class ConnectorProvider {
    */
   private body(inputs: ConnectorInputs, recorded?: ConnectorOutputs) {
     const apiSpec = this.apiSource(inputs.connector);
+    // A key the platform has since dropped is never sent, even when the program still sets it.
+    const given = withoutRemovedKeys(this.spec.kind, inputs.connector, inputs.config);
     const config =
-      !apiSpec ? wireConfigWithDefaults(this.spec.kind, inputs.connector, inputs.config)
-      : recorded ? apiUpdateConfig(apiSpec, inputs.config, recorded.config ?? {}, recorded.secretSalt)
-      : apiCreateConfig(inputs.config);
+      !apiSpec ? wireConfigWithDefaults(this.spec.kind, inputs.connector, given)
+      : recorded ? apiUpdateConfig(apiSpec, given, recorded.config ?? {}, recorded.secretSalt)
+      : apiCreateConfig(given);
     return { name: inputs.name, connector: inputs.connector, config, ...(inputs.tags !== undefined ? { tags: inputs.tags } : {}) };
   }
 
