@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { isShown, requiredWhenShown, usesConnect, writeOnlyKeys } from "../../catalogue/api-rules.js";
 import type { ConnectorSpec, KeySpec } from "../../catalogue/index.js";
 
 /**
@@ -24,14 +25,36 @@ export function sampleValue(k: KeySpec): string | number | boolean | string[] | 
   }
 }
 
+/**
+ * A config the platform accepts, by API key, from the given keys: for an API source, also the
+ * fields its auth mode then requires (and its grant, where it signs in through Connect), and none
+ * of the fields that mode hides. Other connectors' keys are taken as they are.
+ */
+function accepted(spec: ConnectorSpec, keys: readonly KeySpec[]): Record<string, unknown> {
+  const config: Record<string, unknown> = Object.fromEntries(keys.map((k) => [k.key, sampleValue(k)]));
+  if (spec.family !== "api") return config;
+  const sample = (key: string) => sampleValue(spec.keys.find((k) => k.key === key)!);
+  // A required field can show another (a mode picked, a toggle off): a few rounds settle it.
+  for (let round = 0; round < 3; round++) {
+    for (const c of requiredWhenShown(spec, config)) config[c.field] ??= sample(c.field);
+    for (const d of spec.dependencies ?? []) if (config[d.field] !== undefined) for (const p of d.requires) config[p] ??= sample(p);
+    if (usesConnect(spec, config)) for (const grant of writeOnlyKeys(spec)) config[grant] ??= sample(grant);
+  }
+  for (const key of Object.keys(config)) if (!isShown(spec, key, config)) delete config[key];
+  return config;
+}
+
+const byName = (spec: ConnectorSpec, config: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(config).map(([key, v]) => [spec.keys.find((k) => k.key === key)!.name, v]));
+
 /** The required (and settable) keys of a connector, by helper property name. */
 export function requiredArgs(spec: ConnectorSpec): Record<string, unknown> {
-  return Object.fromEntries(spec.keys.filter((k) => k.required && !k.computed).map((k) => [k.name, sampleValue(k)]));
+  return byName(spec, requiredConfig(spec));
 }
 
 /** The same, by API key. */
 export function requiredConfig(spec: ConnectorSpec): Record<string, unknown> {
-  return Object.fromEntries(spec.keys.filter((k) => k.required && !k.computed).map((k) => [k.key, sampleValue(k)]));
+  return accepted(spec, spec.keys.filter((k) => k.required && !k.computed));
 }
 
 /** The value inside a Pulumi Output (helpers wrap secrets), outside a Pulumi run. */
@@ -50,7 +73,7 @@ export async function isSecret(value: unknown): Promise<boolean> {
   return pulumi.Output.isInstance(value) ? Boolean(await (value as unknown as { isSecret: Promise<boolean> }).isSecret) : false;
 }
 
-/** Every settable key of a connector, by helper property name. */
+/** Every settable key of a connector (for an API source, every one its first auth mode shows), by helper property name. */
 export function allArgs(spec: ConnectorSpec): Record<string, unknown> {
-  return Object.fromEntries(spec.keys.filter((k) => !k.computed).map((k) => [k.name, sampleValue(k)]));
+  return byName(spec, accepted(spec, spec.keys.filter((k) => !k.computed)));
 }

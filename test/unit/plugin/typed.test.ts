@@ -59,7 +59,7 @@ describe("typed resources: one per catalogued connector and transform type", () 
       const codes = typedKinds.filter((t) => t.catalogueKind === kind).map((t) => t.code);
       expect(codes.sort()).toEqual(Object.keys(CATALOGUE[kind]).sort());
     }
-    expect(typedKinds).toHaveLength(56);
+    expect(typedKinds).toHaveLength(64);
     expect(Object.keys(TYPED_KINDS)).toEqual(expect.arrayContaining(["cdc:sources:Postgresql", "cdc:destinations:Snowflake", "cdc:transforms:MapFilter", "cdc:sources:KafkaDirect", "cdc:destinations:AzureBlob"]));
     for (const t of typedKinds) {
       // The TypeScript helper's name, PascalCase, without its kind: postgresqlSource → Postgresql.
