@@ -20,6 +20,11 @@ export type Destination = import("./destination").Destination;
 export const Destination: typeof import("./destination").Destination = null as any;
 utilities.lazyLoad(exports, ["Destination"], () => require("./destination"));
 
+export { DestinationSmtChainArgs } from "./destinationSmtChain";
+export type DestinationSmtChain = import("./destinationSmtChain").DestinationSmtChain;
+export const DestinationSmtChain: typeof import("./destinationSmtChain").DestinationSmtChain = null as any;
+utilities.lazyLoad(exports, ["DestinationSmtChain"], () => require("./destinationSmtChain"));
+
 export { GetDestinationArgs, GetDestinationResult, GetDestinationOutputArgs } from "./getDestination";
 export const getDestination: typeof import("./getDestination").getDestination = null as any;
 export const getDestinationOutput: typeof import("./getDestination").getDestinationOutput = null as any;
@@ -146,6 +151,8 @@ const _module = {
                 return new ClientCredential(name, <any>undefined, { urn })
             case "cdc:index:Destination":
                 return new Destination(name, <any>undefined, { urn })
+            case "cdc:index:DestinationSmtChain":
+                return new DestinationSmtChain(name, <any>undefined, { urn })
             case "cdc:index:HttpConnection":
                 return new HttpConnection(name, <any>undefined, { urn })
             case "cdc:index:KafkaUser":

@@ -27,6 +27,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ClientCredential{}
 	case "cdc:index:Destination":
 		r = &Destination{}
+	case "cdc:index:DestinationSmtChain":
+		r = &DestinationSmtChain{}
 	case "cdc:index:HttpConnection":
 		r = &HttpConnection{}
 	case "cdc:index:KafkaUser":

@@ -457,6 +457,205 @@ func (o RoleArrayOutput) Index(i pulumi.IntInput) RoleOutput {
 	}).(RoleOutput)
 }
 
+// One single message transform of a destination's chain: its type from the platform's SMT catalogue (`regex_router`, `mask_field`, `drop_fields`) and that type's fields; a field of another type is refused before any API call.
+type SmtTransform struct {
+	// Whether the connector runs it. Default `true`.
+	Enabled *bool `pulumi:"enabled"`
+	// Fields Exclude (`fields_exclude`), of `mask_field`, `drop_fields`. Each entry a field name without commas.
+	FieldsExclude []string `pulumi:"fieldsExclude"`
+	// Fields Include (`fields_include`), of `mask_field`, `drop_fields`; required by `mask_field`, `drop_fields`. Each entry a field name without commas.
+	FieldsInclude []string `pulumi:"fieldsInclude"`
+	// Mask Char (`mask_char`), of `mask_field`. Default `"*"`.
+	MaskChar *string `pulumi:"maskChar"`
+	// Mask Fixed Value (`mask_fixed_value`), of `mask_field`. Default `"***"`.
+	MaskFixedValue *string `pulumi:"maskFixedValue"`
+	// Mask Function (`mask_function`), of `mask_field`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `"SHA256_TRUNCATE"`.
+	MaskFunction *string `pulumi:"maskFunction"`
+	// Mask Salt (`mask_salt`), of `mask_field`. A secret, write-only at the API: sent once as a secret operation, never read back; the stack keeps a keyed digest, and changing it re-sends it. `pulumi import` writes `********`, which keeps the one the platform holds.
+	MaskSalt *string `pulumi:"maskSalt"`
+	// The transform's name, unique in the chain: Pulumi tells the entries apart by it (a renamed entry is a new instance).
+	Name string `pulumi:"name"`
+	// Regex (`regex`), of `regex_router`; required by `regex_router`.
+	Regex *string `pulumi:"regex"`
+	// Replace Null With Default (`replace_null_with_default`), of `mask_field`, `drop_fields`. Default `true`.
+	ReplaceNullWithDefault *bool `pulumi:"replaceNullWithDefault"`
+	// Replacement (`replacement`), of `regex_router`. Default `"$0"`.
+	Replacement *string `pulumi:"replacement"`
+	// The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+	Type string `pulumi:"type"`
+}
+
+// SmtTransformInput is an input type that accepts SmtTransformArgs and SmtTransformOutput values.
+// You can construct a concrete instance of `SmtTransformInput` via:
+//
+//	SmtTransformArgs{...}
+type SmtTransformInput interface {
+	pulumi.Input
+
+	ToSmtTransformOutput() SmtTransformOutput
+	ToSmtTransformOutputWithContext(context.Context) SmtTransformOutput
+}
+
+// One single message transform of a destination's chain: its type from the platform's SMT catalogue (`regex_router`, `mask_field`, `drop_fields`) and that type's fields; a field of another type is refused before any API call.
+type SmtTransformArgs struct {
+	// Whether the connector runs it. Default `true`.
+	Enabled pulumi.BoolPtrInput `pulumi:"enabled"`
+	// Fields Exclude (`fields_exclude`), of `mask_field`, `drop_fields`. Each entry a field name without commas.
+	FieldsExclude pulumi.StringArrayInput `pulumi:"fieldsExclude"`
+	// Fields Include (`fields_include`), of `mask_field`, `drop_fields`; required by `mask_field`, `drop_fields`. Each entry a field name without commas.
+	FieldsInclude pulumi.StringArrayInput `pulumi:"fieldsInclude"`
+	// Mask Char (`mask_char`), of `mask_field`. Default `"*"`.
+	MaskChar pulumi.StringPtrInput `pulumi:"maskChar"`
+	// Mask Fixed Value (`mask_fixed_value`), of `mask_field`. Default `"***"`.
+	MaskFixedValue pulumi.StringPtrInput `pulumi:"maskFixedValue"`
+	// Mask Function (`mask_function`), of `mask_field`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `"SHA256_TRUNCATE"`.
+	MaskFunction pulumi.StringPtrInput `pulumi:"maskFunction"`
+	// Mask Salt (`mask_salt`), of `mask_field`. A secret, write-only at the API: sent once as a secret operation, never read back; the stack keeps a keyed digest, and changing it re-sends it. `pulumi import` writes `********`, which keeps the one the platform holds.
+	MaskSalt pulumi.StringPtrInput `pulumi:"maskSalt"`
+	// The transform's name, unique in the chain: Pulumi tells the entries apart by it (a renamed entry is a new instance).
+	Name pulumi.StringInput `pulumi:"name"`
+	// Regex (`regex`), of `regex_router`; required by `regex_router`.
+	Regex pulumi.StringPtrInput `pulumi:"regex"`
+	// Replace Null With Default (`replace_null_with_default`), of `mask_field`, `drop_fields`. Default `true`.
+	ReplaceNullWithDefault pulumi.BoolPtrInput `pulumi:"replaceNullWithDefault"`
+	// Replacement (`replacement`), of `regex_router`. Default `"$0"`.
+	Replacement pulumi.StringPtrInput `pulumi:"replacement"`
+	// The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+	Type pulumi.StringInput `pulumi:"type"`
+}
+
+func (SmtTransformArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmtTransform)(nil)).Elem()
+}
+
+func (i SmtTransformArgs) ToSmtTransformOutput() SmtTransformOutput {
+	return i.ToSmtTransformOutputWithContext(context.Background())
+}
+
+func (i SmtTransformArgs) ToSmtTransformOutputWithContext(ctx context.Context) SmtTransformOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmtTransformOutput)
+}
+
+// SmtTransformArrayInput is an input type that accepts SmtTransformArray and SmtTransformArrayOutput values.
+// You can construct a concrete instance of `SmtTransformArrayInput` via:
+//
+//	SmtTransformArray{ SmtTransformArgs{...} }
+type SmtTransformArrayInput interface {
+	pulumi.Input
+
+	ToSmtTransformArrayOutput() SmtTransformArrayOutput
+	ToSmtTransformArrayOutputWithContext(context.Context) SmtTransformArrayOutput
+}
+
+type SmtTransformArray []SmtTransformInput
+
+func (SmtTransformArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SmtTransform)(nil)).Elem()
+}
+
+func (i SmtTransformArray) ToSmtTransformArrayOutput() SmtTransformArrayOutput {
+	return i.ToSmtTransformArrayOutputWithContext(context.Background())
+}
+
+func (i SmtTransformArray) ToSmtTransformArrayOutputWithContext(ctx context.Context) SmtTransformArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SmtTransformArrayOutput)
+}
+
+// One single message transform of a destination's chain: its type from the platform's SMT catalogue (`regex_router`, `mask_field`, `drop_fields`) and that type's fields; a field of another type is refused before any API call.
+type SmtTransformOutput struct{ *pulumi.OutputState }
+
+func (SmtTransformOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SmtTransform)(nil)).Elem()
+}
+
+func (o SmtTransformOutput) ToSmtTransformOutput() SmtTransformOutput {
+	return o
+}
+
+func (o SmtTransformOutput) ToSmtTransformOutputWithContext(ctx context.Context) SmtTransformOutput {
+	return o
+}
+
+// Whether the connector runs it. Default `true`.
+func (o SmtTransformOutput) Enabled() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SmtTransform) *bool { return v.Enabled }).(pulumi.BoolPtrOutput)
+}
+
+// Fields Exclude (`fields_exclude`), of `mask_field`, `drop_fields`. Each entry a field name without commas.
+func (o SmtTransformOutput) FieldsExclude() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v SmtTransform) []string { return v.FieldsExclude }).(pulumi.StringArrayOutput)
+}
+
+// Fields Include (`fields_include`), of `mask_field`, `drop_fields`; required by `mask_field`, `drop_fields`. Each entry a field name without commas.
+func (o SmtTransformOutput) FieldsInclude() pulumi.StringArrayOutput {
+	return o.ApplyT(func(v SmtTransform) []string { return v.FieldsInclude }).(pulumi.StringArrayOutput)
+}
+
+// Mask Char (`mask_char`), of `mask_field`. Default `"*"`.
+func (o SmtTransformOutput) MaskChar() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SmtTransform) *string { return v.MaskChar }).(pulumi.StringPtrOutput)
+}
+
+// Mask Fixed Value (`mask_fixed_value`), of `mask_field`. Default `"***"`.
+func (o SmtTransformOutput) MaskFixedValue() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SmtTransform) *string { return v.MaskFixedValue }).(pulumi.StringPtrOutput)
+}
+
+// Mask Function (`mask_function`), of `mask_field`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `"SHA256_TRUNCATE"`.
+func (o SmtTransformOutput) MaskFunction() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SmtTransform) *string { return v.MaskFunction }).(pulumi.StringPtrOutput)
+}
+
+// Mask Salt (`mask_salt`), of `mask_field`. A secret, write-only at the API: sent once as a secret operation, never read back; the stack keeps a keyed digest, and changing it re-sends it. `pulumi import` writes `********`, which keeps the one the platform holds.
+func (o SmtTransformOutput) MaskSalt() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SmtTransform) *string { return v.MaskSalt }).(pulumi.StringPtrOutput)
+}
+
+// The transform's name, unique in the chain: Pulumi tells the entries apart by it (a renamed entry is a new instance).
+func (o SmtTransformOutput) Name() pulumi.StringOutput {
+	return o.ApplyT(func(v SmtTransform) string { return v.Name }).(pulumi.StringOutput)
+}
+
+// Regex (`regex`), of `regex_router`; required by `regex_router`.
+func (o SmtTransformOutput) Regex() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SmtTransform) *string { return v.Regex }).(pulumi.StringPtrOutput)
+}
+
+// Replace Null With Default (`replace_null_with_default`), of `mask_field`, `drop_fields`. Default `true`.
+func (o SmtTransformOutput) ReplaceNullWithDefault() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SmtTransform) *bool { return v.ReplaceNullWithDefault }).(pulumi.BoolPtrOutput)
+}
+
+// Replacement (`replacement`), of `regex_router`. Default `"$0"`.
+func (o SmtTransformOutput) Replacement() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SmtTransform) *string { return v.Replacement }).(pulumi.StringPtrOutput)
+}
+
+// The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+func (o SmtTransformOutput) Type() pulumi.StringOutput {
+	return o.ApplyT(func(v SmtTransform) string { return v.Type }).(pulumi.StringOutput)
+}
+
+type SmtTransformArrayOutput struct{ *pulumi.OutputState }
+
+func (SmtTransformArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SmtTransform)(nil)).Elem()
+}
+
+func (o SmtTransformArrayOutput) ToSmtTransformArrayOutput() SmtTransformArrayOutput {
+	return o
+}
+
+func (o SmtTransformArrayOutput) ToSmtTransformArrayOutputWithContext(ctx context.Context) SmtTransformArrayOutput {
+	return o
+}
+
+func (o SmtTransformArrayOutput) Index(i pulumi.IntInput) SmtTransformOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SmtTransform {
+		return vs[0].([]SmtTransform)[vs[1].(int)]
+	}).(SmtTransformOutput)
+}
+
 // A tag, as `getTags` lists it.
 type TagInfo struct {
 	// Whether the tag was made by a user.
@@ -801,6 +1000,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*KafkaAclArrayInput)(nil)).Elem(), KafkaAclArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PipelineTransformInput)(nil)).Elem(), PipelineTransformArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*PipelineTransformArrayInput)(nil)).Elem(), PipelineTransformArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SmtTransformInput)(nil)).Elem(), SmtTransformArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SmtTransformArrayInput)(nil)).Elem(), SmtTransformArray{})
 	pulumi.RegisterOutputType(ConnectorRefOutput{})
 	pulumi.RegisterOutputType(DriftReportOutput{})
 	pulumi.RegisterOutputType(KafkaAclOutput{})
@@ -809,6 +1010,8 @@ func init() {
 	pulumi.RegisterOutputType(PipelineTransformArrayOutput{})
 	pulumi.RegisterOutputType(RoleOutput{})
 	pulumi.RegisterOutputType(RoleArrayOutput{})
+	pulumi.RegisterOutputType(SmtTransformOutput{})
+	pulumi.RegisterOutputType(SmtTransformArrayOutput{})
 	pulumi.RegisterOutputType(TagInfoOutput{})
 	pulumi.RegisterOutputType(TagInfoArrayOutput{})
 	pulumi.RegisterOutputType(TopicInfoOutput{})

@@ -60,6 +60,60 @@ export interface PipelineTransformArgs {
     topics: pulumi.Input<pulumi.Input<string>[]>;
 }
 
+/**
+ * One single message transform of a destination's chain: its type from the platform's SMT catalogue (`regex_router`, `mask_field`, `drop_fields`) and that type's fields; a field of another type is refused before any API call.
+ */
+export interface SmtTransformArgs {
+    /**
+     * Whether the connector runs it. Default `true`.
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Fields Exclude (`fields_exclude`), of `mask_field`, `drop_fields`. Each entry a field name without commas.
+     */
+    fieldsExclude?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Fields Include (`fields_include`), of `mask_field`, `drop_fields`; required by `mask_field`, `drop_fields`. Each entry a field name without commas.
+     */
+    fieldsInclude?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
+     * Mask Char (`mask_char`), of `mask_field`. Default `"*"`.
+     */
+    maskChar?: pulumi.Input<string | undefined>;
+    /**
+     * Mask Fixed Value (`mask_fixed_value`), of `mask_field`. Default `"***"`.
+     */
+    maskFixedValue?: pulumi.Input<string | undefined>;
+    /**
+     * Mask Function (`mask_function`), of `mask_field`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `"SHA256_TRUNCATE"`.
+     */
+    maskFunction?: pulumi.Input<string | undefined>;
+    /**
+     * Mask Salt (`mask_salt`), of `mask_field`. A secret, write-only at the API: sent once as a secret operation, never read back; the stack keeps a keyed digest, and changing it re-sends it. `pulumi import` writes `********`, which keeps the one the platform holds.
+     */
+    maskSalt?: pulumi.Input<string | undefined>;
+    /**
+     * The transform's name, unique in the chain: Pulumi tells the entries apart by it (a renamed entry is a new instance).
+     */
+    name: pulumi.Input<string>;
+    /**
+     * Regex (`regex`), of `regex_router`; required by `regex_router`.
+     */
+    regex?: pulumi.Input<string | undefined>;
+    /**
+     * Replace Null With Default (`replace_null_with_default`), of `mask_field`, `drop_fields`. Default `true`.
+     */
+    replaceNullWithDefault?: pulumi.Input<boolean | undefined>;
+    /**
+     * Replacement (`replacement`), of `regex_router`. Default `"$0"`.
+     */
+    replacement?: pulumi.Input<string | undefined>;
+    /**
+     * The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+     */
+    type: pulumi.Input<string>;
+}
+
 export namespace destinations {
     /**
      * One entry of the ClickHouse destination's `topicsConfigMap` (`topics.config.map`).

@@ -117,6 +117,60 @@ export interface Role {
 }
 
 /**
+ * One single message transform of a destination's chain: its type from the platform's SMT catalogue (`regex_router`, `mask_field`, `drop_fields`) and that type's fields; a field of another type is refused before any API call.
+ */
+export interface SmtTransform {
+    /**
+     * Whether the connector runs it. Default `true`.
+     */
+    enabled?: boolean;
+    /**
+     * Fields Exclude (`fields_exclude`), of `mask_field`, `drop_fields`. Each entry a field name without commas.
+     */
+    fieldsExclude?: string[];
+    /**
+     * Fields Include (`fields_include`), of `mask_field`, `drop_fields`; required by `mask_field`, `drop_fields`. Each entry a field name without commas.
+     */
+    fieldsInclude?: string[];
+    /**
+     * Mask Char (`mask_char`), of `mask_field`. Default `"*"`.
+     */
+    maskChar?: string;
+    /**
+     * Mask Fixed Value (`mask_fixed_value`), of `mask_field`. Default `"***"`.
+     */
+    maskFixedValue?: string;
+    /**
+     * Mask Function (`mask_function`), of `mask_field`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `"SHA256_TRUNCATE"`.
+     */
+    maskFunction?: string;
+    /**
+     * Mask Salt (`mask_salt`), of `mask_field`. A secret, write-only at the API: sent once as a secret operation, never read back; the stack keeps a keyed digest, and changing it re-sends it. `pulumi import` writes `********`, which keeps the one the platform holds.
+     */
+    maskSalt?: string;
+    /**
+     * The transform's name, unique in the chain: Pulumi tells the entries apart by it (a renamed entry is a new instance).
+     */
+    name: string;
+    /**
+     * Regex (`regex`), of `regex_router`; required by `regex_router`.
+     */
+    regex?: string;
+    /**
+     * Replace Null With Default (`replace_null_with_default`), of `mask_field`, `drop_fields`. Default `true`.
+     */
+    replaceNullWithDefault?: boolean;
+    /**
+     * Replacement (`replacement`), of `regex_router`. Default `"$0"`.
+     */
+    replacement?: string;
+    /**
+     * The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+     */
+    type: string;
+}
+
+/**
  * A tag, as `getTags` lists it.
  */
 export interface TagInfo {

@@ -9,6 +9,7 @@ import typing
 from .agent import *
 from .client_credential import *
 from .destination import *
+from .destination_smt_chain import *
 from .get_destination import *
 from .get_kafka_user import *
 from .get_roles import *
@@ -90,6 +91,7 @@ _utilities.register(
    "cdc:index:Agent": "Agent",
    "cdc:index:ClientCredential": "ClientCredential",
    "cdc:index:Destination": "Destination",
+   "cdc:index:DestinationSmtChain": "DestinationSmtChain",
    "cdc:index:HttpConnection": "HttpConnection",
    "cdc:index:KafkaUser": "KafkaUser",
    "cdc:index:LlmConnection": "LlmConnection",

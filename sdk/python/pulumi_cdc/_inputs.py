@@ -21,6 +21,8 @@ __all__ = [
     'KafkaAclArgsDict',
     'PipelineTransformArgs',
     'PipelineTransformArgsDict',
+    'SmtTransformArgs',
+    'SmtTransformArgsDict',
 ]
 
 class ConnectorRefArgsDict(TypedDict):
@@ -237,5 +239,257 @@ class PipelineTransformArgs:
     @topics.setter
     def topics(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
         pulumi.set(self, "topics", value)
+
+
+class SmtTransformArgsDict(TypedDict):
+    """
+    One single message transform of a destination's chain: its type from the platform's SMT catalogue (`regex_router`, `mask_field`, `drop_fields`) and that type's fields; a field of another type is refused before any API call.
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    The transform's name, unique in the chain: Pulumi tells the entries apart by it (a renamed entry is a new instance).
+    """
+    type: pulumi.Input[_builtins.str]
+    """
+    The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the connector runs it. Default `true`.
+    """
+    fields_exclude: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Fields Exclude (`fields_exclude`), of `mask_field`, `drop_fields`. Each entry a field name without commas.
+    """
+    fields_include: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    Fields Include (`fields_include`), of `mask_field`, `drop_fields`; required by `mask_field`, `drop_fields`. Each entry a field name without commas.
+    """
+    mask_char: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Mask Char (`mask_char`), of `mask_field`. Default `"*"`.
+    """
+    mask_fixed_value: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Mask Fixed Value (`mask_fixed_value`), of `mask_field`. Default `"***"`.
+    """
+    mask_function: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Mask Function (`mask_function`), of `mask_field`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `"SHA256_TRUNCATE"`.
+    """
+    mask_salt: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Mask Salt (`mask_salt`), of `mask_field`. A secret, write-only at the API: sent once as a secret operation, never read back; the stack keeps a keyed digest, and changing it re-sends it. `pulumi import` writes `********`, which keeps the one the platform holds.
+    """
+    regex: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Regex (`regex`), of `regex_router`; required by `regex_router`.
+    """
+    replace_null_with_default: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Replace Null With Default (`replace_null_with_default`), of `mask_field`, `drop_fields`. Default `true`.
+    """
+    replacement: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Replacement (`replacement`), of `regex_router`. Default `"$0"`.
+    """
+
+@pulumi.input_type
+class SmtTransformArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 type: pulumi.Input[_builtins.str],
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 fields_exclude: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 fields_include: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 mask_char: pulumi.Input[Optional[_builtins.str]] = None,
+                 mask_fixed_value: pulumi.Input[Optional[_builtins.str]] = None,
+                 mask_function: pulumi.Input[Optional[_builtins.str]] = None,
+                 mask_salt: pulumi.Input[Optional[_builtins.str]] = None,
+                 regex: pulumi.Input[Optional[_builtins.str]] = None,
+                 replace_null_with_default: pulumi.Input[Optional[_builtins.bool]] = None,
+                 replacement: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        One single message transform of a destination's chain: its type from the platform's SMT catalogue (`regex_router`, `mask_field`, `drop_fields`) and that type's fields; a field of another type is refused before any API call.
+
+        :param pulumi.Input[_builtins.str] name: The transform's name, unique in the chain: Pulumi tells the entries apart by it (a renamed entry is a new instance).
+        :param pulumi.Input[_builtins.str] type: The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+        :param pulumi.Input[_builtins.bool] enabled: Whether the connector runs it. Default `true`.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] fields_exclude: Fields Exclude (`fields_exclude`), of `mask_field`, `drop_fields`. Each entry a field name without commas.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] fields_include: Fields Include (`fields_include`), of `mask_field`, `drop_fields`; required by `mask_field`, `drop_fields`. Each entry a field name without commas.
+        :param pulumi.Input[_builtins.str] mask_char: Mask Char (`mask_char`), of `mask_field`. Default `"*"`.
+        :param pulumi.Input[_builtins.str] mask_fixed_value: Mask Fixed Value (`mask_fixed_value`), of `mask_field`. Default `"***"`.
+        :param pulumi.Input[_builtins.str] mask_function: Mask Function (`mask_function`), of `mask_field`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `"SHA256_TRUNCATE"`.
+        :param pulumi.Input[_builtins.str] mask_salt: Mask Salt (`mask_salt`), of `mask_field`. A secret, write-only at the API: sent once as a secret operation, never read back; the stack keeps a keyed digest, and changing it re-sends it. `pulumi import` writes `********`, which keeps the one the platform holds.
+        :param pulumi.Input[_builtins.str] regex: Regex (`regex`), of `regex_router`; required by `regex_router`.
+        :param pulumi.Input[_builtins.bool] replace_null_with_default: Replace Null With Default (`replace_null_with_default`), of `mask_field`, `drop_fields`. Default `true`.
+        :param pulumi.Input[_builtins.str] replacement: Replacement (`replacement`), of `regex_router`. Default `"$0"`.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "type", type)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if fields_exclude is not None:
+            pulumi.set(__self__, "fields_exclude", fields_exclude)
+        if fields_include is not None:
+            pulumi.set(__self__, "fields_include", fields_include)
+        if mask_char is not None:
+            pulumi.set(__self__, "mask_char", mask_char)
+        if mask_fixed_value is not None:
+            pulumi.set(__self__, "mask_fixed_value", mask_fixed_value)
+        if mask_function is not None:
+            pulumi.set(__self__, "mask_function", mask_function)
+        if mask_salt is not None:
+            pulumi.set(__self__, "mask_salt", mask_salt)
+        if regex is not None:
+            pulumi.set(__self__, "regex", regex)
+        if replace_null_with_default is not None:
+            pulumi.set(__self__, "replace_null_with_default", replace_null_with_default)
+        if replacement is not None:
+            pulumi.set(__self__, "replacement", replacement)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        The transform's name, unique in the chain: Pulumi tells the entries apart by it (a renamed entry is a new instance).
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[_builtins.str]:
+        """
+        The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the connector runs it. Default `true`.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="fieldsExclude")
+    def fields_exclude(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Fields Exclude (`fields_exclude`), of `mask_field`, `drop_fields`. Each entry a field name without commas.
+        """
+        return pulumi.get(self, "fields_exclude")
+
+    @fields_exclude.setter
+    def fields_exclude(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "fields_exclude", value)
+
+    @_builtins.property
+    @pulumi.getter(name="fieldsInclude")
+    def fields_include(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Fields Include (`fields_include`), of `mask_field`, `drop_fields`; required by `mask_field`, `drop_fields`. Each entry a field name without commas.
+        """
+        return pulumi.get(self, "fields_include")
+
+    @fields_include.setter
+    def fields_include(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "fields_include", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maskChar")
+    def mask_char(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Mask Char (`mask_char`), of `mask_field`. Default `"*"`.
+        """
+        return pulumi.get(self, "mask_char")
+
+    @mask_char.setter
+    def mask_char(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "mask_char", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maskFixedValue")
+    def mask_fixed_value(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Mask Fixed Value (`mask_fixed_value`), of `mask_field`. Default `"***"`.
+        """
+        return pulumi.get(self, "mask_fixed_value")
+
+    @mask_fixed_value.setter
+    def mask_fixed_value(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "mask_fixed_value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maskFunction")
+    def mask_function(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Mask Function (`mask_function`), of `mask_field`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `"SHA256_TRUNCATE"`.
+        """
+        return pulumi.get(self, "mask_function")
+
+    @mask_function.setter
+    def mask_function(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "mask_function", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maskSalt")
+    def mask_salt(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Mask Salt (`mask_salt`), of `mask_field`. A secret, write-only at the API: sent once as a secret operation, never read back; the stack keeps a keyed digest, and changing it re-sends it. `pulumi import` writes `********`, which keeps the one the platform holds.
+        """
+        return pulumi.get(self, "mask_salt")
+
+    @mask_salt.setter
+    def mask_salt(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "mask_salt", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def regex(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Regex (`regex`), of `regex_router`; required by `regex_router`.
+        """
+        return pulumi.get(self, "regex")
+
+    @regex.setter
+    def regex(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "regex", value)
+
+    @_builtins.property
+    @pulumi.getter(name="replaceNullWithDefault")
+    def replace_null_with_default(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Replace Null With Default (`replace_null_with_default`), of `mask_field`, `drop_fields`. Default `true`.
+        """
+        return pulumi.get(self, "replace_null_with_default")
+
+    @replace_null_with_default.setter
+    def replace_null_with_default(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "replace_null_with_default", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def replacement(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Replacement (`replacement`), of `regex_router`. Default `"$0"`.
+        """
+        return pulumi.get(self, "replacement")
+
+    @replacement.setter
+    def replacement(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "replacement", value)
 
 

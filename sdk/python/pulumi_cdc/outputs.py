@@ -20,6 +20,7 @@ __all__ = [
     'KafkaAcl',
     'PipelineTransform',
     'Role',
+    'SmtTransform',
     'TagInfo',
     'TopicInfo',
     'TopicMetrics',
@@ -359,6 +360,189 @@ class Role(dict):
         The role's name, as the platform shows it.
         """
         return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class SmtTransform(dict):
+    """
+    One single message transform of a destination's chain: its type from the platform's SMT catalogue (`regex_router`, `mask_field`, `drop_fields`) and that type's fields; a field of another type is refused before any API call.
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "fieldsExclude":
+            suggest = "fields_exclude"
+        elif key == "fieldsInclude":
+            suggest = "fields_include"
+        elif key == "maskChar":
+            suggest = "mask_char"
+        elif key == "maskFixedValue":
+            suggest = "mask_fixed_value"
+        elif key == "maskFunction":
+            suggest = "mask_function"
+        elif key == "maskSalt":
+            suggest = "mask_salt"
+        elif key == "replaceNullWithDefault":
+            suggest = "replace_null_with_default"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in SmtTransform. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        SmtTransform.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        SmtTransform.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 type: _builtins.str,
+                 enabled: Optional[_builtins.bool] = None,
+                 fields_exclude: Optional[Sequence[_builtins.str]] = None,
+                 fields_include: Optional[Sequence[_builtins.str]] = None,
+                 mask_char: Optional[_builtins.str] = None,
+                 mask_fixed_value: Optional[_builtins.str] = None,
+                 mask_function: Optional[_builtins.str] = None,
+                 mask_salt: Optional[_builtins.str] = None,
+                 regex: Optional[_builtins.str] = None,
+                 replace_null_with_default: Optional[_builtins.bool] = None,
+                 replacement: Optional[_builtins.str] = None):
+        """
+        One single message transform of a destination's chain: its type from the platform's SMT catalogue (`regex_router`, `mask_field`, `drop_fields`) and that type's fields; a field of another type is refused before any API call.
+
+        :param _builtins.str name: The transform's name, unique in the chain: Pulumi tells the entries apart by it (a renamed entry is a new instance).
+        :param _builtins.str type: The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+        :param _builtins.bool enabled: Whether the connector runs it. Default `true`.
+        :param Sequence[_builtins.str] fields_exclude: Fields Exclude (`fields_exclude`), of `mask_field`, `drop_fields`. Each entry a field name without commas.
+        :param Sequence[_builtins.str] fields_include: Fields Include (`fields_include`), of `mask_field`, `drop_fields`; required by `mask_field`, `drop_fields`. Each entry a field name without commas.
+        :param _builtins.str mask_char: Mask Char (`mask_char`), of `mask_field`. Default `"*"`.
+        :param _builtins.str mask_fixed_value: Mask Fixed Value (`mask_fixed_value`), of `mask_field`. Default `"***"`.
+        :param _builtins.str mask_function: Mask Function (`mask_function`), of `mask_field`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `"SHA256_TRUNCATE"`.
+        :param _builtins.str mask_salt: Mask Salt (`mask_salt`), of `mask_field`. A secret, write-only at the API: sent once as a secret operation, never read back; the stack keeps a keyed digest, and changing it re-sends it. `pulumi import` writes `********`, which keeps the one the platform holds.
+        :param _builtins.str regex: Regex (`regex`), of `regex_router`; required by `regex_router`.
+        :param _builtins.bool replace_null_with_default: Replace Null With Default (`replace_null_with_default`), of `mask_field`, `drop_fields`. Default `true`.
+        :param _builtins.str replacement: Replacement (`replacement`), of `regex_router`. Default `"$0"`.
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "type", type)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if fields_exclude is not None:
+            pulumi.set(__self__, "fields_exclude", fields_exclude)
+        if fields_include is not None:
+            pulumi.set(__self__, "fields_include", fields_include)
+        if mask_char is not None:
+            pulumi.set(__self__, "mask_char", mask_char)
+        if mask_fixed_value is not None:
+            pulumi.set(__self__, "mask_fixed_value", mask_fixed_value)
+        if mask_function is not None:
+            pulumi.set(__self__, "mask_function", mask_function)
+        if mask_salt is not None:
+            pulumi.set(__self__, "mask_salt", mask_salt)
+        if regex is not None:
+            pulumi.set(__self__, "regex", regex)
+        if replace_null_with_default is not None:
+            pulumi.set(__self__, "replace_null_with_default", replace_null_with_default)
+        if replacement is not None:
+            pulumi.set(__self__, "replacement", replacement)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The transform's name, unique in the chain: Pulumi tells the entries apart by it (a renamed entry is a new instance).
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> _builtins.str:
+        """
+        The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+        """
+        return pulumi.get(self, "type")
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> Optional[_builtins.bool]:
+        """
+        Whether the connector runs it. Default `true`.
+        """
+        return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="fieldsExclude")
+    def fields_exclude(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Fields Exclude (`fields_exclude`), of `mask_field`, `drop_fields`. Each entry a field name without commas.
+        """
+        return pulumi.get(self, "fields_exclude")
+
+    @_builtins.property
+    @pulumi.getter(name="fieldsInclude")
+    def fields_include(self) -> Optional[Sequence[_builtins.str]]:
+        """
+        Fields Include (`fields_include`), of `mask_field`, `drop_fields`; required by `mask_field`, `drop_fields`. Each entry a field name without commas.
+        """
+        return pulumi.get(self, "fields_include")
+
+    @_builtins.property
+    @pulumi.getter(name="maskChar")
+    def mask_char(self) -> Optional[_builtins.str]:
+        """
+        Mask Char (`mask_char`), of `mask_field`. Default `"*"`.
+        """
+        return pulumi.get(self, "mask_char")
+
+    @_builtins.property
+    @pulumi.getter(name="maskFixedValue")
+    def mask_fixed_value(self) -> Optional[_builtins.str]:
+        """
+        Mask Fixed Value (`mask_fixed_value`), of `mask_field`. Default `"***"`.
+        """
+        return pulumi.get(self, "mask_fixed_value")
+
+    @_builtins.property
+    @pulumi.getter(name="maskFunction")
+    def mask_function(self) -> Optional[_builtins.str]:
+        """
+        Mask Function (`mask_function`), of `mask_field`. One of `SHA256_TRUNCATE`, `MD5_TRUNCATE`, `SHA256`, `MD5`, `REDACT`, `FIXED`, `NULLIFY`. Default `"SHA256_TRUNCATE"`.
+        """
+        return pulumi.get(self, "mask_function")
+
+    @_builtins.property
+    @pulumi.getter(name="maskSalt")
+    def mask_salt(self) -> Optional[_builtins.str]:
+        """
+        Mask Salt (`mask_salt`), of `mask_field`. A secret, write-only at the API: sent once as a secret operation, never read back; the stack keeps a keyed digest, and changing it re-sends it. `pulumi import` writes `********`, which keeps the one the platform holds.
+        """
+        return pulumi.get(self, "mask_salt")
+
+    @_builtins.property
+    @pulumi.getter
+    def regex(self) -> Optional[_builtins.str]:
+        """
+        Regex (`regex`), of `regex_router`; required by `regex_router`.
+        """
+        return pulumi.get(self, "regex")
+
+    @_builtins.property
+    @pulumi.getter(name="replaceNullWithDefault")
+    def replace_null_with_default(self) -> Optional[_builtins.bool]:
+        """
+        Replace Null With Default (`replace_null_with_default`), of `mask_field`, `drop_fields`. Default `true`.
+        """
+        return pulumi.get(self, "replace_null_with_default")
+
+    @_builtins.property
+    @pulumi.getter
+    def replacement(self) -> Optional[_builtins.str]:
+        """
+        Replacement (`replacement`), of `regex_router`. Default `"$0"`.
+        """
+        return pulumi.get(self, "replacement")
 
 
 @pulumi.output_type
