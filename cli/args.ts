@@ -25,6 +25,8 @@ the program, and reports changes made outside Pulumi and objects deleted outside
   pipelines              source, destination, topics, transforms, snapshotNewTables, tags
   transforms             settings, implementation, name, tags, a job no longer RUNNING
   topics                 partition count, tags
+  topic destinations     a topic detached from its destination
+  SMT chains             entries, their order and settings, a salt set or cleared
   tags                   name, description, type
   agents                 instructions, connections, name, a status other than deployed
   HTTP connections       url, name, header names added or removed

@@ -36,7 +36,12 @@ export const SMT_TRANSFORM_TYPE: ObjectTypeSpec = {
   token: "cdc:index:SmtTransform",
   description: `One single message transform of a destination's chain: its type from the platform's SMT catalogue (${list(SMT_TYPE_IDS)}) and that type's fields; a field of another type is refused before any API call.`,
   properties: [
-    { name: "type", type: "string", required: true, description: `The transform's type: ${SMT_TYPES.map((t) => `\`${t.typeId}\` (${t.description.toLowerCase()})`).join(", ")}.` },
+    {
+      name: "type",
+      type: "string",
+      required: true,
+      description: `The transform's type, one of ${list(SMT_TYPE_IDS)}: ${SMT_TYPES.map((t) => `${t.typeId}, ${t.description.toLowerCase()}`).join("; ")}.`,
+    },
     { name: "name", type: "string", required: true, description: "The transform's name, unique in the chain: Pulumi tells the entries apart by it (a renamed entry is a new instance)." },
     { name: "enabled", type: "boolean", description: "Whether the connector runs it. Default `true`." },
     ...FIELDS.map((f): PropertySpec => ({ name: f.name, type: fieldType(f), ...(f.secret ? { secret: true } : {}), description: fieldDescription(f) })),

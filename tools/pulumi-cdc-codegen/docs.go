@@ -27,7 +27,8 @@ var kindNames = map[string]string{"sources": "Source", "destinations": "Destinat
 // take the resource itself, or its id). The reference's TypeScript examples are type-checked
 // against the package (test/unit/sdks.test.ts), so a difference missing here fails a test.
 var tsNames = map[string]map[string]string{
-	"cdc:index:Agent": {"llmConnectionId": "llmConnection", "httpConnectionIds": "httpConnections"},
+	"cdc:index:Agent":            {"llmConnectionId": "llmConnection", "httpConnectionIds": "httpConnections"},
+	"cdc:index:TopicDestination": {"destinationId": "destination"},
 }
 
 type docs struct {
@@ -321,11 +322,12 @@ type example struct {
 }
 
 var (
-	helperRe    = regexp.MustCompile("TypeScript helper `([A-Za-z0-9_]+)`")
-	exampleRe   = regexp.MustCompile("e\\.g\\. `([^`]+)`")
-	listRe      = regexp.MustCompile("`([A-Za-z0-9_.-]+)`, `")
-	rangeRe     = regexp.MustCompile(`from (-?\d+) to (-?\d+)`)
-	defaultNumR = regexp.MustCompile("Default `?(-?\\d+)`?")
+	helperRe     = regexp.MustCompile("TypeScript helper `([A-Za-z0-9_]+)`")
+	exampleRe    = regexp.MustCompile("e\\.g\\. `([^`]+)`")
+	listRe       = regexp.MustCompile("`([A-Za-z0-9_.-]+)`, `")
+	requiredByRe = regexp.MustCompile("required by ([^.]*)")
+	rangeRe      = regexp.MustCompile(`from (-?\d+) to (-?\d+)`)
+	defaultNumR  = regexp.MustCompile("Default `?(-?\\d+)`?")
 )
 
 func (d *docs) example(r *schema.Resource) *example {
@@ -405,6 +407,16 @@ func (d *docs) sample(name, comment string, t schema.Type, depth int) value {
 				}
 				v.keys = append(v.keys, p.Name)
 				v.fields[p.Name] = d.sample(p.Name, p.Comment, p.Type, depth+1)
+			}
+			// An object of several variants (an SMT entry's type): the optional fields its
+			// description says the chosen variant requires ("required by `drop_fields`").
+			if kind, ok := v.fields["type"]; ok && kind.kind == "string" {
+				for _, p := range sortedInputs(tt.Properties) {
+					if m := requiredByRe.FindStringSubmatch(p.Comment); optional(p) && m != nil && strings.Contains(m[1], "`"+kind.str+"`") {
+						v.keys = append(v.keys, p.Name)
+						v.fields[p.Name] = d.sample(p.Name, p.Comment, p.Type, depth+1)
+					}
+				}
 			}
 		}
 		return v

@@ -481,7 +481,7 @@ type SmtTransform struct {
 	ReplaceNullWithDefault *bool `pulumi:"replaceNullWithDefault"`
 	// Replacement (`replacement`), of `regex_router`. Default `"$0"`.
 	Replacement *string `pulumi:"replacement"`
-	// The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+	// The transform's type, one of `regex_router`, `mask_field`, `drop_fields`: regex_router, send each record to a topic derived from its own by a regular expression; mask_field, replace the values of chosen columns with a hash, a fixed value or null; drop_fields, remove the chosen columns from every record before the sink writes it.
 	Type string `pulumi:"type"`
 }
 
@@ -520,7 +520,7 @@ type SmtTransformArgs struct {
 	ReplaceNullWithDefault pulumi.BoolPtrInput `pulumi:"replaceNullWithDefault"`
 	// Replacement (`replacement`), of `regex_router`. Default `"$0"`.
 	Replacement pulumi.StringPtrInput `pulumi:"replacement"`
-	// The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+	// The transform's type, one of `regex_router`, `mask_field`, `drop_fields`: regex_router, send each record to a topic derived from its own by a regular expression; mask_field, replace the values of chosen columns with a hash, a fixed value or null; drop_fields, remove the chosen columns from every record before the sink writes it.
 	Type pulumi.StringInput `pulumi:"type"`
 }
 
@@ -631,7 +631,7 @@ func (o SmtTransformOutput) Replacement() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v SmtTransform) *string { return v.Replacement }).(pulumi.StringPtrOutput)
 }
 
-// The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+// The transform's type, one of `regex_router`, `mask_field`, `drop_fields`: regex_router, send each record to a topic derived from its own by a regular expression; mask_field, replace the values of chosen columns with a hash, a fixed value or null; drop_fields, remove the chosen columns from every record before the sink writes it.
 func (o SmtTransformOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v SmtTransform) string { return v.Type }).(pulumi.StringOutput)
 }

@@ -109,7 +109,7 @@ export interface SmtTransformArgs {
      */
     replacement?: pulumi.Input<string | undefined>;
     /**
-     * The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+     * The transform's type, one of `regex_router`, `mask_field`, `drop_fields`: regex_router, send each record to a topic derived from its own by a regular expression; mask_field, replace the values of chosen columns with a hash, a fixed value or null; drop_fields, remove the chosen columns from every record before the sink writes it.
      */
     type: pulumi.Input<string>;
 }

@@ -251,7 +251,7 @@ class SmtTransformArgsDict(TypedDict):
     """
     type: pulumi.Input[_builtins.str]
     """
-    The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+    The transform's type, one of `regex_router`, `mask_field`, `drop_fields`: regex_router, send each record to a topic derived from its own by a regular expression; mask_field, replace the values of chosen columns with a hash, a fixed value or null; drop_fields, remove the chosen columns from every record before the sink writes it.
     """
     enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
     """
@@ -313,7 +313,7 @@ class SmtTransformArgs:
         One single message transform of a destination's chain: its type from the platform's SMT catalogue (`regex_router`, `mask_field`, `drop_fields`) and that type's fields; a field of another type is refused before any API call.
 
         :param pulumi.Input[_builtins.str] name: The transform's name, unique in the chain: Pulumi tells the entries apart by it (a renamed entry is a new instance).
-        :param pulumi.Input[_builtins.str] type: The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+        :param pulumi.Input[_builtins.str] type: The transform's type, one of `regex_router`, `mask_field`, `drop_fields`: regex_router, send each record to a topic derived from its own by a regular expression; mask_field, replace the values of chosen columns with a hash, a fixed value or null; drop_fields, remove the chosen columns from every record before the sink writes it.
         :param pulumi.Input[_builtins.bool] enabled: Whether the connector runs it. Default `true`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] fields_exclude: Fields Exclude (`fields_exclude`), of `mask_field`, `drop_fields`. Each entry a field name without commas.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] fields_include: Fields Include (`fields_include`), of `mask_field`, `drop_fields`; required by `mask_field`, `drop_fields`. Each entry a field name without commas.
@@ -364,7 +364,7 @@ class SmtTransformArgs:
     @pulumi.getter
     def type(self) -> pulumi.Input[_builtins.str]:
         """
-        The transform's type: `regex_router` (send each record to a topic derived from its own by a regular expression), `mask_field` (replace the values of chosen columns with a hash, a fixed value or null), `drop_fields` (remove the chosen columns from every record before the sink writes it).
+        The transform's type, one of `regex_router`, `mask_field`, `drop_fields`: regex_router, send each record to a topic derived from its own by a regular expression; mask_field, replace the values of chosen columns with a hash, a fixed value or null; drop_fields, remove the chosen columns from every record before the sink writes it.
         """
         return pulumi.get(self, "type")
 

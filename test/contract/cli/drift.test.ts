@@ -101,10 +101,11 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     const report = await drift(0);
     expect(report).toMatchObject({ stack: stack.stackName, clean: true });
     expect(Number.isNaN(Date.parse(report.checkedAt))).toBe(false);
-    // The source, the destination and the tag; client credentials are not checked (nothing of theirs can change).
-    expect(report.resources.map((r) => r.type).sort()).toEqual(["destination", "source", "tag"]);
+    // The source, the destination, the tag and the client credential (whose roles and description change in place).
+    expect(report.resources.map((r) => r.type).sort()).toEqual(["client_credential", "destination", "source", "tag"]);
     expect(byType(report, "tag")).toMatchObject({ name: expect.stringMatching(/^pii-[0-9a-f]+$/), drift: { detected: false, maskedDiff: "" } });
-    for (const r of report.resources.filter((x) => x.type !== "tag")) {
+    expect(byType(report, "client_credential")).toMatchObject({ drift: { detected: false } });
+    for (const r of report.resources.filter((x) => x.type === "source" || x.type === "destination")) {
       expect(r.drift).toMatchObject({ detected: false, maskedDiff: "", status: { desired: "active", live: "Active", drifted: false } });
       expect(r.urn).toMatch(/^urn:pulumi:cli-drift-\d+::cdc-e2e-pipeline::pulumi-nodejs:dynamic\/cdc:(Source|Destination)::(orders|warehouse)$/);
     }
@@ -115,7 +116,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     expect(human.stdout).toContain(`✓ source orders-e2e (id ${byType(report, "source").id}): no drift`);
     expect(human.stdout).toMatch(/✓ destination warehouse-[0-9a-f]+ \(id [0-9a-f]+\): no drift/);
     expect(human.stdout).toMatch(/✓ tag pii-[0-9a-f]+ \(id [0-9a-f-]+\): no drift/);
-    expect(human.stdout).toContain(`No drift: 3 resources of stack ${stack.stackName} match the API.`);
+    expect(human.stdout).toContain(`No drift: 4 resources of stack ${stack.stackName} match the API.`);
   });
 
   it("exits 2 with the masked diff when the destination is edited outside Pulumi, and `pulumi up` reconciles it", async () => {

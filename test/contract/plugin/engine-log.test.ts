@@ -3,6 +3,7 @@ import { setDriftSink } from "../../../provider/drift.js";
 import { logToEngine } from "../../../plugin/engine-log.js";
 import { emptyproto, grpc, loadFromSdk } from "../../../plugin/proto.js";
 import { checkRequest, createRequest, diffRequest, plain, readRequest, snowflakeConfig, startPluginHarness, urnOf, type PluginHarness } from "./harness.js";
+import { consoleEdit } from "../../support/web.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const engrpc = loadFromSdk("./proto/engine_grpc_pb");
@@ -52,10 +53,7 @@ describe("drift reports go to the engine's log, under the resource", () => {
     const id: string = created.getId();
     const outs = plain(created.getProperties());
     await h.newOperation();
-    await h.console.put("/destinations/{id}", {
-      params: { id },
-      body: { name: inputs.name, connector: "snowflake", config: { ...snowflakeConfig, "snowflake.private.key": "********", "snowflake.schema.name": "HOTFIX" } },
-    });
+    await consoleEdit(h.console, "destination", id, { config: { "snowflake.schema.name": "HOTFIX" } });
     expect(engine.logged).toEqual([]);
     await h.call("diff", diffRequest("cdc:index:Destination", "wh", id, outs, inputs, inputs));
     // One warning for the diff (the engine's Log call is not awaited by the RPC: poll for it).

@@ -3,6 +3,7 @@ import { destinationConnectorSchema, sourceConnectorSchema } from "../../../prov
 import { setDriftSink } from "../../../provider/drift.js";
 import { KINDS } from "../../../plugin/kinds.js";
 import { emptyproto, grpc, provproto } from "../../../plugin/proto.js";
+import { consoleEdit } from "../../support/web.js";
 import {
   checkRequest,
   createRequest,
@@ -250,10 +251,7 @@ describe("Create, Read, Update, Delete and Diff over gRPC", () => {
     // A person sets another schema in the web console (the key sent as the mask keeps its value).
     // The next preview is another engine operation, with a plugin process of its own.
     await h.newOperation();
-    await h.console.put("/destinations/{id}", {
-      params: { id },
-      body: { name: inputs.name, connector: "snowflake", config: { ...base.config, "snowflake.private.key": "********", "snowflake.schema.name": "MANUAL" } },
-    });
+    await consoleEdit(h.console, "destination", id, { config: { "snowflake.schema.name": "MANUAL" } });
     const drifted = await h.call("diff", diffRequest("cdc:index:Destination", "wh", id, outs, inputs, inputs));
     expect(drifted.getChanges()).toBe(Changes.DIFF_SOME);
     expect(drifted.getHasdetaileddiff()).toBe(true);
@@ -383,10 +381,7 @@ describe("Create, Read, Update, Delete and Diff over gRPC", () => {
     expect(paused.getDiffsList()).toEqual(["desiredState"]);
 
     await h.console.put("/destinations/{id}/resume", { params: { id } });
-    await h.console.put("/destinations/{id}", {
-      params: { id },
-      body: { name: "renamed-by-hand", connector: "snowflake", config: { ...snowflakeConfig, "snowflake.private.key": "********" } },
-    });
+    await consoleEdit(h.console, "destination", id, { name: "renamed-by-hand" });
     await h.newOperation();
     const renamed = await h.call("diff", diffRequest("cdc:index:Destination", "byhand", id, outs, inputs, inputs));
     expect(detailed(renamed)).toEqual({ name: { kind: Kind.UPDATE, inputDiff: true } });

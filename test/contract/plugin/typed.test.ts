@@ -23,6 +23,7 @@ import {
   type PluginHarness,
 } from "./harness.js";
 import { requiredConfig } from "../../support/catalogue-samples.js";
+import { consoleEdit } from "../../support/web.js";
 
 // The typed resources over real gRPC: a cdc:sources:Postgresql and a cdc:destinations:Snowflake
 // go through Check, Create, Diff, Read (refresh and import), Update and Delete on the same core
@@ -191,10 +192,7 @@ describe("typed resources over gRPC", () => {
 
     // A person sets another schema in the web console; the next preview has a plugin of its own.
     await h.newOperation();
-    await h.console.put("/destinations/{id}", {
-      params: { id },
-      body: { name: inputs.name, connector: "snowflake", config: { ...snowflakeConfig, "ingestion.mode": "append", "snowflake.private.key": "********", "snowflake.schema.name": "MANUAL" } },
-    });
+    await consoleEdit(h.console, "destination", id, { config: { "snowflake.schema.name": "MANUAL" } });
     const drifted = await h.call("diff", diffRequest(SNOWFLAKE, "wh", id, outs, inputs, inputs));
     expect(drifted.getChanges()).toBe(Changes.DIFF_SOME);
     expect(detailed(drifted)).toEqual({ snowflakeSchemaName: { kind: Kind.UPDATE, inputDiff: true } });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CATALOGUE, ORIGIN, findConnector, findKey } from "../../../catalogue/index.js";
+import { CATALOGUE, ORIGIN, findKey } from "../../../catalogue/index.js";
 import { parseVendorFile, vendorKeys } from "../../../scripts/generate/vendor-generated.js";
 import { BASELINE_COMMIT, groupOf, mergeKeys } from "../../../scripts/generate/vendor-update.js";
 

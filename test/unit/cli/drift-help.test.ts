@@ -20,6 +20,8 @@ const ROW_OF: Record<string, string> = {
   Pipeline: "pipelines",
   Transform: "transforms",
   Topic: "topics",
+  TopicDestination: "topic destinations",
+  DestinationSmtChain: "SMT chains",
   Tag: "tags",
   Agent: "agents",
   HttpConnection: "HTTP connections",

@@ -113,6 +113,7 @@ function tenant(): Tenant {
       { id: "source_s-orders.public.orders", name: "public.orders", partitions: 6, tags: [], owner: { kind: "source", id: "s-orders" } },
       { id: "source_s-orders.public.customers", name: "public.customers", partitions: 3, tags: [], owner: { kind: "source", id: "s-orders" } },
     ],
+    topicDestinations: [],
     notes: [],
   };
 }
@@ -333,7 +334,7 @@ describe("the command line", () => {
     expect(kindOf("client_credential")).toBe("ClientCredential");
     expect(parseImportArgs(["--help"])).toMatchObject({ command: "help" });
     expect(() => parseImportArgs(["--out", "x", "--kind", "sourcez"])).toThrow(UsageError);
-    expect(() => parseImportArgs(["--out", "x", "--kind", "sourcez"])).toThrow("unknown --kind 'sourcez': the kinds are tags, sources, destinations, transforms, pipelines, topics, agents, http-connections, llm-connections, client-credentials");
+    expect(() => parseImportArgs(["--out", "x", "--kind", "sourcez"])).toThrow("unknown --kind 'sourcez': the kinds are tags, sources, destinations, transforms, pipelines, topics, topic-destinations, agents, http-connections, llm-connections, client-credentials");
     expect(() => parseImportArgs([])).toThrow(/--out <dir> is required/);
     expect(() => parseImportArgs(["--out", "x", "--skip-managed"])).toThrow(/--skip-managed needs --stack/);
     expect(() => parseImportArgs(["--out", "x", "--lang", "go"])).toThrow(/unknown --lang 'go'/);
