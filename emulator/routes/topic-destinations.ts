@@ -35,6 +35,14 @@ function ownerOf(store: Store, topicId: string) {
   return source;
 }
 
+/** The binding that sends a topic to a destination, or the platform's 404 when none does. */
+function sentTo(store: Store, topicId: string, destinationId: string): TopicBindingRecord {
+  const source = ownerOf(store, topicId);
+  const binding = bindingOf(store, source.id, destinationId);
+  if (!binding || !binding.topic_ids.includes(topicId)) throw notFound(`Topic '${topicId}' is not sent to destination '${destinationId}'.`);
+  return binding;
+}
+
 export function registerTopicDestinationRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store } = ctx;
   const destinationOf = (id: string) => {
@@ -59,21 +67,12 @@ export function registerTopicDestinationRoutes(app: FastifyInstance, ctx: Emulat
 
   app.get("/topics/:topic_id/destinations/:destination_id", { config: { permission: "topics:read" } }, async (request) => {
     const { path } = validateRequest(request, { path: pathSchema });
-    const source = ownerOf(store, path.topic_id);
-    const binding = bindingOf(store, source.id, path.destination_id);
-    if (!binding || !binding.topic_ids.includes(path.topic_id)) {
-      throw notFound(`Topic '${path.topic_id}' is not sent to destination '${path.destination_id}'.`);
-    }
-    return render(binding);
+    return render(sentTo(store, path.topic_id, path.destination_id));
   });
 
   app.delete("/topics/:topic_id/destinations/:destination_id", { config: { permission: "topics:write" } }, async (request) => {
     const { path } = validateRequest(request, { path: pathSchema });
-    const source = ownerOf(store, path.topic_id);
-    const binding = bindingOf(store, source.id, path.destination_id);
-    if (!binding || !binding.topic_ids.includes(path.topic_id)) {
-      throw notFound(`Topic '${path.topic_id}' is not sent to destination '${path.destination_id}'.`);
-    }
+    const binding = sentTo(store, path.topic_id, path.destination_id);
     binding.topic_ids = binding.topic_ids.filter((t) => t !== path.topic_id);
     // The last topic gone, the binding goes with it.
     if (binding.topic_ids.length === 0) delete store.data.topic_bindings[binding.id];
