@@ -6,9 +6,10 @@ export const IMPORT_USAGE = `Usage: pulumi-cdc import --out <dir> [options]
 
 Reads a tenant of the Data Pipeline Management API and writes a ready Pulumi program that takes
 its objects over: tags, sources, destinations, transforms (with their implementation),
-pipelines, agents, HTTP and LLM connections, the topics whose partitions or tags differ
-from what the platform made (${PLATFORM_TOPIC_PARTITIONS} partitions, no tags), and the topics of API sources sent to
-destinations (found by asking each topic and destination pair). Each resource carries the object's
+pipelines, agents, HTTP and LLM connections, each destination's chain of single message
+transforms (SMT chain), the topics whose partitions or tags differ from what the platform made
+(${PLATFORM_TOPIC_PARTITIONS} partitions, no tags), and the topics of API sources sent to destinations (found by asking
+each topic and destination pair). Each resource carries the object's
 adoptId, so the first \`pulumi up\` takes it over, writing nothing to an object that already
 matches. Client credentials are listed in a comment: their secret cannot be read, so they are
 not adopted.
@@ -17,7 +18,8 @@ The program uses the typed helpers (postgresqlTables(...), snowflakeDestination(
 connector is catalogued, and a raw config map with a comment saying why otherwise; it writes
 only values that differ from the catalogue's defaults; references between objects are
 variables; each secret the API masks is read with config.requireSecret("<name>"), and the
-\`pulumi config set --secret\` commands to run are printed and listed in the program's README.
+\`pulumi config set --secret\` commands to run are printed and listed in the program's README
+(an SMT chain's salt is written "********" instead: that keeps the one the platform holds).
 The same tenant gives the same bytes.
 
 Options:

@@ -54,6 +54,7 @@ const LABELS: Record<Kind, [string, string]> = {
   Agent: ["agent", "agents"],
   Source: ["source", "sources"],
   Destination: ["destination", "destinations"],
+  DestinationSmtChain: ["SMT chain", "SMT chains"],
   Transform: ["transform", "transforms"],
   Pipeline: ["pipeline", "pipelines"],
   Topic: ["topic", "topics"],

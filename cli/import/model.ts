@@ -4,6 +4,8 @@ import { checkConnectorConfig, configAsProgram, nameSchema } from "../../provide
 import type { ClientCredential, DestinationConnector } from "../../provider/client/index.js";
 import { isMasked, MASK, toApiString, type ConfigMap } from "../../provider/normalize.js";
 import { livePipelineView } from "../../provider/resources/pipeline.js";
+import type { TypedInstance } from "../../provider/smt/api.js";
+import { entryAsProgram, liveEntries } from "../../provider/smt/entries.js";
 import { assignIdentifiers, globToRegExp, secretConfigName, type Nameable } from "./names.js";
 import type { Tenant, TenantBinding, TenantTopic } from "./tenant.js";
 
@@ -15,16 +17,17 @@ import type { Tenant, TenantBinding, TenantTopic } from "./tenant.js";
  * text; everything decided about the tenant is decided here, once, for both languages.
  */
 
-export type Kind = "Tag" | "LlmConnection" | "HttpConnection" | "Agent" | "Source" | "Destination" | "Transform" | "Pipeline" | "Topic" | "TopicDestination";
+export type Kind = "Tag" | "LlmConnection" | "HttpConnection" | "Agent" | "Source" | "Destination" | "DestinationSmtChain" | "Transform" | "Pipeline" | "Topic" | "TopicDestination";
 
 /** The order of declaration: what a kind refers to is declared before it. */
-export const KIND_ORDER: readonly Kind[] = ["Tag", "LlmConnection", "HttpConnection", "Agent", "Source", "Destination", "Transform", "Pipeline", "Topic", "TopicDestination"];
+export const KIND_ORDER: readonly Kind[] = ["Tag", "LlmConnection", "HttpConnection", "Agent", "Source", "Destination", "DestinationSmtChain", "Transform", "Pipeline", "Topic", "TopicDestination"];
 
 /** The kinds `--kind` takes, by their command-line spelling. */
 export const KIND_NAMES: Readonly<Record<string, Kind | "ClientCredential">> = {
   tags: "Tag",
   sources: "Source",
   destinations: "Destination",
+  "smt-chains": "DestinationSmtChain",
   transforms: "Transform",
   pipelines: "Pipeline",
   topics: "Topic",
@@ -102,6 +105,8 @@ export type Resource = Base &
     | { kind: "Agent"; instructions: string; description?: string; llmConnection: Ref; httpConnections: Ref[]; deployed?: false }
     | { kind: "Topic"; topicId: string; partitionCount: number; tags?: Ref[] }
     | { kind: "TopicDestination"; topicId: string; destination: Ref }
+    /** Each entry as the SDK types it (SmtTransformArgs): the kind's own import form. */
+    | { kind: "DestinationSmtChain"; destination: Ref; transforms: Array<{ [key: string]: Value }> }
   );
 
 export interface CredentialNote {
@@ -147,6 +152,7 @@ const SUFFIX: Record<Kind, string> = {
   Agent: "Agent",
   Source: "Source",
   Destination: "Destination",
+  DestinationSmtChain: "SmtChain",
   Transform: "Transform",
   Pipeline: "Pipeline",
   Topic: "Topic",
@@ -160,6 +166,7 @@ const LABEL: Record<Kind, string> = {
   Agent: "agent",
   Source: "source",
   Destination: "destination",
+  DestinationSmtChain: "SMT chain",
   Transform: "transform",
   Pipeline: "pipeline",
   Topic: "topic",
@@ -189,6 +196,11 @@ function candidates(tenant: Tenant): Candidate[] {
     ...tenant.agents.map((a) => ({ kind: "Agent" as const, id: a.job_id, name: str(a.name), tagIds: [] })),
     ...tenant.sources.map((s) => ({ kind: "Source" as const, id: str(s.id), name: str(s.name), tagIds: connectorTags(s) })),
     ...tenant.destinations.map((d) => ({ kind: "Destination" as const, id: str(d.id), name: str(d.name), tagIds: connectorTags(d) })),
+    // A chain goes where its destination goes: named and tagged as it is.
+    ...tenant.smtChains.flatMap((c) => {
+      const d = tenant.destinations.find((x) => x.id === c.destinationId);
+      return d ? [{ kind: "DestinationSmtChain" as const, id: c.destinationId, name: str(d.name), tagIds: connectorTags(d) }] : [];
+    }),
     ...tenant.transforms.map((t) => ({ kind: "Transform" as const, id: t.id, name: str(t.name), tagIds: t.tags })),
     ...tenant.pipelines.map((p) => ({ kind: "Pipeline" as const, id: p.id, name: str(p.name), tagIds: p.tags })),
     ...tenant.topics.filter(tunedTopic).map((t) => ({ kind: "Topic" as const, id: t.id, name: t.name, tagIds: t.tags })),
@@ -282,6 +294,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
     Agent: new Map(tenant.agents.map((a) => [a.job_id, a])),
     Topic: new Map(tenant.topics.map((t) => [t.id, t])),
     TopicDestination: new Map(tenant.topicDestinations.map((b) => [`${b.topicId}|${b.destinationId}`, b])),
+    DestinationSmtChain: new Map(tenant.smtChains.map((c) => [c.destinationId, c.chain])),
   };
 
   for (const c of chosen) {
@@ -294,7 +307,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
     };
     const base = { ident, id: c.id, name: c.name, notes: [] as string[], dependsOn: [] as Ref[] };
     // The console may allow names pulumi-cdc's check does not: said, not hidden (topics have no name input).
-    const badName = c.kind === "Topic" || c.kind === "TopicDestination" ? undefined : nameSchema.safeParse(c.name).error?.issues[0]?.message;
+    const badName = c.kind === "Topic" || c.kind === "TopicDestination" || c.kind === "DestinationSmtChain" ? undefined : nameSchema.safeParse(c.name).error?.issues[0]?.message;
     if (badName) base.notes.push(`pulumi-cdc's check refuses its name ${JSON.stringify(c.name)}: it ${badName}. \`pulumi preview\` fails until it is renamed, here and in the console.`);
     switch (c.kind) {
       case "Tag": {
@@ -391,6 +404,30 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
         const ownerName = t.owner.kind === "source" ? names.source.get(t.owner.id) : names.transform.get(t.owner.id);
         base.dependsOn.push(ref(t.owner.kind === "source" ? "Source" : "Transform", t.owner.id, ownerName));
         resources.push({ ...base, kind: "Topic", topicId: t.id, partitionCount: t.partitions ?? PLATFORM_TOPIC_PARTITIONS, ...optional("tags", tagRefs(t.tags)) });
+        break;
+      }
+      case "DestinationSmtChain": {
+        const chain = byId.DestinationSmtChain.get(c.id)!;
+        const { unmanaged } = liveEntries(chain);
+        if (unmanaged.length > 0) {
+          // The kind refuses to read such a chain, so a resource for it could never be adopted.
+          warnings.push(`${LABEL[c.kind]} of destination "${c.name}" (${c.id}): not imported, it ${unmanaged.length === 1 ? "holds an instance" : "holds instances"} pulumi-cdc cannot manage: ${unmanaged.join("; ")}. Remove ${unmanaged.length === 1 ? "it" : "them"} in the console and import again, or leave this chain out of Pulumi.`);
+          break;
+        }
+        // A secret the platform holds is written as the mask, as the kind's own import writes it
+        // (entryAsProgram), not read from config: the API never shows it, and the mask means "keep
+        // the one the platform holds", so the adopting create finds the chain as the program says
+        // and writes nothing, the digest it records is the mask's, and a preview after compares the
+        // mask with itself. A salt from config could not be told from the one held (adoption would
+        // take any value as that one, and send none), and would ask the user for a secret they may
+        // never have had. Setting a real value later is an update that sends it.
+        const transforms = (chain.transforms as TypedInstance[]).map((t) => entryAsProgram(t) as { [key: string]: Value });
+        transforms.forEach((entry, i) => {
+          for (const [field, value] of Object.entries(entry)) {
+            if (value === MASK) base.notes.push(`transforms[${i}].${field} of ${JSON.stringify(entry.name)} is "${MASK}": it keeps the secret the platform holds, which the API never shows; a value of your own (config.requireSecret) replaces it at the next \`pulumi up\`.`);
+          }
+        });
+        resources.push({ ...base, kind: "DestinationSmtChain", destination: ref("Destination", c.id, c.name), transforms });
         break;
       }
       case "TopicDestination": {

@@ -20,6 +20,7 @@ import {
 import { isApiSource } from "../../catalogue/index.js";
 import { tagItems } from "../../provider/lookup.js";
 import { getTopicDestination } from "../../provider/resources/topicDestination.js";
+import { getChain, type LiveChain } from "../../provider/smt/api.js";
 import { getTransform } from "../../provider/pipelines/api.js";
 import { jobStatus } from "../../provider/pipelines/deploy.js";
 import { partitionCount, pipelineSchema, topicSchema, transformSchema, type LivePipeline, type LiveTopic, type LiveTransform } from "../../provider/pipelines/schemas.js";
@@ -45,6 +46,12 @@ export interface TenantBinding {
   destinationId: string;
 }
 
+/** A destination's user chain of single message transforms, when it holds any. */
+export interface TenantSmtChain {
+  destinationId: string;
+  chain: LiveChain;
+}
+
 /** Everything `pulumi-cdc import` reads of a tenant, in the API's listing order. */
 export interface Tenant {
   tags: Tag[];
@@ -58,6 +65,7 @@ export interface Tenant {
   credentials: ClientCredential[];
   topics: TenantTopic[];
   topicDestinations: TenantBinding[];
+  smtChains: TenantSmtChain[];
   /** What could not be read, said for the user (an API without the agents area's lists, say). */
   notes: string[];
 }
@@ -124,6 +132,15 @@ async function readBindings(api: CdcClient, sources: readonly SourceConnector[],
 }
 
 /**
+ * Each destination's chain, by the provider's own reader: no chain yet (`smt_chain_absent`) and
+ * an emptied one are both no chain to manage, and a destination gone since the listing has none.
+ */
+async function readSmtChains(api: CdcClient, destinations: readonly DestinationConnector[]): Promise<TenantSmtChain[]> {
+  const read = await Promise.all(destinations.filter((d) => d.id).map(async (d) => ({ destinationId: d.id!, chain: await getChain(api, d.id!) })));
+  return read.filter((r): r is TenantSmtChain => r.chain !== undefined && r.chain.transforms.length > 0);
+}
+
+/**
  * Reads the whole tenant: every listing, each transform's implementation and job status, and
  * (when asked) each topic a source or transform made. Secrets come back masked, as the API
  * always answers them. The first error fails the read: a partial tenant would make a program
@@ -165,7 +182,7 @@ export async function readTenant(api: CdcClient, options: ReadOptions): Promise<
       topics.push({ id, name: live.name ?? id, partitions: partitionCount(live), tags: live.tags, owner });
     }
   }
-  const topicDestinations = await readBindings(api, sources, destinations);
+  const [topicDestinations, smtChains] = await Promise.all([readBindings(api, sources, destinations), readSmtChains(api, destinations)]);
   return {
     tags,
     sources,
@@ -178,6 +195,7 @@ export async function readTenant(api: CdcClient, options: ReadOptions): Promise<
     credentials,
     topics,
     topicDestinations,
+    smtChains,
     notes,
   };
 }

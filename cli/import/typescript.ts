@@ -145,6 +145,8 @@ function resourceArgs(r: Resource): Array<[string, string] | string> {
       return [["topicId", JSON.stringify(r.topicId)], ["partitionCount", String(r.partitionCount)], ...(r.tags ? [["tags", refs(r.tags, 2)] as [string, string]] : [])];
     case "TopicDestination":
       return [["topicId", JSON.stringify(r.topicId)], ["destination", tsRef(r.destination)]];
+    case "DestinationSmtChain":
+      return [["destination", tsRef(r.destination)], ["transforms", tsValue(r.transforms, 2)]];
   }
 }
 
@@ -155,6 +157,7 @@ const SECTION: Record<Kind, string> = {
   Agent: "Agents",
   Source: "Sources",
   Destination: "Destinations",
+  DestinationSmtChain: "SMT chains of destinations (each a resource of its own, as the console keeps them apart from the connector's config)",
   Transform: "Transforms",
   Pipeline: "Pipelines",
   Topic: `Topics tuned away from what the platform made (a Topic takes over the topic its topicId names; destroy leaves it in place)`,

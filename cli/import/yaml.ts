@@ -122,6 +122,8 @@ function properties(r: Resource): Array<[string, Value]> {
       return [["topicId", r.topicId], ["partitionCount", r.partitionCount], ...tags(r.tags)];
     case "TopicDestination":
       return [["topicId", r.topicId], ["destinationId", refValue(r.destination)]];
+    case "DestinationSmtChain":
+      return [["destination", refValue(r.destination)], ["transforms", r.transforms]];
   }
 }
 

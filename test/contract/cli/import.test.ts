@@ -229,3 +229,118 @@ describe("pulumi-cdc import of an API source's topics sent to destinations", () 
     expect(index).toContain(`const dealsToWarehouseTopicDestination = new TopicDestination("dealsToWarehouseTopicDestination", {\n  topicId: ${JSON.stringify(deals)},\n  destination: warehouseDestination,\n}, { dependsOn: [crmSource] });`);
   });
 });
+
+describe("pulumi-cdc import of destinations' SMT chains", () => {
+  let emulator: RunningEmulator;
+  let web: Client;
+  let work: string;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    web = webClient(emulator);
+    work = await mkdtemp(join(tmpdir(), "pulumi-cdc-import-chains-"));
+  });
+  afterAll(async () => {
+    await web?.close();
+    await emulator?.stop();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  const importing = async (argv: string[]) => {
+    const err: string[] = [];
+    const parsed = parseImportArgs(argv);
+    if (parsed.command !== "import") throw new Error("not an import");
+    const result = await runImport(parsed.options, {
+      runPulumi: async () => ({ code: 1, stdout: "", stderr: "error: no Pulumi here" }),
+      env: { CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret },
+      cwd: work,
+      stdout: () => undefined,
+      stderr: (t) => err.push(t),
+      createClient: (settings, tuning) => new CdcClient({ settings, retry: tuning.retry }),
+    });
+    expect(result.code, err.join("")).toBe(0);
+    return result;
+  };
+
+  it("reads each destination's chain with no write and writes a DestinationSmtChain after its destination, entries as the SDK types them, the salt kept as the mask", async () => {
+    const snowflake = { "snowflake.url.name": "a", "snowflake.user.name": "b", "snowflake.private.key": "c", "snowflake.database.name": "d", "snowflake.schema.name": "e" };
+    const destination = async (name: string) => ((await web.post("/destinations", { body: { name, connector: "snowflake", config: snowflake, created_from: "web" } })) as { id: string }).id;
+    const warehouse = await destination("warehouse");
+    await destination("untouched");
+    const emptied = await destination("emptied");
+    const chain = "/destinations/{id}/smt-chain";
+    // As the console saves a chain: the whole user chain, the salt as a secret operation.
+    await web.put(chain, {
+      params: { id: warehouse },
+      body: {
+        transforms: [
+          { type: "mask_field", name: "Mask email", enabled: true, config: { fields_include: ["orders.email"], mask_function: "SHA256" }, secret_operations: [{ pointer: "/mask_salt", operation: "replace", value: "console-salt-1" }] },
+          { type: "regex_router", name: "Route orders", enabled: false, config: { regex: "(.*)_orders", replacement: "$1" } },
+        ],
+      },
+    });
+    const made = (await web.put(chain, { params: { id: emptied }, body: { transforms: [{ type: "drop_fields", name: "Drop", enabled: true, config: { fields_include: ["x"] } }] } })) as { desired: { chain_revision: string } };
+    await web.put(chain, { params: { id: emptied }, body: { expected_revision: made.desired.chain_revision, transforms: [] } });
+
+    emulator.resetStats();
+    const ts = await importing(["--out", join(work, "ts"), "--pulumi-import-file", join(work, "ts", "import.json")]);
+    await importing(["--out", join(work, "yaml"), "--lang", "yaml"]);
+    expect(Object.keys(emulator.stats().requests).filter((r) => /^(POST|PUT|PATCH|DELETE) /.test(r) && !r.startsWith("POST /auth/"))).toEqual([]);
+    expect(emulator.stats().requests["GET /destinations/:destination_id/smt-chain"]).toBe(6);
+
+    const entries = [
+      { type: "mask_field", name: "Mask email", fieldsInclude: ["orders.email"], maskFunction: "SHA256", maskSalt: "********" },
+      { type: "regex_router", name: "Route orders", enabled: false, regex: "(.*)_orders", replacement: "$1" },
+    ];
+    // No chain (smt_chain_absent) and an emptied chain are both none.
+    expect(ts.model!.resources.filter((r) => r.kind === "DestinationSmtChain")).toEqual([
+      {
+        kind: "DestinationSmtChain",
+        ident: "warehouseSmtChain",
+        id: warehouse,
+        name: "warehouse",
+        destination: { ident: "warehouseDestination" },
+        transforms: entries,
+        dependsOn: [],
+        notes: [expect.stringContaining('transforms[0].maskSalt of "Mask email" is "********": it keeps the secret the platform holds')],
+      },
+    ]);
+    expect(ts.model!.resources.map((r) => r.ident)).toEqual(["emptiedDestination", "untouchedDestination", "warehouseDestination", "warehouseSmtChain"]);
+    // The salt is no config secret: nothing to set for it.
+    expect(ts.model!.secrets.map((s) => s.what)).not.toContainEqual(expect.stringContaining("salt"));
+
+    const index = await readFile(join(work, "ts", "index.ts"), "utf8");
+    expect(index).toContain(
+      [
+        'const warehouseSmtChain = new DestinationSmtChain("warehouseSmtChain", {',
+        "  destination: warehouseDestination,",
+        "  transforms: [",
+        "    {",
+        '      type: "mask_field",',
+        '      name: "Mask email",',
+        '      fieldsInclude: ["orders.email"],',
+        '      maskFunction: "SHA256",',
+        '      maskSalt: "********",',
+        "    },",
+        "    {",
+        '      type: "regex_router",',
+        '      name: "Route orders",',
+        "      enabled: false,",
+        '      regex: "(.*)_orders",',
+        '      replacement: "$1",',
+        "    },",
+        "  ],",
+        "});",
+      ].join("\n"),
+    );
+    expect(index).not.toContain("console-salt-1");
+    const doc = load(await readFile(join(work, "yaml", "Pulumi.yaml"), "utf8")) as { resources: Record<string, unknown> };
+    expect(doc.resources.warehouseSmtChain).toEqual({ type: "cdc:index:DestinationSmtChain", properties: { destination: "${warehouseDestination.id}", transforms: entries } });
+    const file = JSON.parse(await readFile(join(work, "ts", "import.json"), "utf8")) as { resources: unknown[] };
+    expect(file.resources).toContainEqual({ type: "cdc:index:DestinationSmtChain", name: "warehouseSmtChain", id: warehouse });
+
+    const only = await importing(["--out", join(work, "only"), "--kind", "smt-chains"]);
+    expect(only.model!.resources.map((r) => r.ident)).toEqual(["warehouseSmtChain"]);
+    expect(await readFile(join(work, "only", "index.ts"), "utf8")).toContain(`  destination: "${warehouse}" /* destination "warehouse": not imported: --kind leaves it out */,`);
+  });
+});

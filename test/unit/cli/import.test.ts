@@ -114,6 +114,7 @@ function tenant(): Tenant {
       { id: "source_s-orders.public.customers", name: "public.customers", partitions: 3, tags: [], owner: { kind: "source", id: "s-orders" } },
     ],
     topicDestinations: [],
+    smtChains: [],
     notes: [],
   };
 }
@@ -301,6 +302,90 @@ describe("rendering", () => {
   });
 });
 
+describe("SMT chains", () => {
+  const instance = (over: Record<string, unknown>) => ({ kind: "typed", alias: "X1", schema_version: 1, codec_version: 1, enabled: true, configured_secret_paths: [], predicate: null, ...over });
+  /** The fixture's tenant with a chain on the warehouse (as the API reads it: defaults materialized) and one pulumi-cdc cannot manage on the future destination. */
+  function withChains(): Tenant {
+    const t = tenant();
+    t.smtChains = [
+      {
+        destinationId: "d-wh",
+        chain: {
+          revision: "r1",
+          applicationStatus: "applied",
+          transforms: [
+            instance({
+              id: "i-mask",
+              type: "mask_field",
+              name: "Mask email",
+              enabled: false,
+              config: { fields_include: ["orders.email"], fields_exclude: [], mask_function: "SHA256_TRUNCATE", mask_char: "*", mask_fixed_value: "***", replace_null_with_default: true },
+              configured_secret_paths: ["/mask_salt"],
+            }),
+            instance({ id: "i-route", type: "regex_router", name: "Route orders", config: { regex: "(.*)_orders", replacement: "$1" } }),
+          ] as never,
+        },
+      },
+      { destinationId: "d-new", chain: { revision: "r2", applicationStatus: "applied", transforms: [{ kind: "opaque", id: "i-o", alias: "Custom1", name: "legacy", enabled: true, reason: "a class outside the catalogue" }] } },
+    ];
+    return t;
+  }
+  const model = buildProgram(withChains());
+  const chain = of(model.resources, "warehouseSmtChain") as Extract<Resource, { kind: "DestinationSmtChain" }>;
+
+  it("one resource per destination's chain, after the destinations, keyed by the destination's id, entries in the SDK's form with a held salt as the mask", () => {
+    const kinds = model.resources.map((r) => r.kind);
+    expect(kinds.indexOf("DestinationSmtChain")).toBe(kinds.lastIndexOf("Destination") + 1);
+    expect(chain).toMatchObject({ id: "d-wh", destination: { ident: "warehouseDestination" } });
+    // Defaults and enabled: true left out, as a person writes the program.
+    expect(chain.transforms).toEqual([
+      { type: "mask_field", name: "Mask email", enabled: false, fieldsInclude: ["orders.email"], maskSalt: "********" },
+      { type: "regex_router", name: "Route orders", regex: "(.*)_orders", replacement: "$1" },
+    ]);
+    expect(model.secrets).not.toContainEqual(expect.objectContaining({ what: expect.stringContaining("mask") }));
+    expect(chain.notes).toEqual([expect.stringMatching(/^transforms\[0\]\.maskSalt of "Mask email" is "\*{8}": it keeps the secret the platform holds/)]);
+  });
+
+  it("a chain holding an instance pulumi-cdc cannot manage is not written, and said why", () => {
+    expect(model.resources.filter((r) => r.kind === "DestinationSmtChain").map((r) => r.id)).toEqual(["d-wh"]);
+    expect(model.warnings).toContainEqual(expect.stringMatching(/^SMT chain of destination "future" \(d-new\): not imported, it holds an instance pulumi-cdc cannot manage: "legacy" \(Custom1\) is opaque/));
+  });
+
+  it("follows its destination's name and tags in the filters; --kind smt-chains alone refers to the destination by id", () => {
+    expect(buildProgram(withChains(), { names: ["ware*"] }).resources.map((r) => r.ident)).toEqual(["warehouseDestination", "warehouseSmtChain"]);
+    expect(buildProgram(withChains(), { tags: ["pii"] }).resources.map((r) => r.ident)).not.toContain("warehouseSmtChain");
+    const alone = buildProgram(withChains(), { kinds: new Set(["DestinationSmtChain"]) });
+    expect(alone.resources.map((r) => r.ident)).toEqual(["warehouseSmtChain"]);
+    expect((alone.resources[0] as Extract<Resource, { kind: "DestinationSmtChain" }>).destination).toEqual({ id: "d-wh", note: 'destination "warehouse": not imported: --kind leaves it out' });
+  });
+
+  it("renders in TypeScript and YAML as the same entries, and lists the chain in the import file by its destination's id", () => {
+    const ts = renderTypeScript(model, []);
+    expect(ts).toMatch(/^import \{ [^}]*\bDestinationSmtChain\b[^}]*\} from "pulumi-cdc";$/m);
+    expect(ts).toContain(
+      [
+        'const warehouseSmtChain = new DestinationSmtChain("warehouseSmtChain", {',
+        "  destination: warehouseDestination,",
+        "  transforms: [",
+        "    {",
+        '      type: "mask_field",',
+        '      name: "Mask email",',
+        "      enabled: false,",
+        '      fieldsInclude: ["orders.email"],',
+        '      maskSalt: "********",',
+        "    },",
+        '    { type: "regex_router", name: "Route orders", regex: "(.*)_orders", replacement: "$1" },',
+        "  ],",
+        "});",
+      ].join("\n"),
+    );
+    const doc = load(renderYaml(model, "p", [])) as { resources: Record<string, { type: string; properties: Record<string, unknown> }> };
+    expect(doc.resources.warehouseSmtChain).toEqual({ type: "cdc:index:DestinationSmtChain", properties: { destination: "${warehouseDestination.id}", transforms: chain.transforms } });
+    expect(JSON.parse(importFile(model)).resources).toContainEqual({ type: "cdc:index:DestinationSmtChain", name: "warehouseSmtChain", id: "d-wh" });
+    expect(countsText(model)).toContain("1 SMT chain");
+  });
+});
+
 describe("the command line", () => {
   it("pulumi-cdc import --help documents every flag; the command list names import", () => {
     for (const flag of ["out", "force", "kind", "name", "tag", "stack", "skip-managed", "lang", "project", "pulumi-import-file", "raw-config", "cwd", "help"]) {
@@ -332,9 +417,10 @@ describe("the command line", () => {
     });
     expect(kindOf("LlmConnections")).toBe("LlmConnection");
     expect(kindOf("client_credential")).toBe("ClientCredential");
+    expect(kindOf("smt_chain")).toBe("DestinationSmtChain");
     expect(parseImportArgs(["--help"])).toMatchObject({ command: "help" });
     expect(() => parseImportArgs(["--out", "x", "--kind", "sourcez"])).toThrow(UsageError);
-    expect(() => parseImportArgs(["--out", "x", "--kind", "sourcez"])).toThrow("unknown --kind 'sourcez': the kinds are tags, sources, destinations, transforms, pipelines, topics, topic-destinations, agents, http-connections, llm-connections, client-credentials");
+    expect(() => parseImportArgs(["--out", "x", "--kind", "sourcez"])).toThrow("unknown --kind 'sourcez': the kinds are tags, sources, destinations, smt-chains, transforms, pipelines, topics, topic-destinations, agents, http-connections, llm-connections, client-credentials");
     expect(() => parseImportArgs([])).toThrow(/--out <dir> is required/);
     expect(() => parseImportArgs(["--out", "x", "--skip-managed"])).toThrow(/--skip-managed needs --stack/);
     expect(() => parseImportArgs(["--out", "x", "--lang", "go"])).toThrow(/unknown --lang 'go'/);
