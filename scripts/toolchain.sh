@@ -248,6 +248,52 @@ cdc_ensure_codegen() {
   fi
 }
 
+# Python for the Python SDK and Python programs: a python3 >= 3.9 that can make virtual
+# environments (Debian splits venv into python3-venv, installed here when we may), and a cached
+# directory of wheels (PULUMI_CDC_WHEELHOUSE) holding Pulumi's Python SDK at the CLI's release with
+# its dependencies, and the build tools, fetched from PyPI once per CLI release and Python version.
+# Tests and programs then install with `pip --no-index --find-links`, so a run needs no index and
+# gets the same versions every time. Returns 2 (a one-line warning, nothing fetched) when the
+# machine has no Python 3.9+ at all, so callers can tell that apart from a failed download.
+cdc_ensure_python() {
+  local py version
+  py="$(command -v python3 2>/dev/null)" || { cdc_say "warning: no python3 on PATH: Python programs and the Python SDK's install are not checked"; return 2; }
+  version="$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)" || version=0
+  cdc_version_ge "$version" 3.9 || { cdc_say "warning: python3 is $version, Pulumi's Python SDK needs 3.9+: Python programs are not checked"; return 2; }
+  if ! "$py" -c 'import venv, ensurepip' >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+      cdc_say "installing python3-venv (Debian's venv and ensurepip for $py)"
+      timeout 600 apt-get install -y -q "python$version-venv" >&2 || timeout 600 apt-get install -y -q python3-venv >&2 \
+        || { cdc_die "could not install python3-venv: install it (apt-get install python3-venv) and run again"; return 1; }
+    else
+      cdc_die "$py cannot make virtual environments (no venv/ensurepip module): install python3-venv (Debian) and run again"
+      return 1
+    fi
+  fi
+  # Pulumi's SDK, the generated SDK's own requirements beyond it (sdk/python/setup.py), and the
+  # build tools (setuptools still asks for `wheel` when a package has a setup.py and no pyproject.toml).
+  local reqs=("pulumi==$CDC_PULUMI_VERSION" "parver>=0.2.1" "build>=1.2,<2" "setuptools>=70.1,<81" "wheel")
+  local tag
+  tag="$("$py" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')-$(printf '%s\n' "${reqs[@]}" | cksum | cut -d' ' -f1)"
+  local out="$CDC_CACHE/python-wheels-v$CDC_PULUMI_VERSION-$tag"
+  if [ ! -f "$out/.complete" ]; then
+    mkdir -p "$CDC_CACHE"
+    (
+      if command -v flock >/dev/null 2>&1; then flock 9; fi
+      [ -f "$out/.complete" ] && exit 0
+      local tmp="$out.tmp"
+      rm -rf "$tmp" && mkdir -p "$tmp" || exit 1
+      cdc_say "fetching Pulumi's Python SDK $CDC_PULUMI_VERSION and the build tools from PyPI into $out (first run only)"
+      "$py" -m venv "$tmp/venv" >&2 || { cdc_die "python3 -m venv failed"; exit 1; }
+      timeout 900 "$tmp/venv/bin/python" -m pip download --disable-pip-version-check --timeout 60 --retries 3 --dest "$tmp/wheels" \
+        "${reqs[@]}" >&2 \
+        || { cdc_die "could not download pulumi==$CDC_PULUMI_VERSION and the build tools from PyPI"; exit 1; }
+      rm -rf "$out" && mv "$tmp/wheels" "$out" && rm -rf "$tmp" && touch "$out/.complete"
+    ) 9>"$CDC_CACHE/python.lock" || return 1
+  fi
+  export PULUMI_CDC_PYTHON="$py" PULUMI_CDC_WHEELHOUSE="$out"
+}
+
 # Offline engine settings; a user's own values win.
 cdc_pulumi_env() {
   mkdir -p "$CDC_REPO_ROOT/.pulumi-state"
@@ -282,4 +328,6 @@ cdc_toolchain() {
   # Not fatal here (the demo needs neither tool): `npm run generate` and the tests that need them
   # call it again and fail with its message.
   cdc_ensure_codegen || cdc_say "warning: the code generator and the Go language host are not available (above)"
+  # Not fatal either: the Python tests call it again, and skip only where there is no Python.
+  cdc_ensure_python || [ $? = 2 ] || cdc_say "warning: Python's wheels are not available (above)"
 }

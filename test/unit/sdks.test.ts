@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // The SDKs of the other languages and the reference pages, generated from plugin/schema.json by
 // tools/pulumi-cdc-codegen (`npm run generate`): not stale, and checked as far as this machine
-// can without a Python package index or a .NET SDK. Python: every file byte-compiles, setup.py
-// (or pyproject.toml) requires `pulumi` within a version range, every resource is registered.
+// can without a .NET SDK. Python: every file byte-compiles, setup.py (or pyproject.toml) requires
+// `pulumi` within a version range, every resource is registered; test/unit/python-sdk.test.ts
+// builds it into a wheel and installs it, test/e2e/python-quickstart.test.ts runs it.
 // .NET: the project file is well-formed XML and includes a class file per resource of the
 // schema (an SDK-style project compiles every .cs file under it). Node.js (sdk/nodejs, the npm
 // package the TypeScript of `pulumi import` imports): it type-checks (tsc on its own tsconfig),

@@ -1,0 +1,56 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+
+const REPO_ROOT = join(__dirname, "..", "..");
+
+export interface Run {
+  code: number;
+  stdout: string;
+  output: string;
+}
+
+export function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {}): Promise<Run> {
+  return new Promise((resolve) =>
+    execFile(command, args, { cwd: opts.cwd ?? REPO_ROOT, env: opts.env ?? process.env, maxBuffer: 64 * 1024 * 1024, timeout: opts.timeout ?? 600_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, output: `${stdout}\n${stderr}` }),
+    ),
+  );
+}
+
+export interface PythonToolchain {
+  /** The machine's python3 (3.9 or newer, able to make virtual environments). */
+  python: string;
+  /** The toolchain's cached wheels: Pulumi's Python SDK at the CLI's release, its dependencies, the build tools. */
+  wheelhouse: string;
+  /** The Pulumi CLI release the toolchain pins (scripts/toolchain.sh CDC_PULUMI_VERSION). */
+  pulumiVersion: string;
+  /** pip's settings that make every install come from the wheelhouse, never from an index. */
+  pipEnv: Record<string, string>;
+}
+
+/**
+ * scripts/toolchain.sh's cdc_ensure_python (npm test's setup has already run it, so this takes a
+ * second). null, after a one-line warning, only where the machine has no Python 3.9+ at all;
+ * any other failure (PyPI unreachable on a first run, no venv module) throws, so a test fails.
+ */
+export async function pythonToolchain(): Promise<PythonToolchain | null> {
+  const r = await run("bash", ["-c", 'source scripts/toolchain.sh && cdc_ensure_python >&2 && printf "\\n%s\\n%s\\n%s" "$PULUMI_CDC_PYTHON" "$PULUMI_CDC_WHEELHOUSE" "$CDC_PULUMI_VERSION"'], { timeout: 1_200_000 });
+  if (r.code === 2) {
+    console.warn(`skipped: ${/warning: (.*)/.exec(r.output)?.[1] ?? "no Python 3.9+ on this machine"}`);
+    return null;
+  }
+  if (r.code !== 0) throw new Error(`cdc_ensure_python failed:\n${r.output}`);
+  const [python, wheelhouse, pulumiVersion] = r.stdout.trimEnd().split("\n").slice(-3) as [string, string, string];
+  return {
+    python,
+    wheelhouse,
+    pulumiVersion,
+    pipEnv: { PIP_NO_INDEX: "1", PIP_FIND_LINKS: wheelhouse, PIP_DISABLE_PIP_VERSION_CHECK: "1" },
+  };
+}
+
+/** The pip requirement that matches the engine: Pulumi's Python SDK of the CLI's minor release. */
+export function pulumiRequirement(pulumiVersion: string): string {
+  const [major, minor] = pulumiVersion.split(".").map(Number) as [number, number];
+  return `pulumi>=${pulumiVersion},<${major}.${minor + 1}.0`;
+}
