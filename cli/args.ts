@@ -58,8 +58,8 @@ export const RECOVER_USAGE = `Usage: pulumi-cdc recover [--stack <name>] [--cwd 
 After a \`pulumi up\` was interrupted (killed, out of memory, a lost CI runner), the stack holds
 pending operations: creates the engine started and never saw finish. This command finds each
 pending create's object in the API by its unique name (checking its connector and that Pulumi
-made it) and takes it into the stack; a pending create whose object never came to exist is
-cleared (right after the kill it first waits until 15 s have passed since the run stopped, for
+made it; an SMT chain by its destination, when the chain there is the create's) and takes it
+into the stack; a pending create whose object never came to exist is cleared (right after the kill it first waits until 15 s have passed since the run stopped, for
 creates still in flight); a client credential it made is deleted (its secret was lost with the run); every other
 pending operation is resolved by a \`pulumi refresh\`. A lock left by the killed run is released
 when its process is gone. Then one \`pulumi up\` finishes the work, with no 409 and no orphan.

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { CheckpointError } from "./state.js";
 import { cdcKindOf, coreProps } from "./types.js";
 
-type RecoverableKind = "source" | "destination" | "tag" | "clientCredential" | "kafkaUser" | "topicDestination";
+type RecoverableKind = "source" | "destination" | "tag" | "clientCredential" | "kafkaUser" | "topicDestination" | "destinationSmtChain";
 
 const RECOVERABLE: Readonly<Record<string, RecoverableKind>> = {
   Source: "source",
@@ -11,9 +11,10 @@ const RECOVERABLE: Readonly<Record<string, RecoverableKind>> = {
   ClientCredential: "clientCredential",
   KafkaUser: "kafkaUser",
   TopicDestination: "topicDestination",
+  DestinationSmtChain: "destinationSmtChain",
 };
 
-/** The kinds `recover` can find by name (a Kafka user by its username, a topic destination by its two ends), by type token of either host (dynamic classes or plugin). */
+/** The kinds `recover` can find by name (a Kafka user by its username, a topic destination by its two ends, an SMT chain by its destination), by type token of either host (dynamic classes or plugin). */
 export function recoverableKind(type: string): RecoverableKind | undefined {
   const kind = cdcKindOf(type);
   return kind === undefined ? undefined : RECOVERABLE[kind];

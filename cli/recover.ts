@@ -5,8 +5,10 @@ import { z } from "zod";
 import { clientCredentialSchema, redact, resolveSettings, resolveTuning, type CdcClient, type CdcSettings, type Tuning } from "../provider/client/index.js";
 import { findKafkaUser } from "../provider/kafka/api.js";
 import { findConnectorByName, findTagByName, notOurs } from "../provider/lookup.js";
-import { sameMembers } from "../provider/normalize.js";
+import { MASK, sameMembers } from "../provider/normalize.js";
 import { bindingId, getTopicDestination } from "../provider/resources/topicDestination.js";
+import { getChain } from "../provider/smt/api.js";
+import { compareEntries, liveEntries, withoutSecrets, type SmtEntry } from "../provider/smt/entries.js";
 import { EXIT_ERROR, type RecoverOptions } from "./args.js";
 import { findBrokenSidecars, readCheckpointFile, removeSidecars, UNREADABLE_CHECKPOINT } from "./backend.js";
 import { describeError, programDir } from "./common.js";
@@ -76,6 +78,10 @@ export async function decide(api: CdcClient, ops: PendingOperation[], tracked: R
       decisions.push(await decideTopicDestination(api, op, tracked));
       continue;
     }
+    if (kind === "destinationSmtChain") {
+      decisions.push(await decideSmtChain(api, op, tracked));
+      continue;
+    }
     // A Kafka user's unique name is its username, which is also its id.
     const name = plain(kind === "kafkaUser" ? op.inputs.username : op.inputs.name);
     if (name === undefined) {
@@ -119,6 +125,41 @@ async function decideTopicDestination(api: CdcClient, op: PendingOperation, trac
   }
   if (tracked.has(`${op.resourceType}\0${id}`)) return { op, action: "clear", note: `"${id}" is already in the stack under another resource` };
   return { op, action: "adopt", id, note: `found topic "${topicId}" sent to destination ${destinationId}: taken into the stack` };
+}
+
+/** A value the state keeps encrypted (a secret), at any depth. */
+function hidden(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hidden);
+  return typeof value === "object" && value !== null && ("ciphertext" in value || Object.values(value).some(hidden));
+}
+
+/**
+ * A chain has no name of its own: it is its destination's, and its id is the destination's id.
+ * The interrupted PUT went through when the destination's chain is now the one the pending
+ * inputs hold (secrets aside: the API never shows them): adopted. Any other chain is not this
+ * create's doing, or the PUT never landed: cleared, and `pulumi up` creates it, or says how the
+ * chain there differs. Whether the salt held is the program's cannot be read (the API never
+ * shows it), so the refresh after records it as the mask and the next `pulumi up` sends the
+ * program's again: one write, and then the stack knows what the platform holds.
+ */
+async function decideSmtChain(api: CdcClient, op: PendingOperation, tracked: ReadonlySet<string>): Promise<Decision> {
+  const destination = plain(op.inputs.destination);
+  const raw = op.inputs.transforms;
+  const entries = Array.isArray(raw) ? raw.filter((e): e is SmtEntry => typeof e === "object" && e !== null && typeof (e as SmtEntry).type === "string") : [];
+  const mine = entries.map(withoutSecrets);
+  if (destination === undefined || !Array.isArray(raw) || entries.length !== raw.length || hidden(mine)) {
+    return { op, action: "leave", note: "its destination or transforms are not readable in the state (a secret or unknown): resolve it with `pulumi refresh` run interactively" };
+  }
+  const live = await getChain(api, destination);
+  if (!live) return { op, action: "clear", note: `destination ${destination} no longer exists, so neither does its chain: the create is dropped` };
+  const differences = [...liveEntries(live).unmanaged, ...compareEntries(mine, liveEntries(live).entries, "was").map((f) => f.text)];
+  if (differences.length > 0) {
+    return { op, action: "clear", note: `the chain of destination ${destination} is not this create's (${differences[0]}${differences.length > 1 ? `, and ${differences.length - 1} more` : ""}): \`pulumi up\` creates it, or says how the chain there differs` };
+  }
+  if (tracked.has(`${op.resourceType}\0${destination}`)) return { op, action: "clear", note: `the chain of destination ${destination} is already in the stack under another resource` };
+  const secrets = entries.some((e, i) => Object.keys(e).some((k) => !(k in mine[i]!)));
+  const resend = secrets ? ` (the API never shows a secret it holds: the next \`pulumi up\` sends the program's again, unless it is "${MASK}")` : "";
+  return { op, action: "adopt", id: destination, note: `the chain of destination ${destination} holds this create's ${entries.length} transform(s): taken into the stack${resend}` };
 }
 
 async function decideCredential(api: CdcClient, op: PendingOperation, tracked: ReadonlySet<string>, claimed: Set<string>): Promise<Decision> {

@@ -3,6 +3,7 @@ import { startEmulator, type RunningEmulator } from "../../../emulator/index.js"
 import { CdcClient, clientCredentialSchema } from "../../../provider/client/index.js";
 import type { PendingOperation } from "../../../cli/pending.js";
 import { decide, runRecover } from "../../../cli/recover.js";
+import { DestinationSmtChainProvider } from "../../../provider/resources/destinationSmtChain.js";
 import type { PulumiResult, PulumiRunner } from "../../../cli/pulumi.js";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -125,6 +126,59 @@ describe("pulumi-cdc recover against the API", () => {
       ["never", "clear", undefined],
     ]);
     expect(decisions[1]!.note).toMatch(/the attach never happened/);
+  });
+
+  it("finds an interrupted SMT chain create by its destination: the pending entries there are adopted as the destination's id, any other chain is cleared", async () => {
+    const CHAIN = "pulumi-nodejs:dynamic/cdc:DestinationSmtChain";
+    const snowflake = { "snowflake.url.name": "a", "snowflake.user.name": "b", "snowflake.private.key": "c", "snowflake.database.name": "d", "snowflake.schema.name": "e" };
+    const destination = async (name: string) => ((await iac.post("/destinations", { body: { name, connector: "snowflake", config: snowflake, created_from: "terraform" } })) as { id: string }).id;
+    const [made, never, tracked] = [await destination("rec-chain-made"), await destination("rec-chain-never"), await destination("rec-chain-tracked")];
+    // The inputs the engine records: check()'s, defaults filled in, the salt encrypted.
+    const program = [
+      { type: "mask_field", name: "Mask email", fieldsInclude: ["orders.email"], maskSalt: "program-salt-1" },
+      { type: "regex_router", name: "Route orders", regex: "(.*)_orders" },
+    ];
+    const checked = await new DestinationSmtChainProvider().check({}, { destination: made, transforms: program });
+    expect(checked.failures).toEqual([]);
+    const recorded = (checked.inputs.transforms as Array<Record<string, unknown>>).map((e) => (e.maskSalt ? { ...e, maskSalt: { ciphertext: "x" } } : e));
+    const inputs = (id: string, transforms: unknown = recorded) => ({ destination: id, transforms });
+    // What the interrupted create's PUT wrote, on the destination it names and on the one the stack already tracks.
+    const put = {
+      transforms: [
+        { type: "mask_field", name: "Mask email", enabled: true, config: { fields_include: ["orders.email"] }, secret_operations: [{ pointer: "/mask_salt", operation: "replace", value: "program-salt-1" }] },
+        { type: "regex_router", name: "Route orders", enabled: true, config: { regex: "(.*)_orders" } },
+      ],
+    };
+    for (const id of [made, tracked]) await iac.put("/destinations/{id}/smt-chain", { params: { id }, body: put });
+
+    const decisions = await decide(
+      iac,
+      [
+        op("creating", CHAIN, "made", inputs(made)),
+        op("creating", CHAIN, "never", inputs(never)),
+        op("creating", CHAIN, "other", inputs(made, [recorded[0], { ...recorded[1], regex: "(.*)_items" }])),
+        op("creating", CHAIN, "empty", inputs(never, [])),
+        op("creating", CHAIN, "tracked", inputs(tracked)),
+        op("creating", CHAIN, "gone", inputs("no-such-destination")),
+        op("creating", CHAIN, "secret-list", inputs(made, { ciphertext: "x" })),
+      ],
+      new Set([`${CHAIN}\0${tracked}`]),
+    );
+    expect(decisions.map((d) => [d.op.urn.split("::").at(-1), d.action, "id" in d ? d.id : undefined])).toEqual([
+      ["made", "adopt", made],
+      ["never", "clear", undefined],
+      ["other", "clear", undefined],
+      // No chain is the empty chain the create would have written.
+      ["empty", "adopt", never],
+      ["tracked", "clear", undefined],
+      ["gone", "clear", undefined],
+      ["secret-list", "leave", undefined],
+    ]);
+    expect(decisions[0]!.note).toMatch(/holds this create's 2 transform\(s\): taken into the stack \(the API never shows a secret it holds/);
+    expect(decisions[1]!.note).toContain(`the chain of destination ${never} is not this create's (transforms[0] (mask_field "Mask email") was removed, and 1 more)`);
+    expect(decisions[2]!.note).toContain('transforms[1].regex of "Route orders" was changed from "(.*)_items" to "(.*)_orders"');
+    expect(decisions[3]!.note).not.toContain("secret");
+    expect(decisions[5]!.note).toMatch(/destination no-such-destination no longer exists/);
   });
 
   it("deletes a credential only when exactly one unclaimed match can be the lost one", async () => {
