@@ -275,7 +275,11 @@ describe("bad programs and secrets in logs", { timeout: ENGINE_TIMEOUT_MS }, () 
       await configureStack(stack, emulator);
       // Stored in plain on purpose: the program reads it with config.get, as code would hold it.
       await stack.run(["config", "set", "--plaintext", "--stack", stack.stackName, "e2e:plainPassword", PLAIN]);
-      const up = await stack.run(["up", "--yes", "--debug", "--stack", stack.stackName]);
+      // --skip-preview: in a preview the engine answers a create with its checked inputs, and the
+      // Node.js SDK's --debug log prints that answer whole, a string the program wrote in plain
+      // included (the CLI masks only secret stack config). That line is Pulumi's, out of this
+      // package's reach; what this test pins is the provider's part: its logs, outputs and state.
+      const up = await stack.run(["up", "--yes", "--skip-preview", "--debug", "--stack", stack.stackName]);
       expect(up.output).toMatch(/debug/i);
       expect(up.output).not.toContain(PLAIN);
       const refresh = await stack.run(["refresh", "--yes", "--skip-preview", "--debug", "--stack", stack.stackName]);
