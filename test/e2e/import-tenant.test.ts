@@ -14,7 +14,7 @@ import { webClient } from "../support/web.js";
 import { yamlProgram } from "../support/yaml.js";
 
 // Issue 21, point 4: the round trip. A tenant seeded through the API as people build one in the
-// web console (26 objects of every kind), `pulumi-cdc import` writes the program, it type-checks,
+// web console (27 objects of every kind, a destination's SMT chain among them), `pulumi-cdc import` writes the program, it type-checks,
 // the printed secrets are set, and `pulumi up` adopts every object with NO write to any of them;
 // then `pulumi preview --expect-no-changes` and `pulumi-cdc drift` are clean, and `pulumi destroy`
 // removes exactly those objects.
@@ -102,7 +102,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     const imported = await run(process.execPath, [CLI, "import", "--out", program, "--raw-config", "acme-legacy-*", "--pulumi-import-file", join(program, "import.json")], { cwd: work, env });
     expect(imported.code, imported.stderr).toBe(0);
     expect(writes(emulator)).toEqual({});
-    expect(imported.stdout).toContain(`Wrote a TypeScript program for 4 tags, 2 LLM connections, 2 HTTP connections, 2 agents, 5 sources, 3 destinations, 3 transforms, 3 pipelines and 2 topics`);
+    expect(imported.stdout).toContain(`Wrote a TypeScript program for 4 tags, 2 LLM connections, 2 HTTP connections, 2 agents, 5 sources, 3 destinations, 1 SMT chain, 3 transforms, 3 pipelines and 2 topics`);
     const index = await readFile(join(program, "index.ts"), "utf8");
     // Typed helpers, the raw config of the one asked for, references, adoptId on each, no secret.
     expect(index).toContain("...postgresqlTables({");
@@ -111,7 +111,9 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     expect(index).toContain("source: acmeOrdersSource,");
     expect(index).toContain("{ transform: acmeCleanOrdersTransform, topics: [");
     expect(index).toContain("llmConnection: acmeGptLlmConnection,");
-    expect((index.match(/adoptId: /g) ?? []).length).toBe(seeded.count - seeded.ids.topics.length);
+    // A topic is named by its topicId, a chain by its destination: neither takes an adoptId.
+    expect((index.match(/adoptId: /g) ?? []).length).toBe(seeded.count - seeded.ids.topics.length - seeded.ids.smtChains.length);
+    expect(index).toContain('maskSalt: "********",');
     expect(index).toContain(seeded.credential);
     for (const value of Object.values(SEED_SECRETS)) expect(index).not.toContain(value);
     const importFile = JSON.parse(await readFile(join(program, "import.json"), "utf8")) as { resources: unknown[] };
@@ -139,7 +141,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     expect(preview.stdout).toMatch(new RegExp(`\\+ ${seeded.count + 1} to create`));
     expect(writes(emulator)).toEqual({});
 
-    // 5. A plain pulumi up adopts all 26 objects (and makes the stack): the API receives no write at all.
+    // 5. A plain pulumi up adopts all 27 objects (and makes the stack): the API receives no write at all.
     const up = await stack.up();
     expect(up.stdout).toMatch(new RegExp(`\\+ ${seeded.count + 1} created`));
     expect(writes(emulator)).toEqual({});
@@ -152,7 +154,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     expect(drift.stdout).toMatch(/No drift: \d+ resources of stack/);
     expect(writes(emulator)).toEqual({});
 
-    // 7. destroy removes exactly those objects: the credentials and the platform's tags stay.
+    // 7. destroy removes exactly those objects (the chain by emptying it, before its destination goes): the credentials and the platform's tags stay.
     const destroyed = await stack.destroy();
     expect(destroyed.stdout).toMatch(new RegExp(`- ${seeded.count + 1} deleted`));
     const after = await census(web);
@@ -178,7 +180,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
       "DELETE /agents/connections/llm/:connection_id": 2,
       "DELETE /agents/:job_id": 2,
     });
-    expect(Object.keys(writes(emulator)).filter((route) => !route.startsWith("DELETE "))).toEqual([]);
+    expect(Object.fromEntries(Object.entries(writes(emulator)).filter(([route]) => !route.startsWith("DELETE ")))).toEqual({ "PUT /destinations/:destination_id/smt-chain": 1 });
   });
 
   it("--lang yaml: the YAML program on the provider plugin adopts a tenant with no write, previews clean, and destroys it", async () => {

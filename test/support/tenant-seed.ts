@@ -17,7 +17,8 @@ import { requiredConfig } from "./catalogue-samples.js";
  * A tenant as people build one in the web console over months, through the API with a client
  * that stamps `created_from: web`: tags, sources of several connectors (paused, tagged, one
  * with settings away from the defaults), destinations (one edited after it was made, one
- * stopped), transforms with their code or SQL (one deployed), pipelines through transforms,
+ * stopped, one with a chain of single message transforms), transforms with their code or SQL
+ * (one deployed), pipelines through transforms,
  * HTTP and LLM connections, agents (one a draft), topics tuned, and a client credential. The
  * secrets are sentinels no program may ever hold in plain text.
  */
@@ -34,6 +35,7 @@ export const SEED_SECRETS = {
   ticketsToken: "Bearer SEED-TICKETS-3c8d",
   ticketsKey: "SEED-TICKETS-KEY-0b5e",
   gptKey: "sk-SEED-GPT-7f2a",
+  maskSalt: "SEED-MASK-SALT-5d3e",
   claudeKey: "sk-ant-SEED-CLAUDE-1e9b",
 } as const;
 
@@ -50,6 +52,8 @@ export interface SeededTenant {
     agents: string[];
     /** Topics tuned away from what the platform made. */
     topics: string[];
+    /** Destinations whose SMT chain a program takes over (its id is theirs). */
+    smtChains: string[];
   };
   credential: string;
   /** How many objects an import of the whole tenant adopts. */
@@ -123,6 +127,16 @@ export async function seedTenant(web: CdcClient, prefix = "seed"): Promise<Seede
   await web.put(`/destinations/${warehouse.id}`, {
     query: { wait: false },
     body: { name: warehouse.name, connector: "snowflake", config: { ...SNOWFLAKE, "snowflake.private.key": "********", "snowflake.schema.name": "STAGING" }, tags: [pii.id, finance.id] },
+  });
+  // A chain saved in the console: the whole user chain, the salt as a secret operation.
+  await web.put("/destinations/{id}/smt-chain", {
+    params: { id: warehouse.id! },
+    body: {
+      transforms: [
+        { type: "mask_field", name: "Mask email", enabled: true, config: { fields_include: ["customers.email"], mask_function: "SHA256" }, secret_operations: [{ pointer: "/mask_salt", operation: "replace", value: SEED_SECRETS.maskSalt }] },
+        { type: "regex_router", name: "Route orders", enabled: true, config: { regex: "(.*)_orders", replacement: "$1" } },
+      ],
+    },
   });
   const lake = await destination(n("lake"), "s3", {
     ...requiredConfig(CATALOGUE.destination.s3!),
@@ -214,6 +228,7 @@ export async function seedTenant(web: CdcClient, prefix = "seed"): Promise<Seede
     llmConnections: [gpt.connection_id, claude.connection_id],
     agents: [triage.job_id, digest.job_id],
     topics: [ordersTopic, cleanTopic],
+    smtChains: [warehouse.id!],
   };
   return { ids, credential: credential.client_id, count: Object.values(ids).reduce((sum, list) => sum + list.length, 0) };
 }

@@ -95,7 +95,7 @@ describe("pulumi-cdc import against the emulator", () => {
     expect(idents(named)).toEqual(["acmeGptLlmConnection", "acmeOrdersSource", "acmeOrdersToWarehousePipeline"]);
 
     const tagged = await importing(["--out", join(work, "tag"), "--tag", "acme-pii"]);
-    expect(idents(tagged)).toEqual(["acmePiiTag", "acmeOrdersSource", "acmeWarehouseDestination", "acmeOrdersToWarehousePipeline", "cleanOrdersTopic"]);
+    expect(idents(tagged)).toEqual(["acmePiiTag", "acmeOrdersSource", "acmeWarehouseDestination", "acmeWarehouseSmtChain", "acmeOrdersToWarehousePipeline", "cleanOrdersTopic"]);
     const nothing = await importing(["--out", join(work, "none"), "--tag", "no-such-tag"]);
     expect(nothing.model!.resources).toEqual([]);
     expect(err.join("")).toContain('no tag is named "no-such-tag"');
@@ -143,7 +143,7 @@ describe("pulumi-cdc import against the emulator", () => {
     expect(Object.keys(doc.config)).toHaveLength(13);
     const types = Object.values(doc.resources).map((x) => x.type);
     expect(types).toHaveLength(seeded.count);
-    expect(new Set(types)).toEqual(new Set(["cdc:index:Tag", "cdc:index:LlmConnection", "cdc:index:HttpConnection", "cdc:index:Agent", "cdc:index:Source", "cdc:index:Destination", "cdc:index:Transform", "cdc:index:Pipeline", "cdc:index:Topic"]));
+    expect(new Set(types)).toEqual(new Set(["cdc:index:Tag", "cdc:index:LlmConnection", "cdc:index:HttpConnection", "cdc:index:Agent", "cdc:index:Source", "cdc:index:Destination", "cdc:index:DestinationSmtChain", "cdc:index:Transform", "cdc:index:Pipeline", "cdc:index:Topic"]));
     expect(doc.resources.acmeOrdersSource!.properties).toMatchObject({ connector: "postgresql", config: { "database.password": "${acmeOrdersSourceDatabasePassword}", "database.sslmode": "disable" }, adoptId: seeded.ids.sources[0] });
     const file = JSON.parse(await readFile(join(dir, "resources.json"), "utf8")) as { resources: Array<{ type: string; name: string; id: string }> };
     expect(file.resources).toHaveLength(seeded.count);
