@@ -207,30 +207,38 @@ cdc_ensure_pulumi() {
 # The Go tools of tools/ (its go.mod and go.sum pinned to the CLI's pkg/v3 and sdk/v3, so the Go
 # caches of the CLI build serve most of it): pulumi-cdc-codegen, which writes sdk/go, sdk/python,
 # sdk/dotnet and docs/reference from plugin/schema.json (`npm run generate`, and the tests that
-# check them), and pulumi-language-go, a Go language host for machines without Pulumi's (its
-# module is refused by restricted proxies). Built once per content of tools/ into the cache
-# (about a minute once the CLI is built); PULUMI_CDC_CODEGEN names the generator, and the host is
-# linked beside our CLI (or into the shims directory on PATH) unless the machine has its own.
+# check them), and pulumi-language-go and pulumi-language-python, Go and Python language hosts for
+# machines without Pulumi's (their modules are refused by restricted proxies). Built once per
+# content of tools/ into the cache (about a minute once the CLI is built); PULUMI_CDC_CODEGEN
+# names the generator, and each host is linked beside our CLI (or into the shims directory on
+# PATH) unless the machine has its own.
 cdc_ensure_codegen() {
   command -v go >/dev/null 2>&1 || {
-    cdc_die "no Go toolchain: the code generator and the Go language host of tools/ need Go >= 1.25"
+    cdc_die "no Go toolchain: the code generator and the language hosts of tools/ need Go >= 1.25"
     return 1
   }
   local src="$CDC_REPO_ROOT/tools" hash out build shims
-  hash="$(cd "$src" && find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-12)"
+  # exec.py is embedded in the Python host.
+  hash="$(cd "$src" && find . -type f \( -name '*.go' -o -name '*.py' -o -name go.mod -o -name go.sum \) | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-12)"
   out="$CDC_CACHE/codegen-$hash/bin"
-  if [ ! -x "$out/pulumi-cdc-codegen" ] || [ ! -x "$out/pulumi-language-go" ]; then
+  local tool tools=(pulumi-cdc-codegen pulumi-language-go pulumi-language-python) missing=""
+  for tool in "${tools[@]}"; do [ -x "$out/$tool" ] || missing=1; done
+  if [ -n "$missing" ]; then
     mkdir -p "$CDC_CACHE" "$out"
     (
       # One build at a time (two test files may ask at once); the second finds it done.
       if command -v flock >/dev/null 2>&1; then flock 9; fi
-      if [ ! -x "$out/pulumi-cdc-codegen" ] || [ ! -x "$out/pulumi-language-go" ]; then
+      missing=""
+      for tool in "${tools[@]}"; do [ -x "$out/$tool" ] || missing=1; done
+      if [ -n "$missing" ]; then
         build="$CDC_CACHE/build-codegen-$hash"
         rm -rf "$build" && mkdir -p "$build" && cp -R "$src/." "$build/" || exit 1
-        cdc_say "building pulumi-cdc-codegen and pulumi-language-go from tools/ (first run only: about a minute once the CLI is built)"
+        cdc_say "building pulumi-cdc-codegen, pulumi-language-go and pulumi-language-python from tools/ (first run only: about a minute once the CLI is built)"
         cdc_go_build "pulumi-cdc-codegen" "$build" "$out/pulumi-cdc-codegen" ./pulumi-cdc-codegen "" || exit 1
-        cdc_go_build "pulumi-language-go" "$build" "$out/pulumi-language-go" ./pulumi-language-go \
-          "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$CDC_PULUMI_VERSION" || exit 1
+        for tool in pulumi-language-go pulumi-language-python; do
+          cdc_go_build "$tool" "$build" "$out/$tool" "./$tool" \
+            "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$CDC_PULUMI_VERSION" || exit 1
+        done
         rm -rf "$build"
       fi
     ) 9>"$CDC_CACHE/codegen.lock" || return 1
@@ -239,13 +247,15 @@ cdc_ensure_codegen() {
   # The directory of our shims, as cdc_ensure_pulumi chose it.
   shims="$CDC_CACHE/pulumi-v$CDC_PULUMI_VERSION/bin"
   [ "$(command -v pulumi 2>/dev/null)" = "$shims/pulumi" ] || shims="$CDC_CACHE/shims-$(printf '%s' "$CDC_REPO_ROOT" | cksum | cut -d' ' -f1)"
-  if cdc_on_path_besides pulumi-language-go "$shims"; then
-    [ -L "$shims/pulumi-language-go" ] && rm -f "$shims/pulumi-language-go"
-  else
-    mkdir -p "$shims"
-    ln -sfn "$out/pulumi-language-go" "$shims/pulumi-language-go"
-    case ":$PATH:" in *":$shims:"*) ;; *) export PATH="$shims:$PATH" ;; esac
-  fi
+  for tool in pulumi-language-go pulumi-language-python; do
+    if cdc_on_path_besides "$tool" "$shims"; then
+      [ -L "$shims/$tool" ] && rm -f "$shims/$tool"
+    else
+      mkdir -p "$shims"
+      ln -sfn "$out/$tool" "$shims/$tool"
+      case ":$PATH:" in *":$shims:"*) ;; *) export PATH="$shims:$PATH" ;; esac
+    fi
+  done
 }
 
 # Python for the Python SDK and Python programs: a python3 >= 3.9 that can make virtual
@@ -327,7 +337,7 @@ cdc_toolchain() {
   cdc_ensure_node && cdc_ensure_deps && cdc_ensure_pulumi && cdc_pulumi_env || return 1
   # Not fatal here (the demo needs neither tool): `npm run generate` and the tests that need them
   # call it again and fail with its message.
-  cdc_ensure_codegen || cdc_say "warning: the code generator and the Go language host are not available (above)"
+  cdc_ensure_codegen || cdc_say "warning: the code generator and the Go and Python language hosts are not available (above)"
   # Not fatal either: the Python tests call it again, and skip only where there is no Python.
   cdc_ensure_python || [ $? = 2 ] || cdc_say "warning: Python's wheels are not available (above)"
 }
