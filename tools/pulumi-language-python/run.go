@@ -64,7 +64,12 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 	}
 	args = append(append(args, entry), req.GetArgs()...)
 
-	config, err := json.Marshal(req.GetConfig())
+	// A stack without configuration has a nil map, which would marshal to null: the SDK wants an object.
+	configMap := req.GetConfig()
+	if configMap == nil {
+		configMap = map[string]string{}
+	}
+	config, err := json.Marshal(configMap)
 	if err != nil {
 		return nil, err
 	}
