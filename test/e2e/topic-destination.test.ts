@@ -58,7 +58,7 @@ describe("TopicDestination: a HubSpot source's topics sent to Snowflake, in YAML
   });
 
   it("previews the creates on a fresh stack, goes up with a plain up, and previews clean", async () => {
-    const preview = await stack.preview();
+    const preview = await stack.run(["preview", "--stack", stack.stackName]);
     expect(plain(preview.stdout)).toMatch(/\+\s+cdc:index:TopicDestination\s+contactsToWarehouse\s+create/);
     expect(plain(preview.stdout)).toMatch(/\+ 5 to create/);
     const up = await stack.up();
@@ -116,8 +116,9 @@ describe("TopicDestination: a HubSpot source's topics sent to Snowflake, in YAML
       expect(code).toContain(`destinationId: ${destination}`);
       await appendFile(join(project.dir, "Pulumi.yaml"), `\n${code}`);
       expect(plain((await other.preview(["--expect-no-changes"])).stdout)).toMatch(/2 unchanged/);
-      // Destroying this stack would detach the topic the first stack manages: it forgets it instead.
-      await other.run(["state", "delete", "urn:pulumi:crm-import::cdc-e2e-import-binding::cdc:index:TopicDestination::contacts", "--yes", "--stack", other.stackName]);
+      // Destroying this stack would detach the topic the first stack manages: it forgets it instead
+      // (--force: pulumi import protects what it imports).
+      await other.run(["state", "delete", "urn:pulumi:crm-import::cdc-e2e-import-binding::cdc:index:TopicDestination::contacts", "--yes", "--force", "--stack", other.stackName]);
     } finally {
       await other.dispose();
       await project.dispose();
