@@ -25,7 +25,7 @@ emulator_pid=""
 started=$SECONDS
 step_no=0
 step_title="setup"
-TOTAL_STEPS=10
+TOTAL_STEPS=11
 
 # --- output helpers ---------------------------------------------------------------------------
 # Colour only on a terminal (and never with NO_COLOR), so logs stay plain text.
