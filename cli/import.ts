@@ -4,7 +4,7 @@ import { redact, resolveSettings, resolveTuning, type CdcClient, type CdcSetting
 import { EXIT_ERROR } from "./args.js";
 import { describeError, DirectoryError, programDir } from "./common.js";
 import type { ImportOptions } from "./import/args.js";
-import { countsText, importFile, programFiles, projectName, secretCommands } from "./import/files.js";
+import { countsText, importFile, programFiles, projectName, pythonSdkDir, secretCommands } from "./import/files.js";
 import { buildProgram, type Kind, type ProgramModel } from "./import/model.js";
 import { readTenant } from "./import/tenant.js";
 import { exportStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
@@ -88,6 +88,7 @@ export async function runImport(options: ImportOptions, deps: ImportDeps): Promi
     const files = programFiles(model, {
       lang: options.lang,
       project,
+      ...(options.lang === "python" ? pythonSdkOption(out) : {}),
       ...(importPath ? { importFile: relative(out, importPath) || basename(importPath) } : {}),
     });
     // Everything is known: now write, the directory first.
@@ -114,8 +115,18 @@ export async function runImport(options: ImportOptions, deps: ImportDeps): Promi
   }
 }
 
+const LANG_NAMES = { typescript: "TypeScript", yaml: "YAML", python: "Python" } as const;
+
+/** requirements.txt's path to this checkout's sdk/python, relative to the program's directory. */
+function pythonSdkOption(out: string): { pythonSdk?: string } {
+  const sdk = pythonSdkDir();
+  if (!sdk) return {};
+  const rel = relative(resolve(out), sdk);
+  return { pythonSdk: rel.startsWith("..") ? rel : `./${rel}` };
+}
+
 function summary(model: ProgramModel, out: string, written: readonly string[], notes: readonly string[], options: ImportOptions): string {
-  const lines = [`Wrote a ${options.lang === "yaml" ? "YAML" : "TypeScript"} program for ${countsText(model)} to ${out}:`];
+  const lines = [`Wrote a ${LANG_NAMES[options.lang]} program for ${countsText(model)} to ${out}:`];
   for (const path of written) lines.push(`  ${path.startsWith(`${out}/`) ? relative(out, path) : path}`);
   for (const note of notes) lines.push(`Note: ${note}.`);
   if (model.warnings.length > 0) {

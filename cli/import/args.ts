@@ -34,8 +34,10 @@ Options:
   -s, --stack <name>             read the API settings from this stack's config (then the CDC_* variables)
       --skip-managed             leave out the objects --stack already manages (references to them
                                  become their ids, with a comment)
-      --lang <typescript|yaml>   the program's language (default typescript); yaml writes a
-                                 Pulumi.yaml on the provider plugin (cdc:index:<Kind>)
+      --lang <typescript|yaml|python>
+                                 the program's language (default typescript); yaml writes a
+                                 Pulumi.yaml on the provider plugin (cdc:index:<Kind>); python a
+                                 __main__.py on its Python SDK (cdc.Source(...), requirements.txt)
       --project <name>           the Pulumi project name (default: the --out directory's name)
       --pulumi-import-file <f>   also write a file for \`pulumi import -f <f>\` (provider plugin)
       --raw-config <glob>        write the config of the connectors whose name matches as a raw
@@ -61,7 +63,7 @@ export interface ImportOptions {
   tags: string[];
   stack?: string;
   skipManaged: boolean;
-  lang: "typescript" | "yaml";
+  lang: "typescript" | "yaml" | "python";
   project?: string;
   importFile?: string;
   rawConfig: string[];
@@ -128,8 +130,9 @@ export function parseImportArgs(argv: readonly string[]): ImportCommand {
     }
   }
   const lang = (values.lang as string | undefined) ?? "typescript";
-  const normalized = lang.toLowerCase() === "ts" ? "typescript" : lang.toLowerCase();
-  if (normalized !== "typescript" && normalized !== "yaml") throw new UsageError(`unknown --lang '${lang}': typescript or yaml`, IMPORT_USAGE);
+  const lower = lang.toLowerCase();
+  const normalized = lower === "ts" ? "typescript" : lower === "py" ? "python" : lower;
+  if (normalized !== "typescript" && normalized !== "yaml" && normalized !== "python") throw new UsageError(`unknown --lang '${lang}': typescript, yaml or python`, IMPORT_USAGE);
   const stack = values.stack === undefined ? undefined : nonEmpty("--stack", values.stack as string).trim();
   const skipManaged = values["skip-managed"] === true;
   if (skipManaged && stack === undefined) throw new UsageError("--skip-managed needs --stack <name>: the stack whose objects to leave out", IMPORT_USAGE);

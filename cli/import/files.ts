@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Kind, ProgramModel } from "./model.js";
+import { renderPython } from "./python.js";
 import { renderTypeScript } from "./typescript.js";
 import { renderYaml } from "./yaml.js";
 
@@ -10,7 +11,7 @@ import { renderYaml } from "./yaml.js";
  * model and options give the same bytes: nothing here reads a clock or the API's URL.
  */
 
-export type Lang = "typescript" | "yaml";
+export type Lang = "typescript" | "yaml" | "python";
 
 export interface ProgramOptions {
   lang: Lang;
@@ -18,6 +19,12 @@ export interface ProgramOptions {
   project: string;
   /** Where `--pulumi-import-file` writes, relative to the program's directory or absolute; undefined: none. */
   importFile?: string;
+  /**
+   * Python: the SDK's requirement in requirements.txt, a path relative to the program's directory
+   * (pulumi-cdc's sdk/python, as examples/python-quickstart's `../../sdk/python`); undefined: none
+   * is known (pulumi-cdc installed without its repository), and the README says how to get it.
+   */
+  pythonSdk?: string;
 }
 
 interface OwnPackage {
@@ -150,14 +157,57 @@ function pulumiYamlTs(project: string): string {
   ].join("\n");
 }
 
+/**
+ * Pulumi's Python SDK at the engine's release the toolchain pins (scripts/toolchain.sh
+ * CDC_PULUMI_VERSION; a unit test holds them equal), as examples/python-quickstart requires it.
+ */
+export const PULUMI_PYTHON_REQUIREMENT = "pulumi>=3.259.0,<3.260.0";
+
+/** The SDK of this checkout, sdk/python beside pulumi-cdc's package.json, or undefined when absent. */
+export function pythonSdkDir(): string | undefined {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    const file = join(dir, "package.json");
+    if (existsSync(file) && (JSON.parse(readFileSync(file, "utf8")) as { name?: string }).name === "pulumi-cdc") {
+      const sdk = join(dir, "sdk", "python");
+      return existsSync(join(sdk, "setup.py")) ? sdk : undefined;
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function requirementsTxt(sdk: string | undefined): string {
+  return [
+    "# Pulumi's Python SDK of the engine's release.",
+    PULUMI_PYTHON_REQUIREMENT,
+    ...(sdk
+      ? ["# pulumi-cdc's generated Python SDK (pulumi_cdc), built by pip from the sources of the checkout", "# that wrote this program (README.md says how to install it elsewhere).", sdk]
+      : ["# pulumi-cdc's generated Python SDK (pulumi_cdc): the sdk/python directory of a pulumi-cdc", "# checkout; put its path on the next line (README.md).", "# ../pulumi-cdc/sdk/python"]),
+    "",
+  ].join("\n");
+}
+
+function pulumiYamlPython(project: string): string {
+  return [
+    `name: ${project}`,
+    "runtime:",
+    "  name: python",
+    "  options:",
+    "    # `pulumi install` (or the first preview) makes it and installs requirements.txt into it.",
+    "    virtualenv: venv",
+    "description: Objects of a CDC tenant taken over by pulumi-cdc import (adopt_id on each)",
+    "",
+  ].join("\n");
+}
+
 function readme(model: ProgramModel, options: ProgramOptions): string {
   const yaml = options.lang === "yaml";
+  const python = options.lang === "python";
   const lines = [
     `# ${options.project}`,
     "",
     ...wrap(
       `Written by \`pulumi-cdc import\` from a tenant of the CDC platform: ${countsText(model)}, each ` +
-        `taken over by its \`adoptId\` (${yaml ? "`Pulumi.yaml`" : "`index.ts`"}). Adopting an object that already matches the program ` +
+        `taken over by its \`adoptId\` (${yaml ? "`Pulumi.yaml`" : python ? "`__main__.py`" : "`index.ts`"}). Adopting an object that already matches the program ` +
         "writes nothing to it (no update, no pause, no restart); the stack records it and, for destinations, the drift baseline. " +
         "Only values that differ from the platform's defaults are written, and references between objects are references between resources.",
     ),
@@ -169,6 +219,19 @@ function readme(model: ProgramModel, options: ProgramOptions): string {
     lines.push(
       "1. Install the provider plugin `pulumi-resource-cdc` (pulumi-cdc's `npm run package-plugin` builds it):",
       "   `pulumi plugin install resource cdc <version> --file pulumi-resource-cdc-v<version>-linux-amd64.tar.gz`.",
+    );
+  } else if (python) {
+    lines.push(
+      "1. The provider plugin `pulumi-resource-cdc` (pulumi-cdc's `npm run package-plugin` builds it):",
+      "   `pulumi plugin install resource cdc <version> --file pulumi-resource-cdc-v<version>-linux-amd64.tar.gz`.",
+      "   The first `pulumi preview` (or `pulumi install`) makes the virtual environment `venv` and installs",
+      "   `requirements.txt` into it: Pulumi's Python SDK and pulumi-cdc's (the package `pulumi_cdc`).",
+      ...(options.pythonSdk
+        ? ["   `requirements.txt` points at `sdk/python` of the pulumi-cdc checkout that wrote it, by a relative path."]
+        : ["   `requirements.txt` names no SDK yet: put the path of a pulumi-cdc checkout's `sdk/python` in it."]),
+      "   Outside that repository (another machine, a moved directory), clone pulumi-cdc and write the path of",
+      "   its `sdk/python` in `requirements.txt` instead (`pip install <path>` builds it from its sources), or",
+      "   install a wheel of it built there (`pip wheel <path>`) into `venv`.",
     );
   } else {
     lines.push("1. `npm install` (pulumi-cdc, @pulumi/pulumi, TypeScript).");
@@ -235,6 +298,10 @@ export function programFiles(model: ProgramModel, options: ProgramOptions): Map<
   const files = new Map<string, string>();
   if (options.lang === "yaml") {
     files.set("Pulumi.yaml", renderYaml(model, options.project, header(model)));
+  } else if (options.lang === "python") {
+    files.set("Pulumi.yaml", pulumiYamlPython(options.project));
+    files.set("__main__.py", renderPython(model, header(model)));
+    files.set("requirements.txt", requirementsTxt(options.pythonSdk));
   } else {
     files.set("Pulumi.yaml", pulumiYamlTs(options.project));
     files.set("index.ts", renderTypeScript(model, header(model)));

@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseImportArgs, type ImportOptions } from "../../../cli/import/args.js";
 import { runImport, type ImportDeps } from "../../../cli/import.js";
@@ -131,6 +132,24 @@ describe("pulumi-cdc import against the emulator", () => {
     const index = await readFile(join(work, "managed", "index.ts"), "utf8");
     expect(index).toContain(`source: "${seeded.ids.sources[0]}" /* source "acme-orders": managed by stack prod */,`);
     expect(index).toMatch(/\/\* tag "acme-pii": managed by stack prod \*\//);
+  });
+
+  it("--lang python writes Pulumi.yaml (python runtime, venv), __main__.py and requirements.txt (the checkout's SDK); Python parses it; no API write", async () => {
+    const dir = join(work, "python");
+    emulator.resetStats();
+    const r = await importing(["--out", dir, "--lang", "python"]);
+    expect(Object.keys(emulator.stats().requests).filter((x) => /^(POST|PUT|PATCH|DELETE) /.test(x) && !x.startsWith("POST /auth/"))).toEqual([]);
+    expect(r.code).toBe(0);
+    expect((await readdir(dir)).sort()).toEqual(["Pulumi.yaml", "README.md", "__main__.py", "requirements.txt"]);
+    expect(await readFile(join(dir, "Pulumi.yaml"), "utf8")).toMatch(/runtime:\n  name: python\n  options:\n(    #.*\n)?    virtualenv: venv\n/);
+    const reqs = (await readFile(join(dir, "requirements.txt"), "utf8")).split("\n").filter((l) => l !== "" && !l.startsWith("#"));
+    expect(reqs[1]).toBe(relative(dir, join(__dirname, "..", "..", "..", "sdk", "python")));
+    const py = await readFile(join(dir, "__main__.py"), "utf8");
+    execFileSync("python3", ["-c", "import ast,sys; ast.parse(sys.stdin.read(), '__main__.py')"], { input: py });
+    expect(py).toContain("import pulumi_cdc as cdc");
+    expect(py).toMatch(/^[a-z0-9_]+ = cdc\.Source\($/m);
+    expect(py).toMatch(/^    adopt_id="/m);
+    expect(py).toMatch(/config\.require_secret\("[A-Za-z0-9]+"\)/);
   });
 
   it("--lang yaml writes a YAML program on the plugin's tokens; --pulumi-import-file a file for pulumi import -f", async () => {

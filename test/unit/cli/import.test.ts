@@ -7,6 +7,11 @@ import { assignIdentifiers, baseIdentifier, camelCase, globToRegExp, idHash, sec
 import type { Tenant } from "../../../cli/import/tenant.js";
 import { renderTypeScript, tsString } from "../../../cli/import/typescript.js";
 import { renderYaml, yamlString } from "../../../cli/import/yaml.js";
+import { pyString, pythonVariables, renderPython, snakeCase } from "../../../cli/import/python.js";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { PULUMI_PYTHON_REQUIREMENT } from "../../../cli/import/files.js";
 import { parseCommandLine, USAGE, UsageError } from "../../../cli/args.js";
 
 // The pure parts of `pulumi-cdc import`: identifiers, the program model built from a tenant (as
@@ -284,6 +289,61 @@ describe("rendering", () => {
     expect(yamlString("true")).toBe('"true"');
     expect(yamlString("a ${b}")).toBe('"a $${b}"');
     expect(tsString("a\nb`${c}")).toBe("`a\nb\\`\\${c}`");
+  });
+
+  it("Python: cdc.<Kind> on the plugin's inputs, snake_case variables and keywords, adopt_id on each, secrets from config; parses; the same bytes every time", () => {
+    const py = renderPython(model, ["header"]);
+    expect(renderPython(buildProgram(tenant(), { clientId: "cdc-1" }), ["header"])).toBe(py);
+    // Python's own parser reads it (a syntax error exits non-zero and fails the test).
+    execFileSync("python3", ["-c", "import ast,sys; ast.parse(sys.stdin.read(), '__main__.py')"], { input: py });
+    expect(py).toMatch(/^# header\n\nimport pulumi\nimport pulumi_cdc as cdc\n/);
+    expect(py).toContain('config = pulumi.Config()');
+    expect(py).toContain(
+      [
+        'orders_source = cdc.Source(',
+        '    "ordersSource",',
+        '    name="orders",',
+        '    connector="postgresql",',
+        '    config={',
+        '        "database.hostname.user.defined": "db.internal",',
+        '        "database.user": "cdc",',
+        '        "database.password": config.require_secret("ordersSourceDatabasePassword"),',
+      ].join("\n"),
+    );
+    expect(py).toContain('    desired_state="paused",\n');
+    expect(py).toContain(`    tags=[\n        pii_tag.id,\n        "${PRODUCTION}",  # the platform's own tag "Production"\n    ],\n`);
+    expect(py).toContain('    source=cdc.ConnectorRefArgs(\n        id=orders_source.id,\n    ),');
+    expect(py).toMatch(/cdc\.PipelineTransformArgs\(\n +id=clean_transform\.id,\n +topics=\["clean\.orders"\],/);
+    expect(py).toContain("    llm_connection_id=gpt_llm_connection.id,");
+    expect(py).toContain('    http_connection_ids=[\n        tickets_http_connection.id,\n        "h-gone",  # HTTP connection: not in the tenant\'s listings\n    ],');
+    expect(py).toContain("    deployed=False,");
+    expect(py).toContain("    opts=pulumi.ResourceOptions(depends_on=[orders_source]),");
+    expect(py).toContain('"value_transform": "function _stk(r) {\\n  return `${r}`;\\n}",');
+    expect(py).toMatch(/# the destination connector "quantumdb" is not in pulumi-cdc's catalogue[^\n]*\n[a-z_]+ = cdc\.Destination\(/);
+    expect(py).toContain('#   cdc-1; roles viewer; description "dbt"; created from web (the credential this import read the tenant with)');
+    // adopt_id on every resource but the topic, which the platform makes (as in TypeScript and YAML).
+    expect((py.match(/^    adopt_id="/gm) ?? []).length).toBe(model.resources.filter((r) => r.kind !== "Topic").length);
+    expect((py.match(/^[a-z0-9_]+ = cdc\.[A-Za-z]+\($/gm) ?? []).length).toBe(model.resources.length);
+    expect(snakeCase("ordersDbSource_1a2b3c")).toBe("orders_db_source_1a2b3c");
+    expect(snakeCase("replaceNullWithDefault")).toBe("replace_null_with_default");
+    expect([...pythonVariables(["aBTag", "aBTag_x", "import"]).values()]).toEqual(["a_b_tag", "a_b_tag_x", "import_"]);
+    expect(pyString('a"\\\n\u00e9\u{1F600}')).toBe('"a\\"\\\\\\n\\xe9\\U0001f600"');
+  });
+
+  it("Python files: Pulumi.yaml on the python runtime with a venv, __main__.py, requirements.txt with the SDK's path, the README on installing it", () => {
+    const files = programFiles(model, { lang: "python", project: "acme", pythonSdk: "../../sdk/python" });
+    expect([...files.keys()]).toEqual(["Pulumi.yaml", "__main__.py", "requirements.txt", "README.md"]);
+    expect(files.get("Pulumi.yaml")).toMatch(/^name: acme\nruntime:\n  name: python\n  options:\n(    #.*\n)?    virtualenv: venv\n/);
+    const reqs = files.get("requirements.txt")!.split("\n").filter((l) => l !== "" && !l.startsWith("#"));
+    expect(reqs).toEqual([PULUMI_PYTHON_REQUIREMENT, "../../sdk/python"]);
+    const pinned = /CDC_PULUMI_VERSION=(\S+)/.exec(readFileSync(join(__dirname, "..", "..", "..", "scripts", "toolchain.sh"), "utf8"))![1]!;
+    expect(PULUMI_PYTHON_REQUIREMENT.startsWith(`pulumi>=${pinned},`)).toBe(true);
+    const noSdk = programFiles(model, { lang: "python", project: "acme" });
+    expect(noSdk.get("requirements.txt")!.split("\n").filter((l) => l !== "" && !l.startsWith("#"))).toEqual([PULUMI_PYTHON_REQUIREMENT]);
+    const readme = files.get("README.md")!;
+    expect(readme).toContain("`__main__.py`");
+    expect(readme).toMatch(/Outside that repository[\s\S]*sdk\/python/);
+    for (const line of secretCommands(model)) expect(readme).toContain(line);
   });
 
   it("files: package.json, tsconfig.json, Pulumi.yaml, README with the secret commands, the import file; words wrapped", () => {
