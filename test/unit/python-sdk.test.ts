@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,6 +37,7 @@ describe("the Python SDK as a package (wheel and sdist, pip install, import)", {
   });
 
   let version: string;
+  let installed = false;
 
   it("python -m build makes an sdist and a wheel at the schema's version, each carrying pulumi-plugin.json and py.typed", async (ctx) => {
     if (!py) return ctx.skip();
@@ -107,6 +108,78 @@ describe("the Python SDK as a package (wheel and sdist, pip install, import)", {
     expect(got.modules).toBeGreaterThan(tokens.length / 2);
     expect(Object.entries(got.resources).filter(([, ok]) => !ok).map(([t]) => t)).toEqual([]);
     expect(got.plugin).toEqual({ resource: true, name: "cdc", version: schema.version });
+    installed = true;
+  });
+
+  it("every docs/reference page's Python example resolves against the installed SDK: each class it calls exists, with the keyword arguments it passes (inspect.signature), the page's resource among them", async (ctx) => {
+    if (!py) return ctx.skip();
+    expect(installed, "the install test failed").toBe(true);
+    const examples: Record<string, string> = {};
+    const want: Record<string, string> = {};
+    for (const token of Object.keys(schema.resources).sort()) {
+      const [, mod, name] = token.split(":") as [string, string, string];
+      const page = `${mod}/${name}.md`;
+      const code = /```python\n([\s\S]*?)```/.exec(readFileSync(join(REPO_ROOT, "docs", "reference", page), "utf8"))?.[1];
+      expect(code, page).toBeDefined();
+      examples[page] = code!;
+      want[page] = mod === "index" ? `pulumi_cdc.${name}` : `pulumi_cdc.${mod}.${name}`;
+    }
+    await writeFile(join(work, "examples.json"), JSON.stringify(examples));
+    // One process for all pages. Every call on `cdc.` or `pulumi.` is resolved by getattr; a
+    // resource is bound (inspect.signature(...).bind: a misspelt or missing argument fails) against
+    // its Args class, which takes the same inputs as the resource and has no defaults for the
+    // required ones, after its one positional argument (the resource's name); any other class
+    // (an Args class of an object input, pulumi.Config) against its own signature.
+    const script = [
+      "import ast, inspect, json, sys",
+      "import pulumi, pulumi_cdc",
+      "roots = {'cdc': pulumi_cdc, 'pulumi': pulumi}",
+      "def target(node):",
+      "    parts = []",
+      "    while isinstance(node, ast.Attribute):",
+      "        parts.append(node.attr)",
+      "        node = node.value",
+      "    if not isinstance(node, ast.Name) or node.id not in roots: return None, None",
+      "    obj, path = roots[node.id], roots[node.id].__name__",
+      "    for p in reversed(parts):",
+      "        obj, path = getattr(obj, p), f'{path}.{p}'",
+      "    return obj, path",
+      "report = {}",
+      "for page, code in json.load(open(sys.argv[1])).items():",
+      "    problems, resources = [], []",
+      "    for node in ast.walk(ast.parse(code, page)):",
+      "        if not isinstance(node, ast.Call): continue",
+      "        where = f'line {node.lineno}: {ast.unparse(node.func)}'",
+      "        try:",
+      "            obj, path = target(node.func)",
+      "        except AttributeError as e:",
+      "            problems.append(f'{where}: {e}')",
+      "            continue",
+      "        if obj is None: continue",
+      "        args, kwargs = [None] * len(node.args), {k.arg: None for k in node.keywords if k.arg}",
+      "        def bind(sig, *args, **kwargs):",
+      "            if not any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values()):",
+      "                unknown = sorted(set(kwargs) - set(sig.parameters))",
+      "                if unknown: raise TypeError(f'no argument {\", \".join(unknown)}')",
+      "            sig.bind(*args, **kwargs)",
+      "        try:",
+      "            if isinstance(obj, type) and issubclass(obj, pulumi.CustomResource):",
+      "                resources.append(path)",
+      "                if len(args) != 1: raise TypeError(f'{len(args)} positional arguments, not the name alone')",
+      "                bind(inspect.signature(getattr(sys.modules[obj.__module__], obj.__name__ + 'Args')), **kwargs)",
+      "            elif isinstance(obj, type) or callable(obj):",
+      "                bind(inspect.signature(obj), *args, **kwargs)",
+      "        except TypeError as e:",
+      "            problems.append(f'{where}: {e}')",
+      "    report[page] = {'problems': problems, 'resources': resources}",
+      "json.dump(report, sys.stdout)",
+    ].join("\n");
+    const r = await run(join(work, "venv", "bin", "python"), ["-c", script, join(work, "examples.json")], { cwd: work, env });
+    expect(r.code, r.output).toBe(0);
+    const report = JSON.parse(r.stdout) as Record<string, { problems: string[]; resources: string[] }>;
+    const problems = Object.entries(report).flatMap(([page, got]) => got.problems.map((p) => `${page}: ${p}`));
+    expect(problems, `the reference's Python examples do not match the SDK:\n${problems.join("\n")}`).toEqual([]);
+    expect(Object.fromEntries(Object.entries(report).map(([page, got]) => [page, got.resources]))).toEqual(Object.fromEntries(Object.entries(want).map(([page, cls]) => [page, [cls]])));
   });
 
   it("the toolchain's wheels hold Pulumi's Python SDK of exactly the CLI's release", (ctx) => {

@@ -218,12 +218,12 @@ describe("the generated SDKs and reference pages", () => {
     expect(mod).toContain(`github.com/pulumi/pulumi/sdk/v3 v${release}`);
   });
 
-  it("the reference has a page per resource, each with an example in TypeScript, YAML and Go", () => {
+  it("the reference has a page per resource, each with an example in TypeScript, YAML, Go and Python", () => {
     const pages = files(join(REPO_ROOT, "docs", "reference")).filter((f) => f !== "README.md");
     expect(pages).toEqual(resourceTokens.map((t) => `${moduleOf(t)}/${nameOf(t)}.md`).sort());
     for (const token of resourceTokens) {
       const page = readFileSync(join(REPO_ROOT, "docs", "reference", moduleOf(token), `${nameOf(token)}.md`), "utf8");
-      for (const section of ["## Example usage", "```typescript", "```yaml", "```go", "## Inputs", "## Outputs", "## Import"]) expect(page, `${token}: ${section}`).toContain(section);
+      for (const section of ["## Example usage", "```typescript", "```yaml", "```go", "```python", "## Inputs", "## Outputs", "## Import"]) expect(page, `${token}: ${section}`).toContain(section);
       expect(page).toContain(`pulumi import ${token} `);
       expect(page).toContain(`type: ${token}`);
     }
@@ -253,6 +253,42 @@ describe("the generated SDKs and reference pages", () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it("the reference's Python examples compile (Python's compile(), all in one process), each constructing its page's class of pulumi_cdc", async () => {
+    // That their calls name the SDK's classes and keyword arguments is checked against the
+    // installed SDK by test/unit/python-sdk.test.ts.
+    const examples: Record<string, string> = {};
+    for (const token of resourceTokens) {
+      const page = `${moduleOf(token)}/${nameOf(token)}.md`;
+      const code = /```python\n([\s\S]*?)```/.exec(readFileSync(join(REPO_ROOT, "docs", "reference", page), "utf8"))?.[1];
+      expect(code, page).toBeDefined();
+      expect(code, page).toContain("import pulumi_cdc as cdc\n");
+      const cls = moduleOf(token) === "index" ? `cdc.${nameOf(token)}` : `cdc.${moduleOf(token)}.${nameOf(token)}`;
+      expect(code, page).toContain(`= ${cls}(`);
+      examples[page] = code!;
+    }
+    const dir = await mkdtemp(join(tmpdir(), "pulumi-cdc-docs-py-"));
+    try {
+      await writeFile(join(dir, "examples.json"), JSON.stringify(examples));
+      const script = [
+        "import json, sys",
+        "errors = {}",
+        "for page, code in json.load(open(sys.argv[1])).items():",
+        "    try:",
+        "        compile(code, page, 'exec', dont_inherit=True)",
+        "    except SyntaxError as e:",
+        "        errors[page] = f'{e.msg} (line {e.lineno}): {(e.text or \"\").strip()}'",
+        "json.dump({'compiled': len(json.load(open(sys.argv[1]))) - len(errors), 'errors': errors}, sys.stdout)",
+      ].join("\n");
+      const r = await run("python3", ["-c", script, join(dir, "examples.json")]);
+      expect(r.code, r.output).toBe(0);
+      const got = JSON.parse(r.stdout) as { compiled: number; errors: Record<string, string> };
+      expect(got.errors).toEqual({});
+      expect(got.compiled).toBe(resourceTokens.length);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 function schemaVersion(): string {

@@ -1,7 +1,7 @@
 package main
 
 // The reference pages (docs/reference): one Markdown page per resource of the schema, what a
-// registry page shows (description, an example in TypeScript, YAML and Go, inputs, outputs,
+// registry page shows (description, an example in TypeScript, YAML, Go and Python, inputs, outputs,
 // import), and an index. Everything comes from the bound schema; the examples set the
 // resource's required inputs (and its name) to sample values made from each property's type,
 // enum values and description, secrets read from the stack's config.
@@ -17,6 +17,7 @@ import (
 	"unicode"
 
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	pythongen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
 
@@ -74,7 +75,7 @@ func (d *docs) index(resources []*schema.Resource) []byte {
 	fmt.Fprintf(&b, "# %s reference\n\n", d.pkg.DisplayName)
 	fmt.Fprintf(&b, "%s\n\n", oneLine(d.pkg.Description))
 	b.WriteString("One page per resource of the provider plugin's schema (`pulumi-resource-cdc`, package `cdc`, version " + d.pkg.Version.String() + "), ")
-	b.WriteString("with an example in TypeScript, YAML and Go, its inputs, outputs and import. ")
+	b.WriteString("with an example in TypeScript, YAML, Go and Python, its inputs, outputs and import. ")
 	b.WriteString("The SDKs: TypeScript `pulumi-cdc` (this repository's package), Go `" + d.importBase + "` (`sdk/go/cdc`), ")
 	b.WriteString("Python `sdk/python`, .NET `sdk/dotnet`; YAML programs use the tokens as they are.\n")
 	byModule := map[string][]*schema.Resource{}
@@ -124,6 +125,7 @@ func (d *docs) page(r *schema.Resource) []byte {
 	b.WriteString("### TypeScript\n\n```typescript\n" + ex.typescript() + "```\n\n")
 	b.WriteString("### YAML\n\n```yaml\n" + ex.yaml() + "```\n\n")
 	b.WriteString("### Go\n\n```go\n" + ex.golang() + "```\n\n")
+	b.WriteString("### Python\n\n```python\n" + ex.python() + "```\n\n")
 
 	types := map[string]*schema.ObjectType{}
 	b.WriteString("## Inputs\n\n")
@@ -792,4 +794,90 @@ func (g *goWriter) collection(elem schema.Type, suffix string) string {
 		return "pulumi.Bool" + suffix
 	}
 	return "pulumi." + suffix
+}
+
+// ---- Python (the generated SDK, sdk/python: the package pulumi_cdc) ----
+
+// python is the example on the Python SDK: `import pulumi_cdc as cdc`, the resource's class in
+// its module (cdc.sources.Postgresql, cdc.Tag at the top level), keyword arguments in snake_case
+// as the SDK names them (PyName, as the Python generator does), object types as their Args
+// classes, secrets from the stack's config. Its calls are checked against the installed SDK
+// (test/unit/python-sdk.test.ts), its syntax by test/unit/sdks.test.ts.
+func (ex *example) python() string {
+	var b strings.Builder
+	b.WriteString("import pulumi\nimport pulumi_cdc as cdc\n\n")
+	if len(ex.secrets) > 0 {
+		b.WriteString("config = pulumi.Config()\n")
+	}
+	variable := pythongen.PyName(ex.logical)
+	fmt.Fprintf(&b, "%s = %s(%q", variable, ex.d.pyClass(ex.r.Token), ex.logical)
+	for _, a := range ex.args {
+		fmt.Fprintf(&b, ",\n    %s=%s", pythongen.InitParamName(a.prop.Name), ex.d.pyValue(a.val, 1))
+	}
+	b.WriteString(")\n\n")
+	fmt.Fprintf(&b, "pulumi.export(\"id\", %s.id)\n", variable)
+	return b.String()
+}
+
+// pyClass: a class of the SDK as a program reaches it, `cdc.<module>.<Name>` (`cdc.<Name>` for
+// the top level).
+func (d *docs) pyClass(token string) string {
+	if mod := d.module(token); mod != "index" {
+		return "cdc." + pythongen.PyName(mod) + "." + tokenName(token)
+	}
+	return "cdc." + tokenName(token)
+}
+
+func pyString(s string) string {
+	// strconv.Quote's escapes (\n, \t, \", \\, \uXXXX) read the same in Python.
+	return strconv.Quote(s)
+}
+
+func (d *docs) pyValue(v value, indent int) string {
+	pad := strings.Repeat("    ", indent+1)
+	switch v.kind {
+	case "secret":
+		return fmt.Sprintf("config.require_secret(%s)", pyString(v.secret))
+	case "string", "enum":
+		// An enum of the SDK is a str Enum: its value as a string is a valid input.
+		return pyString(v.str)
+	case "int", "number":
+		return v.num
+	case "bool":
+		if v.str == "true" {
+			return "True"
+		}
+		return "False"
+	case "list":
+		parts := make([]string, len(v.items))
+		for i, it := range v.items {
+			parts[i] = d.pyValue(it, indent)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case "map":
+		// User keys, as they are.
+		var b strings.Builder
+		b.WriteString("{\n")
+		for _, k := range v.keys {
+			fmt.Fprintf(&b, "%s%s: %s,\n", pad, pyString(k), d.pyValue(v.fields[k], indent+1))
+		}
+		b.WriteString(strings.Repeat("    ", indent) + "}")
+		return b.String()
+	case "object":
+		o := v.typ.(*schema.ObjectType)
+		var b strings.Builder
+		fmt.Fprintf(&b, "%sArgs(", d.pyClass(o.Token))
+		for i, k := range v.keys {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, "\n%s%s=%s", pad, pythongen.PyName(k), d.pyValue(v.fields[k], indent+1))
+		}
+		if len(v.keys) > 0 {
+			b.WriteString(",\n" + strings.Repeat("    ", indent))
+		}
+		b.WriteString(")")
+		return b.String()
+	}
+	return "None"
 }
