@@ -1,5 +1,6 @@
 import { credentialsComment } from "./typescript.js";
 import { Reference, Secret, type ProgramModel, type Ref, type Resource, type Value } from "./model.js";
+import { pluginInputs } from "./plugin-inputs.js";
 
 /**
  * The Python program (`__main__.py`) of a ProgramModel, on the Python SDK generated from the
@@ -111,94 +112,28 @@ class Renderer {
   }
 }
 
-const refValue = (r: Ref) => new Reference(r);
-
-/** The SDK's class of each kind (the plugin's `cdc:index:<Kind>`). */
-const CLASS: Record<Resource["kind"], string> = {
-  Tag: "Tag",
-  LlmConnection: "LlmConnection",
-  HttpConnection: "HttpConnection",
-  Agent: "Agent",
-  Source: "Source",
-  Destination: "Destination",
-  DestinationSmtChain: "DestinationSmtChain",
-  Transform: "Transform",
-  Pipeline: "Pipeline",
-  Topic: "Topic",
-  TopicDestination: "TopicDestination",
-};
-
 type Arg = [string, Value] | [string, { lines: (indent: number) => string[] }];
 
-/** The keyword arguments, in the order the YAML program writes its properties. */
+/** Object inputs the SDK takes as its `...Args` classes, by kind and input. */
+const ARGS_CLASS: Readonly<Record<string, string>> = {
+  "Pipeline.source": "ConnectorRefArgs",
+  "Pipeline.destination": "ConnectorRefArgs",
+  "Pipeline.transforms": "PipelineTransformArgs",
+  "DestinationSmtChain.transforms": "SmtTransformArgs",
+};
+
+/** The plugin's inputs as keyword arguments: snake_case, as the SDK spells them, objects as their `...Args` class. */
 function keywordArgs(r: Resource, py: Renderer): Arg[] {
-  const adopt: Arg = ["adopt_id", r.id];
-  const tags = (list: readonly Ref[] | undefined): Arg[] => (list ? [["tags", list.map(refValue)]] : []);
-  const config = (settings: { key: string; value: Value }[]): Value => Object.fromEntries(settings.map((s) => [s.key, s.value]));
-  const typed = (cls: string, fields: Array<[string, Value]>) => ({ lines: (indent: number) => py.args(cls, fields, indent) });
-  switch (r.kind) {
-    case "Tag":
-      return [["name", r.name], ...(r.description !== undefined ? [["description", r.description] as Arg] : []), ["type", r.type], adopt];
-    case "Source":
-    case "Destination":
-      return [["name", r.name], ["connector", r.connector], ["config", config(r.settings.config)], ...(r.desiredState ? [["desired_state", r.desiredState] as Arg] : []), ...tags(r.tags), adopt];
-    case "Transform":
-      return [
-        ["name", r.name],
-        ["transform", r.transform],
-        ["config", config(r.settings.config)],
-        ...(r.implementation ? [["implementation", r.implementation] as Arg] : []),
-        ...(r.deploy ? [["deploy", true] as Arg] : []),
-        ...tags(r.tags),
-        adopt,
-      ];
-    case "Pipeline":
-      return [
-        ["name", r.name],
-        ["source", typed("ConnectorRefArgs", [["id", refValue(r.source)]])],
-        ["destination", typed("ConnectorRefArgs", [["id", refValue(r.destination)]])],
-        ...(r.sourceTopics.length > 0 ? [["source_topics", r.sourceTopics] as Arg] : []),
-        ...(r.transforms.length > 0
-          ? [["transforms", { lines: (indent: number) => ["[", ...r.transforms.flatMap((t) => py.item(" ".repeat(indent + 4), "", { lines: py.args("PipelineTransformArgs", [["id", refValue(t.ref)], ["topics", t.topics]], indent + 4) })), `${" ".repeat(indent)}]`] }] as Arg]
-          : []),
-        ...(r.snapshotNewTables ? [["snapshot_new_tables", true] as Arg] : []),
-        ...tags(r.tags),
-        adopt,
-      ];
-    case "HttpConnection":
-      return [["name", r.name], ["url", r.url], ...(r.headers.length > 0 ? [["headers", Object.fromEntries(r.headers)] as Arg] : []), adopt];
-    case "LlmConnection":
-      return [["name", r.name], ["provider", r.provider], ["model", r.model], ["api_key", r.apiKey], ...(r.baseUrl ? [["base_url", r.baseUrl] as Arg] : []), adopt];
-    case "Agent":
-      return [
-        ["name", r.name],
-        ["instructions", r.instructions],
-        ...(r.description ? [["description", r.description] as Arg] : []),
-        ["llm_connection_id", refValue(r.llmConnection)],
-        ...(r.httpConnections.length > 0 ? [["http_connection_ids", r.httpConnections.map(refValue)] as Arg] : []),
-        ...(r.deployed === false ? [["deployed", false] as Arg] : []),
-        adopt,
-      ];
-    case "Topic":
-      // A topic has no adoptId: the platform makes it, and the resource takes it over by its topicId.
-      return [["topic_id", r.topicId], ["partition_count", r.partitionCount], ...tags(r.tags)];
-    case "TopicDestination":
-      return [["topic_id", r.topicId], ["destination_id", refValue(r.destination)]];
-    case "DestinationSmtChain":
-      return [
-        ["destination", refValue(r.destination)],
-        [
-          "transforms",
-          {
-            lines: (indent: number) => [
-              "[",
-              ...r.transforms.flatMap((t) => py.item(" ".repeat(indent + 4), "", { lines: py.args("SmtTransformArgs", Object.entries(t).map(([k, v]) => [snakeCase(k), v]), indent + 4) })),
-              `${" ".repeat(indent)}]`,
-            ],
-          },
-        ],
-      ];
-  }
+  const fields = (v: Value) => Object.entries(v as Record<string, Value>).map(([k, f]): [string, Value] => [snakeCase(k), f]);
+  return pluginInputs(r).map(([name, value]): Arg => {
+    const cls = ARGS_CLASS[`${r.kind}.${name}`];
+    if (!cls) return [snakeCase(name), value];
+    if (!Array.isArray(value)) return [snakeCase(name), { lines: (indent: number) => py.args(cls, fields(value), indent) }];
+    return [
+      snakeCase(name),
+      { lines: (indent: number) => ["[", ...value.flatMap((v) => py.item(" ".repeat(indent + 4), "", { lines: py.args(cls, fields(v), indent + 4) })), `${" ".repeat(indent)}]`] },
+    ];
+  });
 }
 
 function resourceLines(r: Resource, py: Renderer, vars: ReadonlyMap<string, string>): string[] {
@@ -206,7 +141,7 @@ function resourceLines(r: Resource, py: Renderer, vars: ReadonlyMap<string, stri
   if ("settings" in r && r.settings.form === "raw" && r.settings.why.includes("not in pulumi-cdc's catalogue")) lines.push(`# ${r.settings.why}`);
   for (const note of r.notes) lines.push(`# ${note.replace(/\r?\n/g, " ")}`);
   for (const d of r.dependsOn) if (!("ident" in d)) lines.push(`# It belongs to ${d.note} (${d.id}).`);
-  lines.push(`${vars.get(r.ident)!} = cdc.${CLASS[r.kind]}(`, `    ${pyString(r.ident)},`);
+  lines.push(`${vars.get(r.ident)!} = cdc.${r.kind}(`, `    ${pyString(r.ident)},`);
   for (const [name, value] of keywordArgs(r, py)) {
     if (value && typeof value === "object" && "lines" in value && typeof value.lines === "function") {
       lines.push(...py.item("    ", `${name}=`, { lines: value.lines(4) }));

@@ -1,5 +1,6 @@
 import { credentialsComment } from "./typescript.js";
 import { Reference, Secret, type ProgramModel, type Ref, type Resource, type Value } from "./model.js";
+import { pluginInputs } from "./plugin-inputs.js";
 
 /**
  * The YAML program (`Pulumi.yaml`, runtime yaml) of a ProgramModel, on the provider plugin
@@ -64,69 +65,6 @@ function block(value: Value, indent: number): string[] {
   return Object.entries(value as Record<string, Value>).flatMap(([k, v]) => entry(k, v, indent));
 }
 
-const refValue = (r: Ref) => new Reference(r);
-
-/** The inputs the core takes, in the order a person reads them. */
-function properties(r: Resource): Array<[string, Value]> {
-  const adopt: [string, Value] = ["adoptId", r.id];
-  const tags = (list: readonly Ref[] | undefined): Array<[string, Value]> => (list ? [["tags", list.map(refValue)]] : []);
-  switch (r.kind) {
-    case "Tag":
-      return [["name", r.name], ...(r.description !== undefined ? [["description", r.description] as [string, Value]] : []), ["type", r.type], adopt];
-    case "Source":
-    case "Destination":
-      return [
-        ["name", r.name],
-        ["connector", r.connector],
-        ["config", Object.fromEntries(r.settings.config.map((s) => [s.key, s.value]))],
-        ...(r.desiredState ? [["desiredState", r.desiredState] as [string, Value]] : []),
-        ...tags(r.tags),
-        adopt,
-      ];
-    case "Transform":
-      return [
-        ["name", r.name],
-        ["transform", r.transform],
-        ["config", Object.fromEntries(r.settings.config.map((s) => [s.key, s.value]))],
-        ...(r.implementation ? [["implementation", r.implementation] as [string, Value]] : []),
-        ...(r.deploy ? [["deploy", true] as [string, Value]] : []),
-        ...tags(r.tags),
-        adopt,
-      ];
-    case "Pipeline":
-      return [
-        ["name", r.name],
-        ["source", { id: refValue(r.source) }],
-        ["destination", { id: refValue(r.destination) }],
-        ...(r.sourceTopics.length > 0 ? [["sourceTopics", r.sourceTopics] as [string, Value]] : []),
-        ...(r.transforms.length > 0 ? [["transforms", r.transforms.map((t) => ({ id: refValue(t.ref), topics: t.topics }))] as [string, Value]] : []),
-        ...(r.snapshotNewTables ? [["snapshotNewTables", true] as [string, Value]] : []),
-        ...tags(r.tags),
-        adopt,
-      ];
-    case "HttpConnection":
-      return [["name", r.name], ["url", r.url], ...(r.headers.length > 0 ? [["headers", Object.fromEntries(r.headers)] as [string, Value]] : []), adopt];
-    case "LlmConnection":
-      return [["name", r.name], ["provider", r.provider], ["model", r.model], ["apiKey", r.apiKey], ...(r.baseUrl ? [["baseUrl", r.baseUrl] as [string, Value]] : []), adopt];
-    case "Agent":
-      return [
-        ["name", r.name],
-        ["instructions", r.instructions],
-        ...(r.description ? [["description", r.description] as [string, Value]] : []),
-        ["llmConnectionId", refValue(r.llmConnection)],
-        ...(r.httpConnections.length > 0 ? [["httpConnectionIds", r.httpConnections.map(refValue)] as [string, Value]] : []),
-        ...(r.deployed === false ? [["deployed", false] as [string, Value]] : []),
-        adopt,
-      ];
-    case "Topic":
-      return [["topicId", r.topicId], ["partitionCount", r.partitionCount], ...tags(r.tags)];
-    case "TopicDestination":
-      return [["topicId", r.topicId], ["destinationId", refValue(r.destination)]];
-    case "DestinationSmtChain":
-      return [["destination", refValue(r.destination)], ["transforms", r.transforms]];
-  }
-}
-
 function resourceLines(r: Resource): string[] {
   const lines: string[] = [];
   if ("settings" in r && r.settings.form === "raw" && r.settings.why.includes("not in pulumi-cdc's catalogue")) {
@@ -135,7 +73,7 @@ function resourceLines(r: Resource): string[] {
   for (const note of r.notes) lines.push(`  # ${note.replace(/\r?\n/g, " ")}`);
   for (const d of r.dependsOn) if (!("ident" in d)) lines.push(`  # It belongs to ${d.note} (${d.id}).`);
   lines.push(`  ${yamlKey(r.ident)}:`, `    type: cdc:index:${r.kind}`, "    properties:");
-  for (const [k, v] of properties(r)) lines.push(...entry(k, v, 6));
+  for (const [k, v] of pluginInputs(r)) lines.push(...entry(k, v, 6));
   const deps = r.dependsOn.filter((d): d is { ident: string } => "ident" in d);
   if (deps.length > 0) lines.push("    options:", "      dependsOn:", ...deps.map((d) => `        - ${interpolation(d.ident)}`));
   return lines;
