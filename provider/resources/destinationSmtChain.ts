@@ -118,7 +118,7 @@ export class DestinationSmtChainProvider {
   }
 
   async diff(id: string, olds: DestinationSmtChainOutputs, news: DestinationSmtChainInputs) {
-    const replaces = olds.destination !== news.destination ? ["destination"] : [];
+    const replaces: string[] = this.replaceOnChange.filter((k) => olds[k] !== news[k]);
     const paths = new Set<string>();
     if (replaces.length === 0) {
       for (const f of compareEntries((olds.transforms ?? []).map(withoutSecrets), news.transforms.map(withoutSecrets))) paths.add(f.path);

@@ -231,7 +231,7 @@ export class KafkaUserProvider {
   }
 
   async diff(id: string, olds: KafkaUserOutputs, news: KafkaUserInputs) {
-    const replaces = olds.username !== news.username ? ["username"] : [];
+    const replaces: string[] = this.replaceOnChange.filter((k) => olds[k] !== news[k]);
     const paths = new Set<string>();
     // An empty digest: a user `pulumi import` took in, whose password Pulumi never saw. The
     // program's is taken as the one the API holds until Pulumi next writes the user.

@@ -76,7 +76,7 @@ export class TopicProvider {
 
   async diff(topicId: string, olds: TopicOutputs, news: TopicInputs) {
     // Another topic is another object: the resource is replaced (which leaves both topics in place).
-    const replaces = olds.topicId !== news.topicId ? ["topicId"] : [];
+    const replaces: string[] = this.replaceOnChange.filter((k) => olds[k] !== news[k]);
     const changed = olds.partitionCount !== news.partitionCount || (news.tags !== undefined && !sameMembers(olds.tags ?? olds.tagIds, news.tags));
     let drifted = false;
     if (replaces.length === 0 && !containsUnknown(news)) {

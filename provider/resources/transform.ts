@@ -155,7 +155,7 @@ export class TransformProvider {
   }
 
   async diff(transformId: string, olds: TransformOutputs, news: TransformInputs) {
-    const replaces = olds.transform !== news.transform ? ["transform"] : [];
+    const replaces: string[] = this.replaceOnChange.filter((k) => olds[k] !== news[k]);
     const changed =
       olds.name !== news.name ||
       changedConfigKeys(olds.config, news.config).length > 0 ||
