@@ -59,6 +59,11 @@ export function parseBindingId(id: string): TopicDestinationInputs {
   return { topicId: parts[0], destinationId: parts[1] };
 }
 
+/** The two ends as recorded, or from the id when nothing is (`pulumi import`). */
+function endsOf(id: string, props: Partial<TopicDestinationInputs> | undefined): TopicDestinationInputs {
+  return props?.topicId && props.destinationId ? { topicId: props.topicId, destinationId: props.destinationId } : parseBindingId(id);
+}
+
 /** The binding as the API has it; undefined when the topic is not sent to the destination (404). */
 export async function getTopicDestination(api: CdcClient, inputs: TopicDestinationInputs): Promise<LiveBinding | undefined> {
   try {
@@ -110,8 +115,7 @@ export class TopicDestinationProvider {
   }
 
   async read(id: string, props: Partial<TopicDestinationOutputs>) {
-    // `pulumi import` reads with no properties: the id names both ends.
-    const inputs = props.topicId && props.destinationId ? { topicId: props.topicId, destinationId: props.destinationId } : parseBindingId(id);
+    const inputs = endsOf(id, props);
     const live = await getTopicDestination(client(), inputs);
     if (!live) return { id: "", props: {} };
     return { id: bindingId(inputs), props: outputs(live, inputs), inputs };
@@ -124,7 +128,7 @@ export class TopicDestinationProvider {
 
   async delete(id: string, props?: Partial<TopicDestinationOutputs>) {
     if (isUnknown(id)) return;
-    const inputs = props?.topicId && props.destinationId ? { topicId: props.topicId, destinationId: props.destinationId } : parseBindingId(id);
+    const inputs = endsOf(id, props);
     try {
       await client().delete(path, { params: { topic: inputs.topicId, destination: inputs.destinationId } });
     } catch (err) {
