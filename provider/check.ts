@@ -19,11 +19,13 @@ export function failuresFromZod(error: z.ZodError, prefix = ""): CheckFailure[] 
 }
 
 /**
- * A string input that may also be unknown during preview (it is checked again when known).
- * `required` says what is missing when it is unset (a union's own message would be "Invalid input").
+ * A string input that may also be unknown during preview (it is checked again when known). A
+ * union's own message for a missing value is "Invalid input": the schema's own says what to set.
  */
-export const knowable = <T extends z.ZodType>(schema: T, required?: string) =>
-  z.union([z.literal("04da6b54-80e4-46f7-96ec-b56ff0331ba9"), schema], required ? { error: (issue) => (issue.input === undefined ? required : undefined) } : undefined);
+export const knowable = <T extends z.ZodType>(schema: T) => {
+  const missing = schema.safeParse(undefined).error?.issues[0]?.message;
+  return z.union([z.literal("04da6b54-80e4-46f7-96ec-b56ff0331ba9"), schema], missing ? { error: (issue) => (issue.input === undefined ? missing : undefined) } : undefined);
+};
 
 const NAME_RULE = /^[A-Za-z0-9][A-Za-z0-9 _.-]*$/;
 

@@ -40,10 +40,11 @@ export type LiveBinding = z.output<typeof bindingSchema>;
 const TOPIC = /^source_[^.]+\..+/;
 export const inputSchema = z.object({
   topicId: knowable(
-    z.string().regex(TOPIC, { error: "must be an API source's topic id, source_<source id>.<connector>.<resource> (e.g. source_<id>.hubspot.contacts)" }),
-    "is required: an API source's topic id, e.g. a HubSpot source's topicIds[0] (source_<id>.hubspot.contacts)",
+    z
+      .string({ error: "is required: an API source's topic id, e.g. a HubSpot source's topicIds[0] (source_<id>.hubspot.contacts)" })
+      .regex(TOPIC, { error: "must be an API source's topic id, source_<source id>.<connector>.<resource> (e.g. source_<id>.hubspot.contacts)" }),
   ),
-  destinationId: knowable(z.string().min(1, { error: "must not be empty: the Destination resource, or its id" }), "is required: the Destination resource, or its id"),
+  destinationId: knowable(z.string({ error: "is required: the Destination resource, or its id" }).min(1, { error: "must not be empty: the Destination resource, or its id" })),
 });
 
 /** `<topic_id>|<destination_id>`: the resource's id, and what `pulumi import` takes. */

@@ -76,6 +76,15 @@ describe("a value unknown during a preview passes check, on every kind that take
     expect(checked.failures).toEqual([]);
   });
 
+  it("names what a missing required input is, not the union's \"Invalid input\"", async () => {
+    expect((await core("Agent").check({}, { logicalName: "a", llmConnectionId: UNKNOWN })).failures).toEqual([
+      { property: "instructions", reason: "is required: what the agent does, in words" },
+    ]);
+    expect((await core("TopicDestination").check({}, { topicId: UNKNOWN })).failures).toEqual([
+      { property: "destinationId", reason: "is required: the Destination resource, or its id" },
+    ]);
+  });
+
   it("still refuses, at preview, a bad value that is known beside an unknown one", async () => {
     const checked = await core("Pipeline").check({}, { ...valid.Pipeline, source: UNKNOWN, snapshotNewTables: "yes" });
     expect(checked.failures).toEqual([{ property: "snapshotNewTables", reason: "must be true or false" }]);
