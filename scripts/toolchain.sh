@@ -205,8 +205,8 @@ cdc_ensure_pulumi() {
 }
 
 # The Go tools of tools/ (its go.mod and go.sum pinned to the CLI's pkg/v3 and sdk/v3, so the Go
-# caches of the CLI build serve most of it): pulumi-cdc-codegen, which writes sdk/go, sdk/python,
-# sdk/dotnet and docs/reference from plugin/schema.json (`npm run generate`, and the tests that
+# caches of the CLI build serve most of it): pulumi-cdc-codegen, which writes plugin-sdks/go, plugin-sdks/python,
+# plugin-sdks/dotnet and docs/reference from plugin/schema.json (`npm run generate`, and the tests that
 # check them), and pulumi-language-go and pulumi-language-python, Go and Python language hosts for
 # machines without Pulumi's (their modules are refused by restricted proxies). Built once per
 # content of tools/ into the cache (about a minute once the CLI is built); PULUMI_CDC_CODEGEN
@@ -280,7 +280,7 @@ cdc_ensure_python() {
       return 1
     fi
   fi
-  # Pulumi's SDK, the generated SDK's own requirements beyond it (sdk/python/setup.py), and the
+  # Pulumi's SDK, the generated SDK's own requirements beyond it (plugin-sdks/python/setup.py), and the
   # build tools (setuptools still asks for `wheel` when a package has a setup.py and no pyproject.toml).
   local reqs=("pulumi==$CDC_PULUMI_VERSION" "parver>=0.2.1" "build>=1.2,<2" "setuptools>=70.1,<81" "wheel")
   local tag

@@ -35,8 +35,8 @@ cp catalogue/connectors.json "$out/catalogue/connectors.json"
 node "$out/scripts/generate/main.js" "$(pwd)"
 # The provider plugin's package schema (plugin/schema.json) from plugin/kinds.ts and the catalogue.
 node "$out/scripts/generate/schema.js" "$(pwd)"
-# The SDKs of the other languages (sdk/go/cdc, sdk/python, sdk/dotnet), the Node.js SDK of the
-# plugin's tokens (sdk/nodejs, which the TypeScript of `pulumi import` imports) and the reference pages
+# The SDKs of the other languages (plugin-sdks/go/cdc, plugin-sdks/python, plugin-sdks/dotnet), the Node.js SDK of the
+# plugin's tokens (plugin-sdks/nodejs, which the TypeScript of `pulumi import` imports) and the reference pages
 # (docs/reference) from that schema, by tools/pulumi-cdc-codegen (built into the toolchain cache).
 cdc_ensure_codegen
 "$PULUMI_CDC_CODEGEN" plugin/schema.json "$(pwd)"

@@ -125,7 +125,7 @@ export function packageSchema(version: string): { [key: string]: Json } {
     functions: sorted(functions),
     language: {
       csharp: { rootNamespace: "PulumiCdc" },
-      go: { importBasePath: "github.com/pulumi-cdc/pulumi-cdc/sdk/go/cdc", generateResourceContainerTypes: true },
+      go: { importBasePath: "github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc", generateResourceContainerTypes: true },
       nodejs: { packageName: "pulumi-cdc-sdk" },
       python: { packageName: "pulumi_cdc" },
     },

@@ -13,7 +13,7 @@ import { webClient } from "../support/web.js";
 
 // The Go quickstart (examples/go-quickstart: tags, a typed cdc:sources:Postgresql, a typed
 // cdc:destinations:Snowflake, a client credential) built against the Go SDK generated from the
-// plugin's schema (sdk/go/cdc, by a go.mod replace) and run under the real engine by a Go language host
+// plugin's schema (plugin-sdks/go/cdc, by a go.mod replace) and run under the real engine by a Go language host
 // (Pulumi's when the machine has one, else tools/pulumi-language-go), on the provider plugin
 // pulumi-resource-cdc of this checkout (Pulumi.yaml plugins.providers -> bin/), against the
 // emulator: up, an empty preview, pulumi import of the typed destination into a second stack
@@ -22,8 +22,8 @@ import { webClient } from "../support/web.js";
 // host fails the update with the compiler's output.
 
 const REPO_ROOT = join(__dirname, "..", "..");
-const SDK_DIR = join(REPO_ROOT, "sdk", "go", "cdc");
-const SDK_MODULE = "github.com/pulumi-cdc/pulumi-cdc/sdk/go/cdc";
+const SDK_DIR = join(REPO_ROOT, "plugin-sdks", "go", "cdc");
+const SDK_MODULE = "github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc";
 const DB_PASSWORD = "PGPASS-GO-SENTINEL-5e1b";
 const SNOWFLAKE_KEY = "SFKEY-GO-SENTINEL-90aa";
 
@@ -75,7 +75,7 @@ describe("the Go quickstart on the generated Go SDK under the real engine", { ti
 
   beforeAll(async () => {
     if (!existsSync(join(REPO_ROOT, "dist", "plugin", "main.js"))) throw new Error("dist/plugin/main.js is missing: build first (npm run build, or cdc_build)");
-    if (!existsSync(join(SDK_DIR, "go.mod"))) throw new Error("sdk/go/cdc is missing: run npm run generate");
+    if (!existsSync(join(SDK_DIR, "go.mod"))) throw new Error("plugin-sdks/go/cdc is missing: run npm run generate");
     env = { ...process.env, PATH: await pathWithGoHost() };
     emulator = await startEmulator({ port: 0 });
     web = webClient(emulator);

@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pulumiRequirement, pythonToolchain, run, type PythonToolchain } from "../support/python.js";
 
-// The Python SDK (sdk/python) as the package users install: `python -m build` makes an sdist and,
+// The Python SDK (plugin-sdks/python) as the package users install: `python -m build` makes an sdist and,
 // from that sdist, a wheel (so a file missing from the sdist fails here too), both at the
 // schema's version; the wheel installs with pip into a fresh virtual environment next to
 // Pulumi's Python SDK of the engine's release, and every module imports, every resource of the
-// schema being a CustomResource class carrying its token. That sdk/python is what the generator
+// schema being a CustomResource class carrying its token. That plugin-sdks/python is what the generator
 // writes today is test/unit/sdks.test.ts's check. Everything comes from the toolchain's cached
 // wheels (no index); without Python on the machine the tests skip with a one-line warning.
 
@@ -28,7 +28,7 @@ describe("the Python SDK as a package (wheel and sdist, pip install, import)", {
     env = { ...process.env, ...py.pipEnv };
     work = await mkdtemp(join(tmpdir(), "pulumi-cdc-pysdk-"));
     // Built from a copy: a setuptools build writes build/ and *.egg-info beside its sources.
-    await cp(join(REPO_ROOT, "sdk", "python"), join(work, "src"), { recursive: true });
+    await cp(join(REPO_ROOT, "plugin-sdks", "python"), join(work, "src"), { recursive: true });
     dist = join(work, "dist");
   }, 1_500_000);
 

@@ -11,14 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // `pulumi` within a version range, every resource is registered; test/unit/python-sdk.test.ts
 // builds it into a wheel and installs it, test/e2e/python-quickstart.test.ts runs it.
 // .NET: the project file is well-formed XML and includes a class file per resource of the
-// schema (an SDK-style project compiles every .cs file under it). Node.js (sdk/nodejs, the npm
+// schema (an SDK-style project compiles every .cs file under it). Node.js (plugin-sdks/nodejs, the npm
 // package the TypeScript of `pulumi import` imports): it type-checks (tsc on its own tsconfig),
 // its package.json names the schema's packageName and version, a class per resource carries its
 // token. Go is built and run for real by test/e2e/go-quickstart.test.ts, the Node.js SDK under the
 // engine by test/e2e/import-ts.test.ts.
 
 const REPO_ROOT = join(__dirname, "..", "..");
-const OWNED = ["sdk/go", "sdk/python", "sdk/dotnet", "sdk/nodejs", "docs/reference"];
+const OWNED = ["plugin-sdks/go", "plugin-sdks/python", "plugin-sdks/dotnet", "plugin-sdks/nodejs", "docs/reference"];
 
 type Json = Record<string, unknown>;
 const schema = JSON.parse(readFileSync(join(REPO_ROOT, "plugin", "schema.json"), "utf8")) as { resources: Json; language?: Record<string, Json> };
@@ -83,8 +83,8 @@ describe("the generated SDKs and reference pages", () => {
     }
   });
 
-  describe("Python (sdk/python)", () => {
-    const root = join(REPO_ROOT, "sdk", "python");
+  describe("Python (plugin-sdks/python)", () => {
+    const root = join(REPO_ROOT, "plugin-sdks", "python");
 
     it("every file byte-compiles (python3 -m py_compile)", async () => {
       const py = files(root).filter((f) => f.endsWith(".py"));
@@ -142,8 +142,8 @@ describe("the generated SDKs and reference pages", () => {
     });
   });
 
-  describe(".NET (sdk/dotnet)", () => {
-    const root = join(REPO_ROOT, "sdk", "dotnet");
+  describe(".NET (plugin-sdks/dotnet)", () => {
+    const root = join(REPO_ROOT, "plugin-sdks", "dotnet");
 
     it("the project file is well-formed XML: an SDK-style project on the Pulumi package within a version range, compiling every .cs file under it", async () => {
       const projects = files(root).filter((f) => f.endsWith(".csproj"));
@@ -183,8 +183,8 @@ describe("the generated SDKs and reference pages", () => {
     });
   });
 
-  describe("Node.js (sdk/nodejs)", () => {
-    const root = join(REPO_ROOT, "sdk", "nodejs");
+  describe("Node.js (plugin-sdks/nodejs)", () => {
+    const root = join(REPO_ROOT, "plugin-sdks", "nodejs");
 
     it("type-checks on its own tsconfig (tsc, strict), with @pulumi/pulumi and @types/node of this repository", async () => {
       const r = await run(process.execPath, [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.json"), "--noEmit"]);
@@ -211,7 +211,7 @@ describe("the generated SDKs and reference pages", () => {
   });
 
   it("the Go module's path is the schema's go importBasePath, on the CLI's Pulumi SDK release", () => {
-    const mod = readFileSync(join(REPO_ROOT, "sdk", "go", "cdc", "go.mod"), "utf8");
+    const mod = readFileSync(join(REPO_ROOT, "plugin-sdks", "go", "cdc", "go.mod"), "utf8");
     expect(mod).toMatch(new RegExp(`^module ${String(schema.language?.go?.importBasePath).replace(/\./g, "\\.")}$`, "m"));
     const toolchain = readFileSync(join(REPO_ROOT, "scripts", "toolchain.sh"), "utf8");
     const release = /^CDC_PULUMI_VERSION=(\S+)$/m.exec(toolchain)![1]!;

@@ -76,8 +76,8 @@ func (d *docs) index(resources []*schema.Resource) []byte {
 	fmt.Fprintf(&b, "%s\n\n", oneLine(d.pkg.Description))
 	b.WriteString("One page per resource of the provider plugin's schema (`pulumi-resource-cdc`, package `cdc`, version " + d.pkg.Version.String() + "), ")
 	b.WriteString("with an example in TypeScript, YAML, Go and Python, its inputs, outputs and import. ")
-	b.WriteString("The SDKs: TypeScript `pulumi-cdc` (this repository's package), Go `" + d.importBase + "` (`sdk/go/cdc`), ")
-	b.WriteString("Python `sdk/python`, .NET `sdk/dotnet`; YAML programs use the tokens as they are.\n")
+	b.WriteString("The SDKs: TypeScript `pulumi-cdc` (this repository's package), Go `" + d.importBase + "` (`plugin-sdks/go/cdc`), ")
+	b.WriteString("Python `plugin-sdks/python`, .NET `plugin-sdks/dotnet`; YAML programs use the tokens as they are.\n")
 	byModule := map[string][]*schema.Resource{}
 	var modules []string
 	for _, r := range resources {
@@ -667,7 +667,7 @@ func yamlScalar(v value) string {
 	return "{}"
 }
 
-// ---- Go (the generated SDK, sdk/go/cdc) ----
+// ---- Go (the generated SDK, plugin-sdks/go/cdc) ----
 
 func (ex *example) golang() string {
 	g := &goWriter{d: ex.d, imports: map[string]string{}}
@@ -796,7 +796,7 @@ func (g *goWriter) collection(elem schema.Type, suffix string) string {
 	return "pulumi." + suffix
 }
 
-// ---- Python (the generated SDK, sdk/python: the package pulumi_cdc) ----
+// ---- Python (the generated SDK, plugin-sdks/python: the package pulumi_cdc) ----
 
 // python is the example on the Python SDK: `import pulumi_cdc as cdc`, the resource's class in
 // its module (cdc.sources.Postgresql, cdc.Tag at the top level), keyword arguments in snake_case

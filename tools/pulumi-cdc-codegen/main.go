@@ -4,8 +4,8 @@
 //
 //	pulumi-cdc-codegen <schema.json> <root>
 //
-// writes <root>/sdk/go (the Go module sdk/go/cdc), <root>/sdk/python, <root>/sdk/dotnet,
-// <root>/sdk/nodejs (the npm package pulumi-cdc-sdk) and <root>/docs/reference, each emptied first, so a file of a resource that left the schema goes
+// writes <root>/plugin-sdks/go (the Go module plugin-sdks/go/cdc), <root>/plugin-sdks/python, <root>/plugin-sdks/dotnet,
+// <root>/plugin-sdks/nodejs (the npm package pulumi-cdc-sdk) and <root>/docs/reference, each emptied first, so a file of a resource that left the schema goes
 // too. `npm run generate` runs it on the repository; the tests run it into a temporary directory
 // and compare. scripts/toolchain.sh (cdc_ensure_codegen) builds it into the toolchain cache.
 //
@@ -51,7 +51,7 @@ import (
 const tool = "pulumi-cdc-codegen"
 
 // The directories this tool owns, relative to the root: emptied and rewritten on every run.
-var owned = []string{"sdk/go", "sdk/python", "sdk/dotnet", "sdk/nodejs", "docs/reference"}
+var owned = []string{"plugin-sdks/go", "plugin-sdks/python", "plugin-sdks/dotnet", "plugin-sdks/nodejs", "docs/reference"}
 
 func main() {
 	if len(os.Args) == 3 && os.Args[1] == "program" {
@@ -101,7 +101,7 @@ func run(schemaPath, root string) error {
 		}
 	}
 
-	// Go: the generator writes cdc/... (the package's name); sdk/go/cdc is the module.
+	// Go: the generator writes cdc/... (the package's name); plugin-sdks/go/cdc is the module.
 	pkg, err := bind()
 	if err != nil {
 		return err
@@ -115,7 +115,7 @@ func run(schemaPath, root string) error {
 		return fmt.Errorf("go: %w", err)
 	}
 	goFiles[pkg.Name+"/go.mod"] = goMod
-	add("sdk/go", goFiles)
+	add("plugin-sdks/go", goFiles)
 
 	// Node.js: the npm package pulumi-cdc-sdk (TypeScript sources and its package.json), which
 	// the TypeScript that `pulumi import` writes imports.
@@ -126,7 +126,7 @@ func run(schemaPath, root string) error {
 	if err != nil {
 		return fmt.Errorf("nodejs: %w", err)
 	}
-	add("sdk/nodejs", nodeFiles)
+	add("plugin-sdks/nodejs", nodeFiles)
 
 	// Python: setup.py and the pulumi_cdc package.
 	if pkg, err = bind(); err != nil {
@@ -136,7 +136,7 @@ func run(schemaPath, root string) error {
 	if err != nil {
 		return fmt.Errorf("python: %w", err)
 	}
-	add("sdk/python", pyFiles)
+	add("plugin-sdks/python", pyFiles)
 
 	// .NET: the project file and a class per resource.
 	if pkg, err = bind(); err != nil {
@@ -149,7 +149,7 @@ func run(schemaPath, root string) error {
 	if err != nil {
 		return fmt.Errorf("dotnet: %w", err)
 	}
-	add("sdk/dotnet", csFiles)
+	add("plugin-sdks/dotnet", csFiles)
 
 	// The reference pages.
 	if pkg, err = bind(); err != nil {
@@ -188,8 +188,8 @@ func run(schemaPath, root string) error {
 			}
 		}
 	}
-	fmt.Printf("%s: %d resources; wrote %d files to sdk/go, %d to sdk/python, %d to sdk/dotnet, %d to sdk/nodejs, %d to docs/reference\n",
-		tool, len(spec.Resources), counts["sdk/go"], counts["sdk/python"], counts["sdk/dotnet"], counts["sdk/nodejs"], counts["docs/reference"])
+	fmt.Printf("%s: %d resources; wrote %d files to plugin-sdks/go, %d to plugin-sdks/python, %d to plugin-sdks/dotnet, %d to plugin-sdks/nodejs, %d to docs/reference\n",
+		tool, len(spec.Resources), counts["plugin-sdks/go"], counts["plugin-sdks/python"], counts["plugin-sdks/dotnet"], counts["plugin-sdks/nodejs"], counts["docs/reference"])
 	return nil
 }
 
@@ -227,7 +227,7 @@ func loadSpec(path string) (schema.PackageSpec, error) {
 	return spec, nil
 }
 
-// goModule is sdk/go/cdc/go.mod: the module path is the schema's go importBasePath (so the
+// goModule is plugin-sdks/go/cdc/go.mod: the module path is the schema's go importBasePath (so the
 // import paths the generator wrote resolve inside it), and it requires the modules its files
 // import at the versions this tool was built with (the Pulumi CLI's release).
 func goModule(pkg *schema.Package, files map[string][]byte) ([]byte, error) {

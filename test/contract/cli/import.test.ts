@@ -143,7 +143,7 @@ describe("pulumi-cdc import against the emulator", () => {
     expect((await readdir(dir)).sort()).toEqual(["Pulumi.yaml", "README.md", "__main__.py", "requirements.txt"]);
     expect(await readFile(join(dir, "Pulumi.yaml"), "utf8")).toMatch(/runtime:\n  name: python\n  options:\n(    #.*\n)?    virtualenv: venv\n/);
     const reqs = (await readFile(join(dir, "requirements.txt"), "utf8")).split("\n").filter((l) => l !== "" && !l.startsWith("#"));
-    expect(reqs[1]).toBe(relative(dir, join(__dirname, "..", "..", "..", "sdk", "python")));
+    expect(reqs[1]).toBe(relative(dir, join(__dirname, "..", "..", "..", "plugin-sdks", "python")));
     const py = await readFile(join(dir, "__main__.py"), "utf8");
     execFileSync("python3", ["-c", "import ast,sys; ast.parse(sys.stdin.read(), '__main__.py')"], { input: py });
     expect(py).toContain("import pulumi_cdc as cdc");
