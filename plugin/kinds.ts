@@ -2,6 +2,7 @@ import { connectorCodes } from "../catalogue/index.js";
 import { DEFAULT_API_URL, DEFAULT_CREATED_FROM } from "../provider/client/settings.js";
 import { DEFAULT_TUNING, TUNING_SPECS } from "../provider/client/tuning.js";
 import { SMT_CHAIN_KIND, SMT_TRANSFORM_TYPE } from "./kinds-smt.js";
+import type { PropertySpec, KindName, KindSpec, ObjectTypeToken, ObjectTypeSpec, FunctionToken, FunctionSpec, ConfigSpec } from "./kind-spec.js";
 
 /**
  * What the provider plugin `pulumi-resource-cdc` (package `cdc`) serves, as data: each kind's
@@ -12,78 +13,7 @@ import { SMT_CHAIN_KIND, SMT_TRANSFORM_TYPE } from "./kinds-smt.js";
  * no third-party module, so the generator runs it from its own compiled copy.
  */
 
-/** A property's type, as a Pulumi package schema types it. */
-export type TypeSpec =
-  | "string"
-  | "integer"
-  | "number"
-  | "boolean"
-  /** Any JSON value (`pulumi.json#/Any`). */
-  | "any"
-  | { arrayOf: TypeSpec }
-  /** An object with string keys and values of one type. */
-  | { mapOf: TypeSpec }
-  /** One of OBJECT_TYPES, by token. */
-  | { object: ObjectTypeToken }
-  /** An enum or object type of the typed resources (plugin/typed.ts's TYPED_TYPES), by token. */
-  | { ref: `cdc:${string}:${string}` };
-
-export interface PropertySpec {
-  name: string;
-  type: TypeSpec;
-  /** Inputs: the program must set it. Outputs: always present. */
-  required?: boolean;
-  /** A Pulumi secret: encrypted in state, hidden in output. */
-  secret?: boolean;
-  /** A change replaces the object (the API cannot update it in place). Inputs only. */
-  replaceOnChange?: boolean;
-  description: string;
-}
-
-export type KindName = "Source" | "Destination" | "Tag" | "ClientCredential" | "HttpConnection" | "LlmConnection" | "Agent" | "Pipeline" | "Transform" | "Topic" | "TopicDestination" | "KafkaUser" | "DestinationSmtChain";
-
-export interface KindSpec {
-  token: `cdc:index:${KindName}`;
-  description: string;
-  inputs: PropertySpec[];
-  outputs: PropertySpec[];
-}
-
-export type ObjectTypeToken = "cdc:index:ConnectorRef" | "cdc:index:PipelineTransform" | "cdc:index:DriftReport" | "cdc:index:Role" | "cdc:index:KafkaAcl" | "cdc:index:TagInfo" | "cdc:index:TopicInfo" | "cdc:index:TopicMetrics" | "cdc:index:TopicRef" | "cdc:index:SmtTransform";
-
-export interface ObjectTypeSpec {
-  token: ObjectTypeToken;
-  description: string;
-  properties: PropertySpec[];
-}
-
-export type FunctionToken =
-  | "cdc:index:getRoles"
-  | "cdc:index:getSource"
-  | "cdc:index:getDestination"
-  | "cdc:index:getTag"
-  | "cdc:index:getTags"
-  | "cdc:index:getTopics"
-  | "cdc:index:getTopic"
-  | "cdc:index:getTopicMetrics"
-  | "cdc:index:getTransform"
-  | "cdc:index:getKafkaUser";
-
-export interface FunctionSpec {
-  token: FunctionToken;
-  description: string;
-  inputs: PropertySpec[];
-  outputs: PropertySpec[];
-}
-
-export interface ConfigSpec extends PropertySpec {
-  /** The stack config key, `cdc:<name>`. */
-  key: `cdc:${string}`;
-  /** The environment variable read when the stack config does not set it. */
-  env: string;
-  /** The value used when neither sets it. */
-  default?: string | number;
-}
+export type { TypeSpec, PropertySpec, KindName, KindSpec, ObjectTypeToken, ObjectTypeSpec, FunctionToken, FunctionSpec, ConfigSpec } from "./kind-spec.js";
 
 /**
  * Properties the core carries that are not part of the schema: what the dynamic SDK adds
