@@ -139,7 +139,7 @@ export function markdownCell(text: string): string {
     .map((line) =>
       line
         // Control characters (a tab, an escape sequence) show as a space.
-        .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, " ")
+        .replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, " ")
         .replace(/&/g, "&amp;")
         .replace(/</g, "&lt;")
         .replace(/>/g, "&gt;")
@@ -184,7 +184,7 @@ export function renderMarkdown(run: DriftRun): string {
   for (const r of drifted) {
     const kind = markdownCell(KIND_LABELS[r.type] ?? r.type);
     const name = `${markdownCell(r.name)} (id ${markdownCell(r.id)})`;
-    const what = changedOnly(changeLines(r));
+    const what = changedOnly(changeLines(r).map((l) => l.replace(/\r$/, "")));
     const changed = shortLines(what.length > 0 ? what : ["changed outside Pulumi"])
       .map(markdownCell)
       .join("<br>");

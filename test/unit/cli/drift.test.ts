@@ -1,4 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { runDrift, type DriftDeps } from "../../../cli/drift.js";
 import type { PulumiResult } from "../../../cli/pulumi.js";
 import { AuthError, DEFAULT_TUNING, type CdcClient, type CdcSettings, type Tuning } from "../../../provider/client/index.js";
@@ -213,5 +216,101 @@ describe("runDrift", () => {
     expect(code).toBe(1);
     expect(h.err.join("")).toMatch(/--cwd .*no\/such\/dir is not a directory/);
     expect(h.calls).toEqual([]);
+  });
+});
+
+describe("runDrift --format markdown and --summary-file", () => {
+  const dir = mkdtempSync(join(tmpdir(), "pulumi-cdc-summary-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const edited = { id: "s1", name: "orders", connector: "postgresql", config: { "database.hostname": "elsewhere", "database.password": "********" }, connector_status: "Active" };
+
+  it("prints the Markdown report on stdout with --format markdown, with the exit code of the others", async () => {
+    const h = harness({ live: edited });
+    const { code } = await runDrift({ stack: "dev", format: "markdown" }, h.deps);
+    expect(code).toBe(2);
+    const md = h.out.join("");
+    expect(md).toContain("| kind | name | what changed | fix |");
+    expect(md).toContain("| source | orders (id s1) | -database.hostname: db<br>+database.hostname: elsewhere | `pulumi up` puts the program's config back");
+    const clean = harness();
+    expect((await runDrift({ stack: "dev", format: "markdown" }, clean.deps)).code).toBe(0);
+    expect(clean.out.join("")).toBe("**pulumi-cdc drift**: no drift, the 1 resource of stack dev match the API.\n");
+  });
+
+  it("appends the Markdown report to the summary file whatever --format is, and never truncates it", async () => {
+    const file = join(dir, "step-summary.md");
+    writeFileSync(file, "## Earlier step\n\nits own text\n");
+    const h = harness({ live: edited, env: {} });
+    h.deps.cwd = dir;
+    const { code } = await runDrift({ stack: "dev", format: "json", summaryFile: "step-summary.md" }, h.deps);
+    expect(code).toBe(2);
+    // stdout keeps its format.
+    expect(JSON.parse(h.out.join("")).clean).toBe(false);
+    const first = readFileSync(file, "utf8");
+    expect(first.startsWith("## Earlier step\n\nits own text\n\n**pulumi-cdc drift**: drift, 1 of 1 resource of stack dev changed outside Pulumi.\n")).toBe(true);
+    expect(first).toContain("+database.hostname: elsewhere");
+
+    const again = harness();
+    again.deps.cwd = dir;
+    expect((await runDrift({ stack: "dev", format: "human", summaryFile: file }, again.deps)).code).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe(`${first}\n**pulumi-cdc drift**: no drift, the 1 resource of stack dev match the API.\n`);
+    expect(again.out.join("")).toContain("✓ source orders (id s1): no drift");
+  });
+
+  it("creates a missing file in an existing directory", async () => {
+    const file = join(dir, "new.md");
+    const h = harness();
+    expect((await runDrift({ stack: "dev", format: "human", summaryFile: file }, h.deps)).code).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe("**pulumi-cdc drift**: no drift, the 1 resource of stack dev match the API.\n");
+  });
+
+  it("fails first, naming the flag, when the file's directory is missing or the path is a directory: no Pulumi call, no API call", async () => {
+    const missing = harness();
+    expect((await runDrift({ stack: "dev", format: "human", summaryFile: join(dir, "no-such-dir", "s.md") }, missing.deps)).code).toBe(1);
+    expect(missing.err.join("")).toBe(`pulumi-cdc drift: --summary-file ${join(dir, "no-such-dir", "s.md")}: the directory ${join(dir, "no-such-dir")} does not exist: create it, or give a file in an existing directory\n`);
+    expect(missing.calls).toEqual([]);
+    expect(missing.settings).toEqual([]);
+    expect(missing.out).toEqual([]);
+
+    // A file where a directory should be.
+    writeFileSync(join(dir, "plain-file"), "x");
+    const notDir = harness();
+    expect((await runDrift({ stack: "dev", format: "human", summaryFile: join(dir, "plain-file", "s.md") }, notDir.deps)).code).toBe(1);
+    expect(notDir.err.join("")).toMatch(/--summary-file .*plain-file\/s\.md: the directory .*plain-file does not exist/);
+
+    mkdirSync(join(dir, "a-dir"));
+    const isDir = harness();
+    expect((await runDrift({ stack: "dev", format: "human", summaryFile: join(dir, "a-dir") }, isDir.deps)).code).toBe(1);
+    expect(isDir.err.join("")).toContain("is a directory: give a file path");
+    expect(isDir.calls).toEqual([]);
+  });
+
+  it.skipIf(process.getuid?.() === 0)("fails first, naming the flag, when the file is not writable (not as root, who may write anyway)", async () => {
+    const file = join(dir, "read-only.md");
+    writeFileSync(file, "", { mode: 0o444 });
+    const h = harness();
+    expect((await runDrift({ stack: "dev", format: "human", summaryFile: file }, h.deps)).code).toBe(1);
+    expect(h.err.join("")).toContain(`--summary-file ${file} is not writable`);
+    expect(h.calls).toEqual([]);
+  });
+
+  it("says in the summary that the check failed when it fails after the file was checked, secrets redacted", async () => {
+    const file = join(dir, "failed.md");
+    const h = harness({ live: new Error(`boom while using ${CLIENT_SECRET} | pipe`) });
+    expect((await runDrift({ stack: "dev", format: "human", summaryFile: file }, h.deps)).code).toBe(1);
+    const text = readFileSync(file, "utf8");
+    expect(text).toBe("**pulumi-cdc drift**: error, unexpected error: boom while using \\[REDACTED\\] \\| pipe\n");
+    expect(text).not.toContain(CLIENT_SECRET);
+  });
+
+  it("decrypts a settings key the listing marks secret besides the client secret, one `config get` for it", async () => {
+    const h = harness({
+      answers: (args) =>
+        args[0] === "config" && args[1] === "--json"
+          ? { stdout: JSON.stringify({ "cdc:apiUrl": { value: "http://127.0.0.1:1", secret: false }, "cdc:clientId": { secret: true }, "cdc:clientSecret": { secret: true } }) }
+          : undefined,
+    });
+    expect((await runDrift({ stack: "dev", format: "json" }, h.deps)).code).toBe(0);
+    expect(h.calls.slice(1).map((c) => c.slice(0, 3).join(" ")).sort()).toEqual(["config --json --stack", "config get cdc:clientId", "config get cdc:clientSecret"]);
+    expect(h.settings[0]).toMatchObject({ apiUrl: "http://127.0.0.1:1", clientId: "from-stack", clientSecret: CLIENT_SECRET });
   });
 });
