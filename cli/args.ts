@@ -43,15 +43,17 @@ Options:
                        resource: kind, name, what changed with secrets masked, the fix)
       --json           the same as --format json
       --summary-file <file>
-                       also append the Markdown report to <file> (created if missing, never truncated),
-                       whatever --format is: in GitHub Actions, --summary-file "$GITHUB_STEP_SUMMARY"
+                       also append the Markdown report to <file> (created if missing, never truncated;
+                       relative to the current directory, not --cwd), whatever --format is: in GitHub
+                       Actions, --summary-file "$GITHUB_STEP_SUMMARY" puts it in the job's summary
   -h, --help           show this help
 
 API settings come from the stack's config (cdc:apiUrl, cdc:clientId, cdc:clientSecret or
 cdc:accessToken; secrets are decrypted by the Pulumi CLI, so set PULUMI_CONFIG_PASSPHRASE as for
 \`pulumi up\`), falling back to CDC_API_URL, CDC_CLIENT_ID, CDC_CLIENT_SECRET, CDC_ACCESS_TOKEN.
 
-Exit status: 0 no drift, 2 drift found, 1 error (in every format; also when the summary file cannot be written).
+Exit status: 0 no drift, 2 drift found, 1 error, in every format (1 also when the summary file
+cannot be written).
 
 In CI, use it beside \`pulumi preview --expect-no-changes\`: the preview also fails on drift and
 says what changed under Diagnostics; this command adds a report per resource and a JSON result,
