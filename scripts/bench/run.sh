@@ -4,7 +4,7 @@
 #
 #   bash scripts/bench/run.sh --counts 200,1000 --latency-ms 0,100 --out .bench/result.json
 #
-# Prints a markdown table (for the README) and writes the JSON result (default .bench/result.json).
+# Prints a markdown table (for docs/benchmarks.md) and writes the JSON result (default .bench/result.json).
 # With --drift-only first, it runs scripts/bench/drift.ts instead: the drift command alone against
 # its floor, many rounds over one pair of stacks (bash scripts/bench/run.sh --drift-only --help).
 set -euo pipefail
