@@ -105,10 +105,10 @@ describe("runDrift", () => {
     expect(h.err).toEqual([]);
     expect(JSON.parse(h.out.join(""))).toMatchObject({ stack: "dev", clean: true, resources: [{ type: "source", id: "s1", drift: { detected: false } }] });
     expect(run?.clean).toBe(true);
-    expect(h.calls[0]).toEqual(["stack", "export", "--stack", "dev"]);
-    // One listing (the plain values; which keys are set and secret) and the client secret's `config get`,
-    // side by side: two Pulumi CLI start-ups, not one per settings key.
-    expect(h.calls.slice(1).map((c) => c.slice(0, 3).join(" ")).sort()).toEqual(["config --json --stack", "config get cdc:clientSecret"]);
+    // The checkpoint, one config listing (the plain values; which keys are set and secret) and the client
+    // secret's `config get`, side by side: three Pulumi CLI start-ups, not one per settings key.
+    expect(h.calls).toContainEqual(["stack", "export", "--stack", "dev"]);
+    expect(h.calls.map((c) => c.slice(0, 3).join(" ")).sort()).toEqual(["config --json --stack", "config get cdc:clientSecret", "stack export --stack"]);
     expect(h.settings).toEqual([{ apiUrl: "http://127.0.0.1:1", clientId: "from-stack", clientSecret: CLIENT_SECRET, createdFrom: "terraform" }]);
   });
 
@@ -144,7 +144,8 @@ describe("runDrift", () => {
     const h = harness();
     await runDrift({ format: "json" }, h.deps);
     expect(h.calls[0]).toEqual(["stack", "--show-name"]);
-    expect(h.calls[1]).toEqual(["stack", "export", "--stack", "selected"]);
+    expect(h.calls).toContainEqual(["stack", "export", "--stack", "selected"]);
+    expect(h.calls).toContainEqual(["config", "--json", "--stack", "selected"]);
     expect(JSON.parse(h.out.join("")).stack).toBe("selected");
   });
 
@@ -183,12 +184,39 @@ describe("runDrift", () => {
     expect(h.settings).toEqual([]);
   });
 
-  it("needs neither credentials nor config for a stack without sources or destinations", async () => {
-    const h = harness({ answers: (args) => (args[1] === "export" ? { stdout: JSON.stringify({ version: 3, deployment: { resources: [] } }) } : undefined) });
+  it("needs neither credentials nor a passphrase for a stack without resources to check: a failed config read is ignored there", async () => {
+    const h = harness({
+      answers: (args) =>
+        args[1] === "export" ? { stdout: JSON.stringify({ version: 3, deployment: { resources: [] } }) } : args[0] === "config" ? { code: 255, stderr: "error: incorrect passphrase\n" } : undefined,
+    });
     const { code } = await runDrift({ stack: "dev", format: "human" }, h.deps);
     expect(code).toBe(0);
-    expect(h.calls).toEqual([["stack", "export", "--stack", "dev"]]);
-    expect(h.out.join("")).toContain("nothing to check");
+    expect(h.err).toEqual([]);
+    expect(h.settings).toEqual([]);
+    expect(h.out.join("")).toBe("Stack dev has no pulumi-cdc resources: nothing to check.\n");
+  });
+
+  it("reads the config beside the checkpoint, and reports the checkpoint's error first", async () => {
+    const order: string[] = [];
+    let releaseExport!: () => void;
+    const exportDone = new Promise<void>((r) => (releaseExport = r));
+    const h = harness();
+    const run = h.deps.runPulumi;
+    h.deps.runPulumi = async (args, cwd) => {
+      order.push(args.slice(0, 2).join(" "));
+      // The checkpoint answers only once both config reads have started.
+      if (args[1] === "export") await exportDone;
+      if (order.filter((o) => o.startsWith("config")).length === 2) releaseExport();
+      return run(args, cwd);
+    };
+    expect((await runDrift({ stack: "dev", format: "json" }, h.deps)).code).toBe(0);
+    expect(order.slice(0, 3).sort()).toEqual(["config --json", "config get", "stack export"]);
+
+    const wrong = harness({
+      answers: (args) => (args[1] === "export" ? { code: 255, stderr: "error: no stack named 'nope' found\n" } : args[0] === "config" ? { code: 255, stderr: "error: no stack named 'nope' found (config)\n" } : undefined),
+    });
+    expect((await runDrift({ stack: "nope", format: "human" }, wrong.deps)).code).toBe(1);
+    expect(wrong.err.join("")).toBe("pulumi-cdc drift: `pulumi stack export --stack nope` exited with 255: no stack named 'nope' found\n");
   });
 
   it("exits 1 with the API error's message and never the client secret, without a stack trace", async () => {
@@ -310,7 +338,7 @@ describe("runDrift --format markdown and --summary-file", () => {
           : undefined,
     });
     expect((await runDrift({ stack: "dev", format: "json" }, h.deps)).code).toBe(0);
-    expect(h.calls.slice(1).map((c) => c.slice(0, 3).join(" ")).sort()).toEqual(["config --json --stack", "config get cdc:clientId", "config get cdc:clientSecret"]);
+    expect(h.calls.map((c) => c.slice(0, 3).join(" ")).sort()).toEqual(["config --json --stack", "config get cdc:clientId", "config get cdc:clientSecret", "stack export --stack"]);
     expect(h.settings[0]).toMatchObject({ apiUrl: "http://127.0.0.1:1", clientId: "from-stack", clientSecret: CLIENT_SECRET });
   });
 });
