@@ -9,6 +9,7 @@ import { runDrift } from "./drift.js";
 import { runImport } from "./import.js";
 import { pulumiRunner } from "./pulumi.js";
 import { runRecover } from "./recover.js";
+import { packageVersion } from "./version.js";
 
 /** A command's client: the stack's settings and its tuning (concurrency, retries), as the provider runs with. */
 function cliClient(settings: CdcSettings, tuning: Tuning): CdcClient {
@@ -29,6 +30,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command.command === "help") {
     process.stdout.write(command.usage);
+    return 0;
+  }
+  if (command.command === "version") {
+    process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   // What every command touches outside itself.
