@@ -72,6 +72,7 @@ async function main(root: string, argv: string[]): Promise<number> {
   });
 
   let tarballs: PluginTarball[] = [];
+  let tarballsOk = false;
   await step("plugin tarballs", async () => {
     tarballs = await buildPluginTarballs(root, join(out, "plugin"), version, downloadUrl);
     const lines: string[] = [];
@@ -84,6 +85,7 @@ async function main(root: string, argv: string[]): Promise<number> {
       lines.push(`${rel(t.file)} (${size(t.file)}, ${entries.length} entries): contents checked, pulumi plugin install --file installs it`);
     }
     if (problems.length) throw new Error(problems.join("\n"));
+    tarballsOk = true;
     return lines;
   });
 
@@ -121,8 +123,9 @@ async function main(root: string, argv: string[]): Promise<number> {
     const packed = await npmPack(root, join(out, "npm"));
     const problems = npmFileProblems(packed.files);
     if (problems.length) throw new Error(problems.join("\n"));
+    const installed = await npmInstallCheck(root, packed.file, version);
     npmFile = packed.file;
-    return [`${rel(packed.file)} (${size(packed.file)}, ${packed.files.length} files): file list checked`, ...(await npmInstallCheck(packed.file, version))];
+    return [`${rel(packed.file)} (${size(packed.file)}, ${packed.files.length} files): file list checked`, ...installed];
   });
 
   await step("Go SDK", () => checkGoSdk(root, version));
@@ -149,7 +152,7 @@ async function main(root: string, argv: string[]): Promise<number> {
     version,
     tag: `v${version}`,
     pluginDownloadURL: downloadUrl,
-    githubReleaseAssets: tarballs.map((t) => rel(t.file)),
+    githubReleaseAssets: tarballsOk ? tarballs.map((t) => rel(t.file)) : [],
     npm: npmFile ? rel(npmFile) : null,
     python: pythonFiles.map(rel),
     dotnetSources: dotnetFiles.filter((f) => !f.endsWith(".nupkg")).map(rel),
@@ -160,6 +163,7 @@ async function main(root: string, argv: string[]): Promise<number> {
   writeFileSync(join(out, "release.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 
   const w = (s: string) => process.stdout.write(`${s}\n`);
+  const failed = steps.filter((s) => !s.ok);
   w(`pulumi-cdc ${version}: release dry run (nothing published)`);
   w("");
   for (const s of steps) {
@@ -167,11 +171,11 @@ async function main(root: string, argv: string[]): Promise<number> {
     for (const l of s.lines.join("\n").split("\n")) w(`       ${l}`);
   }
   w("");
-  w("Would publish (the release workflow, on the tag):");
-  w(`  GitHub release v${version} of github.com/pulumi-cdc/pulumi-cdc: ${manifest.githubReleaseAssets.length} plugin tarballs`);
+  w(failed.length ? `Would publish, once the ${failed.length} failed check(s) above pass (the release workflow, on the tag):` : "Would publish (the release workflow, on the tag):");
+  w(`  GitHub release v${version} of github.com/pulumi-cdc/pulumi-cdc: ${manifest.githubReleaseAssets.length} plugin tarballs${tarballsOk ? "" : " (their check failed)"}`);
   for (const a of manifest.githubReleaseAssets) w(`    ${a}`);
-  w(`  npm: pulumi-cdc@${version} from ${manifest.npm ?? "(not built)"}`);
-  w(`  PyPI: pulumi_cdc ${version}: ${manifest.python.join(", ") || "(not built)"}`);
+  w(`  npm: pulumi-cdc@${version} from ${manifest.npm ?? "(not built: its check failed)"}`);
+  w(`  PyPI: pulumi_cdc ${version}: ${manifest.python.join(", ") || "(not built: its check failed)"}`);
   w(`  NuGet: PulumiCdc.Cdc ${version}: ${manifest.nuget.length ? manifest.nuget.join(", ") : "packed by dotnet pack on the release runner (no dotnet SDK here)"}`);
   w(`  Go: the tag ${manifest.goModuleTag} (module github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc)`);
   if (notChecked.length) {
@@ -179,7 +183,6 @@ async function main(root: string, argv: string[]): Promise<number> {
     w("Not checked here:");
     for (const n of notChecked) w(`  ${n}`);
   }
-  const failed = steps.filter((s) => !s.ok);
   w("");
   w(`${steps.length - failed.length} of ${steps.length} checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s; manifest: ${rel(join(out, "release.json"))}`);
   if (!existsSync(join(out, "release.json"))) return 1;

@@ -41,6 +41,7 @@ export function pluginEntryProblems(entries: readonly string[], platform: Platfo
   for (const file of required) if (!have.has(file)) problems.push(`${file} is missing`);
   const other = isWindows(platform) ? PLUGIN_EXECUTABLE : `${PLUGIN_EXECUTABLE}.cmd`;
   if (have.has(other)) problems.push(`${other} is another platform's launcher`);
+  if (entries.some((e) => e.startsWith("node_modules/.bin"))) problems.push("node_modules/.bin is there (symlinks pulumi plugin install refuses)");
   const tests = entries.filter((e) => TEST_PATH.test(e));
   if (tests.length > 0) problems.push(`tests or fixtures: ${tests.slice(0, 5).join(", ")}${tests.length > 5 ? ` and ${tests.length - 5} more` : ""}`);
   return problems;

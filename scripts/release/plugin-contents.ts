@@ -32,6 +32,9 @@ export async function stagePluginContents(root: string, stage: string): Promise<
     timeoutMs: 300_000,
   });
   pruneTests(join(stage, "node_modules"));
+  // npm's links to the dependencies' commands: the plugin runs none, and `pulumi plugin install`
+  // refuses a tarball whose symlinks it takes to point outside it.
+  rmSync(join(stage, "node_modules", ".bin"), { recursive: true, force: true });
   const protoDir = join(stage, "node_modules", "@pulumi", "pulumi");
   mkdirSync(protoDir, { recursive: true });
   cpSync(join(root, "node_modules", "@pulumi", "pulumi", "proto"), join(protoDir, "proto"), { recursive: true });
