@@ -22,7 +22,8 @@ export async function checkGoSdk(root: string, version: string): Promise<string[
     const dir = join(work, GO_MODULE_DIR);
     const env = { ...process.env, GOWORK: "off", GOFLAGS: "-mod=readonly", GOTOOLCHAIN: "local" };
     // -trimpath: the build cache serves a second run from another temporary directory.
-    await must("go", ["build", "-trimpath", "./..."], { cwd: dir, env, timeoutMs: 900_000 });
+    // A first build compiles the Pulumi SDK and its dependencies (minutes on two busy cores); the next take seconds.
+    await must("go", ["build", "-trimpath", "./..."], { cwd: dir, env, timeoutMs: 1_800_000 });
     const mod = (await must("go", ["list", "-m"], { cwd: dir, env, timeoutMs: 60_000 })).stdout.trim();
     return [`${tracked.length} committed files, go.sum among them`, `go build ./... passes standalone (-mod=readonly, no workspace)`, `module ${mod}, tag ${goModuleTag(version)}`];
   } finally {

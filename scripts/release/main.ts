@@ -128,7 +128,12 @@ async function main(root: string, argv: string[]): Promise<number> {
     return [`${rel(packed.file)} (${size(packed.file)}, ${packed.files.length} files): file list checked`, ...installed];
   });
 
-  await step("Go SDK", () => checkGoSdk(root, version));
+  let goOk = false;
+  await step("Go SDK", async () => {
+    const lines = await checkGoSdk(root, version);
+    goOk = true;
+    return lines;
+  });
 
   let pythonFiles: string[] = [];
   await step("Python SDK", async () => {
@@ -177,7 +182,7 @@ async function main(root: string, argv: string[]): Promise<number> {
   w(`  npm: pulumi-cdc@${version} from ${manifest.npm ?? "(not built: its check failed)"}`);
   w(`  PyPI: pulumi_cdc ${version}: ${manifest.python.join(", ") || "(not built: its check failed)"}`);
   w(`  NuGet: PulumiCdc.Cdc ${version}: ${manifest.nuget.length ? manifest.nuget.join(", ") : "packed by dotnet pack on the release runner (no dotnet SDK here)"}`);
-  w(`  Go: the tag ${manifest.goModuleTag} (module github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc)`);
+  w(`  Go: the tag ${manifest.goModuleTag} (module github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc)${goOk ? "" : " (its check failed)"}`);
   if (notChecked.length) {
     w("");
     w("Not checked here:");
