@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { IMPORT_USAGE, parseImportArgs, type ImportOptions } from "./import/args.js";
+import { UsageError } from "./usage-error.js";
 
 /** Exit codes of `pulumi-cdc drift`: CI scripts branch on them, so they are part of the interface. */
 export const EXIT_CLEAN = 0;
@@ -82,16 +83,7 @@ export interface RecoverOptions {
   yes: boolean;
 }
 
-/** A command line that cannot be run; the caller prints the message and the usage. */
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly usage: string,
-  ) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+export { UsageError };
 
 export interface DriftOptions {
   /** Undefined: the stack the Pulumi CLI has selected in `cwd`. */

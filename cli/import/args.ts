@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { UsageError } from "../args.js";
+import { UsageError } from "../usage-error.js";
 import { KIND_NAMES, PLATFORM_TOPIC_PARTITIONS, type Kind } from "./model.js";
 
 export const IMPORT_USAGE = `Usage: pulumi-cdc import --out <dir> [options]
