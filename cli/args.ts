@@ -14,7 +14,7 @@ Commands:
   recover   settle the pending operations of an interrupted \`pulumi up\` (killed, crashed, lost)
   import    write a Pulumi program that adopts an existing tenant's objects (no write to those that match)
 
-Run \`pulumi-cdc drift --help\` for the options of a command.
+Run \`pulumi-cdc drift --help\` for the options of a command; \`pulumi-cdc --version\` prints the version.
 `;
 
 export const DRIFT_USAGE = `Usage: pulumi-cdc drift [--stack <name>] [--cwd <program dir>] [--format human|json|markdown] [--summary-file <file>]
@@ -109,6 +109,7 @@ export interface DriftOptions {
 
 export type Command =
   | { command: "help"; usage: string }
+  | { command: "version" }
   | { command: "drift"; options: DriftOptions }
   | { command: "recover"; options: RecoverOptions }
   | { command: "import"; options: ImportOptions };
@@ -120,6 +121,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
     // `help drift` is the same as `drift --help`.
     return { command: "help", usage: rest[0] === "drift" ? DRIFT_USAGE : rest[0] === "recover" ? RECOVER_USAGE : rest[0] === "import" ? IMPORT_USAGE : USAGE };
   }
+  if ((first === "--version" || first === "-V" || first === "version") && rest.length === 0) return { command: "version" };
   if (first === "drift") return parseDriftArgs(rest);
   if (first === "recover") return parseRecoverArgs(rest);
   if (first === "import") return parseImportArgs(rest);

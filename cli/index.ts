@@ -7,6 +7,7 @@ import type { CdcClient, CdcSettings, Tuning } from "../provider/client/index.js
 import { redact } from "../provider/client/redact.js";
 import { EXIT_ERROR, parseCommandLine, UsageError } from "./args.js";
 import { pulumiRunner } from "./pulumi.js";
+import { packageVersion } from "./version.js";
 
 // Each command's module, and the API client (undici, zod), load when they are used: `drift` on a
 // stack with nothing to check loads neither the client nor `import`'s and `recover`'s code
@@ -33,6 +34,10 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command.command === "help") {
     process.stdout.write(command.usage);
+    return 0;
+  }
+  if (command.command === "version") {
+    process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   // What every command touches outside itself.

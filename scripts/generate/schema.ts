@@ -12,6 +12,14 @@ import { TYPED_KINDS, TYPED_TYPES } from "../../plugin/typed.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/**
+ * Where `pulumi` fetches the plugin when a program needs it and the plugin cache lacks it: the
+ * release assets of the project's GitHub repository (pulumi-resource-cdc-v<version>-<os>-<arch>.tar.gz,
+ * which scripts/release builds), in the github:// form the engine's plugin sources understand
+ * (<API host>/<owner>/<repository>). The generated SDKs carry it (pulumi-plugin.json's "server").
+ */
+export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-cdc/pulumi-cdc";
+
 /** The file the plugin serves from GetSchema, relative to the repository root. */
 export const SCHEMA_PATH = "plugin/schema.json";
 
@@ -122,6 +130,7 @@ export function packageSchema(version: string): { [key: string]: Json } {
     homepage: PACKAGE.homepage,
     repository: PACKAGE.repository,
     license: PACKAGE.license,
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     meta: { moduleFormat: "(.*)" },
     config: { variables: sorted(config) },
     provider: {
