@@ -367,7 +367,7 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
     const adoptPlanned = new Map(decisions.flatMap((d) => (d.action === "adopt" && d.op.planned ? [[d.op.urn, d.id] as const] : [])));
     const clear = new Set(decisions.filter((d) => (d.action === "clear" || d.action === "delete-and-clear") && !d.op.planned).map((d) => d.op.urn));
     // `pulumi refresh --import-pending-creates` would be the engine's own way, but this engine
-    // drops the pending import instead of adding the resource (see the README); so the
+    // drops the pending import instead of adding the resource (see docs/recovery.md); so the
     // checkpoint is edited through `pulumi stack import` and the refresh reads what it holds.
     scratch = await mkdtemp(join(tmpdir(), "pulumi-cdc-recover-"));
     const file = join(scratch, "checkpoint.json");
