@@ -512,7 +512,9 @@ async function terraformOne(r: Omit<Round, "program" | "checkpoints">, tf: Terra
       }
       if (step === "destroy") destroyed = true;
       steps[step] = { seconds: Math.round(seconds * 100) / 100, ...statsDelta(before, after), ...usage, apiCpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100 };
-      process.stderr.write(`[bench] terraform ${count} @${r.latencyMs} ms #${r.round}: ${TERRAFORM_STEPS[step]} ${seconds.toFixed(1)} s, ${steps[step]!.apiRequests} API requests, provider ${usage.peakMemoryMiB} MiB\n`);
+      process.stderr.write(
+        `[bench] terraform ${count} @${r.latencyMs} ms #${r.round}: ${TERRAFORM_STEPS[step]} ${seconds.toFixed(1)} s, ${steps[step]!.apiRequests} API requests, provider ${usage.peakMemoryMiB} MiB, CPU: provider ${usage.providerCpuSeconds} s, step ${usage.stepCpuSeconds} s\n`,
+      );
     }
     return { program: TERRAFORM, sources, destinations, latencyMs: r.latencyMs, round: r.round, steps };
   } finally {
