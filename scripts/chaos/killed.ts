@@ -204,7 +204,7 @@ async function main() {
     log.recoverAfterUp = recoverUp.output.split("\n").filter((l) => !/^\s+adopt\s/.test(l)).join("\n").trim();
     log.adoptedAfterUp = recoverUp.output.split("\n").filter((l) => /^\s+adopt\s/.test(l)).length;
     const up = await time("upAfterRecover", () => pulumi(["up", "--yes", "--skip-preview", "--stack", stack], cwd, env));
-    log.upAfterRecover = { code: up.code, conflicts: (up.output.match(/\b409\b|already exists/g) ?? []).length, summary: up.output.split("\n").filter((l) => /^\s+[+~-]?\s*\d+ (created|updated|unchanged|deleted)/.test(l)).map((l) => l.trim()) };
+    log.upAfterRecover = { code: up.code, conflicts: (up.output.match(/409 Conflict|already exists/g) ?? []).length, summary: up.output.split("\n").filter((l) => /^\s+[+~-]?\s*\d+ (created|updated|unchanged|deleted)/.test(l)).map((l) => l.trim()) };
     if (up.code !== 0) throw new Error(`pulumi up after recover exited with ${up.code}:\n${up.output.slice(-3000)}`);
     checks.push(await check("after a killed up, recover and one up", web, prefix, options.count, cwd, env, stack));
     const preview = await time("previewAfterUp", () => pulumi(["preview", "--expect-no-changes", "--stack", stack], cwd, env));
@@ -218,7 +218,7 @@ async function main() {
     log.recoverAfterDestroy = recoverDestroy.output.trim();
     log.trackedAfterRecoverDestroy = (await stackIds(cwd, env, stack)).length;
     const again = await time("upAfterRecoverDestroy", () => pulumi(["up", "--yes", "--skip-preview", "--stack", stack], cwd, env));
-    log.upAfterRecoverDestroy = { code: again.code, conflicts: (again.output.match(/\b409\b|already exists|\b404\b/g) ?? []).length, summary: again.output.split("\n").filter((l) => /^\s+[+~-]?\s*\d+ (created|updated|unchanged|deleted)/.test(l)).map((l) => l.trim()) };
+    log.upAfterRecoverDestroy = { code: again.code, conflicts: (again.output.match(/409 Conflict|already exists|404 Not Found/g) ?? []).length, summary: again.output.split("\n").filter((l) => /^\s+[+~-]?\s*\d+ (created|updated|unchanged|deleted)/.test(l)).map((l) => l.trim()) };
     if (again.code !== 0) throw new Error(`pulumi up after recover exited with ${again.code}:\n${again.output.slice(-3000)}`);
     checks.push(await check("after a killed destroy, recover and one up", web, prefix, options.count, cwd, env, stack));
     const preview2 = await time("previewAfterDestroy", () => pulumi(["preview", "--expect-no-changes", "--stack", stack], cwd, env));
