@@ -30,6 +30,11 @@ export interface PendingOperation {
   inputs: Record<string, unknown>;
   /** The whole resource record, to write it back as a resource when adopted. */
   resource: Record<string, unknown>;
+  /**
+   * Not a pending operation of the stack but a create the program plans that the stack does not
+   * hold (untracked.ts): what a run killed with skipped checkpoints created leaves no other trace.
+   */
+  planned?: true;
 }
 
 const resourceSchema = z.looseObject({ urn: z.string(), type: z.string(), inputs: z.record(z.string(), z.unknown()).nullish() });

@@ -15,6 +15,7 @@ import { describeError, programDir } from "./common.js";
 import { lastWritten, recoverableKind, pendingOperations, settlePendingCreates, trackedIds, type PendingOperation } from "./pending.js";
 import { exportStack, failed, PulumiCommandError, selectedStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
 import { logicalNameOf } from "./state.js";
+import { addAdopted, plannedCreates, type Planned, type PlannedState } from "./untracked.js";
 
 export interface RecoverDeps {
   runPulumi: PulumiRunner;
@@ -46,6 +47,45 @@ export type Decision =
 
 // A refresh reads every resource of the stack: minutes for a big stack on a slow API.
 const REFRESH_TIMEOUT_MS = 60 * 60_000;
+// The preview runs the program and diffs every resource: as long, at worst.
+const PREVIEW_TIMEOUT_MS = 60 * 60_000;
+
+/**
+ * The creates the program plans that the stack does not hold (untracked.ts), from `pulumi
+ * preview --json` (which takes no lock, so it runs beside a killed run's stale one). A preview
+ * that fails is said, and recover goes on with the pending operations alone.
+ */
+async function planned(deps: RecoverDeps, stack: string, cwd: string, checkpoint: unknown, ops: PendingOperation[]): Promise<Planned> {
+  const known = new Set([...ops.map((op) => op.urn), ...stackUrns(checkpoint)]);
+  const result = await deps.runPulumi(["preview", "--json", "--stack", stack], cwd, { timeoutMs: PREVIEW_TIMEOUT_MS });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(result.stdout);
+  } catch {
+    parsed = undefined;
+  }
+  if (result.code !== 0 || typeof parsed !== "object" || parsed === null) {
+    deps.stdout(`Could not list the program's resources (\`pulumi preview --json\` ${result.code === 0 ? "printed no plan" : `exited with ${result.code}`}), so only the stack's pending operations are settled; objects a run killed with skipped checkpoints created are not looked for.\n`);
+    return { ops: [], states: new Map() };
+  }
+  return plannedCreates(parsed, known);
+}
+
+function stackUrns(checkpoint: unknown): string[] {
+  const resources = (checkpoint as { deployment?: { resources?: Array<{ urn?: unknown }> } } | undefined)?.deployment?.resources ?? [];
+  return resources.flatMap((r) => (typeof r.urn === "string" ? [r.urn] : []));
+}
+
+/**
+ * What to do about the program's planned creates: those found in the API are adopted. A
+ * credential is deleted (its secret died with the run) only when the run evidently was
+ * interrupted, i.e. another planned object was found; the rest (never created, or not readable)
+ * are the next `pulumi up`'s to create, and are not listed.
+ */
+function plannedDecisions(all: Decision[]): Decision[] {
+  const interrupted = all.some((d) => d.action === "adopt");
+  return all.filter((d) => d.action === "adopt" || (d.action === "delete-and-clear" && interrupted));
+}
 
 function plain(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
@@ -198,9 +238,19 @@ async function decideCredential(api: CdcClient, op: PendingOperation, tracked: R
 }
 
 export function renderPlan(stack: string, decisions: Decision[], applied: boolean): string {
-  if (decisions.length === 0) return `Stack ${stack}: no pending operations, nothing to recover.\n`;
-  const lines = [`Stack ${stack}: ${decisions.length} pending operation${decisions.length === 1 ? "" : "s"} from an interrupted run.`];
-  for (const d of decisions) lines.push(`  ${d.action.padEnd(16)} ${logicalNameOf(d.op.urn)} (${d.op.type}): ${d.note}`);
+  if (decisions.length === 0) {
+    return applied
+      ? `Stack ${stack}: no pending operations and no untracked objects of the program; the refresh read the stack's objects (one an interrupted destroy deleted is gone from the stack).\n`
+      : `Stack ${stack}: no pending operations and no untracked objects of the program, nothing to settle. With --yes, a refresh reads the stack's objects (after a destroy killed with skipped checkpoints, it drops those already deleted).\n`;
+  }
+  const pending = decisions.filter((d) => !d.op.planned).length;
+  const untracked = decisions.length - pending;
+  const what = [
+    ...(pending > 0 ? [`${pending} pending operation${pending === 1 ? "" : "s"}`] : []),
+    ...(untracked > 0 ? [`${untracked} object${untracked === 1 ? "" : "s"} of the program made but not recorded (a run killed with skipped checkpoints)`] : []),
+  ];
+  const lines = [`Stack ${stack}: ${what.join(" and ")} from an interrupted run.`];
+  for (const d of decisions) lines.push(`  ${d.action.padEnd(16)} ${logicalNameOf(d.op.urn)} (${d.op.planned ? "not in the stack" : d.op.type}): ${d.note}`);
   lines.push(applied ? "Done. Run `pulumi up` to finish what the interrupted run started." : "Nothing was changed. Run again with --yes to do this.");
   return `${lines.join("\n")}\n`;
 }
@@ -282,20 +332,28 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
       );
       return { code: 0, decisions: [] };
     }
-    if (ops.length === 0) {
-      deps.stdout(renderPlan(stack, [], false));
-      return { code: 0, decisions: [] };
-    }
+    const now = deps.now ?? Date.now;
+    const started = now();
     const config = await stackSettingsConfig(deps.runPulumi, stack, cwd);
     api = deps.createClient(resolveSettings(config, deps.env), resolveTuning(config, deps.env));
-    let decisions = await decide(api, ops, trackedIds(checkpoint));
+    const plan = await planned(deps, stack, cwd, checkpoint, ops);
+    const decideAll = async () => [...(await decide(api!, ops, trackedIds(checkpoint))), ...plannedDecisions(await decide(api!, plan.ops, trackedIds(checkpoint)))];
+    let decisions = await decideAll();
     const since = lastWritten(checkpoint);
-    const now = deps.now ?? Date.now;
+    const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
     const wait = since === undefined ? 0 : IN_FLIGHT_GRACE_MS - (now() - since);
+    // With skipped checkpoints the stack's time says nothing of when the run stopped; objects of
+    // the program found untracked say it was interrupted, at the latest when recover started.
+    const untracked = decisions.some((d) => d.op.planned && d.action === "adopt");
+    const plannedWait = untracked && decisions.filter((d) => d.op.planned).length < plan.ops.length ? IN_FLIGHT_GRACE_MS - (now() - started) : 0;
     if (wait > 0 && decisions.some((d) => d.action === "clear" || d.action === "delete-and-clear")) {
       deps.stdout(`The interrupted run stopped ${Math.round((now() - since!) / 1000)} s ago; waiting ${Math.ceil(wait / 1000)} s for requests it may still have in flight, then looking again.\n`);
-      await (deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(wait);
-      decisions = await decide(api, ops, trackedIds(checkpoint));
+      await sleep(wait);
+      decisions = await decideAll();
+    } else if (plannedWait > 0) {
+      deps.stdout(`Objects of the program were found outside the stack (a run killed with skipped checkpoints made them); waiting ${Math.ceil(plannedWait / 1000)} s for requests it may still have had in flight, then looking again.\n`);
+      await sleep(plannedWait);
+      decisions = await decideAll();
     }
     if (!options.yes) {
       deps.stdout(renderPlan(stack, decisions, false));
@@ -305,16 +363,37 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
       if (d.action !== "delete-and-clear") continue;
       for (const id of d.ids) await api.delete("/auth/client-credentials/{id}", { params: { id } });
     }
-    const adopt = new Map(decisions.flatMap((d) => (d.action === "adopt" ? [[d.op.urn, d.id] as const] : [])));
-    const clear = new Set(decisions.filter((d) => d.action === "clear" || d.action === "delete-and-clear").map((d) => d.op.urn));
+    const adopt = new Map(decisions.flatMap((d) => (d.action === "adopt" && !d.op.planned ? [[d.op.urn, d.id] as const] : [])));
+    const adoptPlanned = new Map(decisions.flatMap((d) => (d.action === "adopt" && d.op.planned ? [[d.op.urn, d.id] as const] : [])));
+    const clear = new Set(decisions.filter((d) => (d.action === "clear" || d.action === "delete-and-clear") && !d.op.planned).map((d) => d.op.urn));
     // `pulumi refresh --import-pending-creates` would be the engine's own way, but this engine
     // drops the pending import instead of adding the resource (see docs/recovery.md); so the
     // checkpoint is edited through `pulumi stack import` and the refresh reads what it holds.
-    if (adopt.size > 0 || clear.size > 0) {
-      scratch = await mkdtemp(join(tmpdir(), "pulumi-cdc-recover-"));
-      const file = join(scratch, "checkpoint.json");
-      await writeFile(file, JSON.stringify(settlePendingCreates(checkpoint, adopt, clear)), { mode: 0o600 });
+    scratch = await mkdtemp(join(tmpdir(), "pulumi-cdc-recover-"));
+    const file = join(scratch, "checkpoint.json");
+    const importCheckpoint = async (settled: unknown) => {
+      await writeFile(file, JSON.stringify(settled), { mode: 0o600 });
       await withLock(deps, ["stack", "import", "--file", file, "--stack", stack], cwd, stack);
+    };
+    let current = checkpoint;
+    if (adopt.size > 0 || clear.size > 0) {
+      current = settlePendingCreates(checkpoint, adopt, clear);
+      await importCheckpoint(current);
+    }
+    if (adoptPlanned.size > 0) {
+      let added = addAdopted(current, adoptPlanned, plan.states);
+      const stackUrn = [...plan.states.values(), ...((current as { deployment?: { resources?: PlannedState[] } }).deployment?.resources ?? [])].find((r) => r.type === "pulumi:pulumi:Stack")?.urn;
+      if (added.skipped.length > 0 && stackUrn) {
+        // A first run killed with skipped checkpoints leaves not even the stack resource and the
+        // default providers, whose records (their config, as the engine keeps it) only the engine
+        // writes: an update that targets the stack resource alone records them and creates nothing else.
+        deps.stdout("The stack holds no record of its default provider yet: recording it (`pulumi up --target` the stack resource, which creates no object).\n");
+        await withLock(deps, ["up", "--yes", "--skip-preview", "--target", stackUrn, "--stack", stack], cwd, stack, REFRESH_TIMEOUT_MS);
+        current = await exportStack(deps.runPulumi, stack, cwd);
+        added = addAdopted(current, adoptPlanned, plan.states);
+      }
+      for (const urn of added.skipped) deps.stdout(`  not taken: ${logicalNameOf(urn)}: its parent or provider is not in the stack; \`pulumi up\` will report its name as taken\n`);
+      await importCheckpoint(added.checkpoint);
     }
     // Reads every adopted object (its real outputs, the drift baseline) and resolves the other pending operations.
     await withLock(deps, ["refresh", "--yes", "--skip-preview", "--stack", stack], cwd, stack, REFRESH_TIMEOUT_MS);

@@ -15,6 +15,7 @@
  * drift command, and the programs load the compiled package, as users' programs do.
  */
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { arch, cpus, platform, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -24,20 +25,38 @@ import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorStats, type RunningEmulator } from "../../dist/emulator/index.js";
 import { CdcClient, DEFAULT_CREATED_FROM, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
 import { benchPluginOf, cdcPluginOf, dynamicProviderOf, PeakMemory, type WatchTarget } from "./memory";
-import { goalsText, markdownTables, PROGRAMS, STEP_LABELS, STEPS, summarise, usesApi, type ProgramName, type RunResult, type RunSample, type StepName, type StepSample } from "./report";
+import { buildVendor, cannotBuild } from "../conformance/vendor";
+import {
+  CHECKPOINT_MODES,
+  goalsText,
+  markdownTables,
+  PROGRAMS,
+  STEP_LABELS,
+  STEPS,
+  summarise,
+  TERRAFORM,
+  TERRAFORM_STEPS,
+  usesApi,
+  type CheckpointMode,
+  type ProgramName,
+  type RunResult,
+  type RunSample,
+  type StepName,
+  type StepSample,
+} from "./report";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAMS_DIR = join(__dirname, "programs");
 const DRIFT_CLI = join(ROOT, "dist", "cli", "index.js");
 const PROFILE_PRELOAD = join(__dirname, "profile", "preload.js");
-const RESOURCE_TYPES: Record<ProgramName, string[]> = {
+const RESOURCE_TYPES: Record<Exclude<ProgramName, typeof TERRAFORM>, string[]> = {
   noop: ["pulumi-nodejs:dynamic/bench:NoopSource", "pulumi-nodejs:dynamic/bench:NoopDestination"],
   cdc: ["pulumi-nodejs:dynamic/cdc:Source", "pulumi-nodejs:dynamic/cdc:Destination"],
   "noop-plugin": ["bench:index:NoopSource", "bench:index:NoopDestination"],
   "cdc-plugin": ["cdc:index:Source", "cdc:index:Destination"],
 };
 /** The process that does a program's provider work: the dynamic-provider host, or the provider plugin. */
-const PROVIDER_PROCESS: Record<ProgramName, (programDir: string) => WatchTarget> = {
+const PROVIDER_PROCESS: Record<Exclude<ProgramName, typeof TERRAFORM>, (programDir: string) => WatchTarget> = {
   noop: dynamicProviderOf,
   cdc: dynamicProviderOf,
   "noop-plugin": benchPluginOf,
@@ -47,13 +66,21 @@ export const MAX_COUNT = 1_000;
 export const MAX_REPEAT = 5;
 export const MAX_LATENCY_MS = 2_000;
 
-const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--programs ${PROGRAMS.join(",")}] [--max-concurrency n] [--neighbours 0] [--out .bench/result.json]
+const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--programs ${PROGRAMS.join(",")}] [--checkpoints skip] [--steps ...] [--terraform <clone>] [--max-concurrency n] [--neighbours 0] [--out .bench/result.json]
 
   --counts <n,...>      resources per stack, each 2..${MAX_COUNT}: half sources, half destinations (default 200)
   --latency-ms <n,...>  the emulator's added latency per request, each 0..${MAX_LATENCY_MS} (default 0)
   --repeat <n>          runs per size, latency and program, 1..${MAX_REPEAT}; the table shows the median (default 1)
   --programs <p,...>    which programs to run (default all four): noop (no-op dynamic provider), cdc (the dynamic
                         classes), noop-plugin (no-op provider plugin), cdc-plugin (the provider plugin)
+  --checkpoints <m,...>  how the engine saves the Pulumi stacks, each run in turn (default skip): skip
+                        (PULUMI_SKIP_CHECKPOINTS=true: once, at the end; what docs/large-stacks.md recommends), every
+                        (a checkpoint after every step, Pulumi's own default)
+  --steps <s,...>       which steps to run, in their order (default all): ${STEPS.join(", ")}
+  --terraform <clone>   add a column for the vendor's Terraform provider, built from this clone (go build, cached by
+                        commit, as npm run conformance builds its tests) and run by terraform on the same sources
+                        against the same emulator (scripts/bench/terraform/main.tf); also CDC_BENCH_TERRAFORM. Skipped
+                        with a notice when Go, terraform or the clone is missing
   --max-concurrency <n> set cdc:maxConcurrency on the pulumi-cdc stacks (default: unset, the provider's default)
   --neighbours <n>      connectors of another stack in the same tenant, made with the same IaC value before
                         the runs, half sources and half destinations, 0..${MAX_COUNT} (default 0): a tenant shared
@@ -69,6 +96,10 @@ const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--prog
 `;
 
 interface BenchOptions {
+  checkpoints: CheckpointMode[];
+  steps: StepName[];
+  /** A clone of the vendor's Terraform provider (--terraform or CDC_BENCH_TERRAFORM); undefined: no Terraform column. */
+  terraform: string | undefined;
   counts: number[];
   latencies: number[];
   repeat: number;
@@ -104,6 +135,9 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
       out: { type: "string" },
       "profile-dir": { type: "string" },
       "plugin-node-args": { type: "string" },
+      checkpoints: { type: "string" },
+      steps: { type: "string" },
+      terraform: { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -113,7 +147,19 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
   for (const p of programs) {
     if (!(PROGRAMS as readonly string[]).includes(p)) throw new Error(`--programs: '${p}' is none of ${PROGRAMS.join(", ")}`);
   }
+  const checkpoints = (values.checkpoints ?? "skip").split(",").map((c) => c.trim());
+  for (const c of checkpoints) {
+    if (!(CHECKPOINT_MODES as readonly string[]).includes(c)) throw new Error(`--checkpoints: '${c}' is none of ${CHECKPOINT_MODES.join(", ")}`);
+  }
+  const steps = values.steps === undefined ? [...STEPS] : values.steps.split(",").map((s) => s.trim());
+  for (const s of steps) {
+    if (!(STEPS as readonly string[]).includes(s)) throw new Error(`--steps: '${s}' is none of ${STEPS.join(", ")}`);
+  }
+  const terraform = values.terraform ?? process.env.CDC_BENCH_TERRAFORM;
   return {
+    checkpoints: CHECKPOINT_MODES.filter((c) => checkpoints.includes(c)),
+    steps: STEPS.filter((s) => steps.includes(s)),
+    terraform: terraform === undefined || terraform.trim() === "" ? undefined : resolve(terraform),
     counts: integers("--counts", values.counts ?? "200", 2, MAX_COUNT),
     latencies: integers("--latency-ms", values["latency-ms"] ?? "0", 0, MAX_LATENCY_MS),
     repeat: repeat!,
@@ -253,9 +299,13 @@ interface StepCommand {
 }
 
 interface Round {
+  /** How the engine saves the stack (--checkpoints). */
+  checkpoints: CheckpointMode;
+  /** The steps to run (--steps). */
+  steps: readonly StepName[];
   /** cdc:maxConcurrency for the pulumi-cdc stack; undefined: the provider's default. */
   maxConcurrency: number | undefined;
-  program: ProgramName;
+  program: Exclude<ProgramName, typeof TERRAFORM>;
   sources: number;
   destinations: number;
   latencyMs: number;
@@ -271,7 +321,7 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
   const count = sources + destinations;
   const dir = await mkdtemp(join(tmpdir(), `pulumi-cdc-bench-${program}-${count}-`));
   // Distinct per round: resource names derive from the stack name and are unique per tenant in the shared emulator.
-  const stack = `bench-${program}-${count}-${r.latencyMs}ms-${r.round}`;
+  const stack = `bench-${program}-${count}-${r.latencyMs}ms-${r.checkpoints}-${r.round}`;
   // The CDC_* variables are dropped so the provider reads the stack config set below, like a user's stack.
   const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CDC_")));
   const env: NodeJS.ProcessEnv = {
@@ -283,6 +333,7 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_SKIP_CONFIRMATIONS: "true",
     NO_COLOR: "1",
+    ...(r.checkpoints === "skip" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
     // Profiling: every Node.js process of a step loads the preload, which profiles only the providers.
     ...(r.profileDir ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${PROFILE_PRELOAD}`.trim() } : {}),
   };
@@ -329,8 +380,8 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
       destroy: pulumiStep(["destroy", "--yes", "--skip-preview", "--stack", stack]),
     };
 
-    const steps = {} as Record<StepName, StepSample>;
-    for (const step of STEPS) {
+    const steps: Partial<Record<StepName, StepSample>> = {};
+    for (const step of r.steps) {
       if (step === "previewAfterEdit" && usesApi(program)) await editOutOfBand(web, stack);
       const { file, args, ok, watch } = commands[step];
       const memory = new PeakMemory(watch);
@@ -346,22 +397,129 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
       const after = emulator.stats();
       const usage = await memory.stop();
       if (!ok(result.code)) throw failure(`${program} ${STEP_LABELS[step]}`, result, stepLimit);
-      steps[step] = { seconds: Math.round(seconds * 100) / 100, ...statsDelta(before, after), ...usage, apiCpuSeconds };
+      const sample: StepSample = { seconds: Math.round(seconds * 100) / 100, ...statsDelta(before, after), ...usage, apiCpuSeconds };
+      steps[step] = sample;
       // Outside the timing: the numbers only count if the step did what it should.
       const stateBytesPerResource = await verify(r, step, result, stack, cwd, env, setupLimit);
-      if (stateBytesPerResource !== undefined) steps[step].stateBytesPerResource = stateBytesPerResource;
+      if (stateBytesPerResource !== undefined) sample.stateBytesPerResource = stateBytesPerResource;
       if (step === "destroy") destroyed = true;
       process.stderr.write(
-        `[bench] ${program} ${count} @${r.latencyMs} ms #${r.round}: ${STEP_LABELS[step]} ${seconds.toFixed(1)} s, ${steps[step].apiRequests} API requests, ${usage.peakMemoryMiB} MiB, CPU: provider ${usage.providerCpuSeconds} s, step ${usage.stepCpuSeconds} s, emulator ${apiCpuSeconds} s\n`,
+        `[bench] ${program} ${count} @${r.latencyMs} ms ${r.checkpoints} checkpoints #${r.round}: ${STEP_LABELS[step]} ${seconds.toFixed(1)} s, ${sample.apiRequests} API requests, ${usage.peakMemoryMiB} MiB, CPU: provider ${usage.providerCpuSeconds} s, step ${usage.stepCpuSeconds} s, emulator ${apiCpuSeconds} s\n`,
       );
     }
-    return { ...r, steps };
+    const { steps: _asked, ...round } = r;
+    return { ...round, steps };
   } finally {
     if (initialised) {
       // After a failure: a half-deployed stack must not be left behind in the shared emulator.
       if (!destroyed) await pulumi(["destroy", "--yes", "--skip-preview", "--stack", stack], cwd, env, stepLimit);
       await pulumi(["stack", "rm", "--yes", "--force", "--stack", stack], cwd, env, setupLimit);
     }
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The vendor's Terraform provider, built for the run: the folder terraform's dev override points at. */
+interface TerraformSetup {
+  providerDir: string;
+  terraform: string;
+}
+
+/**
+ * The Terraform column: what `terraform` asks, or why it is skipped (one line). Go, terraform and
+ * the clone must all be there; the provider is built as `npm run conformance` builds its tests.
+ */
+function terraformSetup(clone: string | undefined): TerraformSetup | string {
+  if (clone === undefined) return "no Terraform column: give --terraform <clone of the vendor's Terraform provider> (or CDC_BENCH_TERRAFORM) to add one";
+  const why = cannotBuild(clone);
+  if (why) return `Terraform column skipped: ${why}`;
+  const terraform = process.env.TF_ACC_TERRAFORM_PATH ?? (process.env.PATH ?? "").split(":").map((d) => join(d, "terraform")).find((f) => existsSync(f));
+  if (!terraform) return "Terraform column skipped: no terraform CLI on PATH (or TF_ACC_TERRAFORM_PATH)";
+  try {
+    return { providerDir: dirname(buildVendor(clone, "provider", (line) => process.stderr.write(`[bench] ${line}\n`))), terraform };
+  } catch (error) {
+    return `Terraform column skipped: ${(error as Error).message}`;
+  }
+}
+
+/**
+ * The same sources and destinations as the Pulumi programs (scripts/bench/terraform/main.tf: same
+ * names, connectors and configs), through the same steps where Terraform has one (see
+ * TERRAFORM_STEPS), on the vendor's provider against the same emulator, with terraform's defaults
+ * (parallelism 10, a refresh before each plan, local state).
+ */
+async function terraformOne(r: Omit<Round, "program" | "checkpoints">, tf: TerraformSetup, emulator: RunningEmulator, web: CdcClient): Promise<RunSample> {
+  const { sources, destinations } = r;
+  const count = sources + destinations;
+  const dir = await mkdtemp(join(tmpdir(), `pulumi-cdc-bench-terraform-${count}-`));
+  const prefix = `bench-terraform-${count}-${r.latencyMs}ms-${r.round}`;
+  await copyFile(join(__dirname, "terraform", "main.tf"), join(dir, "main.tf"));
+  const cliConfig = join(dir, "cli.tfrc");
+  // The provider built from the clone, and nothing else: no registry, no plugin cache.
+  await writeFile(cliConfig, `provider_installation {\n  dev_overrides {\n    "streamkap-com/streamkap" = ${JSON.stringify(tf.providerDir)}\n  }\n  direct {}\n}\n`);
+  const env: NodeJS.ProcessEnv = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CDC_") && !k.startsWith("TF_"))),
+    TF_CLI_CONFIG_FILE: cliConfig,
+    TF_IN_AUTOMATION: "1",
+    CHECKPOINT_DISABLE: "1",
+    STREAMKAP_HOST: emulator.url,
+    STREAMKAP_CLIENT_ID: emulator.clientId,
+    STREAMKAP_SECRET: emulator.clientSecret,
+    TF_VAR_prefix: prefix,
+    TF_VAR_sources: String(sources),
+    TF_VAR_destinations: String(destinations),
+    TF_VAR_db_password: "bench-password",
+    TF_VAR_private_key: "bench-private-key",
+  };
+  const stepLimit = Math.min(120_000 + count * 3_000, 60 * 60_000);
+  const tfArgs = (...args: string[]) => [...args, "-input=false", "-no-color"];
+  // plan -detailed-exitcode: 0 no changes, 2 changes; the edited pair must show as changes.
+  const commands: Partial<Record<StepName, { args: string[]; ok: (code: number | null) => boolean }>> = {
+    up: { args: tfArgs("apply", "-auto-approve"), ok: (c) => c === 0 },
+    preview: { args: tfArgs("plan", "-detailed-exitcode"), ok: (c) => c === 0 },
+    previewAfterEdit: { args: tfArgs("plan", "-detailed-exitcode"), ok: (c) => c === 2 },
+    refresh: { args: tfArgs("apply", "-refresh-only", "-auto-approve"), ok: (c) => c === 0 },
+    destroy: { args: tfArgs("destroy", "-auto-approve"), ok: (c) => c === 0 },
+  };
+  const inState = async () => {
+    const listed = await run(tf.terraform, ["state", "list"], dir, env, 120_000);
+    return listed.stdout.split("\n").filter((l) => /^streamkap_/.test(l)).length;
+  };
+  let applied = false;
+  let destroyed = false;
+  try {
+    const steps: Partial<Record<StepName, StepSample>> = {};
+    for (const step of r.steps) {
+      const command = commands[step];
+      if (!command) continue;
+      if (step === "previewAfterEdit") await editOutOfBand(web, prefix);
+      const memory = new PeakMemory({ cwd: dir, command: "terraform-provider-streamkap" });
+      memory.start();
+      const before = emulator.stats();
+      const cpuBefore = process.cpuUsage();
+      const started = performance.now();
+      const result = await run(tf.terraform, command.args, dir, env, stepLimit);
+      const seconds = (performance.now() - started) / 1000;
+      const cpu = process.cpuUsage(cpuBefore);
+      const after = emulator.stats();
+      const usage = await memory.stop();
+      if (step === "up") applied = true;
+      if (!command.ok(result.code)) throw failure(`terraform ${STEP_LABELS[step]}`, result, stepLimit);
+      const expected = step === "destroy" ? 0 : count;
+      if (step === "up" || step === "refresh" || step === "destroy") {
+        const n = await inState();
+        if (n !== expected) throw new Error(`terraform ${count}: ${STEP_LABELS[step]}: the state holds ${n} resources, expected ${expected}`);
+      }
+      if (step === "destroy") destroyed = true;
+      steps[step] = { seconds: Math.round(seconds * 100) / 100, ...statsDelta(before, after), ...usage, apiCpuSeconds: Math.round((cpu.user + cpu.system) / 1e4) / 100 };
+      process.stderr.write(
+        `[bench] terraform ${count} @${r.latencyMs} ms #${r.round}: ${TERRAFORM_STEPS[step]} ${seconds.toFixed(1)} s, ${steps[step]!.apiRequests} API requests, provider ${usage.peakMemoryMiB} MiB, CPU: provider ${usage.providerCpuSeconds} s, step ${usage.stepCpuSeconds} s\n`,
+      );
+    }
+    return { program: TERRAFORM, sources, destinations, latencyMs: r.latencyMs, round: r.round, steps };
+  } finally {
+    // After a failure: what was applied must not be left behind in the shared emulator.
+    if (applied && !destroyed) await run(tf.terraform, tfArgs("destroy", "-auto-approve"), dir, env, stepLimit);
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -420,7 +578,18 @@ async function pulumiVersion(): Promise<string> {
 export interface BenchResult {
   generatedAt: string;
   machine: { cpus: number; cpuModel: string; memoryGiB: number; os: string; node: string; pulumi: string };
-  settings: { counts: number[]; latenciesMs: number[]; repeat: number; programs: ProgramName[]; pluginNodeArgs?: string; maxConcurrency: number | string; neighbours: number; steps: string[]; resources: Record<ProgramName, string[]> };
+  settings: {
+    counts: number[];
+    latenciesMs: number[];
+    repeat: number;
+    programs: ProgramName[];
+    checkpoints: CheckpointMode[];
+    pluginNodeArgs?: string;
+    maxConcurrency: number | string;
+    neighbours: number;
+    steps: string[];
+    resources: Record<Exclude<ProgramName, typeof TERRAFORM>, string[]>;
+  };
   notes: string[];
   /** Per program, size and latency: median seconds over the repetitions, API traffic and peak memory of each step. */
   results: RunResult[];
@@ -444,6 +613,8 @@ async function main(argv: string[]): Promise<number> {
   const web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
   try {
     await makeNeighbours(emulator, options.neighbours);
+    const tf = terraformSetup(options.terraform);
+    if (typeof tf === "string") process.stderr.write(`[bench] ${tf}\n`);
     const samples: RunSample[] = [];
     for (const count of options.counts) {
       const destinations = Math.floor(count / 2);
@@ -451,7 +622,14 @@ async function main(argv: string[]): Promise<number> {
         emulator.setFaults({ latencyMs });
         // Programs alternate within each round, so a burst of load from elsewhere hits both alike.
         for (let round = 1; round <= options.repeat; round++) {
-          for (const program of options.programs) samples.push(await benchOne({ program, sources: count - destinations, destinations, latencyMs, round, maxConcurrency: options.maxConcurrency, profileDir: options.profileDir, pluginNodeArgs: options.pluginNodeArgs }, emulator, web));
+          const shape = { sources: count - destinations, destinations, latencyMs, round, steps: options.steps, maxConcurrency: options.maxConcurrency, profileDir: options.profileDir, pluginNodeArgs: options.pluginNodeArgs };
+          for (const checkpoints of options.checkpoints) {
+            for (const program of options.programs) {
+              if (program === TERRAFORM) continue;
+              samples.push(await benchOne({ ...shape, program, checkpoints }, emulator, web));
+            }
+          }
+          if (typeof tf !== "string") samples.push(await terraformOne(shape, tf, emulator, web));
         }
       }
     }
@@ -470,11 +648,12 @@ async function main(argv: string[]): Promise<number> {
         counts: options.counts,
         latenciesMs: options.latencies,
         repeat: options.repeat,
-        programs: options.programs,
+        programs: [...options.programs, ...(typeof tf === "string" ? [] : [TERRAFORM] as const)],
+        checkpoints: options.checkpoints,
+        steps: options.steps,
         ...(options.pluginNodeArgs ? { pluginNodeArgs: options.pluginNodeArgs } : {}),
         maxConcurrency: options.maxConcurrency ?? "provider default",
         neighbours: options.neighbours,
-        steps: [...STEPS],
         resources: RESOURCE_TYPES,
       },
       notes: [
@@ -486,6 +665,10 @@ async function main(argv: string[]): Promise<number> {
         "CPU (from /proc, sampled every 100 ms): providerCpuSeconds is the provider process's (the drift command's own for that step), stepCpuSeconds all the step's processes' in the program's directory (CLI and engine, language host, program, provider); apiCpuSeconds the bench's own process (the emulator).",
         ...(options.pluginNodeArgs ? [`Both provider plugins ran as node ${options.pluginNodeArgs} (--plugin-node-args).`] : []),
         ...(options.profileDir ? [`Profiled (--profile-dir ${options.profileDir}): the provider processes ran under a CPU profiler, so these timings are not the benchmark's.`] : []),
+        ...(options.checkpoints.includes("skip") ? ["Checkpoints 'skip': the Pulumi steps ran with PULUMI_SKIP_CHECKPOINTS=true (the engine saves the stack once, at the end; docs/large-stacks.md)."] : []),
+        ...(typeof tf === "string"
+          ? []
+          : [`Terraform: the vendor's provider built from ${options.terraform} (go build, a dev override), terraform at ${tf.terraform} with its defaults (parallelism 10, local state), scripts/bench/terraform/main.tf: the same names, connectors and configs; peak memory is the provider's process.`]),
         ...(options.neighbours > 0 ? [`The tenant also held ${options.neighbours} connectors of another stack, made with the same IaC value: listings return them too.`] : []),
       ],
       results: summarise(samples),

@@ -9,11 +9,21 @@
  * pulumi-cdc's provider plugin pulumi-resource-cdc.
  */
 export const PROGRAMS = ["noop", "cdc", "noop-plugin", "cdc-plugin"] as const;
-export type ProgramName = (typeof PROGRAMS)[number];
+/** The vendor's Terraform provider on the same sources (bench --terraform <clone>): not a Pulumi program. */
+export const TERRAFORM = "terraform";
+export type ProgramName = (typeof PROGRAMS)[number] | typeof TERRAFORM;
+
+/**
+ * How the Pulumi engine saves the stack during a run (bench --checkpoints): "every" writes the whole
+ * checkpoint after every step (the default), "skip" only at the end (PULUMI_SKIP_CHECKPOINTS=true).
+ * Terraform's runs have none.
+ */
+export const CHECKPOINT_MODES = ["every", "skip"] as const;
+export type CheckpointMode = (typeof CHECKPOINT_MODES)[number];
 
 /** The programs that talk to the API (the others are floors). */
 export function usesApi(program: ProgramName): boolean {
-  return program === "cdc" || program === "cdc-plugin";
+  return program === "cdc" || program === "cdc-plugin" || program === TERRAFORM;
 }
 
 export const STEPS = ["up", "preview", "previewAfterEdit", "drift", "refresh", "destroy"] as const;
@@ -62,7 +72,10 @@ export interface RunSample {
   destinations: number;
   latencyMs: number;
   round: number;
-  steps: Record<StepName, StepSample>;
+  /** The engine's checkpoints (Pulumi programs only). */
+  checkpoints?: CheckpointMode;
+  /** The steps run (bench --steps; Terraform has no drift command). */
+  steps: Partial<Record<StepName, StepSample>>;
 }
 
 export interface StepResult extends Omit<StepSample, "seconds"> {
@@ -76,7 +89,8 @@ export interface RunResult {
   sources: number;
   destinations: number;
   latencyMs: number;
-  steps: Record<StepName, StepResult>;
+  checkpoints?: CheckpointMode;
+  steps: Partial<Record<StepName, StepResult>>;
 }
 
 export function median(values: readonly number[]): number {
@@ -86,7 +100,7 @@ export function median(values: readonly number[]): number {
 }
 
 const sameConfig = (a: Omit<RunSample, "steps" | "round">, b: Omit<RunSample, "steps" | "round">) =>
-  a.program === b.program && a.sources === b.sources && a.destinations === b.destinations && a.latencyMs === b.latencyMs;
+  a.program === b.program && a.sources === b.sources && a.destinations === b.destinations && a.latencyMs === b.latencyMs && a.checkpoints === b.checkpoints;
 
 /** Medians per program, size and latency; API traffic and memory are the most any repetition saw. */
 export function summarise(samples: readonly RunSample[]): RunResult[] {
@@ -94,9 +108,10 @@ export function summarise(samples: readonly RunSample[]): RunResult[] {
   for (const sample of samples) {
     if (out.some((r) => sameConfig(r, sample))) continue;
     const same = samples.filter((s) => sameConfig(s, sample));
-    const steps = {} as Record<StepName, StepResult>;
+    const steps: Partial<Record<StepName, StepResult>> = {};
     for (const step of STEPS) {
-      const all = same.map((s) => s.steps[step]);
+      const all = same.flatMap((s) => s.steps[step] ?? []);
+      if (all.length === 0) continue;
       const busiest = all.reduce((a, b) => (b.apiRequests > a.apiRequests ? b : a));
       steps[step] = {
         seconds: median(all.map((x) => x.seconds)),
@@ -111,8 +126,8 @@ export function summarise(samples: readonly RunSample[]): RunResult[] {
         ...(all[0]?.stateBytesPerResource !== undefined ? { stateBytesPerResource: Math.max(...all.map((x) => x.stateBytesPerResource ?? 0)) } : {}),
       };
     }
-    const { program, sources, destinations, latencyMs } = sample;
-    out.push({ program, sources, destinations, latencyMs, steps });
+    const { program, sources, destinations, latencyMs, checkpoints } = sample;
+    out.push({ program, sources, destinations, latencyMs, ...(checkpoints ? { checkpoints } : {}), steps });
   }
   return out;
 }
@@ -137,12 +152,12 @@ export const PLUGIN_MEMORY_GOAL_MIB = 150e6 / 2 ** 20;
  * check, so no goal names it.
  */
 export interface Goal {
-  id: "pluginFloor" | "upDestroy" | "previewRefresh" | "memory";
+  id: "pluginFloor" | "upDestroy" | "previewRefresh" | "memory" | "terraformUpDestroy" | "terraformPreview";
   text: string;
   steps: readonly StepName[];
   /** The largest value that holds; `of` is the column it is measured against. */
   limit: number;
-  of: "noop-plugin" | "noop" | "memory";
+  of: "noop-plugin" | "noop" | "memory" | typeof TERRAFORM;
   /** Only at this many resources (the memory goal). */
   count?: number;
 }
@@ -154,6 +169,9 @@ export const GOALS: readonly Goal[] = [
   { id: "upDestroy", text: "up and destroy on the plugin ≤ 0.7× the dynamic no-op floor", steps: ["up", "destroy"], limit: 0.7, of: "noop" },
   { id: "previewRefresh", text: "previews and refresh on the plugin ≤ 0.9× the dynamic no-op floor", steps: ["preview", "previewAfterEdit", "refresh"], limit: 0.9, of: "noop" },
   { id: "memory", text: "the plugin process's peak RSS under 150 MB (143.1 MiB) at 1,000 resources", steps: PLUGIN_STEPS, limit: PLUGIN_MEMORY_GOAL_MIB, of: "memory", count: 1_000 },
+  // Issue 31, with the checkpoint setting docs/large-stacks.md recommends (bench --checkpoints skip).
+  { id: "terraformUpDestroy", text: "up and destroy on the plugin ≤ 0.5× the vendor's Terraform provider at 1,000 resources", steps: ["up", "destroy"], limit: 0.5, of: TERRAFORM, count: 1_000 },
+  { id: "terraformPreview", text: "previews on the plugin ≤ 1.0× Terraform's plan", steps: ["preview", "previewAfterEdit"], limit: 1.0, of: TERRAFORM },
 ];
 
 export interface GoalCheck {
@@ -170,20 +188,29 @@ export interface GoalCheck {
   values: Array<{ step: StepName; value: number; ok: boolean; cpuRatio?: number }>;
 }
 
-/** One size and latency: the four programs' results, where run. */
+/** One size, latency and checkpoint setting: the programs' results, where run; Terraform's (which has no checkpoints) in every block of its size and latency. */
 export interface Block {
   sources: number;
   destinations: number;
   latencyMs: number;
+  checkpoints?: CheckpointMode;
   runs: Partial<Record<ProgramName, RunResult>>;
 }
 
 export function blocks(results: readonly RunResult[]): Block[] {
   const out: Block[] = [];
+  const sameSize = (b: Block, r: RunResult) => b.sources === r.sources && b.destinations === r.destinations && b.latencyMs === r.latencyMs;
   for (const r of results) {
-    let block = out.find((b) => b.sources === r.sources && b.destinations === r.destinations && b.latencyMs === r.latencyMs);
-    if (!block) out.push((block = { sources: r.sources, destinations: r.destinations, latencyMs: r.latencyMs, runs: {} }));
+    if (r.program === TERRAFORM) continue;
+    let block = out.find((b) => sameSize(b, r) && b.checkpoints === r.checkpoints);
+    if (!block) out.push((block = { sources: r.sources, destinations: r.destinations, latencyMs: r.latencyMs, ...(r.checkpoints ? { checkpoints: r.checkpoints } : {}), runs: {} }));
     block.runs[r.program] = r;
+  }
+  for (const r of results) {
+    if (r.program !== TERRAFORM) continue;
+    const mine = out.filter((b) => sameSize(b, r));
+    if (mine.length === 0) out.push({ sources: r.sources, destinations: r.destinations, latencyMs: r.latencyMs, runs: { [TERRAFORM]: r } });
+    for (const b of mine) b.runs[TERRAFORM] = r;
   }
   return out;
 }
@@ -196,11 +223,14 @@ export function checkGoals(block: Block): GoalCheck[] {
     for (const step of goal.steps) {
       let value: number | undefined;
       let cpuRatio: number | undefined;
-      if (goal.of === "memory") value = plugin.steps[step].peakMemoryMiB;
+      const mine = plugin.steps[step];
+      // A step not run here (bench --steps) is not measured, and neither is a goal that names only such steps.
+      if (!mine) continue;
+      if (goal.of === "memory") value = mine.peakMemoryMiB;
       else {
         const floor = block.runs[goal.of]?.steps[step];
-        value = ratioOf(floor?.seconds, plugin.steps[step].seconds);
-        cpuRatio = floor?.stepCpuSeconds && plugin.steps[step].stepCpuSeconds ? ratioOf(floor.stepCpuSeconds, plugin.steps[step].stepCpuSeconds) : undefined;
+        value = ratioOf(floor?.seconds, mine.seconds);
+        cpuRatio = floor?.stepCpuSeconds && mine.stepCpuSeconds ? ratioOf(floor.stepCpuSeconds, mine.stepCpuSeconds) : undefined;
       }
       if (value === undefined) return { goal, holds: undefined, values: [] };
       values.push({ step, value, ok: goal.of === "memory" ? value < goal.limit : value <= goal.limit, ...(cpuRatio !== undefined ? { cpuRatio } : {}) });
@@ -208,10 +238,17 @@ export function checkGoals(block: Block): GoalCheck[] {
     const floorRatios: GoalCheck["floorRatios"] = [];
     if (goal.of === "noop") {
       for (const step of goal.steps) {
-        const ratio = ratioOf(block.runs.noop?.steps[step].seconds, block.runs["noop-plugin"]?.steps[step].seconds);
+        const ratio = ratioOf(block.runs.noop?.steps[step]?.seconds, block.runs["noop-plugin"]?.steps[step]?.seconds);
         if (ratio !== undefined) floorRatios.push({ step, ratio });
       }
     }
+    if (goal.of === TERRAFORM) {
+      for (const step of goal.steps) {
+        const ratio = ratioOf(block.runs[TERRAFORM]?.steps[step]?.seconds, block.runs["noop-plugin"]?.steps[step]?.seconds);
+        if (ratio !== undefined) floorRatios.push({ step, ratio });
+      }
+    }
+    if (values.length === 0) return { goal, holds: undefined, values: [] };
     return { goal, holds: values.every((v) => v.ok), values, ...(floorRatios.length > 0 ? { floorRatios } : {}) };
   });
 }
@@ -229,7 +266,19 @@ function describeCheck(check: GoalCheck): string {
   return `- ${check.goal.text}: **does not hold**: ${check.values.filter((v) => !v.ok).map(show).join(", ")}${more ? ` (${more.slice(2)})` : ""}`;
 }
 
-const cell = (run: RunResult | undefined, step: StepName, f: (s: StepResult) => string) => (run ? f(run.steps[step]) : "–");
+const cell = (run: RunResult | undefined, step: StepName, f: (s: StepResult) => string) => {
+  const s = run?.steps[step];
+  return s ? f(s) : "–";
+};
+
+/** What Terraform runs for each step (bench --terraform); the drift command has no Terraform counterpart. */
+export const TERRAFORM_STEPS: Partial<Record<StepName, string>> = {
+  up: "terraform apply",
+  preview: "terraform plan (no change)",
+  previewAfterEdit: "terraform plan (after the edit)",
+  refresh: "terraform apply -refresh-only",
+  destroy: "terraform destroy",
+};
 
 /**
  * A table per size and latency: for each step the four programs' seconds (medians), pulumi-cdc's
@@ -245,23 +294,42 @@ export function markdownTables(results: readonly RunResult[]): string {
     const { noop, cdc } = block.runs;
     const noopPlugin = block.runs["noop-plugin"];
     const cdcPlugin = block.runs["cdc-plugin"];
-    out.push(`**${block.sources + block.destinations} resources (${block.sources} sources + ${block.destinations} destinations), ${block.latencyMs} ms per request**`, "");
+    const checkpoints = block.checkpoints === "skip" ? ", PULUMI_SKIP_CHECKPOINTS=true" : block.checkpoints === "every" ? ", checkpoint after every step (Pulumi's default)" : "";
+    out.push(`**${block.sources + block.destinations} resources (${block.sources} sources + ${block.destinations} destinations), ${block.latencyMs} ms per request${checkpoints}**`, "");
     out.push(
       "| step | dynamic floor (s) | dynamic pulumi-cdc (s) | ratio to dynamic floor | plugin floor (s) | plugin pulumi-cdc (s) | ratio to plugin floor | plugin to dynamic floor | plugin floor to dynamic floor | API requests (lists + comparisons), dynamic / plugin | step CPU (s): dynamic floor / dynamic / plugin floor / plugin | provider CPU (s): dynamic floor / dynamic / plugin floor / plugin | provider peak memory (MiB): dynamic floor / dynamic / plugin floor / plugin |",
       "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     );
-    for (const step of STEPS) {
+    const terraform = block.runs[TERRAFORM];
+    const run = STEPS.filter((step) => [noop, cdc, noopPlugin, cdcPlugin].some((r) => r?.steps[step]));
+    for (const step of run) {
       const secs = (r: RunResult | undefined) => cell(r, step, (s) => fmt(s.seconds));
       const api = (s: StepResult) => `${s.apiRequests} (${listsAndComparisons(s)})`;
       const four = (f: (s: StepResult) => string) => [noop, cdc, noopPlugin, cdcPlugin].map((r) => cell(r, step, f)).join(" / ");
-      const ratio = (a: RunResult | undefined, b: RunResult | undefined) => fmtRatio(ratioOf(a?.steps[step].seconds, b?.steps[step].seconds));
+      const ratio = (a: RunResult | undefined, b: RunResult | undefined) => fmtRatio(ratioOf(a?.steps[step]?.seconds, b?.steps[step]?.seconds));
       out.push(
         `| ${STEP_LABELS[step]} | ${secs(noop)} | ${secs(cdc)} | ${ratio(noop, cdc)} | ${secs(noopPlugin)} | ${secs(cdcPlugin)} | ${ratio(noopPlugin, cdcPlugin)} | ${ratio(noop, cdcPlugin)} | ${ratio(noop, noopPlugin)} | ` +
           `${cell(cdc, step, api)} / ${cell(cdcPlugin, step, api)} | ` +
           `${four((s) => fmt(s.stepCpuSeconds ?? 0))} | ${four((s) => fmt(s.providerCpuSeconds ?? 0))} | ${four((s) => fmt(s.peakMemoryMiB))} |`,
       );
     }
-    const state = [noop, cdc, noopPlugin, cdcPlugin].map((r) => (r?.steps.up.stateBytesPerResource === undefined ? "–" : `${(r.steps.up.stateBytesPerResource / 1024).toFixed(1)} KiB`));
+    if (terraform) {
+      out.push(
+        "",
+        "| step | Terraform | Terraform (s) | plugin pulumi-cdc (s) | plugin ÷ Terraform | plugin floor (s) | plugin floor ÷ Terraform | dynamic pulumi-cdc (s) | dynamic ÷ Terraform | API requests: Terraform / plugin | provider peak memory (MiB): Terraform's provider / plugin |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+      );
+      for (const step of STEPS) {
+        if (!terraform.steps[step]) continue;
+        const ratio = (r: RunResult | undefined) => fmtRatio(ratioOf(terraform.steps[step]?.seconds, r?.steps[step]?.seconds));
+        const secs = (r: RunResult | undefined) => cell(r, step, (s) => fmt(s.seconds));
+        out.push(
+          `| ${STEP_LABELS[step]} | \`${TERRAFORM_STEPS[step]}\` | ${secs(terraform)} | ${secs(cdcPlugin)} | ${ratio(cdcPlugin)} | ${secs(noopPlugin)} | ${ratio(noopPlugin)} | ${secs(cdc)} | ${ratio(cdc)} | ` +
+            `${cell(terraform, step, (s) => String(s.apiRequests))} / ${cell(cdcPlugin, step, (s) => String(s.apiRequests))} | ${cell(terraform, step, (s) => fmt(s.peakMemoryMiB))} / ${cell(cdcPlugin, step, (s) => fmt(s.peakMemoryMiB))} |`,
+        );
+      }
+    }
+    const state = [noop, cdc, noopPlugin, cdcPlugin].map((r) => (r?.steps.up?.stateBytesPerResource === undefined ? "–" : `${(r.steps.up.stateBytesPerResource / 1024).toFixed(1)} KiB`));
     out.push("", `State per resource after up (dynamic floor / dynamic / plugin floor / plugin): ${state.join(" / ")}.`);
     out.push("", "The plugin's goals here:", ...checkGoals(block).map(describeCheck), "");
   }
@@ -279,7 +347,7 @@ export function goalsText(results: readonly RunResult[]): string {
       continue;
     }
     const failing = measured.filter((x) => !x.check.holds);
-    const where = (x: (typeof measured)[number]) => `${x.b.sources + x.b.destinations} @ ${x.b.latencyMs} ms`;
+    const where = (x: (typeof measured)[number]) => `${x.b.sources + x.b.destinations} @ ${x.b.latencyMs} ms${x.b.checkpoints === "skip" ? " (skipped checkpoints)" : ""}`;
     lines.push(
       failing.length === 0
         ? `- ${goal.text}: **holds** (${measured.map(where).join(", ")})`

@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
-import { homedir } from "node:os";
+import { spawn } from "node:child_process";
+import { createWriteStream, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { acceptanceTests, outputOf, parseGoTestOutput, selectTests, tally } from "./results.js";
+import { buildVendor, conformanceCache } from "./vendor.js";
 
 // Builds the vendor's acceptance tests, starts the emulator, runs every test that does not need
 // the vendor's own tenant against it, and ends with `N passed, N failed`.
@@ -10,28 +10,19 @@ const [root, vendor, only] = process.argv.slice(2) as [string, string, string | 
 const here = join(root, "scripts", "conformance");
 const exclusions = (JSON.parse(readFileSync(join(here, "exclusions.json"), "utf8")) as { tests: Record<string, string> }).tests;
 const tfVars = (JSON.parse(readFileSync(join(here, "tf-vars.json"), "utf8")) as { vars: Record<string, string> }).vars;
-const cache = join(process.env.PULUMI_CDC_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "pulumi-cdc"), "conformance");
-mkdirSync(cache, { recursive: true });
+const cache = conformanceCache();
 
 function say(line: string) {
   process.stderr.write(`[conformance] ${line}\n`);
 }
 
 function buildTests(): string {
-  const commit = spawnSync("git", ["-C", vendor, "rev-parse", "--short=12", "HEAD"], { encoding: "utf8" }).stdout.trim() || "unversioned";
-  const dirty = spawnSync("git", ["-C", vendor, "status", "--porcelain"], { encoding: "utf8" }).stdout.trim() !== "";
-  const binary = join(cache, `provider-${commit}${dirty ? "-dirty" : ""}.test`);
-  if (existsSync(binary) && !dirty) {
-    say(`using the built tests ${binary}`);
-    return binary;
-  }
-  say(`building the vendor's acceptance tests at ${commit} (go test -c ./internal/provider; minutes on the first run)`);
-  const built = spawnSync("go", ["test", "-c", "-o", binary, "./internal/provider"], { cwd: vendor, stdio: ["ignore", "inherit", "inherit"] });
-  if (built.status !== 0) {
-    say("error: go test -c failed (see above)");
+  try {
+    return buildVendor(vendor, "tests", say);
+  } catch (error) {
+    say(`error: ${(error as Error).message}`);
     process.exit(2);
   }
-  return binary;
 }
 
 async function startEmulator(): Promise<{ url: string; clientId: string; secret: string; stop: () => void }> {

@@ -179,7 +179,7 @@ async function expectNothingLeft(emulator: RunningEmulator, web: CdcClient, pref
   expect(await apiObjects(emulator, web, prefix)).toEqual({ sources: [], destinations: [], tags: [], credentials: [] });
 }
 
-function chaosStack(host: Host, stackName: string, prefix: string) {
+function chaosStack(host: Host, stackName: string, prefix: string, stackEnv: Record<string, string> = {}) {
   const env = {} as { emulator: RunningEmulator; web: CdcClient; stack: TestStack; project: string; cleanup(): void };
   beforeAll(async () => {
     env.emulator = await startEmulator({ port: 0 });
@@ -188,7 +188,7 @@ function chaosStack(host: Host, stackName: string, prefix: string) {
     const p = program(host, prefix);
     env.project = p.project;
     env.cleanup = p.cleanup;
-    env.stack = await TestStack.create(p.dir, { stackName });
+    env.stack = await TestStack.create(p.dir, { stackName, env: stackEnv });
     await env.stack.useApi({ url, clientId, clientSecret });
     // Shorter back-off than the defaults keeps the test quick; the policy is the same.
     await env.stack.setConfig("cdc:retryBaseDelayMs", "100");
@@ -262,8 +262,8 @@ function descendants(pid: number): number[] {
  * `pulumi up` in its own process group, so the whole run (CLI, language host, providers) can be killed at once.
  * It skips the preview so that the kill lands among the creates, which is what the test is about.
  */
-function startUp(stack: TestStack) {
-  const child = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--stack", stack.stackName], {
+function startUp(stack: TestStack, command: "up" | "destroy" = "up") {
+  const child = spawn("pulumi", [command, "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--stack", stack.stackName], {
     cwd: stack.programDir,
     env: stack.environment(),
     detached: true,
@@ -336,6 +336,96 @@ describe.each(HOSTS)("a pulumi up killed with -9 halfway (%s host)", { timeout: 
 
     const up = await stack.up();
     expect(up.output, `recover said:\n${recovered.output}`).not.toMatch(/\b409\b|already exists/);
+    await expectConverged(emulator, web, stack, prefix);
+    await stack.preview(["--expect-no-changes"]);
+
+    await stack.destroy();
+    await expectNothingLeft(emulator, web, prefix);
+  });
+});
+
+/** Kills a run started by startUp, as a crash would: everything at once, the plugins too (else they outlive the test). */
+async function killRun(run: ReturnType<typeof startUp>): Promise<void> {
+  const all = descendants(run.child.pid!);
+  process.kill(-run.child.pid!, "SIGKILL");
+  for (const pid of all) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone with its group.
+    }
+  }
+  await run.exited;
+}
+
+/** Polls the API (bounded) until `enough` says the killed run has got far enough. */
+async function waitFor(web: CdcClient, prefix: string, what: string, enough: (sources: number) => boolean): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    const sources = (await web.listAll("/sources", {}, sourceConnectorSchema)).filter((s) => s.name?.startsWith(`${prefix}-`)).length;
+    if (enough(sources)) return;
+    if (Date.now() > deadline) throw new Error(`${what} in 5 minutes`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+// The setting docs/large-stacks.md recommends for very large stacks: the engine writes the stack
+// once, at the end of a run, so a killed run leaves no record of what it did. The API's does:
+// recover rebuilds it. One host is enough here (recover reads both alike, and the plugin is the
+// host for very large stacks); the 1,000-resource figure is in docs/large-stacks.md.
+describe("with PULUMI_SKIP_CHECKPOINTS=true, a killed pulumi up and a killed pulumi destroy (plugin host)", { timeout: ENGINE_TIMEOUT_MS }, () => {
+  const prefix = "skipped-plugin";
+  const env = chaosStack("plugin", "skipped", prefix, { PULUMI_SKIP_CHECKPOINTS: "true" });
+
+  it("are each settled by pulumi-cdc recover, after which one pulumi up gives every object once, and no orphan", async () => {
+    const { emulator, web, stack } = env;
+    const sourcesOfProgram = PG_SOURCES + 1;
+
+    emulator.setFaults({ ...NO_FAULTS, latencyMs: 300 });
+    const up = startUp(stack);
+    try {
+      await waitFor(web, prefix, "pulumi up created fewer than 5 sources", (n) => n >= 5);
+    } finally {
+      await killRun(up);
+    }
+    emulator.setFaults(NO_FAULTS);
+    // What skipped checkpoints lose: the stack holds none of the objects the run made.
+    expect((await stackIds(stack)).Source ?? []).toEqual([]);
+    expect((await apiObjects(emulator, web, prefix)).sources.length).toBeGreaterThanOrEqual(5);
+
+    const dryRun = await runCli(stack, ["recover"]);
+    expect(dryRun.code, dryRun.output).toBe(0);
+    expect(dryRun.output).toMatch(/objects? of the program made but not recorded/);
+    expect(dryRun.output).toMatch(/Nothing was changed/);
+    const recovered = await runCli(stack, ["recover", "--yes"]);
+    expect(recovered.code, recovered.output).toBe(0);
+    expect(recovered.output).toMatch(/Done/);
+
+    const after = await stack.up();
+    expect(after.output, `recover said:\n${recovered.output}`).not.toMatch(/\b409\b|already exists/);
+    await expectConverged(emulator, web, stack, prefix);
+    await stack.preview(["--expect-no-changes"]);
+
+    // A destroy killed halfway: the stack still lists every object, some of them already deleted.
+    emulator.setFaults({ ...NO_FAULTS, latencyMs: 300 });
+    const destroy = startUp(stack, "destroy");
+    try {
+      await waitFor(web, prefix, "pulumi destroy deleted fewer than 5 sources", (n) => n <= sourcesOfProgram - 5);
+    } finally {
+      await killRun(destroy);
+    }
+    emulator.setFaults(NO_FAULTS);
+    const left = (await apiObjects(emulator, web, prefix)).sources.length;
+    expect(left).toBeLessThan(sourcesOfProgram);
+    expect((await stackIds(stack)).Source).toHaveLength(sourcesOfProgram);
+
+    const recoveredDestroy = await runCli(stack, ["recover", "--yes"]);
+    expect(recoveredDestroy.code, recoveredDestroy.output).toBe(0);
+    // The refresh dropped what the destroy had deleted.
+    expect((await stackIds(stack)).Source ?? []).toHaveLength((await apiObjects(emulator, web, prefix)).sources.length);
+
+    const again = await stack.up();
+    expect(again.output, `recover said:\n${recoveredDestroy.output}`).not.toMatch(/\b409\b|already exists|\b404\b/);
     await expectConverged(emulator, web, stack, prefix);
     await stack.preview(["--expect-no-changes"]);
 

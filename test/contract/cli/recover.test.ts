@@ -353,6 +353,7 @@ describe("pulumi-cdc recover against the API", () => {
         // The settings: one listing (plain values) and the secret one's `config get`.
         "config --json",
         "config get",
+        "preview --json",
         "stack import",
         "cancel --yes",
         "stack import",
@@ -386,6 +387,56 @@ describe("pulumi-cdc recover against the API", () => {
       expect(waits).toEqual([13_000]);
       expect(result.decisions?.map((x) => x.action)).toEqual(["adopt"]);
       expect(d.out.join("")).toMatch(/stopped 2 s ago; waiting 13 s for requests it may still have in flight/);
+    });
+
+    it("with skipped checkpoints: takes the program's objects the API holds but the stack does not into it, and lists nothing for the others", async () => {
+      // A run killed with PULUMI_SKIP_CHECKPOINTS=true left the stack as it was: no pending operation at all.
+      await iac.post("/sources", { body: { name: "rec-untracked", connector: "postgresql", config: pgConfig, created_from: "terraform" } });
+      const STACK_URN = "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev";
+      const PROVIDER_URN = "urn:pulumi:dev::p::pulumi:providers:pulumi-nodejs::default";
+      const state = { version: 3, deployment: { resources: [{ urn: STACK_URN, custom: false, type: "pulumi:pulumi:Stack" }, { urn: PROVIDER_URN, custom: true, type: "pulumi:providers:pulumi-nodejs", id: "p-1" }], pending_operations: [] } };
+      const planned = (name: string) => {
+        const urn = `urn:pulumi:dev::p::${SOURCE}::${name}`;
+        return { op: "create", urn, newState: { urn, custom: true, type: SOURCE, parent: STACK_URN, provider: `${PROVIDER_URN}::p-1`, inputs: { name, connector: "postgresql", config: { "database.password": "[secret]" } } } };
+      };
+      let imported: unknown;
+      const { run, calls } = fakePulumi({
+        "stack export": () => ({ code: 0, stdout: JSON.stringify(state), stderr: "" }),
+        "config get": configGet,
+        "preview --json": () => ({ code: 0, stdout: JSON.stringify({ steps: [planned("rec-untracked"), planned("rec-not-made")] }), stderr: "" }),
+        "stack import": (args) => {
+          imported = args;
+          return { code: 0, stdout: "", stderr: "" };
+        },
+      });
+      const dry = deps(run, () => false);
+      const plan = await runRecover({ stack: "dev", yes: false }, { ...dry.deps, sleep: async () => undefined });
+      expect(plan.code).toBe(0);
+      expect(plan.decisions?.map((x) => [x.action, x.op.planned, x.op.inputs.name])).toEqual([["adopt", true, "rec-untracked"]]);
+      expect(dry.out.join("")).toMatch(/1 object of the program made but not recorded \(a run killed with skipped checkpoints\)/);
+      expect(dry.out.join("")).toMatch(/adopt\s+rec-untracked \(not in the stack\): found source "rec-untracked"/);
+      // Found one: the run was interrupted, so a create it may still have had in flight is waited for.
+      expect(dry.out.join("")).toMatch(/waiting \d+ s for requests it may still have had in flight/);
+      expect(calls.map((c) => c[0])).not.toContain("refresh");
+
+      const applied = deps(run, () => false);
+      expect((await runRecover({ stack: "dev", yes: true }, { ...applied.deps, sleep: async () => undefined })).code).toBe(0);
+      expect(applied.err.join("")).toBe("");
+      expect(imported).toBeDefined();
+      expect(calls.map((c) => c.slice(0, 2).join(" ")).slice(-2)).toEqual(["stack import", "refresh --yes"]);
+    });
+
+    it("with nothing to settle, --yes still refreshes: a destroy killed with skipped checkpoints leaves deleted objects in the stack", async () => {
+      const { run, calls } = fakePulumi({
+        "stack export": () => ({ code: 0, stdout: JSON.stringify(checkpoint([])), stderr: "" }),
+        "config get": configGet,
+        "preview --json": () => ({ code: 0, stdout: JSON.stringify({ steps: [] }), stderr: "" }),
+      });
+      const d = deps(run, () => false);
+      expect((await runRecover({ stack: "dev", yes: true }, d.deps)).code).toBe(0);
+      expect(calls.map((c) => c.slice(0, 2).join(" "))).toContain("refresh --yes");
+      expect(calls.map((c) => c.slice(0, 2).join(" "))).not.toContain("stack import");
+      expect(d.out.join("")).toMatch(/no pending operations and no untracked objects/);
     });
 
     it("refuses to break the lock of a pulumi that is still running", async () => {

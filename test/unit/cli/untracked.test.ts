@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { addAdopted, checkpointInputs, plannedCreates, UNKNOWN, withoutUnknowns } from "../../../cli/untracked.js";
+
+// What `pulumi preview --json` prints for a fresh stack of the plugin (the shape of v3.259's
+// steps, trimmed): the stack resource and two creates, the provider reference not yet known.
+const STACK = "urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev";
+const PROVIDER = "urn:pulumi:dev::p::pulumi:providers:cdc::default";
+const TAG = "urn:pulumi:dev::p::cdc:index:Tag::team";
+const SRC = "urn:pulumi:dev::p::cdc:index:Source::orders";
+const PIPE = "urn:pulumi:dev::p::cdc:index:Pipeline::flow";
+const preview = {
+  steps: [
+    { op: "create", urn: STACK, newState: { urn: STACK, custom: false, type: "pulumi:pulumi:Stack", sourcePosition: "x", stackTrace: [] } },
+    { op: "create", urn: TAG, newState: { urn: TAG, custom: true, type: "cdc:index:Tag", inputs: { name: "team", type: ["sources"] }, parent: STACK, provider: `${PROVIDER}::${UNKNOWN}` } },
+    {
+      op: "create",
+      urn: SRC,
+      newState: {
+        urn: SRC,
+        custom: true,
+        type: "cdc:index:Source",
+        inputs: { name: "orders", connector: "postgresql", config: { "database.password": "[secret]", "database.user": "cdc" }, tags: [UNKNOWN] },
+        parent: STACK,
+        provider: `${PROVIDER}::${UNKNOWN}`,
+        dependencies: [TAG],
+        propertyDependencies: { tags: [TAG], name: [] },
+        sourcePosition: "project:///x",
+      },
+    },
+    { op: "create", urn: PIPE, newState: { urn: PIPE, custom: true, type: "cdc:index:Pipeline", inputs: { name: "flow" }, parent: STACK, provider: `${PROVIDER}::${UNKNOWN}` } },
+    { op: "same", urn: "urn:pulumi:dev::p::cdc:index:Tag::old", newState: { urn: "urn:pulumi:dev::p::cdc:index:Tag::old", type: "cdc:index:Tag", inputs: { name: "old" } } },
+  ],
+};
+
+describe("planned creates of a run killed with skipped checkpoints", () => {
+  it("are the preview's creates of the kinds recover finds, not in the stack, unknowns left out", () => {
+    const planned = plannedCreates(preview, new Set([TAG]));
+    // The tag is known to the stack, the pipeline is no kind recover finds, the 'same' step is no create.
+    expect(planned.ops.map((op) => op.urn)).toEqual([SRC]);
+    expect(planned.ops[0]).toMatchObject({ type: "creating", planned: true, resourceType: "cdc:index:Source", inputs: { name: "orders", connector: "postgresql", tags: [] } });
+    // Every planned state is kept: parents and providers are built from them.
+    expect([...planned.states.keys()]).toEqual([STACK, TAG, SRC, PIPE]);
+    expect(plannedCreates({ nothing: true }, new Set()).ops).toEqual([]);
+  });
+
+  it("keeps a secret the preview hides a secret, and drops unknowns at any depth", () => {
+    expect(withoutUnknowns({ a: UNKNOWN, b: [UNKNOWN, "x", { c: UNKNOWN, d: 1 }] })).toEqual({ b: ["x", { d: 1 }] });
+    expect(checkpointInputs({ config: { "database.password": "[secret]", user: "cdc" }, tags: [UNKNOWN] })).toEqual({
+      config: { "database.password": { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: '"[secret]"' }, user: "cdc" },
+      tags: [],
+    });
+  });
+
+  it("adds an adopted create after the stack's resources, with the stack's provider and only dependencies the stack holds", () => {
+    const { states } = plannedCreates(preview, new Set());
+    const checkpoint = {
+      version: 3,
+      deployment: {
+        resources: [
+          { urn: STACK, custom: false, type: "pulumi:pulumi:Stack" },
+          { urn: PROVIDER, custom: true, type: "pulumi:providers:cdc", id: "prov-1" },
+        ],
+      },
+    };
+    const { checkpoint: out, skipped } = addAdopted(checkpoint, new Map([[SRC, "src-9"]]), states);
+    expect(skipped).toEqual([]);
+    const resources = (out as typeof checkpoint).deployment.resources as Array<Record<string, unknown>>;
+    expect(resources.map((r) => r.urn)).toEqual([STACK, PROVIDER, SRC]);
+    const src = resources[2]!;
+    expect(src).toMatchObject({ id: "src-9", custom: true, provider: `${PROVIDER}::prov-1`, parent: STACK, dependencies: [], propertyDependencies: { tags: [], name: [] } });
+    expect(src.inputs).toEqual(src.outputs);
+    expect(src).not.toHaveProperty("sourcePosition");
+    // The input checkpoint is left as it was.
+    expect(checkpoint.deployment.resources).toHaveLength(2);
+  });
+
+  it("builds the stack resource from the preview, and skips a create whose provider the stack has no record of", () => {
+    const { states } = plannedCreates(preview, new Set());
+    const { checkpoint: out, skipped } = addAdopted({ version: 3, deployment: { resources: [] } }, new Map([[SRC, "src-9"]]), states);
+    expect(skipped).toEqual([SRC]);
+    // The stack resource is a component: built from the preview; the provider only the engine records.
+    expect(((out as { deployment: { resources: Array<{ urn: string }> } }).deployment.resources).map((r) => r.urn)).toEqual([STACK]);
+  });
+});
