@@ -13,23 +13,8 @@ export function newSalt(): string {
   return randomBytes(16).toString("hex");
 }
 
-/**
- * Digests already made in this process, by salt and value: a preview's diff, a refresh's read
- * and diff, and the API-sourced connectors' comparison each digest the same secret of the same
- * resource again, and an HMAC is the dearest part of it. Bounded: emptied when full.
- */
-const digests = new Map<string, string>();
-const MAX_DIGESTS = 4096;
-
 export function secretDigest(salt: string, value: string): string {
-  const key = `${salt}\u0000${value}`;
-  let digest = digests.get(key);
-  if (digest === undefined) {
-    digest = createHmac("sha256", salt).update(value, "utf8").digest("hex").slice(0, 32);
-    if (digests.size >= MAX_DIGESTS) digests.clear();
-    digests.set(key, digest);
-  }
-  return digest;
+  return createHmac("sha256", salt).update(value, "utf8").digest("hex").slice(0, 32);
 }
 
 /** True when `value` is the one `digest` was made from (constant time). */
