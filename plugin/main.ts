@@ -45,10 +45,18 @@ async function main(): Promise<void> {
   // The engine reads the port from the first line of stdout.
   process.stdout.write(`${port}\n`);
   // Then the core, while the engine connects: the first RPC finds it loaded.
-  setImmediate(handlers);
+  setImmediate(() => {
+    try {
+      handlers();
+    } catch (err) {
+      fail(err);
+    }
+  });
 }
 
-main().catch((err: unknown) => {
+function fail(err: unknown): never {
   process.stderr.write(`pulumi-resource-cdc: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
-});
+}
+
+main().catch(fail);
