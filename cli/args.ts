@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { IMPORT_USAGE, parseImportArgs, type ImportOptions } from "./import/args.js";
+import { UsageError } from "./usage-error.js";
 
 /** Exit codes of `pulumi-cdc drift`: CI scripts branch on them, so they are part of the interface. */
 export const EXIT_CLEAN = 0;
@@ -13,10 +14,10 @@ Commands:
   recover   settle the pending operations of an interrupted \`pulumi up\` (killed, crashed, lost)
   import    write a Pulumi program that adopts an existing tenant's objects (no write to those that match)
 
-Run \`pulumi-cdc drift --help\` for the options of a command.
+Run \`pulumi-cdc drift --help\` for the options of a command; \`pulumi-cdc --version\` prints the version.
 `;
 
-export const DRIFT_USAGE = `Usage: pulumi-cdc drift [--stack <name>] [--cwd <program dir>] [--json]
+export const DRIFT_USAGE = `Usage: pulumi-cdc drift [--stack <name>] [--cwd <program dir>] [--format human|json|markdown] [--summary-file <file>]
 
 Checks the resources of a Pulumi stack against the Data Pipeline Management API, without running
 the program, and reports changes made outside Pulumi and objects deleted outside Pulumi:
@@ -39,14 +40,21 @@ Every kind of pulumi-cdc. Secrets are never shown: secret values are neither rea
 Options:
   -s, --stack <name>   the stack to check (default: the currently selected stack)
   -C, --cwd <dir>      the Pulumi program directory (default: the current directory)
-      --json           print a JSON report instead of the human one
+  -f, --format <fmt>   the report on stdout: human (default), json, or markdown (a table per drifted
+                       resource: kind, name, what changed with secrets masked, the fix)
+      --json           the same as --format json
+      --summary-file <file>
+                       also append the Markdown report to <file> (created if missing, never truncated;
+                       relative to the current directory, not --cwd), whatever --format is: in GitHub
+                       Actions, --summary-file "$GITHUB_STEP_SUMMARY" puts it in the job's summary
   -h, --help           show this help
 
 API settings come from the stack's config (cdc:apiUrl, cdc:clientId, cdc:clientSecret or
 cdc:accessToken; secrets are decrypted by the Pulumi CLI, so set PULUMI_CONFIG_PASSPHRASE as for
 \`pulumi up\`), falling back to CDC_API_URL, CDC_CLIENT_ID, CDC_CLIENT_SECRET, CDC_ACCESS_TOKEN.
 
-Exit status: 0 no drift, 2 drift found, 1 error.
+Exit status: 0 no drift, 2 drift found, 1 error, in every format (1 also when the summary file
+cannot be written).
 
 In CI, use it beside \`pulumi preview --expect-no-changes\`: the preview also fails on drift and
 says what changed under Diagnostics; this command adds a report per resource and a JSON result,
@@ -82,27 +90,26 @@ export interface RecoverOptions {
   yes: boolean;
 }
 
-/** A command line that cannot be run; the caller prints the message and the usage. */
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly usage: string,
-  ) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+export { UsageError };
+
+/** The report formats of `pulumi-cdc drift` (`--format`). */
+export const DRIFT_FORMATS = ["human", "json", "markdown"] as const;
+export type DriftFormat = (typeof DRIFT_FORMATS)[number];
 
 export interface DriftOptions {
   /** Undefined: the stack the Pulumi CLI has selected in `cwd`. */
   stack?: string;
   /** As given (relative paths are resolved by the caller). */
   cwd?: string;
-  json: boolean;
+  /** The report printed on stdout. */
+  format: DriftFormat;
+  /** `--summary-file`: a file the Markdown report is appended to, as given (relative to the process's directory). */
+  summaryFile?: string;
 }
 
 export type Command =
   | { command: "help"; usage: string }
+  | { command: "version" }
   | { command: "drift"; options: DriftOptions }
   | { command: "recover"; options: RecoverOptions }
   | { command: "import"; options: ImportOptions };
@@ -114,6 +121,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
     // `help drift` is the same as `drift --help`.
     return { command: "help", usage: rest[0] === "drift" ? DRIFT_USAGE : rest[0] === "recover" ? RECOVER_USAGE : rest[0] === "import" ? IMPORT_USAGE : USAGE };
   }
+  if ((first === "--version" || first === "-V" || first === "version") && rest.length === 0) return { command: "version" };
   if (first === "drift") return parseDriftArgs(rest);
   if (first === "recover") return parseRecoverArgs(rest);
   if (first === "import") return parseImportArgs(rest);
@@ -124,7 +132,7 @@ export function parseCommandLine(argv: readonly string[]): Command {
  * The options every stack command shares (`--stack`, `--cwd`, `--help`) plus its own flag.
  * Throws UsageError with the command's usage.
  */
-function parseStackCommand(argv: readonly string[], usage: string, flag: { name: string; short?: string }) {
+function parseStackCommand(argv: readonly string[], usage: string, flag: { name: string; short?: string }, strings: Record<string, { short?: string }> = {}) {
   let values: { stack?: string; cwd?: string; help?: boolean } & Record<string, unknown>;
   try {
     ({ values } = parseArgs({
@@ -136,13 +144,18 @@ function parseStackCommand(argv: readonly string[], usage: string, flag: { name:
         cwd: { type: "string", short: "C" },
         [flag.name]: { type: "boolean", ...(flag.short ? { short: flag.short } : {}) },
         help: { type: "boolean", short: "h" },
+        ...Object.fromEntries(Object.entries(strings).map(([name, { short }]) => [name, { type: "string" as const, ...(short ? { short } : {}) }])),
       },
     }) as { values: { stack?: string; cwd?: string; help?: boolean } & Record<string, unknown> });
   } catch (error) {
     // node:util's messages are precise ("Unknown option '--jsn'"); later sentences give advice about its own syntax.
     throw new UsageError((error as Error).message.split(/\.(?:\s|$)/)[0]!, usage);
   }
-  const common: { help: boolean; flag: boolean; stack?: string; cwd?: string } = { help: values.help === true, flag: values[flag.name] === true };
+  const common: { help: boolean; flag: boolean; stack?: string; cwd?: string; strings: Record<string, string | undefined> } = {
+    help: values.help === true,
+    flag: values[flag.name] === true,
+    strings: Object.fromEntries(Object.keys(strings).map((name) => [name, values[name] as string | undefined])),
+  };
   if (values.stack !== undefined) {
     const stack = values.stack.trim();
     // `--stack --json` would otherwise name a stack "--json".
@@ -157,9 +170,23 @@ function parseStackCommand(argv: readonly string[], usage: string, flag: { name:
 }
 
 export function parseDriftArgs(argv: readonly string[]): Command {
-  const { help, flag, stack, cwd } = parseStackCommand(argv, DRIFT_USAGE, { name: "json" });
+  const { help, flag, stack, cwd, strings } = parseStackCommand(argv, DRIFT_USAGE, { name: "json" }, { format: { short: "f" }, "summary-file": {} });
   if (help) return { command: "help", usage: DRIFT_USAGE };
-  return { command: "drift", options: { json: flag, ...(stack !== undefined ? { stack } : {}), ...(cwd !== undefined ? { cwd } : {}) } };
+  const given = strings.format;
+  if (given !== undefined && !(DRIFT_FORMATS as readonly string[]).includes(given)) {
+    throw new UsageError(`--format must be one of ${DRIFT_FORMATS.join(", ")}, got '${given}'`, DRIFT_USAGE);
+  }
+  if (flag && given !== undefined && given !== "json") throw new UsageError(`--json and --format ${given} ask for two formats: give one of them`, DRIFT_USAGE);
+  const format: DriftFormat = flag ? "json" : ((given as DriftFormat | undefined) ?? "human");
+  const summaryFile = strings["summary-file"];
+  // `--summary-file --json` would otherwise write to a file named "--json"; an unset $GITHUB_STEP_SUMMARY gives "".
+  if (summaryFile !== undefined && (summaryFile.trim() === "" || summaryFile.startsWith("-"))) {
+    throw new UsageError(`--summary-file needs a file path, got '${summaryFile}' (outside GitHub Actions $GITHUB_STEP_SUMMARY is empty: leave the flag out there)`, DRIFT_USAGE);
+  }
+  return {
+    command: "drift",
+    options: { format, ...(stack !== undefined ? { stack } : {}), ...(cwd !== undefined ? { cwd } : {}), ...(summaryFile !== undefined ? { summaryFile } : {}) },
+  };
 }
 
 export function parseRecoverArgs(argv: readonly string[]): Command {

@@ -1,24 +1,42 @@
-import { redact, type CdcClient } from "../provider/client/index.js";
-import { checkLive, NO_DRIFT, type DriftReport, type StatusCheck } from "../provider/drift.js";
-import { LiveCache, type LiveReader } from "../provider/live-cache.js";
-import { findKafkaUser } from "../provider/kafka/api.js";
-import { getPipeline, getTransform } from "../provider/pipelines/api.js";
-import { jobStatus } from "../provider/pipelines/deploy.js";
-import { agentFindings, getLive as getAgent } from "../provider/resources/agent.js";
-import { credentialFindings, findCredential } from "../provider/resources/clientCredential.js";
-import { getLive as getHttpConnection, httpConnectionFindings } from "../provider/resources/httpConnection.js";
-import { kafkaUserFindings } from "../provider/resources/kafkaUser.js";
-import { getLive as getLlmConnection, llmConnectionFindings } from "../provider/resources/llmConnection.js";
-import { pipelineFindings, type PipelineInputs } from "../provider/resources/pipeline.js";
-import { findTag, tagFindings } from "../provider/resources/tag.js";
-import { getTopic, topicFindings } from "../provider/resources/topic.js";
-import { smtChainDrift } from "../provider/resources/destinationSmtChain.js";
-import { getChain } from "../provider/smt/api.js";
-import { getTopicDestination, parseBindingId, topicDestinationFindings } from "../provider/resources/topicDestination.js";
-import { transformFindings, type TransformOutputs } from "../provider/resources/transform.js";
+import type { CdcClient } from "../provider/client/index.js";
+import { redact } from "../provider/client/redact.js";
+import type { DriftReport, StatusCheck } from "../provider/drift.js";
+import type { LiveReader } from "../provider/live-cache.js";
+import type { PipelineInputs } from "../provider/resources/pipeline.js";
+import type { TransformOutputs } from "../provider/resources/transform.js";
 import type { CheckedKind, TrackedConnector, TrackedObject, TrackedPipeline } from "./state.js";
 
-export { statusCheck, type StatusCheck } from "../provider/drift.js";
+// What each kind's check needs (its API calls and its core's findings) is loaded when the stack
+// holds that kind, not before: a stack of sources and destinations loads neither the pipelines'
+// nor the agents' modules, and an empty one not even the API client. The API calls are the same.
+
+/** The modules of each kind's check, loaded on first use (a module loads once however often it is asked for). */
+const modules = {
+  connector: () => Promise.all([import("../provider/drift.js"), import("../provider/live-cache.js")]),
+  pipeline: () => Promise.all([import("../provider/pipelines/api.js"), import("../provider/resources/pipeline.js")]),
+  tag: () => import("../provider/resources/tag.js"),
+  client_credential: () => import("../provider/resources/clientCredential.js"),
+  transform: () => Promise.all([import("../provider/pipelines/api.js"), import("../provider/pipelines/deploy.js"), import("../provider/resources/transform.js")]),
+  topic: () => import("../provider/resources/topic.js"),
+  topic_destination: () => import("../provider/resources/topicDestination.js"),
+  agent: () => import("../provider/resources/agent.js"),
+  http_connection: () => import("../provider/resources/httpConnection.js"),
+  llm_connection: () => import("../provider/resources/llmConnection.js"),
+  kafka_user: () => Promise.all([import("../provider/kafka/api.js"), import("../provider/resources/kafkaUser.js")]),
+  smt_chain: () => Promise.all([import("../provider/smt/api.js"), import("../provider/resources/destinationSmtChain.js")]),
+} satisfies Record<Exclude<CheckedKind, "source" | "destination"> | "connector", () => Promise<unknown>>;
+
+/**
+ * Loads the API client and the checks of the given kinds, and nothing else: `pulumi-cdc drift`
+ * calls it while the Pulumi CLI reads the stack's config, so the loading costs no wall time.
+ */
+export async function loadChecks(kinds: Iterable<CheckedKind>): Promise<void> {
+  const wanted = new Set([...kinds].map((k) => (k === "source" || k === "destination" ? "connector" : k)));
+  await Promise.all([import("../provider/client/index.js"), ...[...wanted].map((k) => modules[k]())]);
+}
+
+/** provider/drift.js's NO_DRIFT, without loading it for kinds that do not need it. */
+const NO_DRIFT: DriftReport = { detected: false, maskedDiff: "", changedKeys: [] };
 
 /** A DriftReport whose `detected` covers config, status and deletion. */
 export interface ResourceDrift extends DriftReport {
@@ -61,8 +79,10 @@ function combine(resource: TrackedConnector, config: DriftReport, status: Status
   return { ...identity(resource), drift };
 }
 
+type CheckLive = (typeof import("../provider/drift.js"))["checkLive"];
+
 /** One source or destination against the API: config, status, and whether it still exists. */
-export async function checkConnector(reader: LiveReader, resource: TrackedConnector): Promise<CheckedResource> {
+async function checkConnector(checkLive: CheckLive, reader: LiveReader, resource: TrackedConnector): Promise<CheckedResource> {
   const { live, config, status } = await checkLive(reader, resource);
   return live ? combine(resource, config, status) : deleted(resource);
 }
@@ -73,11 +93,13 @@ export async function checkConnector(reader: LiveReader, resource: TrackedConnec
  * the first error (other than "not found", which is drift) fails the whole check, because a
  * partial report would read as "clean" for the resources it could not see.
  */
-export function checkAll(api: CdcClient, resources: readonly TrackedConnector[]): Promise<CheckedResource[]> {
+export async function checkAll(api: CdcClient, resources: readonly TrackedConnector[]): Promise<CheckedResource[]> {
+  if (resources.length === 0) return [];
+  const [{ checkLive }, { LiveCache }] = await modules.connector();
   // A cache of its own per check: every run of the command reads the API afresh. The stack's
   // destinations are known here, so nothing is fetched ahead on speculation.
   const reader = new LiveCache(api, { prefetchComparisons: false }).reader("drift");
-  return Promise.all(resources.map((r) => checkConnector(reader, r)));
+  return Promise.all(resources.map((r) => checkConnector(checkLive, reader, r)));
 }
 
 /**
@@ -86,6 +108,7 @@ export function checkAll(api: CdcClient, resources: readonly TrackedConnector[])
  */
 export async function checkPipeline(api: CdcClient, resource: TrackedPipeline): Promise<CheckedResource> {
   const identity = { type: resource.kind, name: resource.name, id: resource.id, urn: resource.urn };
+  const [{ getPipeline }, { pipelineFindings }] = await modules.pipeline();
   const live = await getPipeline(api, resource.id);
   if (!live) return { ...identity, drift: { ...NO_DRIFT, detected: true, deleted: true } };
   const recorded = resource.outputs as unknown as PipelineInputs;
@@ -106,35 +129,51 @@ async function objectFindings(api: CdcClient, resource: TrackedObject): Promise<
   const recorded = resource.outputs;
   const of = <T>(live: T | undefined, findings: (live: T | undefined) => string[]) => ({ gone: live === undefined, findings: findings(live) });
   switch (resource.kind) {
-    case "tag":
+    case "tag": {
+      const { findTag, tagFindings } = await modules.tag();
       return of(await findTag(api, resource.id), (live) => tagFindings(live, recorded));
-    case "client_credential":
+    }
+    case "client_credential": {
+      const { credentialFindings, findCredential } = await modules.client_credential();
       return of(await findCredential(api, resource.id), (live) => credentialFindings(live, recorded));
+    }
     case "transform": {
+      const [{ getTransform }, { jobStatus }, { transformFindings }] = await modules.transform();
       const live = await getTransform(api, resource.id);
       const job = live && recorded.deploy === true ? ((await jobStatus(api, resource.id))?.status ?? "NOT_DEPLOYED") : undefined;
       return of(live, (l) => transformFindings(l, recorded as unknown as TransformOutputs, job));
     }
-    case "topic":
+    case "topic": {
+      const { getTopic, topicFindings } = await modules.topic();
       return of(await getTopic(api, resource.id), (live) => topicFindings(live, recorded));
+    }
     case "topic_destination": {
+      const { getTopicDestination, parseBindingId, topicDestinationFindings } = await modules.topic_destination();
       // Detached outside Pulumi is drift, not a deletion: `pulumi up` attaches it again.
       const ends = parseBindingId(resource.id);
       const findings = topicDestinationFindings(await getTopicDestination(api, ends), ends);
       return { gone: false, findings };
     }
-    case "agent":
-      return of(await getAgent(api, resource.id), (live) => agentFindings(live, recorded));
-    case "http_connection":
-      return of(await getHttpConnection(api, resource.id), (live) => httpConnectionFindings(live, recorded));
-    case "llm_connection":
-      return of(await getLlmConnection(api, resource.id), (live) => llmConnectionFindings(live, recorded));
+    case "agent": {
+      const { agentFindings, getLive } = await modules.agent();
+      return of(await getLive(api, resource.id), (live) => agentFindings(live, recorded));
+    }
+    case "http_connection": {
+      const { getLive, httpConnectionFindings } = await modules.http_connection();
+      return of(await getLive(api, resource.id), (live) => httpConnectionFindings(live, recorded));
+    }
+    case "llm_connection": {
+      const { getLive, llmConnectionFindings } = await modules.llm_connection();
+      return of(await getLive(api, resource.id), (live) => llmConnectionFindings(live, recorded));
+    }
     case "kafka_user": {
+      const [{ findKafkaUser }, { kafkaUserFindings }] = await modules.kafka_user();
       // One listing for every Kafka user of the stack: the API has no read of one.
       const username = typeof recorded.username === "string" ? recorded.username : resource.id;
       return of(await findKafkaUser(api, username), (live) => kafkaUserFindings(live, recorded).findings);
     }
     case "smt_chain": {
+      const [{ getChain }, { smtChainDrift }] = await modules.smt_chain();
       const destination = typeof recorded.destination === "string" ? recorded.destination : resource.id;
       return of(await getChain(api, destination), (live) => smtChainDrift(live, recorded));
     }

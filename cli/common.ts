@@ -1,6 +1,8 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
-import { isCdcApiError, SettingsError } from "../provider/client/index.js";
+// The client's leaf modules, not its index: these checks need neither undici nor zod.
+import { isCdcApiError } from "../provider/client/errors.js";
+import { SettingsError } from "../provider/client/settings.js";
 import { PulumiCommandError } from "./pulumi.js";
 import { CheckpointError } from "./state.js";
 

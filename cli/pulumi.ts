@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
-import { redact, TUNING_SPECS } from "../provider/client/index.js";
+// The client's leaf modules, not its index: reading a stack needs neither undici nor zod.
+import { redact } from "../provider/client/redact.js";
+import { TUNING_SPECS } from "../provider/client/tuning.js";
 
 /** What one `pulumi` invocation produced. `code` is null when it did not exit by itself (timeout, signal). */
 export interface PulumiResult {
@@ -122,12 +124,11 @@ export async function stackConfigValue(run: PulumiRunner, stack: string, cwd: st
   return typeof value === "string" ? value : undefined;
 }
 
-/**
- * The stack's plain `cdc:` values besides credentials: `cdc:createdFrom` and the tuning
- * (cdc:maxConcurrency, the retry budget), from one `pulumi config --json`. They are never
- * secret, so nothing is decrypted for them.
- */
-export async function stackPlainConfig(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, string>> {
+/** What `pulumi config --json` prints for one key: the value of a plain key; a secret one's only without --show-secrets. */
+type ConfigEntry = { value?: unknown; secret?: unknown } | undefined;
+
+/** `pulumi config --json`: every key of the stack's config, plain values in the clear and secret ones without their value (nothing is decrypted). */
+async function stackConfigListing(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, ConfigEntry>> {
   const args = ["config", "--json", "--stack", stack];
   const result = await run(args, cwd);
   if (result.code !== 0) throw failed(args, result);
@@ -137,24 +138,52 @@ export async function stackPlainConfig(run: PulumiRunner, stack: string, cwd: st
   } catch {
     throw new PulumiCommandError(`\`pulumi ${args.join(" ")}\` printed something that is not JSON`);
   }
+  return parsed !== null && typeof parsed === "object" ? (parsed as Record<string, ConfigEntry>) : {};
+}
+
+function plainValue(entry: ConfigEntry): string | undefined {
+  return entry && entry.secret !== true && (typeof entry.value === "string" || typeof entry.value === "number") ? String(entry.value) : undefined;
+}
+
+/**
+ * The stack's plain `cdc:` values besides credentials: `cdc:createdFrom` and the tuning
+ * (cdc:maxConcurrency, the retry budget), from one `pulumi config --json`. They are never
+ * secret, so nothing is decrypted for them.
+ */
+export async function stackPlainConfig(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, string>> {
+  return plainKeys(await stackConfigListing(run, stack, cwd));
+}
+
+function plainKeys(listing: Record<string, ConfigEntry>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of PLAIN_KEYS) {
-    const entry = (parsed as Record<string, { value?: unknown; secret?: unknown } | undefined>)[key];
-    if (entry && entry.secret !== true && (typeof entry.value === "string" || typeof entry.value === "number")) out[key] = String(entry.value);
+    const value = plainValue(listing[key]);
+    if (value !== undefined) out[key] = value;
   }
   return out;
 }
 
 const PLAIN_KEYS = ["cdc:createdFrom", ...Object.values(TUNING_SPECS).map((spec) => spec.config)];
 
-/** The API settings and tuning the stack's config holds, keyed like stack config (`cdc:apiUrl`), unset keys left out. */
+/** The settings key that is secret in nearly every stack (`pulumi config set --secret cdc:clientSecret`). */
+const USUALLY_SECRET = "cdc:clientSecret";
+
+/**
+ * The API settings and tuning the stack's config holds, keyed like stack config (`cdc:apiUrl`),
+ * unset keys left out. One `pulumi config --json` lists every key, with the plain values; only the
+ * settings it marks secret are decrypted, one `pulumi config get` each. The client secret's is
+ * started beside the listing (two CLI start-ups in parallel cost about one on two cores); a stack
+ * without it answers "not set". Each Pulumi CLI start-up costs about 0.3 s of CPU: five of them
+ * (a listing and a `config get` per settings key) had been most of what the drift command did.
+ */
 export async function stackSettingsConfig(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, string>> {
-  // Read-only commands, so they run side by side: five CLI start-ups cost one.
-  const [plain, ...values] = await Promise.all([stackPlainConfig(run, stack, cwd), ...SETTINGS_KEYS.map((key) => stackConfigValue(run, stack, cwd, key))]);
-  const out: Record<string, string> = { ...plain };
-  SETTINGS_KEYS.forEach((key, i) => {
-    const value = values[i];
+  const [listing, usuallySecret] = await Promise.all([stackConfigListing(run, stack, cwd), stackConfigValue(run, stack, cwd, USUALLY_SECRET)]);
+  const out: Record<string, string> = plainKeys(listing);
+  const secretKeys = SETTINGS_KEYS.filter((key) => key !== USUALLY_SECRET && listing[key]?.secret === true);
+  const secrets = await Promise.all(secretKeys.map((key) => stackConfigValue(run, stack, cwd, key)));
+  for (const key of SETTINGS_KEYS) {
+    const value = key === USUALLY_SECRET ? usuallySecret : listing[key]?.secret === true ? secrets[secretKeys.indexOf(key)] : plainValue(listing[key]);
     if (value !== undefined) out[key] = value;
-  });
+  }
   return out;
 }

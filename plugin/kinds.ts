@@ -1,7 +1,21 @@
 import { connectorCodes } from "../catalogue/index.js";
+import {
+  defaultFirstText,
+  DESTINATION_STATES,
+  KAFKA_GROUP_OPERATIONS,
+  KAFKA_OPERATIONS,
+  KAFKA_PATTERN_TYPES,
+  KAFKA_RESOURCES,
+  LLM_PROVIDERS,
+  oneOfText,
+  REPLAY_WINDOWS,
+  SOURCE_STATES,
+  TAG_TYPES,
+} from "../catalogue/kind-values.js";
 import { DEFAULT_API_URL, DEFAULT_CREATED_FROM } from "../provider/client/settings.js";
 import { DEFAULT_TUNING, TUNING_SPECS } from "../provider/client/tuning.js";
 import { SMT_CHAIN_KIND, SMT_TRANSFORM_TYPE } from "./kinds-smt.js";
+import type { PropertySpec, KindName, KindSpec, ObjectTypeToken, ObjectTypeSpec, FunctionToken, FunctionSpec, ConfigSpec } from "./kind-spec.js";
 
 /**
  * What the provider plugin `pulumi-resource-cdc` (package `cdc`) serves, as data: each kind's
@@ -12,78 +26,7 @@ import { SMT_CHAIN_KIND, SMT_TRANSFORM_TYPE } from "./kinds-smt.js";
  * no third-party module, so the generator runs it from its own compiled copy.
  */
 
-/** A property's type, as a Pulumi package schema types it. */
-export type TypeSpec =
-  | "string"
-  | "integer"
-  | "number"
-  | "boolean"
-  /** Any JSON value (`pulumi.json#/Any`). */
-  | "any"
-  | { arrayOf: TypeSpec }
-  /** An object with string keys and values of one type. */
-  | { mapOf: TypeSpec }
-  /** One of OBJECT_TYPES, by token. */
-  | { object: ObjectTypeToken }
-  /** An enum or object type of the typed resources (plugin/typed.ts's TYPED_TYPES), by token. */
-  | { ref: `cdc:${string}:${string}` };
-
-export interface PropertySpec {
-  name: string;
-  type: TypeSpec;
-  /** Inputs: the program must set it. Outputs: always present. */
-  required?: boolean;
-  /** A Pulumi secret: encrypted in state, hidden in output. */
-  secret?: boolean;
-  /** A change replaces the object (the API cannot update it in place). Inputs only. */
-  replaceOnChange?: boolean;
-  description: string;
-}
-
-export type KindName = "Source" | "Destination" | "Tag" | "ClientCredential" | "HttpConnection" | "LlmConnection" | "Agent" | "Pipeline" | "Transform" | "Topic" | "TopicDestination" | "KafkaUser" | "DestinationSmtChain";
-
-export interface KindSpec {
-  token: `cdc:index:${KindName}`;
-  description: string;
-  inputs: PropertySpec[];
-  outputs: PropertySpec[];
-}
-
-export type ObjectTypeToken = "cdc:index:ConnectorRef" | "cdc:index:PipelineTransform" | "cdc:index:DriftReport" | "cdc:index:Role" | "cdc:index:KafkaAcl" | "cdc:index:TagInfo" | "cdc:index:TopicInfo" | "cdc:index:TopicMetrics" | "cdc:index:TopicRef" | "cdc:index:SmtTransform";
-
-export interface ObjectTypeSpec {
-  token: ObjectTypeToken;
-  description: string;
-  properties: PropertySpec[];
-}
-
-export type FunctionToken =
-  | "cdc:index:getRoles"
-  | "cdc:index:getSource"
-  | "cdc:index:getDestination"
-  | "cdc:index:getTag"
-  | "cdc:index:getTags"
-  | "cdc:index:getTopics"
-  | "cdc:index:getTopic"
-  | "cdc:index:getTopicMetrics"
-  | "cdc:index:getTransform"
-  | "cdc:index:getKafkaUser";
-
-export interface FunctionSpec {
-  token: FunctionToken;
-  description: string;
-  inputs: PropertySpec[];
-  outputs: PropertySpec[];
-}
-
-export interface ConfigSpec extends PropertySpec {
-  /** The stack config key, `cdc:<name>`. */
-  key: `cdc:${string}`;
-  /** The environment variable read when the stack config does not set it. */
-  env: string;
-  /** The value used when neither sets it. */
-  default?: string | number;
-}
+export type { TypeSpec, PropertySpec, KindName, KindSpec, ObjectTypeToken, ObjectTypeSpec, FunctionToken, FunctionSpec, ConfigSpec } from "./kind-spec.js";
 
 /**
  * Properties the core carries that are not part of the schema: what the dynamic SDK adds
@@ -98,10 +41,6 @@ const list = (values: readonly string[]) => values.map((v) => `\`${v}\``).join("
 const SOURCE_CODES = connectorCodes("source");
 const DESTINATION_CODES = connectorCodes("destination");
 const TRANSFORM_TYPES = connectorCodes("transform");
-/** Kept in step with TAG_TYPES, LLM_PROVIDERS and the transform provider's replay windows (a test compares them). */
-const TAG_TYPES = ["environment", "general", "sources", "destinations", "pipelines", "transforms", "topics", "services", "users", "tenant"];
-const LLM_PROVIDERS = ["openai", "anthropic", "azure_openai", "bedrock", "google"];
-const REPLAY_WINDOWS = ["7d", "3d", "24h", "10m", "0"];
 
 const STRINGS = { arrayOf: "string" } as const;
 
@@ -135,7 +74,7 @@ const nameInput = (what: string, more = ""): PropertySpec => ({
 function connectorKind(kind: "Source" | "Destination"): KindSpec {
   const what = kind === "Source" ? "source" : "destination";
   const codes = kind === "Source" ? SOURCE_CODES : DESTINATION_CODES;
-  const states = kind === "Source" ? "`active` (the default) or `paused`" : "`active` (the default), `paused` or `stopped`";
+  const states = defaultFirstText(kind === "Source" ? SOURCE_STATES : DESTINATION_STATES);
   const inputs: PropertySpec[] = [
     nameInput(what, ", unique per tenant"),
     {
@@ -391,7 +330,8 @@ const topicDestinationInputs: PropertySpec[] = [
   },
 ];
 
-const KAFKA_OPERATIONS = ["ALL", "ALTER", "ALTER_CONFIGS", "CREATE", "DELETE", "DESCRIBE", "DESCRIBE_CONFIGS", "READ", "WRITE"];
+/** The pattern types, by meaning: a rule names its topic exactly, or by prefix. */
+const [PATTERN_EXACT, PATTERN_PREFIX] = KAFKA_PATTERN_TYPES;
 
 const kafkaUserInputs: PropertySpec[] = [
   {
@@ -617,9 +557,9 @@ export const OBJECT_TYPES: Readonly<Record<ObjectTypeToken, ObjectTypeSpec>> = {
     description: "One ACL rule of a Kafka user: what it may do on a topic or consumer group.",
     properties: [
       { name: "topicName", type: "string", required: true, description: "The topic (or, for a GROUP rule, the consumer group) name, or its prefix with `PREFIXED`." },
-      { name: "operation", type: "string", required: true, description: `What the rule allows: ${list(KAFKA_OPERATIONS)}; a GROUP rule only \`DELETE\`, \`DESCRIBE\` or \`READ\`.` },
-      { name: "resourcePatternType", type: "string", required: true, description: "`LITERAL`: exactly `topicName`; `PREFIXED`: every name that starts with it." },
-      { name: "resource", type: "string", description: "`TOPIC` (the default) or `GROUP`, a consumer group." },
+      { name: "operation", type: "string", required: true, description: `What the rule allows: ${list(KAFKA_OPERATIONS)}; a GROUP rule only ${oneOfText(KAFKA_GROUP_OPERATIONS)}.` },
+      { name: "resourcePatternType", type: "string", required: true, description: `\`${PATTERN_EXACT}\`: exactly \`topicName\`; \`${PATTERN_PREFIX}\`: every name that starts with it.` },
+      { name: "resource", type: "string", description: `${defaultFirstText(KAFKA_RESOURCES)}, a consumer group.` },
     ],
   },
   "cdc:index:ConnectorRef": {

@@ -1,3 +1,4 @@
+import { DESTINATION_STATES } from "../catalogue/kind-values.js";
 import { findConnector, secretKeySet, type ConnectorKind } from "./catalogue.js";
 import { liveAsProgram } from "./api-sources.js";
 import { withoutRemovedKeys } from "./check.js";
@@ -140,7 +141,7 @@ export interface ManagedConnector {
 
 /** Live connector_status against the program's desiredState. */
 export interface StatusCheck {
-  /** The program's desiredState: active, paused or stopped. */
+  /** The program's desiredState, one of DESTINATION_STATES (a source's are among them). */
   desired: string;
   /** The API's connector_status: Active, Paused, Stopped, Broken, Starting, ... */
   live: string;
@@ -151,7 +152,7 @@ export interface StatusCheck {
   drifted: boolean;
 }
 
-const LIFECYCLE_STATES = new Set(["active", "paused", "stopped"]);
+const LIFECYCLE_STATES = new Set<string>(DESTINATION_STATES);
 
 export function statusCheck(desiredState: string, connectorStatus: string | null | undefined): StatusCheck | undefined {
   if (!connectorStatus) return undefined;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TAG_TYPES } from "../catalogue/kind-values.js";
 import {
   CdcApiError,
   connectorSchema,
@@ -194,9 +195,6 @@ export interface TagListLookup extends TagLookup {
   custom: boolean;
 }
 
-/** What a tag may be for (provider/resources/tag.ts TAG_TYPES; kept here so lookups load no resource module). */
-const TAG_TYPE_VALUES = ["environment", "general", "sources", "destinations", "pipelines", "transforms", "topics", "services", "users", "tenant"];
-
 /**
  * Tags, optionally only those named exactly `name` and those for any of `type` (a type or a
  * list of them). A list: none matching is an empty list, not an error.
@@ -206,8 +204,8 @@ export async function lookupTags(api: CdcClient, args: Record<string, unknown> =
   const rawType = args.type;
   const types = rawType === undefined || rawType === null ? [] : Array.isArray(rawType) ? rawType : [rawType];
   types.forEach((t, i) => {
-    if (typeof t !== "string" || !TAG_TYPE_VALUES.includes(t)) {
-      throw new LookupArgError(Array.isArray(rawType) ? `type[${i}]` : "type", `must be one of ${TAG_TYPE_VALUES.join(", ")}; got ${JSON.stringify(t)}`);
+    if (typeof t !== "string" || !(TAG_TYPES as readonly string[]).includes(t)) {
+      throw new LookupArgError(Array.isArray(rawType) ? `type[${i}]` : "type", `must be one of ${TAG_TYPES.join(", ")}; got ${JSON.stringify(t)}`);
     }
   });
   const query: Record<string, string> = {};

@@ -16,6 +16,8 @@ CDC_PULUMI_VERSION=3.259.0
 CDC_PULUMI_YAML_VERSION=1.38.1
 # undici 8 (the API client) needs 22.19: provider/node-version.ts refuses anything older.
 CDC_MIN_NODE=22.19.0
+# actionlint, the linter of .github/workflows, built from its Go module (cdc_ensure_actionlint).
+CDC_ACTIONLINT_VERSION=1.7.12
 CDC_MIN_PULUMI=3.200.0
 
 CDC_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -207,7 +209,8 @@ cdc_ensure_pulumi() {
 # The Go tools of tools/ (its go.mod and go.sum pinned to the CLI's pkg/v3 and sdk/v3, so the Go
 # caches of the CLI build serve most of it): pulumi-cdc-codegen, which writes plugin-sdks/go, plugin-sdks/python,
 # plugin-sdks/dotnet and docs/reference from plugin/schema.json (`npm run generate`, and the tests that
-# check them), and pulumi-language-go and pulumi-language-python, Go and Python language hosts for
+# check them), pulumi-cdc-plugin-url, which asks the engine's plugin code where it would download
+# the plugin from (the release checks), and pulumi-language-go and pulumi-language-python, Go and Python language hosts for
 # machines without Pulumi's (their modules are refused by restricted proxies). Built once per
 # content of tools/ into the cache (about a minute once the CLI is built); PULUMI_CDC_CODEGEN
 # names the generator, and each host is linked beside our CLI (or into the shims directory on
@@ -221,7 +224,7 @@ cdc_ensure_codegen() {
   # exec.py is embedded in the Python host.
   hash="$(cd "$src" && find . -type f \( -name '*.go' -o -name '*.py' -o -name go.mod -o -name go.sum \) | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-12)"
   out="$CDC_CACHE/codegen-$hash/bin"
-  local tool tools=(pulumi-cdc-codegen pulumi-language-go pulumi-language-python) missing=""
+  local tool tools=(pulumi-cdc-codegen pulumi-cdc-plugin-url pulumi-language-go pulumi-language-python) missing=""
   for tool in "${tools[@]}"; do [ -x "$out/$tool" ] || missing=1; done
   if [ -n "$missing" ]; then
     mkdir -p "$CDC_CACHE" "$out"
@@ -233,8 +236,9 @@ cdc_ensure_codegen() {
       if [ -n "$missing" ]; then
         build="$CDC_CACHE/build-codegen-$hash"
         rm -rf "$build" && mkdir -p "$build" && cp -R "$src/." "$build/" || exit 1
-        cdc_say "building pulumi-cdc-codegen, pulumi-language-go and pulumi-language-python from tools/ (first run only: about a minute once the CLI is built)"
+        cdc_say "building pulumi-cdc-codegen, pulumi-cdc-plugin-url, pulumi-language-go and pulumi-language-python from tools/ (first run only: about a minute once the CLI is built)"
         cdc_go_build "pulumi-cdc-codegen" "$build" "$out/pulumi-cdc-codegen" ./pulumi-cdc-codegen "" || exit 1
+        cdc_go_build "pulumi-cdc-plugin-url" "$build" "$out/pulumi-cdc-plugin-url" ./pulumi-cdc-plugin-url "" || exit 1
         for tool in pulumi-language-go pulumi-language-python; do
           cdc_go_build "$tool" "$build" "$out/$tool" "./$tool" \
             "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$CDC_PULUMI_VERSION" || exit 1
@@ -244,6 +248,8 @@ cdc_ensure_codegen() {
     ) 9>"$CDC_CACHE/codegen.lock" || return 1
   fi
   export PULUMI_CDC_CODEGEN="$out/pulumi-cdc-codegen"
+  # The engine's plugin download, asked where it would fetch a plugin from (tools/pulumi-cdc-plugin-url).
+  export PULUMI_CDC_PLUGIN_URL="$out/pulumi-cdc-plugin-url"
   # The directory of our shims, as cdc_ensure_pulumi chose it.
   shims="$CDC_CACHE/pulumi-v$CDC_PULUMI_VERSION/bin"
   [ "$(command -v pulumi 2>/dev/null)" = "$shims/pulumi" ] || shims="$CDC_CACHE/shims-$(printf '%s' "$CDC_REPO_ROOT" | cksum | cut -d' ' -f1)"
@@ -256,6 +262,29 @@ cdc_ensure_codegen() {
       case ":$PATH:" in *":$shims:"*) ;; *) export PATH="$shims:$PATH" ;; esac
     fi
   done
+}
+
+# actionlint (github.com/rhysd/actionlint), which lints .github/workflows (the release tests run
+# it): built once from its Go module at CDC_ACTIONLINT_VERSION into the cache, as the CLI is.
+# Exports PULUMI_CDC_ACTIONLINT.
+cdc_ensure_actionlint() {
+  local out="$CDC_CACHE/actionlint-v$CDC_ACTIONLINT_VERSION/bin" build="$CDC_CACHE/build-actionlint-v$CDC_ACTIONLINT_VERSION"
+  if [ ! -x "$out/actionlint" ]; then
+    command -v go >/dev/null 2>&1 || { cdc_die "no Go toolchain to build actionlint: install Go >= 1.25 and run again"; return 1; }
+    mkdir -p "$CDC_CACHE" "$out"
+    (
+      if command -v flock >/dev/null 2>&1; then flock 9; fi
+      [ -x "$out/actionlint" ] && exit 0
+      rm -rf "$build" && mkdir -p "$build" || exit 1
+      printf 'module pulumicdc.local/toolchain-actionlint\n\ngo 1.25.11\n\nrequire github.com/rhysd/actionlint v%s\n' "$CDC_ACTIONLINT_VERSION" >"$build/go.mod"
+      printf '//go:build tools\n\npackage tools\n\nimport _ "github.com/rhysd/actionlint/cmd/actionlint"\n' >"$build/tools.go"
+      cdc_say "building actionlint v$CDC_ACTIONLINT_VERSION from its Go module (first run only: about a minute)"
+      cdc_go_build "actionlint" "$build" "$out/actionlint" github.com/rhysd/actionlint/cmd/actionlint \
+        "-X github.com/rhysd/actionlint.version=v$CDC_ACTIONLINT_VERSION" || exit 1
+      rm -rf "$build"
+    ) 9>"$CDC_CACHE/actionlint.lock" || return 1
+  fi
+  export PULUMI_CDC_ACTIONLINT="$out/actionlint"
 }
 
 # Python for the Python SDK and Python programs: a python3 >= 3.9 that can make virtual

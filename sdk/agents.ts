@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { LlmProvider } from "../catalogue/kind-values.js";
 import { CdcResource } from "./dynamic.js";
 
 export interface HttpConnectionArgs {
@@ -50,8 +51,8 @@ export class HttpConnection extends CdcResource {
 
 export interface LlmConnectionArgs {
   name?: pulumi.Input<string>;
-  /** openai, anthropic, azure_openai, bedrock or google. */
-  provider: pulumi.Input<"openai" | "anthropic" | "azure_openai" | "bedrock" | "google">;
+  /** The model's provider, one of `LlmProvider`. */
+  provider: pulumi.Input<LlmProvider>;
   model: pulumi.Input<string>;
   /** The provider's API key: a secret, stored encrypted by the API and never shown again. */
   apiKey: pulumi.Input<string>;

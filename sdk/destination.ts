@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { DesiredState } from "../catalogue/kind-values.js";
 import type { DriftReport } from "../provider/drift.js";
 import { CdcResource } from "./dynamic.js";
 import { connectorProps, type ConfigInput, type ConfigValue, type TagsInput } from "./inputs.js";
@@ -10,8 +11,8 @@ export interface DestinationArgs {
   connector: pulumi.Input<string>;
   /** Connector settings; secret keys (passwords, keys) are stored as Pulumi secrets. */
   config: ConfigInput;
-  /** `active` (default), `paused` or `stopped`. */
-  desiredState?: pulumi.Input<"active" | "paused" | "stopped">;
+  /** The state Pulumi keeps the destination in; the first of `DesiredState` (`active`) is the default. */
+  desiredState?: pulumi.Input<DesiredState>;
   /** Take over an existing destination with this id instead of creating one. */
   adoptId?: pulumi.Input<string>;
   /** Tags on the destination: `Tag` resources or tag ids. Unset: its tags are left as they are; `[]` removes them. */
@@ -25,7 +26,7 @@ export class Destination extends CdcResource {
   declare readonly config: pulumi.Output<Record<string, ConfigValue>>;
   /** Tag ids, when the program sets tags. */
   declare readonly tags: pulumi.Output<string[] | undefined>;
-  declare readonly desiredState: pulumi.Output<"active" | "paused" | "stopped">;
+  declare readonly desiredState: pulumi.Output<DesiredState>;
   /** The API's connector_status: Active, Paused, Stopped, Broken, ... */
   declare readonly status: pulumi.Output<string>;
   declare readonly displayName: pulumi.Output<string>;

@@ -46,6 +46,8 @@ export * from "./generated/index.js";
 export * from "./connectors.js";
 export type { ConnectorConfig, TransformConfig } from "./build-config.js";
 export type { ConfigInput, ConfigValue, TagsInput } from "./inputs.js";
+// The allowed values of the enumerated inputs (catalogue/kind-values.ts, the one list each).
+export type { CodeLanguage, DesiredState, KafkaPatternType, KafkaResource, LlmProvider, ReplayWindow, SourceState, TagType } from "../catalogue/kind-values.js";
 export type { DriftReport } from "../provider/drift.js";
 // The catalogue itself (catalogue/connectors.json), for programs that build configs from it.
 export { CATALOGUE, ORIGIN as CATALOGUE_ORIGIN, findConnector, type CatalogueOrigin, type KeySpec, type ConnectorSpec } from "../catalogue/index.js";

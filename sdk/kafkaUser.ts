@@ -1,8 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { KafkaOperation, KafkaPatternType, KafkaResource } from "../catalogue/kind-values.js";
 import { CdcResource } from "./dynamic.js";
 
-/** What an ACL rule allows. A GROUP rule takes only DELETE, DESCRIBE or READ. */
-export type KafkaOperation = "ALL" | "ALTER" | "ALTER_CONFIGS" | "CREATE" | "DELETE" | "DESCRIBE" | "DESCRIBE_CONFIGS" | "READ" | "WRITE";
+/** What an ACL rule allows. A GROUP rule takes fewer (KAFKA_GROUP_OPERATIONS). */
+export type { KafkaOperation, KafkaPatternType, KafkaResource };
 
 /** One ACL rule of a Kafka user. */
 export interface KafkaAclArgs {
@@ -10,17 +11,17 @@ export interface KafkaAclArgs {
   topicName: pulumi.Input<string>;
   operation: pulumi.Input<KafkaOperation>;
   /** LITERAL: exactly `topicName`; PREFIXED: every name that starts with it. */
-  resourcePatternType: pulumi.Input<"LITERAL" | "PREFIXED">;
-  /** TOPIC (the default) or GROUP, a consumer group. */
-  resource?: pulumi.Input<"TOPIC" | "GROUP">;
+  resourcePatternType: pulumi.Input<KafkaPatternType>;
+  /** A topic (`TOPIC`, the default) or a consumer group (`GROUP`). */
+  resource?: pulumi.Input<KafkaResource>;
 }
 
 /** An ACL rule as the resource's outputs hold it (`resource` filled in). */
 export interface KafkaAcl {
   topicName: string;
   operation: KafkaOperation;
-  resourcePatternType: "LITERAL" | "PREFIXED";
-  resource: "TOPIC" | "GROUP";
+  resourcePatternType: KafkaPatternType;
+  resource: KafkaResource;
 }
 
 export interface KafkaUserArgs {

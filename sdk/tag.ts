@@ -1,12 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { TagType } from "../catalogue/kind-values.js";
 import { CdcResource } from "./dynamic.js";
 
 export interface TagArgs {
   /** Unique per tenant. Unset: `<resource name>-<random suffix>`. */
   name?: pulumi.Input<string>;
   description?: pulumi.Input<string>;
-  /** What the tag is for, as the platform spells it: `environment`, `general`, `sources`, `destinations`, `pipelines`, `transforms`, `topics`, `services`, `users`, `tenant`. */
-  type?: pulumi.Input<pulumi.Input<string>[]>;
+  /** What the tag is for, at least one `TagType`, as the platform spells it. */
+  type?: pulumi.Input<pulumi.Input<TagType>[]>;
   /** Take over an existing tag with this id instead of creating one. */
   adoptId?: pulumi.Input<string>;
 }
@@ -15,7 +16,7 @@ export interface TagArgs {
 export class Tag extends CdcResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly description: pulumi.Output<string>;
-  declare readonly type: pulumi.Output<string[]>;
+  declare readonly type: pulumi.Output<TagType[]>;
   declare readonly system: pulumi.Output<boolean>;
   declare readonly custom: pulumi.Output<boolean>;
 

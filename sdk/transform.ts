@@ -1,9 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
+import { CODE_LANGUAGES, type CodeLanguage, type ReplayWindow } from "../catalogue/kind-values.js";
 import type { ConfigValue } from "./inputs.js";
 import { CdcResource } from "./dynamic.js";
+import type { HELPERS } from "./generated/index.js";
 import { tagIds, type TagsInput } from "./inputs.js";
 
-export type TransformType = "map_filter" | "enrich" | "enrich_async" | "sql_join" | "rollup" | "fan_out" | "topic_router";
+/** A transform type: the catalogue's transform codes (catalogue/connectors.json), as the generated helpers know them. */
+export type TransformType = keyof (typeof HELPERS)["transform"];
 
 /** The code or SQL of a transform, in its type's shape (see `codeImplementation`). */
 export type TransformImplementation = Record<string, unknown>;
@@ -21,8 +24,8 @@ export interface TransformArgs {
   deploy?: pulumi.Input<boolean>;
   /** How long a deploy waits for RUNNING, in seconds (10 to 3600). Default 600. */
   deployTimeoutSec?: pulumi.Input<number>;
-  /** How far back a deployment replays its input: 7d, 3d, 24h, 10m or 0. */
-  replayWindow?: pulumi.Input<"7d" | "3d" | "24h" | "10m" | "0">;
+  /** How far back a deployment replays its input, one of `ReplayWindow`. Unset: the platform's default. */
+  replayWindow?: pulumi.Input<ReplayWindow>;
   /** `Tag` resources or tag ids. Unset: left as they are; `[]` removes them. */
   tags?: TagsInput;
   /** Take over an existing transform with this id instead of creating one (no write when it already matches). */
@@ -30,8 +33,8 @@ export interface TransformArgs {
 }
 
 export interface CodeImplementationArgs {
-  /** JAVASCRIPT (default) or PYTHON. */
-  language?: "JAVASCRIPT" | "PYTHON";
+  /** One of `CodeLanguage`; the first (`JAVASCRIPT`) is the default. */
+  language?: CodeLanguage;
   /** The record transform: `function _stk(record) { ... return record; }` (return null to drop it). */
   valueTransform: string;
   keyTransform?: string;
@@ -42,7 +45,7 @@ export interface CodeImplementationArgs {
 /** The implementation of a code transform (map_filter, enrich_async, fan_out) in the API's shape. */
 export function codeImplementation(args: CodeImplementationArgs): TransformImplementation {
   return {
-    language: args.language ?? "JAVASCRIPT",
+    language: args.language ?? CODE_LANGUAGES[0],
     value_transform: args.valueTransform,
     ...(args.keyTransform !== undefined ? { key_transform: args.keyTransform } : {}),
     ...(args.topicTransform !== undefined ? { topic_transform: args.topicTransform } : {}),

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
-import { UsageError } from "../args.js";
-import { KIND_NAMES, PLATFORM_TOPIC_PARTITIONS, type Kind } from "./model.js";
+import { UsageError } from "../usage-error.js";
+import { KIND_NAMES, PLATFORM_TOPIC_PARTITIONS, type Kind } from "./kinds.js";
 
 export const IMPORT_USAGE = `Usage: pulumi-cdc import --out <dir> [options]
 

@@ -17,32 +17,10 @@ import type { Tenant, TenantBinding, TenantTopic } from "./tenant.js";
  * text; everything decided about the tenant is decided here, once, for both languages.
  */
 
-export type Kind = "Tag" | "LlmConnection" | "HttpConnection" | "Agent" | "Source" | "Destination" | "DestinationSmtChain" | "Transform" | "Pipeline" | "Topic" | "TopicDestination";
-
-/** The order of declaration: what a kind refers to is declared before it. */
-export const KIND_ORDER: readonly Kind[] = ["Tag", "LlmConnection", "HttpConnection", "Agent", "Source", "Destination", "DestinationSmtChain", "Transform", "Pipeline", "Topic", "TopicDestination"];
-
-/** The kinds `--kind` takes, by their command-line spelling. */
-export const KIND_NAMES: Readonly<Record<string, Kind | "ClientCredential">> = {
-  tags: "Tag",
-  sources: "Source",
-  destinations: "Destination",
-  "smt-chains": "DestinationSmtChain",
-  transforms: "Transform",
-  pipelines: "Pipeline",
-  topics: "Topic",
-  "topic-destinations": "TopicDestination",
-  agents: "Agent",
-  "http-connections": "HttpConnection",
-  "llm-connections": "LlmConnection",
-  "client-credentials": "ClientCredential",
-};
-
-/**
- * The partitions the platform gives every topic it makes (the emulator's rule, the platform's
- * default): a topic is written into the program only when it has another count, or tags.
- */
-export const PLATFORM_TOPIC_PARTITIONS = 3;
+// The kinds and their command-line names live in kinds.ts, which loads nothing: `pulumi-cdc`'s
+// argument parsing reads them for every command, and this module loads the provider's core.
+import { KIND_ORDER, PLATFORM_TOPIC_PARTITIONS, type Kind } from "./kinds.js";
+export { KIND_NAMES, KIND_ORDER, PLATFORM_TOPIC_PARTITIONS, type Kind } from "./kinds.js";
 
 /** A secret the program reads from config: `config.requireSecret(name)`. */
 export class Secret {

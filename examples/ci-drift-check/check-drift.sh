@@ -17,7 +17,9 @@
 # credentials come from the stack config (cdc:apiUrl, cdc:clientId, cdc:clientSecret) or from
 # CDC_API_URL, CDC_CLIENT_ID, CDC_CLIENT_SECRET. A read-only credential (role_viewer) is enough.
 # Optional: PULUMI_STACK instead of --stack; CDC_DRIFT_COMMAND to name the drift command
-# explicitly (e.g. "node /opt/pulumi-cdc/dist/cli/index.js"); GITHUB_STEP_SUMMARY gets a summary.
+# explicitly (e.g. "node /opt/pulumi-cdc/dist/cli/index.js"). With GITHUB_STEP_SUMMARY set (GitHub
+# Actions sets it), the job summary gets the drift command's Markdown report (a table per drifted
+# resource: kind, name, what changed with secrets masked, the fix; `--summary-file`) and the verdict.
 
 # Not -e: this script inspects the exit status of each check itself.
 set -uo pipefail
@@ -75,10 +77,16 @@ else
   fi
 fi
 
+summary "### CDC drift check: stack \`$stack\`"
+summary ""
+
 drift_status=skipped
 if [ "${#drift_cmd[@]}" -gt 0 ]; then
-  section "drift report: ${drift_cmd[*]} drift --stack $stack"
-  "${drift_cmd[@]}" drift --stack "$stack" --cwd "$cwd"
+  drift_args=(drift --stack "$stack" --cwd "$cwd")
+  # The human report in the log; the Markdown one appended to the job summary (never truncated).
+  if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then drift_args+=(--summary-file "$GITHUB_STEP_SUMMARY"); fi
+  section "drift report: ${drift_cmd[*]} ${drift_args[*]}"
+  "${drift_cmd[@]}" "${drift_args[@]}"
   case $? in
     0) drift_status=clean ;;
     2) drift_status=drift ;;
@@ -108,7 +116,6 @@ fi
 
 # --- verdict ---------------------------------------------------------------------------------
 section "result for stack $stack: drift report $drift_status, preview $preview_status"
-summary "### CDC drift check: stack \`$stack\`"
 summary ""
 summary "| check | result |"
 summary "|---|---|"

@@ -81,6 +81,7 @@ namespace PulumiCdc.Cdc
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "github://api.github.com/pulumi-cdc/pulumi-cdc",
                 AdditionalSecretOutputs =
                 {
                     "secret",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { KAFKA_RESOURCES } from "../../catalogue/kind-values.js";
 import type { CdcClient } from "../client/index.js";
 
 /**
@@ -10,6 +11,9 @@ import type { CdcClient } from "../client/index.js";
 
 export const KAFKA_USERS_PATH = "/kafka-access/kafka-users";
 export const KAFKA_USER_PATH = "/kafka-access/kafka-users/{username}";
+
+/** What a rule that names no resource is on: a topic (KAFKA_RESOURCES' first). */
+const [DEFAULT_RESOURCE] = KAFKA_RESOURCES;
 
 const nullishString = z
   .string()
@@ -26,7 +30,7 @@ export const kafkaAclSchema = z.looseObject({
   resource: z
     .string()
     .nullish()
-    .transform((v) => (v ? v : "TOPIC")),
+    .transform((v) => (v ? v : DEFAULT_RESOURCE)),
 }).refine((acl) => acl.name !== undefined || acl.topic_name !== undefined, { error: "an ACL needs its topic: name (or topic_name)" });
 export type LiveKafkaAcl = z.output<typeof kafkaAclSchema>;
 
@@ -35,12 +39,12 @@ export interface KafkaAcl {
   topicName: string;
   operation: string;
   resourcePatternType: string;
-  /** TOPIC (the default) or GROUP. */
+  /** One of KAFKA_RESOURCES; the first is the default. */
   resource: string;
 }
 
 export function aclOf(live: LiveKafkaAcl): KafkaAcl {
-  return { topicName: live.name ?? live.topic_name ?? "", operation: live.operation, resourcePatternType: live.resource_pattern_type, resource: live.resource || "TOPIC" };
+  return { topicName: live.name ?? live.topic_name ?? "", operation: live.operation, resourcePatternType: live.resource_pattern_type, resource: live.resource || DEFAULT_RESOURCE };
 }
 
 /** The whitelist as the API holds it (comma-separated), as a list. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DESTINATION_STATES, SOURCE_STATES, type DesiredState } from "../../catalogue/kind-values.js";
 import { findConnector, replacingKeys, secretKeySet, type ConnectorKind, type ConnectorSpec } from "../catalogue.js";
 import { apiCreateConfig, apiUpdateConfig, checkApiSource, connectionWarning, liveAsProgram, recordedAsCompared, withClearedSecrets, withoutKeptSecrets } from "../api-sources.js";
 import { checkConnectorConfig, configAsProgram, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, wireConfigWithDefaults, withoutRemovedKeys, type CheckFailure } from "../check.js";
@@ -22,7 +23,7 @@ import { deleteOnceReleased } from "./gone.js";
 import { resolveName } from "./naming.js";
 import { digestSecrets, newSalt, recordedInPlain } from "../secret-digest.js";
 
-export type DesiredState = "active" | "paused" | "stopped";
+export type { DesiredState };
 
 /** Inputs after check(): what the program set, with the name resolved. */
 export interface ConnectorInputs {
@@ -73,7 +74,7 @@ export const SOURCE: KindSpec = {
   kind: "source",
   collection: "sources",
   label: "source",
-  states: ["active", "paused"],
+  states: SOURCE_STATES,
   schema: sourceConnectorSchema,
 };
 
@@ -81,11 +82,9 @@ export const DESTINATION: KindSpec = {
   kind: "destination",
   collection: "destinations",
   label: "destination",
-  states: ["active", "paused", "stopped"],
+  states: DESTINATION_STATES,
   schema: destinationConnectorSchema,
 };
-
-const STATUS_TO_STATE: Record<string, DesiredState> = { active: "active", paused: "paused", stopped: "stopped" };
 
 export function inputSchema(spec: KindSpec) {
   return z.object({
@@ -186,8 +185,10 @@ function changedInputs(olds: ConnectorOutputs, news: ConnectorInputs, newsConfig
   ];
 }
 
+/** The lifecycle state a live `connector_status` is in (`Paused` → `paused`); undefined for a health status (Broken, Starting, ...). */
 function liveState(status: string | null | undefined): DesiredState | undefined {
-  return status ? STATUS_TO_STATE[status.toLowerCase()] : undefined;
+  const lower = status?.toLowerCase();
+  return DESTINATION_STATES.find((s) => s === lower);
 }
 
 /** The API calls that move a connector from its live status to the desired state. */

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { KAFKA_GROUP_OPERATIONS, KAFKA_OPERATIONS, KAFKA_PATTERN_TYPES, KAFKA_RESOURCES } from "../../catalogue/kind-values.js";
 import { failuresFromZod, knowable, type CheckFailure } from "../check.js";
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
@@ -14,11 +15,9 @@ import { stackForHint } from "./conflict.js";
 import { createSurvivingFaults } from "./create.js";
 import { unlessGone } from "./gone.js";
 
-/** The operations an ACL can allow (the platform's list), and the three a consumer GROUP takes. */
-export const KAFKA_OPERATIONS = ["ALL", "ALTER", "ALTER_CONFIGS", "CREATE", "DELETE", "DESCRIBE", "DESCRIBE_CONFIGS", "READ", "WRITE"] as const;
-export const KAFKA_GROUP_OPERATIONS = ["DELETE", "DESCRIBE", "READ"] as const;
-export const KAFKA_PATTERN_TYPES = ["LITERAL", "PREFIXED"] as const;
-export const KAFKA_RESOURCES = ["TOPIC", "GROUP"] as const;
+/** The values, by meaning: a rule names a topic exactly or by prefix, and is on a topic (the default) or a consumer group. */
+const [PATTERN_EXACT, PATTERN_PREFIX] = KAFKA_PATTERN_TYPES;
+const [ON_TOPIC, ON_GROUP] = KAFKA_RESOURCES;
 
 /** 1-24 characters: letters, digits and dashes, neither first nor last a dash (the platform's rule). */
 const USERNAME = /^[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]$|^[a-zA-Z0-9]$/;
@@ -71,15 +70,15 @@ const aclSchema = z
         .max(255, { error: "must be at most 255 characters" }),
     ),
     operation: oneOf(KAFKA_OPERATIONS, `must be one of ${KAFKA_OPERATIONS.join(", ")} (upper case)`),
-    resourcePatternType: oneOf(KAFKA_PATTERN_TYPES, "must be LITERAL (the exact name) or PREFIXED (every name starting with it)"),
-    resource: oneOf(KAFKA_RESOURCES, "must be TOPIC (the default) or GROUP (a consumer group)").optional(),
+    resourcePatternType: oneOf(KAFKA_PATTERN_TYPES, `must be ${PATTERN_EXACT} (the exact name) or ${PATTERN_PREFIX} (every name starting with it)`),
+    resource: oneOf(KAFKA_RESOURCES, `must be ${ON_TOPIC} (the default) or ${ON_GROUP} (a consumer group)`).optional(),
   })
   .superRefine((acl, ctx) => {
-    if (acl.resource === "GROUP" && !isUnknown(acl.operation) && !(KAFKA_GROUP_OPERATIONS as readonly string[]).includes(acl.operation)) {
+    if (acl.resource === ON_GROUP && !isUnknown(acl.operation) && !(KAFKA_GROUP_OPERATIONS as readonly string[]).includes(acl.operation)) {
       ctx.addIssue({
         code: "custom",
         path: ["operation"],
-        message: `must be one of ${KAFKA_GROUP_OPERATIONS.join(", ")} for a GROUP rule (Kafka allows nothing else on a consumer group); got ${acl.operation}`,
+        message: `must be one of ${KAFKA_GROUP_OPERATIONS.join(", ")} for a ${ON_GROUP} rule (Kafka allows nothing else on a consumer group); got ${acl.operation}`,
       });
     }
   });
@@ -135,7 +134,7 @@ function wireAcl(acl: KafkaAcl) {
   return { topic_name: acl.topicName, operation: acl.operation, resource_pattern_type: acl.resourcePatternType, resource: acl.resource };
 }
 
-const describeAcl = (a: KafkaAcl) => `${a.operation} on ${a.resource} ${a.resourcePatternType === "PREFIXED" ? `${a.topicName}*` : a.topicName}`;
+const describeAcl = (a: KafkaAcl) => `${a.operation} on ${a.resource} ${a.resourcePatternType === PATTERN_PREFIX ? `${a.topicName}*` : a.topicName}`;
 
 /** What a Kafka user's outputs (or inputs) record, as far as drift goes. */
 export type RecordedKafkaUser = Partial<Pick<KafkaUserOutputs, "username" | "whitelistIps" | "isCreateSchemaRegistry" | "kafkaAcls">>;
@@ -225,7 +224,7 @@ export class KafkaUserProvider {
       password: input.password,
       whitelistIps,
       isCreateSchemaRegistry: input.isCreateSchemaRegistry ?? false,
-      kafkaAcls: uniqueAcls((input.kafkaAcls ?? []).map((a) => ({ ...a, resource: a.resource ?? "TOPIC" }))),
+      kafkaAcls: uniqueAcls((input.kafkaAcls ?? []).map((a) => ({ ...a, resource: a.resource ?? ON_TOPIC }))),
     };
     return { inputs, failures };
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LLM_PROVIDERS } from "../../catalogue/kind-values.js";
 import { failuresFromZod, knowable, nameSchema } from "../check.js";
 import { llmConnectionSchema, type CdcClient, type LlmConnection } from "../client/index.js";
 import { client } from "../context.js";
@@ -8,9 +9,6 @@ import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
 import { createNamed } from "./createNamed.js";
 import { unlessGone } from "./gone.js";
 import { resolveName } from "./naming.js";
-
-/** The providers the API accepts (emulator/routes/agents.ts follows the same list). */
-export const LLM_PROVIDERS = ["openai", "anthropic", "azure_openai", "bedrock", "google"] as const;
 
 export interface LlmConnectionInputs {
   logicalName?: string;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TAG_TYPES } from "../../catalogue/kind-values.js";
 import { failuresFromZod, knowable, nameSchema } from "../check.js";
 import { ConflictError, isNotFound, tagSchema, type CdcClient, type Tag } from "../client/index.js";
 import { findTagByName, listTags, notOurs } from "../lookup.js";
@@ -8,9 +9,6 @@ import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
 import { sameMembers } from "../normalize.js";
 import { resolveName } from "./naming.js";
-
-/** What a tag is for, spelt as the platform spells it. */
-export const TAG_TYPES = ["environment", "general", "sources", "destinations", "pipelines", "transforms", "topics", "services", "users", "tenant"] as const;
 
 export interface TagInputs {
   logicalName?: string;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { connectorCodes } from "../../catalogue/index.js";
+import { REPLAY_WINDOWS } from "../../catalogue/kind-values.js";
 import { checkConnectorConfig, configAsProgram, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, type CheckFailure } from "../check.js";
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
@@ -15,13 +16,12 @@ import { resolveName } from "./naming.js";
 
 export const TRANSFORM_TYPES = connectorCodes("transform");
 const NAME_KEY = "transforms.name";
-const REPLAY_WINDOWS = ["7d", "3d", "24h", "10m", "0"] as const;
 
 export interface TransformInputs {
   logicalName?: string;
   autonamed?: boolean;
   name: string;
-  /** The type: map_filter, enrich, enrich_async, sql_join, rollup, fan_out, topic_router. */
+  /** The type: one of TRANSFORM_TYPES, the catalogue's transform codes. */
   transform: string;
   /** Settings in the platform's keys; `transforms.name` always carries the name. */
   config: ConfigMap;

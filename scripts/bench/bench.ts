@@ -127,14 +127,14 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
   };
 }
 
-interface CommandResult {
+export interface CommandResult {
   code: number | null;
   stdout: string;
   stderr: string;
 }
 
 /** Runs a command with a hard time limit; resolves whatever the exit code. */
-function run(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
+export function run(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
   return new Promise((done) => {
     execFile(file, args, { cwd, env, timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
@@ -143,7 +143,7 @@ function run(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, 
   });
 }
 
-function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
+export function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
   return run("pulumi", [...args, "--non-interactive", "--color", "never"], cwd, env, timeoutMs);
 }
 
@@ -153,7 +153,7 @@ function failure(what: string, result: CommandResult, timeoutMs: number): Error 
   return new Error(`${what} ${how}:\n${tail}`);
 }
 
-async function pulumiOk(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
+export async function pulumiOk(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
   const result = await pulumi(args, cwd, env, timeoutMs);
   if (result.code !== 0) throw failure(`pulumi ${args.join(" ")}`, result, timeoutMs);
   return result;
@@ -206,7 +206,7 @@ async function pluginLaunchers(project: string, dir: string, nodeArgs: string): 
  * repository; its node_modules links to the repository's, where `pulumi-cdc` links to the package.
  * The plugins' paths in Pulumi.yaml (relative to the program's folder here) are made absolute.
  */
-async function stageProgram(program: ProgramName, dir: string, nodeArgs: string | undefined): Promise<string> {
+export async function stageProgram(program: ProgramName, dir: string, nodeArgs: string | undefined): Promise<string> {
   const target = join(dir, "program");
   await mkdir(target, { recursive: true });
   for (const file of ["package.json", "tsconfig.json", "index.ts"]) {
@@ -233,7 +233,7 @@ function resourcesOf(checkpoint: string, types: readonly string[]): { count: num
 }
 
 /** A person in the web console changes the first source and the first destination of the stack. */
-async function editOutOfBand(web: CdcClient, stack: string): Promise<void> {
+export async function editOutOfBand(web: CdcClient, stack: string): Promise<void> {
   const [source] = (await web.listAll("/sources", { partial_name: `${stack}-src-0` }, sourceConnectorSchema)).filter((s) => s.name === `${stack}-src-0`);
   const [destination] = (await web.listAll("/destinations", { partial_name: `${stack}-dst-0` }, destinationConnectorSchema)).filter((d) => d.name === `${stack}-dst-0`);
   if (!source?.id || !destination?.id) throw new Error(`bench: ${stack}-src-0 or ${stack}-dst-0 is missing from the emulator`);

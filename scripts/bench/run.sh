@@ -5,6 +5,8 @@
 #   bash scripts/bench/run.sh --counts 200,1000 --latency-ms 0,100 --out .bench/result.json
 #
 # Prints a markdown table (for docs/benchmarks.md) and writes the JSON result (default .bench/result.json).
+# With --drift-only first, it runs scripts/bench/drift.ts instead: the drift command alone against
+# its floor, many rounds over one pair of stacks (bash scripts/bench/run.sh --drift-only --help).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=scripts/toolchain.sh
@@ -13,4 +15,9 @@ cdc_toolchain
 cdc_build
 # ts-node runs with --transpile-only (faster start), so the types are checked here instead.
 npx tsc -p scripts/bench/tsconfig.json
-exec npx ts-node --transpile-only --project scripts/bench/tsconfig.json scripts/bench/bench.ts "$@"
+script=scripts/bench/bench.ts
+if [ "${1:-}" = "--drift-only" ]; then
+  shift
+  script=scripts/bench/drift.ts
+fi
+exec npx ts-node --transpile-only --project scripts/bench/tsconfig.json "$script" "$@"

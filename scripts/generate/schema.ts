@@ -12,6 +12,14 @@ import { TYPED_KINDS, TYPED_TYPES } from "../../plugin/typed.js";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/**
+ * Where `pulumi` fetches the plugin when a program needs it and the plugin cache lacks it: the
+ * release assets of the project's GitHub repository (pulumi-resource-cdc-v<version>-<os>-<arch>.tar.gz,
+ * which scripts/release builds), in the github:// form the engine's plugin sources understand
+ * (<API host>/<owner>/<repository>). The generated SDKs carry it (pulumi-plugin.json's "server").
+ */
+export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-cdc/pulumi-cdc";
+
 /** The file the plugin serves from GetSchema, relative to the repository root. */
 export const SCHEMA_PATH = "plugin/schema.json";
 
@@ -69,6 +77,14 @@ function objectShape(props: readonly PropertySpec[], input: boolean, owner?: str
   return { properties: properties(props, input, owner), ...(req.length > 0 ? { required: req } : {}) };
 }
 
+/**
+ * What the generated Node.js SDK (plugin-sdks/nodejs) is, in one line: its package.json's
+ * description and its README's first line. The hand-written TypeScript package says the other half
+ * (the root package.json's description).
+ */
+const NODEJS_SDK_LINE =
+  "The generated Node.js SDK of the pulumi-cdc provider plugin (pulumi-resource-cdc): what the programs `pulumi import` writes use, and JavaScript programs on the plugin. TypeScript programs normally want `pulumi-cdc`, the hand-written package with typed connector helpers.";
+
 /** The package schema as an object. */
 export function packageSchema(version: string): { [key: string]: Json } {
   const config = PROVIDER_CONFIG.map((c) => [c.name, property(c, false)] as [string, Json]);
@@ -114,6 +130,7 @@ export function packageSchema(version: string): { [key: string]: Json } {
     homepage: PACKAGE.homepage,
     repository: PACKAGE.repository,
     license: PACKAGE.license,
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     meta: { moduleFormat: "(.*)" },
     config: { variables: sorted(config) },
     provider: {
@@ -126,7 +143,7 @@ export function packageSchema(version: string): { [key: string]: Json } {
     language: {
       csharp: { rootNamespace: "PulumiCdc" },
       go: { importBasePath: "github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc", generateResourceContainerTypes: true },
-      nodejs: { packageName: "pulumi-cdc-sdk" },
+      nodejs: { packageName: "pulumi-cdc-sdk", packageDescription: NODEJS_SDK_LINE, readme: `${NODEJS_SDK_LINE}\n\n${PACKAGE.description}\n` },
       python: { packageName: "pulumi_cdc" },
     },
   };

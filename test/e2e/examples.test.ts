@@ -1,15 +1,19 @@
-import { readFile } from "node:fs/promises";
+import { copyFile, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { previewReadmeProgram, readmeProgram } from "../support/readme-programs.js";
 import { REPO_ROOT } from "../support/yaml.js";
 
 // Every TypeScript example as a new user runs it: on a fresh stack against the emulator, the
 // config commands of the example's README, then `pulumi preview` (which lists the creates), a
 // plain `pulumi up --yes` (which previews again first), `pulumi preview --expect-no-changes`,
 // and destroy. The YAML and Go quickstarts have suites of their own that begin the same way;
-// adopt-tenant is a script, run by adopt-example.test.ts.
+// adopt-tenant is a script, run by adopt-example.test.ts. And README.md's TypeScript program, as
+// the README prints it, previews on a fresh stack (its YAML, Go and Python programs preview in
+// those languages' suites).
 
 /** Shell words of one command line: single and double quotes, no expansions (the READMEs use none). */
 function shellWords(line: string): string[] {
@@ -91,5 +95,27 @@ describe("every TypeScript example, as its README runs it, on a fresh stack", { 
     }
     await emulator.stop();
     emulator = undefined;
+  });
+
+  it("README.md's TypeScript program (its index.ts as printed) previews on a fresh stack: four creates", async () => {
+    // The quickstart's package.json and tsconfig.json, and this checkout's node_modules (where
+    // pulumi-cdc links to the checkout), as a program inside the repository finds them.
+    const readme = await mkdtemp(join(tmpdir(), "pulumi-cdc-readme-ts-"));
+    let readmeStack: TestStack | undefined;
+    emulator = await startEmulator({ port: 0 });
+    try {
+      for (const file of ["package.json", "tsconfig.json"]) await copyFile(join(REPO_ROOT, "examples", "quickstart", file), join(readme, file));
+      await symlink(join(REPO_ROOT, "node_modules"), join(readme, "node_modules"), "dir");
+      await writeFile(join(readme, "index.ts"), await readmeProgram("ts"));
+      await writeFile(join(readme, "Pulumi.yaml"), "name: cdc-readme\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
+      readmeStack = await TestStack.create(readme, { stackName: "readme" });
+      await readmeStack.useApi(emulator);
+      await previewReadmeProgram(readmeStack, "ts");
+    } finally {
+      await readmeStack?.dispose();
+      await rm(readme, { recursive: true, force: true });
+      await emulator.stop();
+      emulator = undefined;
+    }
   });
 });

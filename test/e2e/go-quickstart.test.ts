@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { CdcClient, clientCredentialSchema, destinationConnectorSchema, destinationEnvelopeSchema, sourceConnectorSchema } from "../../provider/client/index.js";
 import { tagItems } from "../../provider/lookup.js";
 import { ENGINE_TIMEOUT_MS, TestStack, type CommandResult } from "../support/pulumi.js";
+import { previewReadmeProgram, readmeProgram } from "../support/readme-programs.js";
 import { webClient } from "../support/web.js";
 
 // The Go quickstart (examples/go-quickstart: tags, a typed cdc:sources:Postgresql, a typed
@@ -19,7 +20,8 @@ import { webClient } from "../support/web.js";
 // emulator: up, an empty preview, pulumi import of the typed destination into a second stack
 // (typed Go code that previews with no changes), destroy. The Pulumi Go SDK comes from the Go module cache (or
 // the module proxy, once). A Go build error fails the test: the program is built first, and the
-// host fails the update with the compiler's output.
+// host fails the update with the compiler's output. Then README.md's Go program, as the README
+// prints it, previews on a fresh stack against the same emulator (the example's go.mod and go.sum).
 
 const REPO_ROOT = join(__dirname, "..", "..");
 const SDK_DIR = join(REPO_ROOT, "plugin-sdks", "go", "cdc");
@@ -201,5 +203,28 @@ describe("the Go quickstart on the generated Go SDK under the real engine", { ti
     expect(preview.code).not.toBe(0);
     expect(preview.output).toMatch(/go build failed|error in compiling Go/);
     expect(preview.output).toMatch(/main\.go:\d+:\d+: cannot use "not an int"/);
+  });
+
+  it("6. README.md's Go program (its main.go as printed, the example's go.mod) previews on a fresh stack: three creates", async () => {
+    const readme = await mkdtemp(join(tmpdir(), "pulumi-cdc-readme-go-"));
+    let readmeStack: TestStack | undefined;
+    try {
+      for (const file of ["go.mod", "go.sum"]) await copyFile(join(REPO_ROOT, "examples", "go-quickstart", file), join(readme, file));
+      const edit = await run("go", ["mod", "edit", `-replace=${SDK_MODULE}=${SDK_DIR}`], { cwd: readme });
+      expect(edit.code, edit.output).toBe(0);
+      await writeFile(join(readme, "main.go"), await readmeProgram("go"));
+      await writeFile(
+        join(readme, "Pulumi.yaml"),
+        `name: cdc-go-readme\nruntime: go\nplugins:\n  providers:\n    - name: cdc\n      path: ${JSON.stringify(join(REPO_ROOT, "bin"))}\n`,
+      );
+      readmeStack = await TestStack.create(readme, {
+        stackName: "readme",
+        env: { PATH: env.PATH!, CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret },
+      });
+      await previewReadmeProgram(readmeStack, "go");
+    } finally {
+      await readmeStack?.dispose();
+      await rm(readme, { recursive: true, force: true });
+    }
   });
 });

@@ -9,6 +9,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { CdcClient, clientCredentialSchema, destinationConnectorSchema, destinationEnvelopeSchema, sourceConnectorSchema } from "../../provider/client/index.js";
 import { tagItems } from "../../provider/lookup.js";
 import { ENGINE_TIMEOUT_MS, TestStack, type CommandResult } from "../support/pulumi.js";
+import { previewReadmeProgram, readmeProgram } from "../support/readme-programs.js";
 import { pythonToolchain, run, type PythonToolchain } from "../support/python.js";
 import { consoleEdit, webClient } from "../support/web.js";
 
@@ -22,7 +23,9 @@ import { consoleEdit, webClient } from "../support/web.js";
 // preview and by pulumi-cdc drift, an up that reconciles, pulumi import of the destination
 // writing Python that previews with no changes, destroy; and a program with a misspelt keyword
 // argument fails the preview with Python's TypeError. pip installs from the toolchain's cached
-// wheels only (PIP_NO_INDEX). Without Python on the machine the tests skip with a one-line warning.
+// wheels only (PIP_NO_INDEX). Then README.md's Python program, as the README prints it, previews
+// on a fresh stack against the same emulator, in the virtual environment the quickstart made
+// (the same requirements). Without Python on the machine the tests skip with a one-line warning.
 
 const REPO_ROOT = join(__dirname, "..", "..");
 const DB_PASSWORD = "PGPASS-PY-SENTINEL-7c2d";
@@ -47,8 +50,8 @@ async function pythonProgram(): Promise<string> {
   await cp(join(REPO_ROOT, "examples", "python-quickstart"), dir, { recursive: true, filter: (src) => !/Pulumi\.[^/]+\.yaml$|\/venv$|__pycache__/.test(src) });
   await cp(join(REPO_ROOT, "plugin-sdks", "python"), join(root, "sdk-python"), { recursive: true });
   const requirements = await readFile(join(dir, "requirements.txt"), "utf8");
-  if (!/^\.\.\/\.\.\/sdk\/python$/m.test(requirements)) throw new Error("examples/python-quickstart/requirements.txt no longer installs ../../plugin-sdks/python");
-  await writeFile(join(dir, "requirements.txt"), requirements.replace(/^\.\.\/\.\.\/sdk\/python$/m, join(root, "sdk-python")));
+  if (!/^\.\.\/\.\.\/plugin-sdks\/python$/m.test(requirements)) throw new Error("examples/python-quickstart/requirements.txt no longer installs ../../plugin-sdks/python");
+  await writeFile(join(dir, "requirements.txt"), requirements.replace(/^\.\.\/\.\.\/plugin-sdks\/python$/m, join(root, "sdk-python")));
   const project = join(dir, "Pulumi.yaml");
   const text = await readFile(project, "utf8");
   if (/^plugins:/m.test(text)) throw new Error("examples/python-quickstart/Pulumi.yaml has its own plugins section: the test adds one");
@@ -207,5 +210,37 @@ describe("the Python quickstart on the generated Python SDK under the real engin
     expect(preview.output).toMatch(/Program failed with an unhandled exception/);
     expect(preview.output).toMatch(/__main__\.py", line \d+, in <module>/);
     expect(preview.output).toMatch(/TypeError: .*unexpected keyword argument 'typ'/);
+  });
+
+  it("6. README.md's Python program (its __main__.py as printed) previews on a fresh stack in the quickstart's virtualenv: three creates", async (ctx) => {
+    if (!py) return ctx.skip();
+    const venv = join(dir, "venv");
+    // Made by test 1's first preview from the same requirements.txt; the README's program reuses it.
+    expect(existsSync(join(venv, "bin", "python"))).toBe(true);
+    const readme = await mkdtemp(join(tmpdir(), "pulumi-cdc-readme-py-"));
+    let readmeStack: TestStack | undefined;
+    try {
+      await writeFile(join(readme, "__main__.py"), await readmeProgram("python"));
+      await writeFile(
+        join(readme, "Pulumi.yaml"),
+        [
+          "name: cdc-python-readme",
+          "runtime:",
+          "  name: python",
+          "  options:",
+          `    virtualenv: ${JSON.stringify(venv)}`,
+          "plugins:",
+          "  providers:",
+          "    - name: cdc",
+          `      path: ${JSON.stringify(join(REPO_ROOT, "bin"))}`,
+          "",
+        ].join("\n"),
+      );
+      readmeStack = await TestStack.create(readme, { stackName: "readme", env: stackEnv });
+      await previewReadmeProgram(readmeStack, "python");
+    } finally {
+      await readmeStack?.dispose();
+      await rm(readme, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
@@ -12,6 +13,7 @@ import {
 } from "../../provider/client/index.js";
 import { tagItems } from "../../provider/lookup.js";
 import { ENGINE_TIMEOUT_MS, TestStack, type CommandResult } from "../support/pulumi.js";
+import { previewReadmeProgram, readmeProgram } from "../support/readme-programs.js";
 import { webClient } from "../support/web.js";
 import { plain, REPO_ROOT, yamlProgram, type YamlProgram } from "../support/yaml.js";
 import { z } from "zod";
@@ -20,7 +22,8 @@ import { z } from "zod";
 // under the real engine and pulumi-language-yaml, against the emulator: up, an empty preview,
 // a console edit of the destination seen by preview (row, warning, --diff), up reconciles,
 // destroy leaves nothing. Credentials come from the CDC_* environment, the program's two
-// secrets from `pulumi config set --secret`.
+// secrets from `pulumi config set --secret`. Then README.md's YAML program, as the README prints
+// it, previews on a fresh stack against the same emulator.
 
 const DB_PASSWORD = "PGPASS-YAML-SENTINEL-41f0";
 const SNOWFLAKE_KEY = "SFKEY-YAML-SENTINEL-c7d2";
@@ -202,5 +205,24 @@ describe("the YAML quickstart on the provider plugin under the real engine", { t
     // Only the emulator's own bootstrap credential is left.
     expect((await credentials()).map((c) => c.client_id)).toEqual([emulator.clientId]);
     for (const out of printed) expect(out).not.toContain(SNOWFLAKE_KEY);
+  });
+
+  it("5. README.md's YAML program (its Pulumi.yaml as printed) previews on a fresh stack: three creates", async () => {
+    const source = await mkdtemp(join(tmpdir(), "pulumi-cdc-readme-yaml-"));
+    let readme: YamlProgram | undefined;
+    let readmeStack: TestStack | undefined;
+    try {
+      await writeFile(join(source, "Pulumi.yaml"), await readmeProgram("yaml"));
+      readme = await yamlProgram(source);
+      readmeStack = await TestStack.create(readme.dir, {
+        stackName: "readme",
+        env: { CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret },
+      });
+      await previewReadmeProgram(readmeStack, "yaml");
+    } finally {
+      await readmeStack?.dispose();
+      await readme?.dispose();
+      await rm(source, { recursive: true, force: true });
+    }
   });
 });

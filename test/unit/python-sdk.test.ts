@@ -14,7 +14,7 @@ import { pulumiRequirement, pythonToolchain, run, type PythonToolchain } from ".
 // wheels (no index); without Python on the machine the tests skip with a one-line warning.
 
 const REPO_ROOT = join(__dirname, "..", "..");
-const schema = JSON.parse(readFileSync(join(REPO_ROOT, "plugin", "schema.json"), "utf8")) as { version: string; resources: Record<string, unknown> };
+const schema = JSON.parse(readFileSync(join(REPO_ROOT, "plugin", "schema.json"), "utf8")) as { version: string; pluginDownloadURL: string; resources: Record<string, unknown> };
 
 describe("the Python SDK as a package (wheel and sdist, pip install, import)", { timeout: 600_000 }, () => {
   let py: PythonToolchain | null;
@@ -107,7 +107,7 @@ describe("the Python SDK as a package (wheel and sdist, pip install, import)", {
     expect(got.file.startsWith(venv)).toBe(true);
     expect(got.modules).toBeGreaterThan(tokens.length / 2);
     expect(Object.entries(got.resources).filter(([, ok]) => !ok).map(([t]) => t)).toEqual([]);
-    expect(got.plugin).toEqual({ resource: true, name: "cdc", version: schema.version });
+    expect(got.plugin).toEqual({ resource: true, name: "cdc", version: schema.version, server: schema.pluginDownloadURL });
     installed = true;
   });
 

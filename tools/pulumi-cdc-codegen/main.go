@@ -33,6 +33,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"sort"
@@ -115,6 +116,11 @@ func run(schemaPath, root string) error {
 		return fmt.Errorf("go: %w", err)
 	}
 	goFiles[pkg.Name+"/go.mod"] = goMod
+	// go.mod completed and go.sum written by `go mod tidy`, so the module builds on its own
+	// (`cd plugin-sdks/go/cdc && go build ./...`) and `go get` checks what it downloads.
+	if err := tidyGoModule(goFiles, pkg.Name); err != nil {
+		return fmt.Errorf("go: %w", err)
+	}
 	add("plugin-sdks/go", goFiles)
 
 	// Node.js: the npm package pulumi-cdc-sdk (TypeScript sources and its package.json), which
@@ -280,6 +286,46 @@ func goModule(pkg *schema.Package, files map[string][]byte) ([]byte, error) {
 	}
 	b.WriteString(")\n")
 	return b.Bytes(), nil
+}
+
+// tidyGoModule runs `go mod tidy` on a copy of the generated module (the files under dir/) and
+// puts its go.mod (the indirect requirements added) and go.sum back into files. The versions are
+// the ones go.mod pins, so the result is the same every run; the modules come from the Go module
+// cache (filled when this tool was built against the same sdk/v3) or the GOPROXY of the environment.
+func tidyGoModule(files map[string][]byte, dir string) error {
+	tmp, err := os.MkdirTemp("", "pulumi-cdc-codegen-go-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	for name, content := range files {
+		rel, ok := strings.CutPrefix(name, dir+"/")
+		if !ok {
+			continue
+		}
+		path := filepath.Join(tmp, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, content, 0o644); err != nil {
+			return err
+		}
+	}
+	cmd := exec.Command("go", "mod", "tidy")
+	cmd.Dir = tmp
+	// This module alone (no go.work above the temporary directory), with the toolchain at hand.
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local", "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go mod tidy of the generated module failed: %w\n%s", err, out)
+	}
+	for _, name := range []string{"go.mod", "go.sum"} {
+		content, err := os.ReadFile(filepath.Join(tmp, name))
+		if err != nil {
+			return err
+		}
+		files[dir+"/"+name] = content
+	}
+	return nil
 }
 
 // goImports lists the import paths of a generated Go file (the generator writes them one per

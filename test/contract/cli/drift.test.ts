@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
@@ -8,6 +9,7 @@ import { secretKeySet } from "../../../provider/catalogue.js";
 import { MASK } from "../../../provider/normalize.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../../support/pulumi.js";
 import { webClient } from "../../support/web.js";
+import { markdownCell } from "../../../cli/report.js";
 
 // The built `pulumi-cdc drift` command, as a user runs it, on a stack deployed by the real
 // Pulumi engine against an emulator started here. Out-of-band changes are made with a separate
@@ -97,7 +99,27 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     await emulator?.stop();
   });
 
+  /** The API requests, by route, that one run of the command makes: (requests after) - (requests before). */
+  async function requestsOf(run: () => Promise<unknown>): Promise<Record<string, number>> {
+    const before = { ...emulator.stats().requests };
+    await run();
+    const out: Record<string, number> = {};
+    for (const [route, n] of Object.entries(emulator.stats().requests)) if (n !== (before[route] ?? 0)) out[route] = n - (before[route] ?? 0);
+    return out;
+  }
+
   it("exits 0 with a clean report right after `pulumi up`", async () => {
+    // The API calls of a check, pinned: one listing per kind (the tag by id), the destination's
+    // config comparison, one token. Loading only what the stack needs changed none of them.
+    const calls = await requestsOf(() => drift(0));
+    expect(calls).toEqual({
+      "POST /auth/access-token": 1,
+      "GET /sources": 1,
+      "GET /destinations": 1,
+      "GET /destinations/:destination_id/config-history/compare-to-original": 1,
+      "GET /tags": 1,
+      "GET /auth/client-credentials": 1,
+    });
     const report = await drift(0);
     expect(report).toMatchObject({ stack: stack.stackName, clean: true });
     expect(Number.isNaN(Date.parse(report.checkedAt))).toBe(false);
@@ -141,6 +163,41 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     expect(human.stdout).toContain("\n    +snowflake.schema.name: CONSOLE_EDIT\n");
     expect(human.stdout).toContain("run `pulumi up` to put the program's config back, or `pulumi refresh` to accept the live config");
     for (const secret of secrets) expect(human.stdout + human.stderr).not.toContain(secret);
+
+    // Markdown, on stdout and appended to a summary file (as to $GITHUB_STEP_SUMMARY), whatever stdout's format.
+    const dir = mkdtempSync(join(tmpdir(), "pulumi-cdc-drift-md-"));
+    try {
+      const summary = join(dir, "step-summary.md");
+      writeFileSync(summary, "## Earlier step\n");
+      const md = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE, "--format", "markdown", "--summary-file", summary]);
+      expect(md.code, md.stderr).toBe(2);
+      const row = md.stdout.split("\n").find((l) => l.startsWith("| destination |"));
+      expect(row).toBeDefined();
+      expect(row).toContain(`| destination | ${markdownCell(destination.name)} (id ${markdownCell(id)}) |`);
+      expect(row).toContain(markdownCell("+snowflake.schema.name: CONSOLE_EDIT"));
+      expect(row).toContain(markdownCell("-snowflake.schema.name: RAW"));
+      expect(row).toContain("`pulumi up` puts the program's config back");
+      expect(md.stdout).not.toMatch(/\| source \|/);
+      const asJson = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE, "--json", "--summary-file", summary]);
+      expect(asJson.code).toBe(2);
+      expect(JSON.parse(asJson.stdout).clean).toBe(false);
+      // Appended twice after what was there, never truncated: the same report both times.
+      expect(readFileSync(summary, "utf8")).toBe(`## Earlier step\n\n${md.stdout}\n${md.stdout}`);
+      for (const secret of secrets) {
+        expect(md.stdout + md.stderr).not.toContain(secret);
+        expect(readFileSync(summary, "utf8")).not.toContain(secret);
+      }
+      // A summary file in a directory that does not exist: an error naming the flag, before any API call.
+      const calls = await requestsOf(async () => {
+        const bad = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE, "--summary-file", join(dir, "missing", "s.md")]);
+        expect(bad.code).toBe(1);
+        expect(bad.stdout).toBe("");
+        expect(bad.stderr).toMatch(/^pulumi-cdc drift: --summary-file .*missing\/s\.md: the directory .*missing does not exist/);
+      });
+      expect(calls).toEqual({});
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
 
     await stack.up();
     expect((await drift(0)).clean).toBe(true);

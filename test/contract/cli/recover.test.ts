@@ -210,6 +210,8 @@ describe("pulumi-cdc recover against the API", () => {
       const run: PulumiRunner = async (args) => {
         calls.push([...args]);
         const key = args.slice(0, 2).join(" ");
+        // As Pulumi lists a stack's config: plain values, the secret one without its value.
+        if (key === "config --json" && !handlers[key]) return configList();
         const handler = handlers[key] ?? handlers[args[0]!];
         if (!handler) return { code: 0, stdout: "", stderr: "" };
         return handler(args);
@@ -220,6 +222,11 @@ describe("pulumi-cdc recover against the API", () => {
     const configValues: Record<string, string> = {};
     beforeAll(() => {
       Object.assign(configValues, { "cdc:apiUrl": emulator.url, "cdc:clientId": emulator.clientId, "cdc:clientSecret": emulator.clientSecret });
+    });
+    const configList = (): PulumiResult => ({
+      code: 0,
+      stdout: JSON.stringify(Object.fromEntries(Object.entries(configValues).map(([k, value]) => [k, k === "cdc:clientSecret" ? { secret: true } : { value, secret: false }]))),
+      stderr: "",
     });
     const configGet = (args: readonly string[]): PulumiResult => {
       const value = configValues[args[2]!];
@@ -343,10 +350,8 @@ describe("pulumi-cdc recover against the API", () => {
       expect(result.code).toBe(0);
       expect(calls.map((c) => c.slice(0, 2).join(" "))).toEqual([
         "stack export",
+        // The settings: one listing (plain values) and the secret one's `config get`.
         "config --json",
-        "config get",
-        "config get",
-        "config get",
         "config get",
         "stack import",
         "cancel --yes",

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { redactDiff, statusCheck } from "../../../cli/check.js";
+import { redactDiff } from "../../../cli/check.js";
+import { statusCheck } from "../../../provider/drift.js";
 import { registerSecret } from "../../../provider/client/index.js";
 
 describe("statusCheck", () => {

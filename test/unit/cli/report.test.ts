@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CheckedResource } from "../../../cli/check.js";
-import { driftRun, exitCodeFor, renderHuman, renderJson } from "../../../cli/report.js";
+import { driftRun, exitCodeFor, MARKDOWN_MAX_LINE, MARKDOWN_MAX_LINES, markdownCell, renderHuman, renderJson, renderMarkdown } from "../../../cli/report.js";
 
 const at = new Date("2026-03-04T05:06:07.000Z");
 
@@ -171,5 +171,113 @@ describe("renderHuman", () => {
     expect(onlyTag).not.toContain("Config changed");
     // JSON keeps the machine name of the kind.
     expect(JSON.parse(renderJson(driftRun("dev", at, [object("kafka_user", "a", [])]))).resources[0].type).toBe("kafka_user");
+  });
+});
+
+/** The `|` of a Markdown table line that separate cells (an escaped `\|` is text). */
+function cellSeparators(line: string): number {
+  return (line.match(/(?<!\\)\|/g) ?? []).length;
+}
+
+describe("renderMarkdown", () => {
+  const object = (type: CheckedResource["type"], name: string, findings: string[], extra: Partial<CheckedResource["drift"]> = {}): CheckedResource => ({
+    type,
+    name,
+    id: `${type}-1`,
+    urn: `urn:pulumi:dev::p::cdc:index:X::${name}`,
+    drift: { detected: findings.length > 0 || extra.detected === true, maskedDiff: findings.join("\n"), changedKeys: [], ...extra },
+  });
+
+  it("is one short line when nothing drifted, and when there is nothing to check", () => {
+    expect(renderMarkdown(driftRun("dev", at, [clean("source", "orders", "s1"), clean("destination", "warehouse-1a2b", "d1")]))).toBe(
+      "**pulumi-cdc drift**: no drift, the 2 resources of stack dev match the API.\n",
+    );
+    expect(renderMarkdown(driftRun("dev", at, [clean("source", "orders", "s1")]))).toBe("**pulumi-cdc drift**: no drift, the 1 resource of stack dev match the API.\n");
+    expect(renderMarkdown(driftRun("dev", at, []))).toBe("**pulumi-cdc drift**: stack dev has no pulumi-cdc resources, nothing to check.\n");
+  });
+
+  it("is a table with a row per drifted resource: kind, name and id, the diff's changed lines (masks kept), the fix", () => {
+    const md = renderMarkdown(driftRun("dev", at, [clean("source", "orders", "s1"), driftedDestination]));
+    expect(md).toBe(
+      [
+        "**pulumi-cdc drift**: drift, 1 of 2 resources of stack dev changed outside Pulumi.",
+        "",
+        "| kind | name | what changed | fix |",
+        "|---|---|---|---|",
+        "| destination | warehouse-1a2b (id d1) | -snowflake.schema.name: RAW<br>+snowflake.schema.name: STAGING | `pulumi up` puts the program's config back; `pulumi refresh` accepts the live config |",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("shows what the human report shows for each drifted resource, the same masked text, and the same fixes", () => {
+    const masked = object("source", "orders", ["--- a", "+++ b", "@@ -1 +1 @@", "-database.password: ********", "+database.password: ********", "-database.hostname: db", "+database.hostname: elsewhere"]);
+    const paused: CheckedResource = { ...clean("source", "billing", "s2"), drift: { detected: true, maskedDiff: "", changedKeys: [], status: { desired: "active", live: "Paused", drifted: true } } };
+    const gone: CheckedResource = { ...clean("destination", "lake", "d2"), drift: { detected: true, deleted: true, maskedDiff: "", changedKeys: [] } };
+    const keysOnly: CheckedResource = { ...clean("source", "keys", "s3"), drift: { detected: true, maskedDiff: "", changedKeys: ["a", "b"] } };
+    const run = driftRun("dev", at, [
+      masked,
+      paused,
+      gone,
+      keysOnly,
+      object("tag", "pii", ['description was changed to "x"']),
+      object("client_credential", "dbt", ["roles were changed to [role_editor]"]),
+    ]);
+    const md = renderMarkdown(run);
+    const rows = md.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| kind"));
+    expect(rows).toHaveLength(6);
+    for (const row of rows) expect(cellSeparators(row)).toBe(5);
+    expect(rows[0]).toContain("| source | orders (id source-1) | -database.password: \\*\\*\\*\\*\\*\\*\\*\\*<br>+database.password: \\*\\*\\*\\*\\*\\*\\*\\*<br>-database.hostname: db<br>+database.hostname: elsewhere |");
+    expect(rows[1]).toContain("| status: Paused, the program wants active | `pulumi up` puts the program's desiredState back; `pulumi refresh` accepts the live status |");
+    expect(rows[2]).toContain("| destination | lake (id d2) | deleted outside Pulumi | `pulumi up --refresh` creates it again; `pulumi refresh` drops it from the stack |");
+    expect(rows[3]).toContain("| changed keys: a, b |");
+    expect(rows[4]).toContain('| tag | pii (id tag-1) | description was changed to "x" | `pulumi up --refresh` puts the program\'s version back; `pulumi refresh` accepts it |');
+    expect(rows[5]).toContain("| client credential | dbt (id client\\_credential-1) | roles were changed to \\[role\\_editor\\] | `pulumi up --refresh` puts the program's roles and description back");
+    // Every changed line the human report prints is in the Markdown, as text.
+    const human = renderHuman(run);
+    for (const line of human.split("\n").filter((l) => /^ {4}[-+](?![-+]{2} )/.test(l) || /^ {4}(status|changed keys|description|roles)/.test(l))) {
+      expect(md).toContain(markdownCell(line.trim()));
+    }
+    // Masks stay masks; nothing else stands in for them.
+    expect(md).not.toContain("[REDACTED]");
+  });
+
+  it("escapes what would break the table or format text: pipes, newlines, backticks, emphasis, links, HTML", () => {
+    const nasty = object("http_connection", "a|b`c`\nd", ["url was changed to `https://x/?a=1|2` <script>alert(1)</script> **bold** [link](http://y) ~~s~~ back\\slash\r\nsecond line\ttab"]);
+    const md = renderMarkdown(driftRun("dev|prod", at, [nasty]));
+    const lines = md.split("\n");
+    expect(lines[0]).toBe("**pulumi-cdc drift**: drift, 1 of 1 resource of stack dev\\|prod changed outside Pulumi.");
+    const rows = lines.filter((l) => l.startsWith("| ") && !l.startsWith("| kind"));
+    expect(rows).toHaveLength(1);
+    expect(cellSeparators(rows[0]!)).toBe(5);
+    expect(rows[0]).toBe(
+      "| HTTP connection | a\\|b\\`c\\`<br>d (id http\\_connection-1) | url was changed to \\`https://x/?a=1\\|2\\` &lt;script&gt;alert(1)&lt;/script&gt; \\*\\*bold\\*\\* \\[link\\](http://y) \\~\\~s\\~\\~ back\\\\slash<br>second line tab | `pulumi up` puts the program's config back; `pulumi refresh` accepts the live config |",
+    );
+    expect(md).not.toContain("<script>");
+  });
+
+  it("keeps a row short: at most 12 lines of what changed, each at most 200 characters", () => {
+    const long = object("transform", "t", [...Array.from({ length: 30 }, (_, i) => `setting ${i} was changed`), "x".repeat(500)]);
+    const row = renderMarkdown(driftRun("dev", at, [long]))
+      .split("\n")
+      .find((l) => l.startsWith("| transform"))!;
+    const changed = row.split(" | ")[2]!.split("<br>");
+    expect(changed).toHaveLength(MARKDOWN_MAX_LINES);
+    expect(changed[MARKDOWN_MAX_LINES - 1]).toBe("… 20 more lines: run pulumi-cdc drift for all of them");
+    const wide = renderMarkdown(driftRun("dev", at, [object("topic", "t", ["y".repeat(500)])]));
+    expect(wide).toContain(`${"y".repeat(MARKDOWN_MAX_LINE - 1)}…`);
+    expect(wide).not.toContain("y".repeat(MARKDOWN_MAX_LINE));
+  });
+});
+
+describe("markdownCell", () => {
+  it("escapes each character that Markdown or HTML would read, and turns line breaks into <br>", () => {
+    expect(markdownCell("a|b")).toBe("a\\|b");
+    expect(markdownCell("`x`")).toBe("\\`x\\`");
+    expect(markdownCell("*_[]~\\")).toBe("\\*\\_\\[\\]\\~\\\\");
+    expect(markdownCell("<br>&amp;")).toBe("&lt;br&gt;&amp;amp;");
+    expect(markdownCell("one\ntwo\r\nthree\rfour")).toBe("one<br>two<br>three<br>four");
+    expect(markdownCell("tab\there\u001b[31m")).toBe("tab here \\[31m");
+    expect(markdownCell("plain text: 1.2, (x) #3 +y -z")).toBe("plain text: 1.2, (x) #3 +y -z");
   });
 });

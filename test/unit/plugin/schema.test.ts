@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { CATALOGUE } from "../../../catalogue/index.js";
+import { DESTINATION_STATES, LLM_PROVIDERS, REPLAY_WINDOWS, SOURCE_STATES, TAG_TYPES } from "../../../catalogue/kind-values.js";
 import { resolveSettings } from "../../../provider/client/settings.js";
 import { resolveTuning } from "../../../provider/client/tuning.js";
 import { AgentProvider, inputSchema as agentInputs } from "../../../provider/resources/agent.js";
@@ -10,9 +11,9 @@ import { ClientCredentialProvider, inputSchema as credentialInputs } from "../..
 import { ConnectorProvider, DESTINATION, inputSchema as connectorInputs, SOURCE } from "../../../provider/resources/connector.js";
 import { HttpConnectionProvider, inputSchema as httpInputs } from "../../../provider/resources/httpConnection.js";
 import { inputSchema as kafkaUserInputs, KafkaUserProvider } from "../../../provider/resources/kafkaUser.js";
-import { inputSchema as llmInputs, LLM_PROVIDERS, LlmConnectionProvider } from "../../../provider/resources/llmConnection.js";
+import { inputSchema as llmInputs, LlmConnectionProvider } from "../../../provider/resources/llmConnection.js";
 import { inputSchema as pipelineInputs, PipelineProvider } from "../../../provider/resources/pipeline.js";
-import { inputSchema as tagInputs, TAG_TYPES, TagProvider } from "../../../provider/resources/tag.js";
+import { inputSchema as tagInputs, TagProvider } from "../../../provider/resources/tag.js";
 import { inputSchema as topicInputs, TopicProvider } from "../../../provider/resources/topic.js";
 import { inputSchema as topicDestinationInputs, TopicDestinationProvider } from "../../../provider/resources/topicDestination.js";
 import { inputSchema as transformInputs, TransformProvider } from "../../../provider/resources/transform.js";
@@ -243,9 +244,11 @@ describe("the provider plugin's package schema", () => {
   it("finds the allowed values of the cores' enum inputs", () => {
     expect(enumValues(tagInputs.shape.type)).toEqual([...TAG_TYPES]);
     expect(enumValues(llmInputs.shape.provider)).toEqual([...LLM_PROVIDERS]);
-    expect(enumValues(connectorInputs(DESTINATION).shape.desiredState)).toEqual(["active", "paused", "stopped"]);
+    expect(enumValues(connectorInputs(SOURCE).shape.desiredState)).toEqual([...SOURCE_STATES]);
+    expect(enumValues(connectorInputs(DESTINATION).shape.desiredState)).toEqual([...DESTINATION_STATES]);
     expect(enumValues(transformInputs.shape.transform)).toHaveLength(7);
-    expect(enumValues(transformInputs.shape.replayWindow)).toHaveLength(5);
+    // (sorted: zod keeps its enums in an object, whose integer-like key "0" comes first)
+    expect(enumValues(transformInputs.shape.replayWindow).sort()).toEqual([...REPLAY_WINDOWS].sort());
   });
 
   describe.each(Object.keys(KINDS) as KindName[])("%s inputs", (kind) => {

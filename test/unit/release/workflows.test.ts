@@ -1,0 +1,68 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { lintWorkflows } from "../../../scripts/release/workflows.js";
+import { toolchainTool } from "./toolchain.js";
+
+const REPO_ROOT = join(__dirname, "..", "..", "..");
+const read = (name: string) => readFileSync(join(REPO_ROOT, ".github", "workflows", name), "utf8");
+
+// The workflows of .github/workflows: actionlint (built from its Go module by the toolchain)
+// passes them, and they do what docs/releasing.md says.
+describe("the GitHub workflows", () => {
+  beforeAll(async () => {
+    process.env.PULUMI_CDC_ACTIONLINT = await toolchainTool("PULUMI_CDC_ACTIONLINT", "cdc_ensure_actionlint");
+  }, 1_200_000);
+
+  it("actionlint passes ci.yml and release.yml", async () => {
+    expect(await lintWorkflows(REPO_ROOT)).toEqual(["ci.yml", "release.yml"]);
+  }, 120_000);
+
+  it("actionlint fails a broken workflow (an unknown job key, an undefined step output)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pulumi-cdc-actionlint-"));
+    try {
+      mkdirSync(join(dir, ".github", "workflows"), { recursive: true });
+      writeFileSync(
+        join(dir, ".github", "workflows", "bad.yml"),
+        "on: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    timeout: 5\n    steps:\n      - run: echo ${{ steps.nope.outputs.x }}\n",
+      );
+      const r = await new Promise<{ code: number; out: string }>((resolve) =>
+        execFile(process.env.PULUMI_CDC_ACTIONLINT!, ["-no-color", ".github/workflows/bad.yml"], { cwd: dir }, (e, stdout, stderr) => resolve({ code: e ? Number(e.code) : 0, out: stdout + stderr })),
+      );
+      expect(r.code).toBe(1);
+      expect(r.out).toMatch(/unexpected key "timeout"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("CI runs what .ci/run runs", () => {
+    const ci = read("ci.yml");
+    expect(readFileSync(join(REPO_ROOT, ".ci", "run"), "utf8")).toMatch(/^npm test$/m);
+    expect(ci).toMatch(/^\s+run: \.ci\/run$/m);
+    expect(ci).toMatch(/pull_request/);
+  });
+
+  it("the release, on a tag, builds with the dry run and publishes to the GitHub release, npm, PyPI, NuGet and the Go module's tag", () => {
+    const release = read("release.yml");
+    expect(release).toMatch(/tags: \["v/);
+    expect(release).toContain('npm run release -- --dry-run --tag "$GITHUB_REF_NAME"');
+    expect(release).toContain("gh release create");
+    expect(release).toContain("artifacts/plugin/*.tar.gz");
+    expect(release).toMatch(/npm publish .*artifacts\/npm|"\$1"/);
+    expect(release).toContain("twine upload");
+    expect(release).toContain("dotnet pack plugin-sdks/dotnet/PulumiCdc.Cdc.csproj");
+    expect(release).toContain("dotnet nuget push");
+    expect(release).toContain('tag="plugin-sdks/go/cdc/v$VERSION"');
+  });
+
+  it("name no host but github.com's: each registry is its tool's default, or a secret", () => {
+    for (const name of ["ci.yml", "release.yml"]) {
+      const urls = read(name).match(/[a-z][a-z0-9+.-]*:\/\/[^\s"')]+/gi) ?? [];
+      expect(urls.filter((u) => !/^https:\/\/github\.com\//.test(u)), name).toEqual([]);
+      expect(read(name)).not.toMatch(/registry-url|--index-url|--repository-url/);
+    }
+  });
+});
