@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { setDriftSink } from "../provider/drift.js";
-import { grpc } from "./proto.js";
+import { engineProto, grpc } from "./proto.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Module = any;
@@ -13,10 +13,9 @@ export const currentUrn = new AsyncLocalStorage<string>();
  * the engine's own log file, where the dynamic host's reaches the person running the preview.
  * Without an engine address (a test starting the server alone) they stay on stderr.
  */
-export function logToEngine(engineAddress: string | undefined, fromSdk: (id: string) => Module): void {
+export function logToEngine(engineAddress: string | undefined, fromSdk?: (id: string) => Module): void {
   if (!engineAddress) return;
-  const engrpc = fromSdk("./proto/engine_grpc_pb");
-  const engproto = fromSdk("./proto/engine_pb");
+  const { engrpc, engproto } = fromSdk ? { engrpc: fromSdk("./proto/engine_grpc_pb"), engproto: fromSdk("./proto/engine_pb") } : engineProto();
   const engine = new engrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
   setDriftSink((text) => {
     const req = new engproto.LogRequest();

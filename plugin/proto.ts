@@ -6,10 +6,18 @@ import { dirname, join } from "node:path";
  * generated message classes are tied to the google-protobuf install beside them, so all of them
  * are loaded through the SDK's own directory. Only the protocol modules are loaded, never the
  * SDK itself (about 60 MB of heap the plugin does not need).
+ *
+ * The bundled plugin (scripts/bundle-plugin.mjs) resolves each `fromSdk("...")` below at build
+ * time from the same directory and inlines it, so keep every call's argument a string literal.
  */
-const here = createRequire(__filename);
-const sdkRoot = dirname(here.resolve("@pulumi/pulumi/package.json"));
-const fromSdk = createRequire(join(sdkRoot, "package.json"));
+let sdkRequire: NodeJS.Require | undefined;
+function fromSdk(id: string): Module {
+  if (!sdkRequire) {
+    const sdkRoot = dirname(createRequire(__filename).resolve("@pulumi/pulumi/package.json"));
+    sdkRequire = createRequire(join(sdkRoot, "package.json"));
+  }
+  return sdkRequire(id);
+}
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Module = any;
@@ -22,6 +30,9 @@ export const provproto: Module = fromSdk("./proto/provider_pb");
 export const provrpc: Module = fromSdk("./proto/provider_grpc_pb");
 export const pluginproto: Module = fromSdk("./proto/plugin_pb");
 export const statusproto: Module = fromSdk("./proto/status_pb");
-export const sdkVersion: string = fromSdk("./package.json").version;
-/** Loads another of the SDK's protocol modules (`./proto/engine_pb`) from the same install. */
-export const loadFromSdk: (id: string) => Module = fromSdk;
+/** The engine's log service, which drift reports go to (plugin/engine-log.ts). */
+export function engineProto(): { engrpc: Module; engproto: Module } {
+  return { engrpc: fromSdk("./proto/engine_grpc_pb"), engproto: fromSdk("./proto/engine_pb") };
+}
+/** Loads another of the SDK's protocol modules (`./proto/engine_pb`) from the same install (tests). */
+export const loadFromSdk: (id: string) => Module = (id) => fromSdk(id);

@@ -6,7 +6,7 @@ import { configure } from "../provider/context.js";
 import { checkProviderConfig, providerConfig } from "./config.js";
 import { currentUrn } from "./engine-log.js";
 import { invoke } from "./invoke.js";
-import { fromStruct, toStruct, unwrapSecrets, wrapSecrets, type Path } from "./marshal.js";
+import { fromStruct, readStruct, toSecretStruct, type Path } from "./marshal.js";
 import { anyproto, emptyproto, grpc, pluginproto, provproto, statusproto, structproto } from "./proto.js";
 import { core, HOST_ONLY_INPUTS, kindOfToken, kindOfUrn, previewOutputs, resourceName, secretPaths } from "./resources.js";
 
@@ -80,17 +80,16 @@ export class ResourceProviderServer {
   }
 
   async checkConfig(req: any) {
-    const news = fromStruct(req.getNews());
-    const { value, secrets } = unwrapSecrets(news);
+    const { value, secrets } = readStruct(req.getNews());
     const resp = new provproto.CheckResponse();
-    resp.setInputs(toStruct(wrapSecrets(news, secrets)));
+    resp.setInputs(toSecretStruct(value as Props, secrets));
     resp.setFailuresList(checkProviderConfig(value as Props).map(failure));
     return resp;
   }
 
   async diffConfig(req: any) {
-    const olds = unwrapSecrets(fromStruct(req.getOldInputs() ?? req.getOlds())).value as Props;
-    const news = unwrapSecrets(fromStruct(req.getNews())).value as Props;
+    const olds = readStruct(req.getOldInputs() ?? req.getOlds()).value as Props;
+    const news = readStruct(req.getNews()).value as Props;
     const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
     const resp = new provproto.DiffResponse();
     resp.setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
@@ -99,7 +98,7 @@ export class ResourceProviderServer {
   }
 
   async configure(req: any) {
-    const args = unwrapSecrets(fromStruct(req.getArgs())).value as Props;
+    const args = readStruct(req.getArgs()).value as Props;
     const variables: Record<string, string> = {};
     for (const [key, value] of req.getVariablesMap().entries()) variables[key] = value;
     configure(providerConfig(args, variables));
@@ -114,8 +113,8 @@ export class ResourceProviderServer {
   async check(req: any) {
     const urn: string = req.getUrn();
     const kind = kindOfUrn(urn);
-    const olds = unwrapSecrets(fromStruct(req.getOlds()));
-    const news = unwrapSecrets(fromStruct(req.getNews()));
+    const olds = readStruct(req.getOlds());
+    const news = readStruct(req.getNews());
     const logicalName = resourceName(urn);
     const checked = await core(kind).check(
       { ...(olds.value as Props), logicalName },
@@ -123,15 +122,15 @@ export class ResourceProviderServer {
     );
     const inputs = withoutHostInputs(checked.inputs);
     const resp = new provproto.CheckResponse();
-    resp.setInputs(toStruct(wrapSecrets(inputs, [...news.secrets, ...secretPaths(kind, inputs)])));
+    resp.setInputs(toSecretStruct(inputs, [...news.secrets, ...secretPaths(kind, inputs)]));
     resp.setFailuresList(checked.failures.map(failure));
     return resp;
   }
 
   async diff(req: any) {
     const kind = kindOfUrn(req.getUrn());
-    const olds = unwrapSecrets(fromStruct(req.getOlds())).value as Props;
-    const news = unwrapSecrets(fromStruct(req.getNews())).value as Props;
+    const olds = readStruct(req.getOlds()).value as Props;
+    const news = readStruct(req.getNews()).value as Props;
     const result = await core(kind).diff(req.getId(), olds, withName(req.getUrn(), news));
     const resp = new provproto.DiffResponse();
     const Changes = provproto.DiffResponse.DiffChanges;
@@ -159,18 +158,18 @@ export class ResourceProviderServer {
   async create(req: any) {
     const urn: string = req.getUrn();
     const kind = kindOfUrn(urn);
-    const inputs = unwrapSecrets(fromStruct(req.getProperties()));
+    const inputs = readStruct(req.getProperties());
     const secrets = [...inputs.secrets];
     if (req.getPreview()) {
       const resp = new provproto.CreateResponse();
-      resp.setProperties(toStruct(wrapSecrets(previewOutputs(kind, inputs.value as Props), secrets)));
+      resp.setProperties(toSecretStruct(previewOutputs(kind, inputs.value as Props), secrets));
       return resp;
     }
     try {
       const { id, outs } = await core(kind).create(withName(urn, inputs.value as Props));
       const resp = new provproto.CreateResponse();
       resp.setId(id);
-      resp.setProperties(toStruct(wrapSecrets(withoutHostInputs(outs), [...secrets, ...secretPaths(kind, outs)])));
+      resp.setProperties(toSecretStruct(withoutHostInputs(outs), [...secrets, ...secretPaths(kind, outs)]));
       return resp;
     } catch (err) {
       throw partialFailure(err, kind, secrets, fromStruct(req.getProperties()));
@@ -180,8 +179,8 @@ export class ResourceProviderServer {
   async read(req: any) {
     const urn: string = req.getUrn();
     const kind = kindOfUrn(urn);
-    const props = unwrapSecrets(fromStruct(req.getProperties()));
-    const oldInputs = unwrapSecrets(fromStruct(req.getInputs()));
+    const props = readStruct(req.getProperties());
+    const oldInputs = readStruct(req.getInputs());
     // `pulumi import` reads with no properties: the core then rebuilds the inputs from the live object.
     const importing = Object.keys(props.value as Props).length === 0;
     const result = await core(kind).read(req.getId(), importing ? {} : withName(urn, props.value as Props));
@@ -189,11 +188,11 @@ export class ResourceProviderServer {
     resp.setId(result.id);
     if (!result.id) return resp;
     const secrets = [...props.secrets, ...oldInputs.secrets];
-    resp.setProperties(toStruct(wrapSecrets(withoutHostInputs(result.props), [...secrets, ...secretPaths(kind, result.props)])));
+    resp.setProperties(toSecretStruct(withoutHostInputs(result.props), [...secrets, ...secretPaths(kind, result.props)]));
     if (result.inputs) {
       // An import writes code from these inputs: only the schema's properties, nothing of ours.
       const inputs = withoutHostInputs(result.inputs, importing);
-      resp.setInputs(toStruct(wrapSecrets(inputs, [...secrets, ...secretPaths(kind, inputs)])));
+      resp.setInputs(toSecretStruct(inputs, [...secrets, ...secretPaths(kind, inputs)]));
     }
     return resp;
   }
@@ -201,18 +200,18 @@ export class ResourceProviderServer {
   async update(req: any) {
     const urn: string = req.getUrn();
     const kind = kindOfUrn(urn);
-    const olds = unwrapSecrets(fromStruct(req.getOlds()));
-    const news = unwrapSecrets(fromStruct(req.getNews()));
+    const olds = readStruct(req.getOlds());
+    const news = readStruct(req.getNews());
     const secrets = [...olds.secrets, ...news.secrets];
     if (req.getPreview()) {
       const resp = new provproto.UpdateResponse();
-      resp.setProperties(toStruct(wrapSecrets(previewOutputs(kind, news.value as Props), secrets)));
+      resp.setProperties(toSecretStruct(previewOutputs(kind, news.value as Props), secrets));
       return resp;
     }
     try {
       const { outs } = await core(kind).update(req.getId(), olds.value as Props, withName(urn, news.value as Props));
       const resp = new provproto.UpdateResponse();
-      resp.setProperties(toStruct(wrapSecrets(withoutHostInputs(outs), [...secrets, ...secretPaths(kind, outs)])));
+      resp.setProperties(toSecretStruct(withoutHostInputs(outs), [...secrets, ...secretPaths(kind, outs)]));
       return resp;
     } catch (err) {
       throw partialFailure(err, kind, secrets, fromStruct(req.getNews()));
@@ -221,17 +220,17 @@ export class ResourceProviderServer {
 
   async delete(req: any) {
     const kind = kindOfUrn(req.getUrn());
-    const props = unwrapSecrets(fromStruct(req.getProperties())).value as Props;
+    const props = readStruct(req.getProperties()).value as Props;
     await core(kind).delete(req.getId(), props);
     return new emptyproto.Empty();
   }
 
   async invoke(req: any) {
-    const args = unwrapSecrets(fromStruct(req.getArgs())).value as Props;
+    const args = readStruct(req.getArgs()).value as Props;
     const resp = new provproto.InvokeResponse();
     const result = await invoke(req.getTok(), args);
     if ("failures" in result) resp.setFailuresList(result.failures.map(failure));
-    else resp.setReturn(toStruct(result.value));
+    else resp.setReturn(toSecretStruct(result.value));
     return resp;
   }
 
@@ -282,7 +281,7 @@ function partialFailure(err: unknown, kind: ReturnType<typeof kindOfToken>, secr
   const properties = withoutHostInputs(e.properties ?? {});
   const detail = new provproto.ErrorResourceInitFailed();
   detail.setId(e.id);
-  detail.setProperties(toStruct(wrapSecrets(properties, [...secrets, ...secretPaths(kind, properties)])));
+  detail.setProperties(toSecretStruct(properties, [...secrets, ...secretPaths(kind, properties)]));
   detail.setReasonsList(e.reasons ?? []);
   detail.setInputs(structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(inputs))));
   const any = new anyproto.Any();

@@ -163,9 +163,9 @@ function unseenSecretsAsProgram(recorded: ConfigMap, news: ConfigMap, secretKeys
 }
 
 /** Replace-on-change keys (the catalogue's) whose value the program changed: the connector is replaced. */
-function replacedConfigKeys(kind: ConnectorKind, connector: string, olds: ConfigMap | undefined, news: ConfigMap): string[] {
+function replacedConfigKeys(kind: ConnectorKind, connector: string, olds: ConfigMap | undefined, news: ConfigMap, changedKeys?: readonly string[]): string[] {
   if (olds === undefined) return [];
-  const changed = new Set(changedConfigKeys(olds, news));
+  const changed = new Set(changedKeys ?? changedConfigKeys(olds, news));
   return replacingKeys(kind, connector)
     .filter((k) => changed.has(k) && !isUnknown(news[k]))
     .map((k) => `config["${k}"]`);
@@ -264,9 +264,9 @@ export class ConnectorProvider {
       return { changes: true, replaces: recorded.connector !== news.connector && !isUnknown(news.connector) ? ["connector"] : [], diffs: ["config"] };
     }
     const { olds, newsConfig } = this.compared(recorded, news);
-    const replaces = olds.connector !== news.connector ? ["connector"] : replacedConfigKeys(this.spec.kind, news.connector, olds.config, newsConfig);
     // Compared once: diff runs for every connector of every preview.
     const configKeys = changedConfigKeys(olds.config, newsConfig);
+    const replaces = olds.connector !== news.connector ? ["connector"] : replacedConfigKeys(this.spec.kind, news.connector, olds.config, newsConfig, configKeys);
     const changed = changedInputs(olds, news, newsConfig, configKeys);
     // Property paths for a host that can show them in the preview row (the plugin's detailedDiff).
     const diffs = new Set<string>([...changed.filter((p) => p !== "config"), ...configKeys.map((k) => `config["${k}"]`)]);

@@ -226,7 +226,7 @@ function pluginNodeArgs(raw: string | undefined): string | undefined {
 
 /** The script each plugin's launcher runs, by the folder plugins.providers names. */
 const PLUGIN_MAINS: Record<string, { name: string; main: string }> = {
-  [join(ROOT, "bin")]: { name: "cdc", main: join(ROOT, "dist", "plugin", "main.js") },
+  [join(ROOT, "bin")]: { name: "cdc", main: join(ROOT, "dist", "plugin", "pulumi-resource-cdc.js") },
   [join(__dirname, "noop-plugin")]: { name: "bench", main: join(__dirname, "noop-plugin", "main.js") },
 };
 

@@ -106,8 +106,9 @@ export function dynamicProviderOf(programDir: string): WatchTarget {
 
 /**
  * The provider plugin pulumi-resource-cdc of a Pulumi program: the engine starts every plugin in
- * the program's directory. bin/pulumi-resource-cdc is a shell script that execs node on
- * dist/plugin/main.js (the same process); an installed plugin's launcher is named the same.
+ * the program's directory. bin/pulumi-resource-cdc is a shell script that execs node on the
+ * bundle dist/plugin/pulumi-resource-cdc.js (the same process; dist/plugin/main.js unbundled);
+ * an installed plugin's launcher and bundle are named the same.
  */
 export function cdcPluginOf(programDir: string): WatchTarget {
   return { cwd: programDir, command: ["dist/plugin/main.js", "pulumi-resource-cdc"] };

@@ -1,7 +1,7 @@
 "use strict";
 // Profiling of the provider processes during a bench run (bench --profile-dir <dir>): loaded into
 // every Node.js process of a step through NODE_OPTIONS=--require, it does nothing unless the
-// process is a provider: the dynamic-provider host, pulumi-resource-cdc (dist/plugin/main.js) or
+// process is a provider: the dynamic-provider host, pulumi-resource-cdc (dist/plugin/pulumi-resource-cdc.js, the bundle, or main.js) or
 // the no-op plugin (noop-plugin/main.js). In those it records, into BENCH_PROFILE_OUT:
 //   <name>-<pid>.cpuprofile   a CPU profile of the whole process (open in Chrome DevTools, or summarise.js)
 //   <name>-<pid>.json         memory samples (RSS, V8 heap by space, external), GC pauses, event-loop
@@ -15,7 +15,7 @@
 // SIGINT, SIGTERM or exit. Timings taken with it are not comparable with the bench's own.
 const WHICH = [
   { name: "dynamic-provider", test: /cmd[/\\]dynamic-provider/ },
-  { name: "cdc-plugin", test: /dist[/\\]plugin[/\\]main\.js$/ },
+  { name: "cdc-plugin", test: /dist[/\\]plugin[/\\](main|pulumi-resource-cdc)\.js$/ },
   { name: "noop-plugin", test: /noop-plugin[/\\]main\.js$/ },
 ];
 const out = process.env.BENCH_PROFILE_OUT;
