@@ -47,8 +47,8 @@ async function pythonProgram(): Promise<string> {
   await cp(join(REPO_ROOT, "examples", "python-quickstart"), dir, { recursive: true, filter: (src) => !/Pulumi\.[^/]+\.yaml$|\/venv$|__pycache__/.test(src) });
   await cp(join(REPO_ROOT, "plugin-sdks", "python"), join(root, "sdk-python"), { recursive: true });
   const requirements = await readFile(join(dir, "requirements.txt"), "utf8");
-  if (!/^\.\.\/\.\.\/sdk\/python$/m.test(requirements)) throw new Error("examples/python-quickstart/requirements.txt no longer installs ../../plugin-sdks/python");
-  await writeFile(join(dir, "requirements.txt"), requirements.replace(/^\.\.\/\.\.\/sdk\/python$/m, join(root, "sdk-python")));
+  if (!/^\.\.\/\.\.\/plugin-sdks\/python$/m.test(requirements)) throw new Error("examples/python-quickstart/requirements.txt no longer installs ../../plugin-sdks/python");
+  await writeFile(join(dir, "requirements.txt"), requirements.replace(/^\.\.\/\.\.\/plugin-sdks\/python$/m, join(root, "sdk-python")));
   const project = join(dir, "Pulumi.yaml");
   const text = await readFile(project, "utf8");
   if (/^plugins:/m.test(text)) throw new Error("examples/python-quickstart/Pulumi.yaml has its own plugins section: the test adds one");
