@@ -308,7 +308,7 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
     const adopt = new Map(decisions.flatMap((d) => (d.action === "adopt" ? [[d.op.urn, d.id] as const] : [])));
     const clear = new Set(decisions.filter((d) => d.action === "clear" || d.action === "delete-and-clear").map((d) => d.op.urn));
     // `pulumi refresh --import-pending-creates` would be the engine's own way, but this engine
-    // drops the pending import instead of adding the resource (see the README); so the
+    // drops the pending import instead of adding the resource (see docs/recovery.md); so the
     // checkpoint is edited through `pulumi stack import` and the refresh reads what it holds.
     if (adopt.size > 0 || clear.size > 0) {
       scratch = await mkdtemp(join(tmpdir(), "pulumi-cdc-recover-"));

@@ -35,7 +35,7 @@ interface TuningSpec {
   meaning: string;
 }
 
-/** Every tuning key, its environment fallback and its range: the README's table is written from these. */
+/** Every tuning key, its environment fallback and its range: the table of docs/configuration.md is written from these. */
 export const TUNING_SPECS = {
   retryAttempts: { config: "cdc:retryAttempts", env: "CDC_RETRY_ATTEMPTS", min: 1, max: 50, scale: 1, meaning: "HTTP attempts per API call, the first included" },
   retryBaseDelayMs: { config: "cdc:retryBaseDelayMs", env: "CDC_RETRY_BASE_DELAY_MS", min: 0, max: 60_000, scale: 1, meaning: "back-off before the first retry, doubled after each (with jitter)" },

@@ -1,6 +1,6 @@
 /**
  * The benchmark's results: samples as measured, medians over repetitions, and the markdown
- * table the README shows.
+ * table docs/benchmarks.md shows.
  */
 
 /**

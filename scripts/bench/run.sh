@@ -4,7 +4,7 @@
 #
 #   bash scripts/bench/run.sh --counts 200,1000 --latency-ms 0,100 --out .bench/result.json
 #
-# Prints a markdown table (for the README) and writes the JSON result (default .bench/result.json).
+# Prints a markdown table (for docs/benchmarks.md) and writes the JSON result (default .bench/result.json).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=scripts/toolchain.sh

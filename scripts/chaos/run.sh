@@ -4,7 +4,7 @@
 #
 #   bash scripts/chaos/run.sh [--seeds 1,2,3] [--sources 60] [--out .chaos/result.json]
 #
-# Prints a markdown table (for the README); exits 1 when a seed did not converge in one run.
+# Prints a markdown table (for docs/benchmarks.md, "Reliability under faults"); exits 1 when a seed did not converge in one run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=scripts/toolchain.sh

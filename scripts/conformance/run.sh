@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm run conformance -- <path to a clone of the vendor's Terraform provider>`: builds the
-# vendor's acceptance tests and runs them against the emulator (see README: "Conformance").
+# vendor's acceptance tests and runs them against the emulator (see docs/emulator.md, and emulator/README.md: "Conformance").
 # Not part of `npm test`: it needs the vendor's repository, Go and terraform.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
