@@ -357,8 +357,9 @@ describe.each(HOSTS)("a pulumi up killed with -9 halfway (%s host)", { timeout: 
 // host from its virtual environment, on the provider plugin of this checkout. The API has bad
 // minutes the whole time (the fault mix above); a pulumi up is killed with -9 among its creates;
 // pulumi-cdc recover settles the stack; then ONE plain pulumi up converges: every object exactly
-// once, each tracked by the stack, and the program's outputs are the API's ids. Without Python on
-// the machine it skips with a one-line warning.
+// once, each tracked by the stack, and the program's outputs are the API's ids. The killed run
+// alone skips its preview (startUp says why); the up after recover is a plain one. Without Python
+// on the machine it skips with a one-line warning.
 describe("a Python stack's pulumi up, under faults, killed with -9 halfway", { timeout: ENGINE_TIMEOUT_MS }, () => {
   const prefix = "killed-python";
   let py: PythonToolchain | null;
