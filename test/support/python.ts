@@ -61,7 +61,10 @@ export function pulumiRequirement(pulumiVersion: string): string {
  * tools/pulumi-language-python unless the machine has Pulumi's (built once into the cache).
  */
 export async function pathWithPythonHost(): Promise<string> {
-  const r = await run("bash", ["-c", 'source scripts/toolchain.sh && cdc_ensure_codegen >&2 && printf "\\n%s" "$PATH"'], { timeout: 1_200_000 });
+  // The host's own directory first (its build in the cache, named by a hash of tools/): the shared
+  // shim directory's link is re-pointed or removed when another checkout's toolchain runs meanwhile.
+  const script = 'source scripts/toolchain.sh && cdc_ensure_codegen >&2 && host="$(readlink -f "$(command -v pulumi-language-python)")" && printf "\\n%s:%s" "$(dirname "$host")" "$PATH"';
+  const r = await run("bash", ["-c", script], { timeout: 1_200_000 });
   if (r.code !== 0) throw new Error(`cdc_ensure_codegen failed:\n${r.output}`);
   return r.output.trimEnd().split("\n").pop()!;
 }
