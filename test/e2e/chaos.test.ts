@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +14,7 @@ import {
   tagSchema,
 } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { pathWithPythonHost, pulumiRequirement, pythonSdkCopy, pythonToolchain, type PythonToolchain } from "../support/python.js";
 import { tagItems } from "../../provider/lookup.js";
 
 const REPO = join(__dirname, "..", "..");
@@ -150,7 +152,9 @@ async function stackIds(stack: TestStack): Promise<Record<string, string[]>> {
   };
   const out: Record<string, string[]> = {};
   for (const r of checkpoint.deployment.resources ?? []) {
-    const kind = /^(?:pulumi-nodejs:dynamic\/cdc:|cdc:index:)(\w+)$/.exec(r.type)?.[1];
+    // The typed per-connector resources (cdc:sources:Postgresql, cdc:destinations:Snowflake) are sources and destinations.
+    const typed = /^cdc:(sources|destinations):\w+$/.exec(r.type)?.[1];
+    const kind = typed ? (typed === "sources" ? "Source" : "Destination") : /^(?:pulumi-nodejs:dynamic\/cdc:|cdc:index:)(\w+)$/.exec(r.type)?.[1];
     if (!kind || r.delete || !r.id) continue;
     (out[kind] ??= []).push(r.id);
   }
@@ -261,14 +265,17 @@ function descendants(pid: number): number[] {
 /**
  * `pulumi up` in its own process group, so the whole run (CLI, language host, providers) can be killed at once.
  * It skips the preview so that the kill lands among the creates, which is what the test is about.
+ * Its output goes to `log` when given (else nowhere).
  */
-function startUp(stack: TestStack, command: "up" | "destroy" = "up") {
+function startUp(stack: TestStack, command: "up" | "destroy" = "up", log?: string) {
+  const out = log === undefined ? "ignore" : openSync(log, "w");
   const child = spawn("pulumi", [command, "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--stack", stack.stackName], {
     cwd: stack.programDir,
     env: stack.environment(),
     detached: true,
-    stdio: "ignore",
+    stdio: ["ignore", out, out],
   });
+  if (typeof out === "number") closeSync(out);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return { child, exited };
 }
@@ -427,6 +434,128 @@ describe("with PULUMI_SKIP_CHECKPOINTS=true, a killed pulumi up and a killed pul
     const again = await stack.up();
     expect(again.output, `recover said:\n${recoveredDestroy.output}`).not.toMatch(/\b409\b|already exists|\b404\b/);
     await expectConverged(emulator, web, stack, prefix);
+    await stack.preview(["--expect-no-changes"]);
+
+    await stack.destroy();
+    await expectNothingLeft(emulator, web, prefix);
+  });
+});
+
+// Issue 29, point 6: the same interruption on a Python stack. The chaos stack written in Python on
+// the SDK generated from the plugin's schema (test/e2e/fixtures/chaos-python: the typed
+// cdc:sources:Postgresql, cdc:destinations:Snowflake, ... resources), run by the Python language
+// host from its virtual environment, on the provider plugin of this checkout. The API has bad
+// minutes the whole time (the fault mix above); a pulumi up is killed with -9 among its creates;
+// pulumi-cdc recover settles the stack; then ONE plain pulumi up converges: every object exactly
+// once, each tracked by the stack, and the program's outputs are the API's ids. The killed run
+// alone skips its preview (startUp says why); the up after recover is a plain one. Without Python
+// on the machine it skips with a one-line warning.
+describe("a Python stack's pulumi up, under faults, killed with -9 halfway", { timeout: ENGINE_TIMEOUT_MS }, () => {
+  const prefix = "killed-python";
+  let py: PythonToolchain | null;
+  let emulator: RunningEmulator;
+  let web: CdcClient;
+  let stack: TestStack;
+  let root: string;
+
+  beforeAll(async () => {
+    py = await pythonToolchain();
+    if (!py) return;
+    const path = await pathWithPythonHost();
+    emulator = await startEmulator({ port: 0 });
+    const { url, clientId, clientSecret } = emulator;
+    web = new CdcClient({ settings: { apiUrl: url, clientId, clientSecret, createdFrom: "web" } });
+    // A copy of the program, its requirement on the SDK pointed at a copy of plugin-sdks/python (pip
+    // builds a local project in place), its Pulumi.yaml at this checkout's plugin (plugins.providers -> bin/).
+    root = await mkdtemp(join(tmpdir(), "pulumi-cdc-chaos-py-"));
+    const dir = join(root, "program");
+    await cp(join(__dirname, "fixtures", "chaos-python"), dir, { recursive: true, filter: (src) => !/Pulumi\.[^/]+\.yaml$|\/venv$|__pycache__/.test(src) });
+    const sdk = await pythonSdkCopy(join(root, "sdk-python"));
+    const requirements = (await readFile(join(dir, "requirements.txt"), "utf8")).split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#"));
+    expect(requirements).toEqual([pulumiRequirement(py.pulumiVersion), "../../../../plugin-sdks/python"]);
+    await writeFile(join(dir, "requirements.txt"), `${requirements[0]}\n${sdk}\n`);
+    const project = await readFile(join(dir, "Pulumi.yaml"), "utf8");
+    await writeFile(join(dir, "Pulumi.yaml"), `${project.trimEnd()}\n\nplugins:\n  providers:\n    - name: cdc\n      path: ${JSON.stringify(join(REPO, "bin"))}\n`);
+    stack = await TestStack.create(dir, { stackName: "killed", env: { PATH: path, ...py.pipEnv } });
+    await stack.useApi({ url, clientId, clientSecret });
+    await stack.setConfig("cdc:retryBaseDelayMs", "100");
+    await stack.setConfig("cdc:retryMaxDelayMs", "2000");
+    await stack.setConfig("chaos:dbPassword", "chaos-db-secret", true);
+    await stack.setConfig("chaos:sources", String(PG_SOURCES));
+    await stack.setConfig("chaos:prefix", prefix);
+    // The virtual environment, made before the run that is killed, so the kill lands among the creates and never in pip.
+    await stack.run(["install"]);
+  }, 1_500_000);
+
+  afterAll(async () => {
+    emulator?.setFaults(NO_FAULTS);
+    await stack?.destroy().catch(() => undefined);
+    await stack?.dispose();
+    await web?.close();
+    await emulator?.stop();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it("is settled by pulumi-cdc recover under the faults, after which one plain pulumi up converges with no orphan and the program's outputs are the API's objects", async (ctx) => {
+    if (!py) return ctx.skip();
+    // The fault mix, and slow enough that the kill lands while creates are in flight.
+    emulator.setFaults({ ...FAULT_MIX, latencyMs: 300 });
+    emulator.resetStats();
+    const log = join(root, "killed-up.log");
+    const run = startUp(stack, "up", log);
+    const deadline = Date.now() + 300_000;
+    try {
+      for (;;) {
+        if (run.child.exitCode !== null) throw new Error(`pulumi up exited (${run.child.exitCode}) before it was killed:\n${readFileSync(log, "utf8")}`);
+        if (Date.now() > deadline) throw new Error("pulumi up created fewer than 5 sources in 5 minutes");
+        // The emulator's count of the creates sent (in process, free), then a look at what exists:
+        // that look meets the faults too, and a failed one is only one to try again.
+        if ((emulator.stats().requests["POST /sources"] ?? 0) >= 5) {
+          const made = await web.listAll("/sources", {}, sourceConnectorSchema).then((all) => all.filter((s) => s.name?.startsWith(`${prefix}-`)).length, () => 0);
+          if (made >= 5) break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      // As a crash would: everything at once, the language host, the Python program and the plugin too.
+      const all = descendants(run.child.pid!);
+      process.kill(-run.child.pid!, "SIGKILL");
+      for (const pid of all) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {
+          // Already gone with its group.
+        }
+      }
+      await run.exited;
+    }
+    // Killed halfway: sources made, and creates the engine started and never saw finish (the
+    // checkpoint's pending operations, which the dry run of recover lists below).
+    const killedWith = await apiObjects(emulator, web, prefix);
+    expect(killedWith.sources.length).toBeGreaterThanOrEqual(5);
+
+    // The faults stay on (without the extra latency) for recover and the up that follows.
+    emulator.setFaults({ ...FAULT_MIX, seed: FAULT_MIX.seed! + 1 });
+    const dryRun = await runCli(stack, ["recover"]);
+    expect(dryRun.code, dryRun.output).toBe(0);
+    expect(dryRun.output).toMatch(/pending operation/);
+    expect(dryRun.output).toMatch(/Nothing was changed/);
+    const recovered = await runCli(stack, ["recover", "--yes"]);
+    expect(recovered.code, recovered.output).toBe(0);
+    expect(recovered.output).toMatch(/Done/);
+
+    emulator.resetStats();
+    const up = await stack.up();
+    expect(up.output, `recover said:\n${recovered.output}`).not.toMatch(/\b409\b|already exists/);
+    expect(emulator.stats().faults.failed).toBeGreaterThan(0);
+    await expectConverged(emulator, web, stack, prefix);
+    // The program's own view: its outputs are the ids of the objects in the API.
+    const api = await apiObjects(emulator, web, prefix);
+    const outputs = (await stack.outputs()) as { sourceIds: string[]; destinationIds: string[]; tagId: string; readerClientId: string };
+    expect(sorted(outputs.sourceIds)).toEqual(sorted(api.sources.map((s) => s.id)));
+    expect(sorted(outputs.destinationIds)).toEqual(sorted(api.destinations.map((d) => d.id)));
+    expect(outputs.tagId).toBe(api.tags[0]!.id);
+    expect(outputs.readerClientId).toBe(api.credentials[0]!.id);
     await stack.preview(["--expect-no-changes"]);
 
     await stack.destroy();

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, symlink } from "node:fs/promises";
+import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { agentSchema, clientCredentialSchema, type CdcClient } from "../../provider/client/index.js";
 import { tagItems } from "../../provider/lookup.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { pathWithPythonHost, pulumiRequirement, pythonSdkCopy, pythonToolchain } from "../support/python.js";
 import { SEED_SECRETS, seedTenant, type SeededTenant } from "../support/tenant-seed.js";
 import { webClient } from "../support/web.js";
 import { yamlProgram } from "../support/yaml.js";
@@ -17,7 +18,10 @@ import { yamlProgram } from "../support/yaml.js";
 // web console (27 objects of every kind, a destination's SMT chain among them), `pulumi-cdc import` writes the program, it type-checks,
 // the printed secrets are set, and `pulumi up` adopts every object with NO write to any of them;
 // then `pulumi preview --expect-no-changes` and `pulumi-cdc drift` are clean, and `pulumi destroy`
-// removes exactly those objects.
+// removes exactly those objects. The same round trip for the program `--lang yaml` writes (on the
+// provider plugin) and `--lang python` (on the Python SDK generated from the plugin's schema, in a
+// virtual environment made from the requirements.txt it writes), each on a tenant of its own seeded
+// into the same emulator.
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
 const CLI = join(REPO_ROOT, "dist", "cli", "index.js");
@@ -213,6 +217,62 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     } finally {
       await yamlStack.destroy().catch(() => undefined);
       await yamlStack.dispose();
+      await copy.dispose();
+    }
+  });
+
+  it("--lang python: the Python program on the generated SDK installs from its requirements.txt, adopts a tenant with no write, previews clean, and destroys it", async (ctx) => {
+    const py = await pythonToolchain();
+    if (!py) return ctx.skip();
+    const path = await pathWithPythonHost();
+    const gamma = await seedTenant(web, "gamma");
+    const env = { ...process.env, CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret };
+    const generated = join(work, "gamma-python");
+    emulator.resetStats();
+    const imported = await run(process.execPath, [CLI, "import", "--lang", "python", "--out", generated, "--name", "gamma-*", "--name", "public.orders", "--name", "clean.orders"], { cwd: work, env });
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(writes(emulator)).toEqual({});
+    expect(imported.stdout).toContain(`Wrote a Python program for 4 tags, 2 LLM connections, 2 HTTP connections, 2 agents, 5 sources, 3 destinations, 1 SMT chain, 3 transforms, 3 pipelines and 2 topics`);
+    const main = await readFile(join(generated, "__main__.py"), "utf8");
+    expect(main).toContain("import pulumi_cdc as cdc");
+    for (const value of Object.values(SEED_SECRETS)) expect(main).not.toContain(value);
+    expect(await readFile(join(generated, "Pulumi.yaml"), "utf8")).toMatch(/^runtime:\n {2}name: python\n {2}options:\n(?: {4}#.*\n)* {4}virtualenv: venv$/m);
+    // requirements.txt: Pulumi's SDK of the engine's release, and this checkout's generated SDK by
+    // a path relative to the program. The copy's requirement points at a copy of the SDK instead
+    // (pip builds a local project in place).
+    const requirements = (await readFile(join(generated, "requirements.txt"), "utf8")).split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#"));
+    expect(requirements).toHaveLength(2);
+    expect(requirements[0]).toBe(pulumiRequirement(py.pulumiVersion));
+    expect(resolve(generated, requirements[1]!)).toBe(join(REPO_ROOT, "plugin-sdks", "python"));
+    const copy = await yamlProgram(generated);
+    const sdk = await pythonSdkCopy(join(work, "gamma-sdk-python"));
+    await writeFile(join(copy.dir, "requirements.txt"), `${requirements[0]}\n${sdk}\n`);
+    const pyStack = await TestStack.create(copy.dir, { stackName: `adopt-python-${process.pid}`, env: { PATH: path, ...py.pipEnv } });
+    try {
+      await pyStack.useApi(emulator);
+      const secretNames = [...imported.stdout.matchAll(/^\s*pulumi config set --secret (\S+)/gm)].map((m) => m[1]!);
+      expect(secretNames).toHaveLength(13);
+      for (const name of secretNames) await pyStack.setConfig(name, `value-of-${name}`, true);
+      const before = await census(web);
+      emulator.resetStats();
+      // The first preview makes the virtual environment from requirements.txt (pip, no index) and plans every adoption.
+      const preview = await pyStack.preview();
+      expect(existsSync(join(copy.dir, "venv", "bin", "python"))).toBe(true);
+      expect(preview.stdout).toMatch(new RegExp(`\\+ ${gamma.count + 1} to create`));
+      expect(writes(emulator)).toEqual({});
+      const up = await pyStack.up();
+      expect(up.stdout).toMatch(new RegExp(`\\+ ${gamma.count + 1} created`));
+      expect(writes(emulator)).toEqual({});
+      expect(await census(web)).toEqual(before);
+      await pyStack.preview(["--expect-no-changes"]);
+      expect(writes(emulator)).toEqual({});
+      const destroyed = await pyStack.destroy();
+      expect(destroyed.stdout).toMatch(new RegExp(`- ${gamma.count + 1} deleted`));
+      const left = await census(web);
+      expect([...left.tags, ...left.sources, ...left.destinations, ...left.transforms, ...left.pipelines, ...left.httpConnections, ...left.llmConnections, ...left.agents]).toEqual([]);
+    } finally {
+      await pyStack.destroy().catch(() => undefined);
+      await pyStack.dispose();
       await copy.dispose();
     }
   });

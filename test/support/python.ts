@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { cp } from "node:fs/promises";
 import { join } from "node:path";
 
 const REPO_ROOT = join(__dirname, "..", "..");
@@ -53,4 +54,27 @@ export async function pythonToolchain(): Promise<PythonToolchain | null> {
 export function pulumiRequirement(pulumiVersion: string): string {
   const [major, minor] = pulumiVersion.split(".").map(Number) as [number, number];
   return `pulumi>=${pulumiVersion},<${major}.${minor + 1}.0`;
+}
+
+/**
+ * The PATH with a Python language host on it: scripts/toolchain.sh's cdc_ensure_codegen links
+ * tools/pulumi-language-python unless the machine has Pulumi's (built once into the cache).
+ */
+export async function pathWithPythonHost(): Promise<string> {
+  // The host's own directory first (its build in the cache, named by a hash of tools/): the shared
+  // shim directory's link is re-pointed or removed when another checkout's toolchain runs meanwhile.
+  const script = 'source scripts/toolchain.sh && cdc_ensure_codegen >&2 && host="$(readlink -f "$(command -v pulumi-language-python)")" && printf "\\n%s:%s" "$(dirname "$host")" "$PATH"';
+  const r = await run("bash", ["-c", script], { timeout: 1_200_000 });
+  if (r.code !== 0) throw new Error(`cdc_ensure_codegen failed:\n${r.output}`);
+  return r.output.trimEnd().split("\n").pop()!;
+}
+
+/**
+ * A copy of this checkout's plugin-sdks/python at `dest`, for a program's requirements.txt: pip
+ * builds a local project in place (build/, *.egg-info), so never from the checkout itself, which
+ * other tests read at the same time.
+ */
+export async function pythonSdkCopy(dest: string): Promise<string> {
+  await cp(join(REPO_ROOT, "plugin-sdks", "python"), dest, { recursive: true, filter: (src) => !/\/(build|__pycache__)$|\.egg-info$/.test(src) });
+  return dest;
 }
