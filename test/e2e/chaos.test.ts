@@ -309,16 +309,7 @@ describe.each(HOSTS)("a pulumi up killed with -9 halfway (%s host)", { timeout: 
       }
     } finally {
       // As a crash would: everything at once, the plugins too (else they outlive the test).
-      const all = descendants(run.child.pid!);
-      process.kill(-run.child.pid!, "SIGKILL");
-      for (const pid of all) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // Already gone with its group.
-        }
-      }
-      await run.exited;
+      await killRun(run);
     }
     emulator.setFaults(NO_FAULTS);
 
@@ -518,16 +509,7 @@ describe("a Python stack's pulumi up, under faults, killed with -9 halfway", { t
       }
     } finally {
       // As a crash would: everything at once, the language host, the Python program and the plugin too.
-      const all = descendants(run.child.pid!);
-      process.kill(-run.child.pid!, "SIGKILL");
-      for (const pid of all) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {
-          // Already gone with its group.
-        }
-      }
-      await run.exited;
+      await killRun(run);
     }
     // Killed halfway: sources made, and creates the engine started and never saw finish (the
     // checkpoint's pending operations, which the dry run of recover lists below).
