@@ -7,36 +7,49 @@
 // disk (two levels up from the bundle, as from dist/plugin/main.js).
 //
 //   node scripts/bundle-plugin.mjs                 # dist/plugin/pulumi-resource-cdc.js (npm run build runs this after tsc)
-//   node scripts/bundle-plugin.mjs --stage <dir>   # the whole installed plugin in <dir>, for a tarball
+//   node scripts/bundle-plugin.mjs --stage <dir> [--launcher posix|windows|none]
+//                                                  # the whole installed plugin in <dir>, for a tarball
 //
 // --stage writes everything `pulumi plugin install resource cdc <version> --file <tarball>` needs,
-// nothing else (no node_modules: the bundle holds its dependencies):
-//   <dir>/pulumi-resource-cdc                     the launcher (sh: node with PLUGIN_NODE_OPTIONS on the bundle)
+// nothing else (no node_modules: the bundle holds its dependencies). It is the one list of what the
+// plugin holds: the release's tarballs (scripts/release/plugin-contents.ts) stage through it too.
+//   <dir>/pulumi-resource-cdc                     the launcher: --launcher posix (the default), sh
+//   <dir>/pulumi-resource-cdc.cmd                 or --launcher windows; --launcher none writes neither
 //   <dir>/dist/plugin/pulumi-resource-cdc.js      the bundle
 //   <dir>/plugin/schema.json                      the schema GetSchema answers with
-//   <dir>/package.json                            name and version (GetPluginInfo, the user agent)
-// bin/pulumi-resource-cdc is the same launcher for this checkout.
+//   <dir>/package.json                            name, version, license, engines (GetPluginInfo, the user agent)
+//   <dir>/LICENSE
+// Each launcher finds node on PATH (one line naming the Node.js needed when there is none) and runs
+// the bundle under the V8 heap options of bin/plugin-node-options, which bin/pulumi-resource-cdc,
+// this checkout's launcher, reads too; the bundle's first import (provider/node-version.ts)
+// refuses a Node.js older than engines.node with the same kind of line.
 //
 // No source map (stack traces name the bundle's lines, which is enough for a plugin whose errors
 // reach the user as messages), and not minified: names stay readable.
 import { build } from "esbuild";
-import { chmod, copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, copyFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const { values } = parseArgs({ options: { stage: { type: "string" } } });
-/** Where the bundle goes, under the repository or under a stage directory. */
-const BUNDLE = join("dist", "plugin", "pulumi-resource-cdc.js");
-/**
- * V8's heap options for the plugin's node: a 1 MiB young generation and an old one that grows by
- * 30 % instead of doubling. The same as bin/pulumi-resource-cdc's (docs/benchmarks.md: what they gave).
- */
-const PLUGIN_NODE_OPTIONS = "--max-semi-space-size=1 --heap-growing-percent=30";
+const { values } = parseArgs({ options: { stage: { type: "string" }, launcher: { type: "string", default: "posix" } } });
+if (!["posix", "windows", "none"].includes(values.launcher)) throw new Error(`--launcher ${values.launcher}: posix, windows or none`);
+/** Where the bundle goes, under the repository or under a stage directory (and as the launchers name it). */
+const BUNDLE = "dist/plugin/pulumi-resource-cdc.js";
+
+/** V8's heap options for the plugin's node, from bin/plugin-node-options (its lines but comments, as one line). */
+async function pluginNodeOptions() {
+  const text = await readFile(join(root, "bin", "plugin-node-options"), "utf8");
+  const options = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")).join(" ");
+  // Written into sh and cmd launchers unquoted: options only, nothing either would interpret.
+  if (!/^--[a-z0-9-]+(=[A-Za-z0-9._-]+)?( --[a-z0-9-]+(=[A-Za-z0-9._-]+)?)*$/.test(options)) throw new Error(`bin/plugin-node-options: ${JSON.stringify(options)} is not a line of --option[=value]`);
+  return options;
+}
+
 const stage = values.stage === undefined ? undefined : resolve(values.stage);
-const outfile = join(stage ?? root, BUNDLE);
+const outfile = join(stage ?? root, ...BUNDLE.split("/"));
 
 // plugin/proto.ts loads gRPC and the protocol modules through the Pulumi SDK's directory at run
 // time (fromSdk("...")): here each of those becomes a plain require resolved from that same
@@ -73,16 +86,51 @@ const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.byte
 process.stderr.write(`[bundle-plugin] wrote ${outfile} (${(bytes / 1024 / 1024).toFixed(1)} MiB, ${Object.keys(result.metafile.inputs).length} modules)\n`);
 
 if (stage) {
+  const options = await pluginNodeOptions();
   await mkdir(join(stage, "plugin"), { recursive: true });
   await copyFile(join(root, "plugin", "schema.json"), join(stage, "plugin", "schema.json"));
+  await copyFile(join(root, "LICENSE"), join(stage, "LICENSE"));
   const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
   const manifest = { name: "pulumi-resource-cdc", version: pkg.version, private: true, license: pkg.license, description: "The pulumi-cdc provider plugin (one bundled file: no dependencies to install)", engines: pkg.engines };
   await writeFile(join(stage, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  const launcher = join(stage, "pulumi-resource-cdc");
-  await writeFile(
-    launcher,
-    `#!/bin/sh\n# pulumi-cdc's provider plugin: Node.js >= ${pkg.engines.node.replace(/^>=\s*/, "")} on PATH runs it.\nhere="$(dirname "$(readlink -f "$0")")"\nexec node ${PLUGIN_NODE_OPTIONS} "$here/${BUNDLE}" "$@"\n`,
-  );
-  await chmod(launcher, 0o755);
-  process.stderr.write(`[bundle-plugin] staged the plugin in ${stage}\n`);
+  const minNode = /^>=\s*(\d+\.\d+\.\d+)$/.exec(pkg.engines?.node?.trim() ?? "")?.[1];
+  if (!minNode) throw new Error(`package.json's engines.node is ${JSON.stringify(pkg.engines?.node)}, not ">=X.Y.Z"`);
+  // One launcher: a stage directory reused for another OS must not keep the other's.
+  await rm(join(stage, "pulumi-resource-cdc"), { force: true });
+  await rm(join(stage, "pulumi-resource-cdc.cmd"), { force: true });
+  if (values.launcher !== "none") {
+    const windows = values.launcher === "windows";
+    const launcher = join(stage, windows ? "pulumi-resource-cdc.cmd" : "pulumi-resource-cdc");
+    await writeFile(launcher, windows ? windowsLauncher(minNode, options) : posixLauncher(minNode, options));
+    await chmod(launcher, 0o755);
+  }
+  process.stderr.write(`[bundle-plugin] staged the plugin in ${stage} (launcher: ${values.launcher})\n`);
+}
+
+/** The POSIX launcher (Linux, macOS): sh, beside the bundle's dist/. */
+function posixLauncher(minNode, options) {
+  return `#!/bin/sh
+# pulumi-cdc's provider plugin: needs Node.js >= ${minNode} on PATH.
+case "$0" in */*) here="\${0%/*}" ;; *) here=. ;; esac
+if ! command -v node >/dev/null 2>&1; then
+  echo "pulumi-resource-cdc needs Node.js >= ${minNode} on PATH, and there is no node: install Node.js ${minNode} or newer" >&2
+  exit 1
+fi
+exec node ${options} "$here/${BUNDLE}" "$@"
+`;
+}
+
+/** The Windows launcher: Pulumi looks for pulumi-resource-cdc.exe, then .cmd. */
+function windowsLauncher(minNode, options) {
+  return [
+    "@echo off",
+    `rem pulumi-cdc's provider plugin: needs Node.js >= ${minNode} on PATH.`,
+    "where node >nul 2>nul",
+    "if errorlevel 1 (",
+    `  echo pulumi-resource-cdc needs Node.js ^>= ${minNode} on PATH, and there is no node: install Node.js ${minNode} or newer 1>&2`,
+    "  exit /b 1",
+    ")",
+    `node ${options} "%~dp0${BUNDLE.replaceAll("/", "\\")}" %*`,
+    "",
+  ].join("\r\n");
 }

@@ -2,8 +2,9 @@
 # `npm run package-plugin [-- --all]`: the provider plugin pulumi-resource-cdc as a tarball that
 # `pulumi plugin install resource cdc <version> --file <tarball>` installs, offline afterwards:
 # this machine's linux one, or every platform's with --all, built as the release builds them
-# (scripts/release/plugin-tarballs.ts: the built plugin and core, the schema, the production
-# dependencies, the protocol definitions, a launcher per OS that needs Node.js on PATH).
+# (scripts/release/plugin-tarballs.ts, staging through scripts/bundle-plugin.mjs --stage: the
+# plugin as one bundle, the schema, package.json, LICENSE, a launcher per OS that needs Node.js on
+# PATH and runs the bundle with the heap options of bin/plugin-node-options).
 # Output: artifacts/pulumi-resource-cdc-v<version>-<os>-<arch>.tar.gz (the last line printed is this machine's).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -19,6 +19,7 @@ export const NPM_REQUIRED = [
   "dist/plugin/main.js",
   "dist/catalogue/connectors.json",
   "bin/pulumi-resource-cdc",
+  "bin/plugin-node-options",
   "plugin/schema.json",
 ];
 

@@ -18,30 +18,20 @@ const TEST_PATH = /(^|\/)(test|tests|__tests__|fixtures?|__fixtures__)(\/|$)|\.(
 
 /**
  * What is wrong with a plugin tarball's entries for `platform` (empty when nothing): its launcher
- * and no other platform's, pulumi-plugin.json, package.json, the plugin's entry point and schema,
- * the protocol definitions and dependencies, and no tests or fixtures.
+ * and no other platform's, pulumi-plugin.json, package.json, LICENSE, the bundle and the schema
+ * (scripts/bundle-plugin.mjs --stage), no node_modules (the bundle holds its dependencies), the
+ * unbundled build (dist/plugin/main.js and the rest of tsc's output) nowhere, and no tests or fixtures.
  */
 export function pluginEntryProblems(entries: readonly string[], platform: Platform): string[] {
   const have = new Set(entries);
   const problems: string[] = [];
-  const required = [
-    launcherName(platform),
-    "pulumi-plugin.json",
-    "package.json",
-    "LICENSE",
-    "dist/plugin/main.js",
-    "dist/plugin/server.js",
-    "dist/provider/node-version.js",
-    "plugin/schema.json",
-    "node_modules/@pulumi/pulumi/proto/provider_grpc_pb.js",
-    "node_modules/@grpc/grpc-js/package.json",
-    "node_modules/undici/package.json",
-    "node_modules/zod/package.json",
-  ];
+  const required = [launcherName(platform), "pulumi-plugin.json", "package.json", "LICENSE", "dist/plugin/pulumi-resource-cdc.js", "plugin/schema.json"];
   for (const file of required) if (!have.has(file)) problems.push(`${file} is missing`);
   const other = isWindows(platform) ? PLUGIN_EXECUTABLE : `${PLUGIN_EXECUTABLE}.cmd`;
   if (have.has(other)) problems.push(`${other} is another platform's launcher`);
-  if (entries.some((e) => e.startsWith("node_modules/.bin"))) problems.push("node_modules/.bin is there (symlinks pulumi plugin install refuses)");
+  if (entries.some((e) => e === "node_modules" || e.startsWith("node_modules/"))) problems.push("node_modules is there (the bundle holds the dependencies)");
+  const unbundled = entries.filter((e) => e.startsWith("dist/") && !["dist", "dist/plugin", "dist/plugin/pulumi-resource-cdc.js"].includes(e));
+  if (unbundled.length > 0) problems.push(`not the bundle: ${unbundled.slice(0, 5).join(", ")}${unbundled.length > 5 ? ` and ${unbundled.length - 5} more` : ""}`);
   const tests = entries.filter((e) => TEST_PATH.test(e));
   if (tests.length > 0) problems.push(`tests or fixtures: ${tests.slice(0, 5).join(", ")}${tests.length > 5 ? ` and ${tests.length - 5} more` : ""}`);
   return problems;

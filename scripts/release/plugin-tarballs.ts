@@ -1,9 +1,8 @@
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { must } from "./exec.js";
-import { posixLauncher, windowsLauncher } from "./launchers.js";
-import { PLATFORMS, PLUGIN_NAME, isWindows, launcherName, pluginAsset, type Platform } from "./platforms.js";
+import { PLATFORMS, PLUGIN_NAME, pluginAsset, type Platform } from "./platforms.js";
 import { stagePluginContents } from "./plugin-contents.js";
 
 export interface PluginTarball {
@@ -20,23 +19,17 @@ export function minNode(root: string): string {
 }
 
 /**
- * One tarball per platform into outDir: the shared contents (plugin-contents.ts), the platform's
- * launcher and pulumi-plugin.json. `platforms` defaults to all of them.
+ * One tarball per platform into outDir: the contents and the platform's launcher (plugin-contents.ts,
+ * by scripts/bundle-plugin.mjs --stage) and pulumi-plugin.json. `platforms` defaults to all of them.
  */
 export async function buildPluginTarballs(root: string, outDir: string, version: string, downloadUrl: string, platforms: readonly Platform[] = PLATFORMS): Promise<PluginTarball[]> {
   const work = mkdtempSync(join(tmpdir(), "pulumi-cdc-plugin-"));
   try {
-    const shared = join(work, "shared");
-    await stagePluginContents(root, shared);
-    const node = minNode(root);
     mkdirSync(outDir, { recursive: true });
     const out: PluginTarball[] = [];
     for (const platform of platforms) {
       const stage = join(work, platform);
-      cpSync(shared, stage, { recursive: true });
-      const launcher = join(stage, launcherName(platform));
-      writeFileSync(launcher, isWindows(platform) ? windowsLauncher(node) : posixLauncher(node));
-      chmodSync(launcher, 0o755);
+      await stagePluginContents(root, stage, platform);
       writeFileSync(join(stage, "pulumi-plugin.json"), `${JSON.stringify({ resource: true, name: PLUGIN_NAME, version, server: downloadUrl }, null, 2)}\n`);
       const file = join(outDir, pluginAsset(version, platform));
       rmSync(file, { force: true });

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { promisify } from "node:util";
@@ -19,8 +19,21 @@ async function files(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-// What package-plugin.sh tars (scripts/bundle-plugin.mjs --stage): the plugin as one bundled file
-// with its launcher, started from a directory with no node_modules anywhere above it, serving a
+/** The heap options every launcher passes (bin/plugin-node-options; docs/benchmarks.md measured these). */
+const HEAP_OPTIONS = ["--max-semi-space-size=1", "--heap-growing-percent=30"];
+
+/** What `launcher args...` runs, with a `node` on PATH that prints its arguments one a line. */
+async function argsOf(dir: string, launcher: string, ...args: string[]): Promise<string[]> {
+  const fakeBin = join(dir, "fake-bin");
+  await mkdir(fakeBin, { recursive: true });
+  await writeFile(join(fakeBin, "node"), '#!/bin/sh\nfor a in "$@"; do echo "$a"; done\n');
+  await chmod(join(fakeBin, "node"), 0o755);
+  const { stdout } = await run(launcher, args, { env: { PATH: `${fakeBin}:/usr/bin:/bin` } });
+  return stdout.trim().split("\n");
+}
+
+// What the release's plugin tarballs and package-plugin.sh tar (scripts/bundle-plugin.mjs --stage,
+// through scripts/release/plugin-contents.ts): the plugin as one bundled file with its launcher, started from a directory with no node_modules anywhere above it, serving a
 // Source from Check through Create and Delete against the emulator. Behaviour only: no timing.
 describe("the packaged plugin is one bundled file that starts and serves", { timeout: 180_000 }, () => {
   let stage: string;
@@ -40,10 +53,33 @@ describe("the packaged plugin is one bundled file that starts and serves", { tim
     if (stage) await rm(stage, { recursive: true, force: true });
   });
 
-  it("holds the launcher, the bundle, the schema and package.json, and nothing else", async () => {
-    expect(await files(stage)).toEqual(["dist/plugin/pulumi-resource-cdc.js", "package.json", "plugin/schema.json", "pulumi-resource-cdc"]);
-    const launcher = await readFile(join(stage, "pulumi-resource-cdc"), "utf8");
-    expect(launcher).toMatch(/exec node .*"\$here\/dist\/plugin\/pulumi-resource-cdc\.js" "\$@"/);
+  it("holds the launcher, the bundle, the schema, package.json and LICENSE, and nothing else", async () => {
+    expect(await files(stage)).toEqual(["LICENSE", "dist/plugin/pulumi-resource-cdc.js", "package.json", "plugin/schema.json", "pulumi-resource-cdc"]);
+    const pkg = JSON.parse(await readFile(join(repo, "package.json"), "utf8")) as { version: string; license: string; engines: unknown };
+    expect(JSON.parse(await readFile(join(stage, "package.json"), "utf8"))).toMatchObject({ name: "pulumi-resource-cdc", version: pkg.version, license: pkg.license, engines: pkg.engines });
+  });
+
+  it("its launcher and bin/pulumi-resource-cdc run the bundle under the same heap options", async () => {
+    const scratch = await mkdtemp(join(tmpdir(), "pulumi-cdc-launcher-args-"));
+    try {
+      expect(await argsOf(scratch, join(stage, "pulumi-resource-cdc"), "a b")).toEqual([...HEAP_OPTIONS, join(stage, "dist", "plugin", "pulumi-resource-cdc.js"), "a b"]);
+      expect(await argsOf(scratch, join(repo, "bin", "pulumi-resource-cdc"), "a b")).toEqual([...HEAP_OPTIONS, `${join(repo, "bin")}/../dist/plugin/pulumi-resource-cdc.js`, "a b"]);
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
+  });
+
+  it("--launcher windows stages the .cmd launcher instead, with the same options, and no sh one", async () => {
+    const win = await mkdtemp(join(tmpdir(), "pulumi-cdc-plugin-stage-win-"));
+    try {
+      await run(process.execPath, [join(repo, "scripts", "bundle-plugin.mjs"), "--stage", win, "--launcher", "windows"], { cwd: repo });
+      expect(await files(win)).toEqual(["LICENSE", "dist/plugin/pulumi-resource-cdc.js", "package.json", "plugin/schema.json", "pulumi-resource-cdc.cmd"]);
+      const cmd = await readFile(join(win, "pulumi-resource-cdc.cmd"), "utf8");
+      expect(cmd.split("\r\n")).toContain(`node ${HEAP_OPTIONS.join(" ")} "%~dp0dist\\plugin\\pulumi-resource-cdc.js" %*`);
+      expect(cmd.replace(/\r\n/g, "")).not.toContain("\n");
+    } finally {
+      await rm(win, { recursive: true, force: true });
+    }
   });
 
   it("starts, prints its port, and answers GetPluginInfo, GetSchema, Configure, Check, Create and Delete", async () => {

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,9 +10,13 @@ import { buildPluginTarballs, minNode, type PluginTarball } from "../../../scrip
 const REPO_ROOT = join(__dirname, "..", "..", "..");
 const version = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
+/** The heap options the launchers must pass (bin/plugin-node-options; docs/benchmarks.md measured these). */
+const HEAP_OPTIONS = ["--max-semi-space-size=1", "--heap-growing-percent=30"];
+
 // Two of the release's plugin tarballs, built as `npm run release -- --dry-run` builds all five
-// (scripts/release/plugin-tarballs.ts, from the build npm test made): their contents, the install
-// with `pulumi plugin install --file`, the launcher's line when there is no Node.js. That the
+// (scripts/release/plugin-tarballs.ts, through scripts/bundle-plugin.mjs --stage): their contents
+// (the bundle, no node_modules), the install with `pulumi plugin install --file`, the launchers'
+// heap options and their line when there is no Node.js. That the
 // linux tarball runs the YAML quickstart from the plugin cache is the dry run's check and
 // test/e2e/plugin-install.test.ts's.
 describe("the plugin tarballs", { timeout: 600_000 }, () => {
@@ -30,14 +34,33 @@ describe("the plugin tarballs", { timeout: 600_000 }, () => {
     expect(tarballs.map((t) => t.file.slice(out.length + 1))).toEqual([`pulumi-resource-cdc-v${version}-linux-amd64.tar.gz`, `pulumi-resource-cdc-v${version}-windows-amd64.tar.gz`]);
   });
 
-  it("each carries its launcher, pulumi-plugin.json, the code and its dependencies, and no tests or fixtures", async () => {
+  it("each carries its launcher, pulumi-plugin.json, the bundle, the schema, package.json and LICENSE, and nothing else", async () => {
     for (const t of tarballs) expect(pluginEntryProblems(await tarEntries(t.file), t.platform), t.platform).toEqual([]);
-    // The check itself: another platform's launcher, a missing file and a test are named.
+    const common = ["LICENSE", "dist", "dist/plugin", "dist/plugin/pulumi-resource-cdc.js", "package.json", "plugin", "plugin/schema.json", "pulumi-plugin.json"];
+    expect((await tarEntries(tarballs[0]!.file)).sort()).toEqual([...common, "pulumi-resource-cdc"].sort());
+    expect((await tarEntries(tarballs[1]!.file)).sort()).toEqual([...common, "pulumi-resource-cdc.cmd"].sort());
+    // The check itself: a missing file, another platform's launcher, node_modules, the unbundled
+    // build and a test are named.
     const linux = await tarEntries(tarballs[0]!.file);
-    expect(pluginEntryProblems([...linux.filter((e) => e !== "pulumi-plugin.json"), "pulumi-resource-cdc.cmd", "node_modules/zod/tests/a.test.js"], "linux-amd64")).toEqual([
+    expect(
+      pluginEntryProblems(
+        [
+          ...linux.filter((e) => e !== "pulumi-plugin.json" && e !== "dist/plugin/pulumi-resource-cdc.js"),
+          "pulumi-resource-cdc.cmd",
+          "node_modules",
+          "node_modules/zod/package.json",
+          "dist/plugin/main.js",
+          "plugin/a.test.js",
+        ],
+        "linux-amd64",
+      ),
+    ).toEqual([
       "pulumi-plugin.json is missing",
+      "dist/plugin/pulumi-resource-cdc.js is missing",
       "pulumi-resource-cdc.cmd is another platform's launcher",
-      "tests or fixtures: node_modules/zod/tests/a.test.js",
+      "node_modules is there (the bundle holds the dependencies)",
+      "not the bundle: dist/plugin/main.js",
+      "tests or fixtures: plugin/a.test.js",
     ]);
   });
 
@@ -46,13 +69,22 @@ describe("the plugin tarballs", { timeout: 600_000 }, () => {
     try {
       for (const t of tarballs) {
         await new Promise<void>((resolve, reject) => execFile("tar", ["-xzf", t.file, "-C", dir], (e) => (e ? reject(e) : resolve())));
-        const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string; engines: { node: string } };
-        expect(pkg.version).toBe(version);
-        expect(pkg.engines.node).toBe(`>=${minNode(REPO_ROOT)}`);
+        const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
+        expect(pkg).toMatchObject({ name: "pulumi-resource-cdc", version, license: "Apache-2.0", engines: { node: `>=${minNode(REPO_ROOT)}` } });
+        expect(pkg.dependencies).toBeUndefined();
         expect(JSON.parse(readFileSync(join(dir, "pulumi-plugin.json"), "utf8"))).toEqual({ resource: true, name: "cdc", version, server: PLUGIN_DOWNLOAD_URL });
       }
       expect(readFileSync(join(dir, "pulumi-resource-cdc.cmd"), "utf8")).toContain(`needs Node.js ^>= ${minNode(REPO_ROOT)}`);
-      expect(readFileSync(join(dir, "pulumi-resource-cdc.cmd"), "utf8")).toContain('node "%~dp0dist\\plugin\\main.js" %*');
+      expect(readFileSync(join(dir, "pulumi-resource-cdc.cmd"), "utf8")).toContain(`\r\nnode ${HEAP_OPTIONS.join(" ")} "%~dp0dist\\plugin\\pulumi-resource-cdc.js" %*\r\n`);
+      // The POSIX launcher with a node on PATH (one that prints its arguments): the heap options, then the bundle beside it.
+      const fakeBin = join(dir, "fake-bin");
+      mkdirSync(fakeBin);
+      writeFileSync(join(fakeBin, "node"), '#!/bin/sh\nfor a in "$@"; do echo "$a"; done\n');
+      chmodSync(join(fakeBin, "node"), 0o755);
+      const ran = await new Promise<string>((resolve, reject) =>
+        execFile(join(dir, "pulumi-resource-cdc"), ["x"], { env: { PATH: `${fakeBin}:/usr/bin:/bin` } }, (e, stdout) => (e ? reject(e) : resolve(stdout))),
+      );
+      expect(ran.trim().split("\n")).toEqual([...HEAP_OPTIONS, `${dir}/dist/plugin/pulumi-resource-cdc.js`, "x"]);
       // The POSIX launcher without a node on PATH: one line naming the version, exit 1.
       const r = await new Promise<{ code: number; err: string }>((resolve) =>
         execFile("/bin/sh", [join(dir, "pulumi-resource-cdc")], { env: { PATH: "/nonexistent" } }, (e, _o, stderr) => resolve({ code: e ? Number(e.code) : 0, err: stderr })),
