@@ -12,10 +12,10 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { killTree } from "./kill-tree.js";
 import { startEmulator, type RunningEmulator } from "../../dist/emulator/index.js";
 import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
 
@@ -55,33 +55,10 @@ async function must(what: string, r: Promise<Result>): Promise<Result> {
   return result;
 }
 
-/** Every process below `pid` (Linux /proc), found before the kill: the CLI starts its plugins in process groups of their own. */
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // Exited while we looked.
-    }
-  }
-  const out: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      out.push(child);
-      queue.push(child);
-    }
-  }
-  return out;
-}
-
 /** Runs `pulumi <command>` and kills it with -9 (all its processes) once `enough` holds of the API's objects; bounded. */
 async function killMidway(command: "up" | "destroy", cwd: string, env: NodeJS.ProcessEnv, stack: string, count: () => Promise<number>, enough: (n: number) => boolean): Promise<{ seconds: number; objects: number }> {
   const started = Date.now();
+  // No preview first: the kill must land among the run's creates or deletes, not in its preview.
   const child = spawn("pulumi", [command, "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--stack", stack], { cwd, env, detached: true, stdio: "ignore" });
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
   let finished = false;
@@ -96,19 +73,7 @@ async function killMidway(command: "up" | "destroy", cwd: string, env: NodeJS.Pr
       await new Promise((r) => setTimeout(r, 200));
     }
   } finally {
-    const all = descendants(child.pid!);
-    try {
-      process.kill(-child.pid!, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-    for (const pid of all) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // Already gone with its group.
-      }
-    }
+    killTree(child.pid!);
     await exited;
   }
   return { seconds: Math.round((Date.now() - started) / 100) / 10, objects: await count() };
@@ -203,7 +168,7 @@ async function main() {
     if (recoverUp.code !== 0) throw new Error(`recover exited with ${recoverUp.code}:\n${recoverUp.output}`);
     log.recoverAfterUp = recoverUp.output.split("\n").filter((l) => !/^\s+adopt\s/.test(l)).join("\n").trim();
     log.adoptedAfterUp = recoverUp.output.split("\n").filter((l) => /^\s+adopt\s/.test(l)).length;
-    const up = await time("upAfterRecover", () => pulumi(["up", "--yes", "--skip-preview", "--stack", stack], cwd, env));
+    const up = await time("upAfterRecover", () => pulumi(["up", "--yes", "--stack", stack], cwd, env));
     log.upAfterRecover = { code: up.code, conflicts: (up.output.match(/409 Conflict|already exists/g) ?? []).length, summary: up.output.split("\n").filter((l) => /^\s+[+~-]?\s*\d+ (created|updated|unchanged|deleted)/.test(l)).map((l) => l.trim()) };
     if (up.code !== 0) throw new Error(`pulumi up after recover exited with ${up.code}:\n${up.output.slice(-3000)}`);
     checks.push(await check("after a killed up, recover and one up", web, prefix, options.count, cwd, env, stack));
@@ -217,13 +182,14 @@ async function main() {
     if (recoverDestroy.code !== 0) throw new Error(`recover exited with ${recoverDestroy.code}:\n${recoverDestroy.output}`);
     log.recoverAfterDestroy = recoverDestroy.output.trim();
     log.trackedAfterRecoverDestroy = (await stackIds(cwd, env, stack)).length;
-    const again = await time("upAfterRecoverDestroy", () => pulumi(["up", "--yes", "--skip-preview", "--stack", stack], cwd, env));
+    const again = await time("upAfterRecoverDestroy", () => pulumi(["up", "--yes", "--stack", stack], cwd, env));
     log.upAfterRecoverDestroy = { code: again.code, conflicts: (again.output.match(/409 Conflict|already exists|404 Not Found/g) ?? []).length, summary: again.output.split("\n").filter((l) => /^\s+[+~-]?\s*\d+ (created|updated|unchanged|deleted)/.test(l)).map((l) => l.trim()) };
     if (again.code !== 0) throw new Error(`pulumi up after recover exited with ${again.code}:\n${again.output.slice(-3000)}`);
     checks.push(await check("after a killed destroy, recover and one up", web, prefix, options.count, cwd, env, stack));
     const preview2 = await time("previewAfterDestroy", () => pulumi(["preview", "--expect-no-changes", "--stack", stack], cwd, env));
     log.previewAfterDestroyClean = preview2.code === 0;
 
+    // Clean-up: a destroy plans from the state alone, so its preview checks nothing.
     await time("destroy", () => must("pulumi destroy", pulumi(["destroy", "--yes", "--skip-preview", "--stack", stack], cwd, env)));
     log.leftAfterDestroy = await objects();
     log.checks = checks;

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import {
   sourceConnectorSchema,
   tagSchema,
 } from "../../provider/client/index.js";
+import { killTree } from "../../scripts/chaos/kill-tree.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { pathWithPythonHost, pulumiRequirement, pythonSdkCopy, pythonToolchain, type PythonToolchain } from "../support/python.js";
 import { tagItems } from "../../provider/lookup.js";
@@ -237,31 +238,6 @@ describe.each(HOSTS)("a stack of 20 resources against an API with bad minutes (%
   });
 });
 
-/** Every process below `pid` (Linux /proc), found before the kill: the CLI starts its plugins in process groups of their own. */
-function descendants(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      // The field after the parenthesised command name is the state, then the parent pid.
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // Exited while we looked.
-    }
-  }
-  const out: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      out.push(child);
-      queue.push(child);
-    }
-  }
-  return out;
-}
-
 /**
  * `pulumi up` in its own process group, so the whole run (CLI, language host, providers) can be killed at once.
  * It skips the preview so that the kill lands among the creates, which is what the test is about.
@@ -344,15 +320,7 @@ describe.each(HOSTS)("a pulumi up killed with -9 halfway (%s host)", { timeout: 
 
 /** Kills a run started by startUp, as a crash would: everything at once, the plugins too (else they outlive the test). */
 async function killRun(run: ReturnType<typeof startUp>): Promise<void> {
-  const all = descendants(run.child.pid!);
-  process.kill(-run.child.pid!, "SIGKILL");
-  for (const pid of all) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Already gone with its group.
-    }
-  }
+  killTree(run.child.pid!);
   await run.exited;
 }
 
