@@ -388,6 +388,7 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
         // default providers, whose records (their config, as the engine keeps it) only the engine
         // writes: an update that targets the stack resource alone records them and creates nothing else.
         deps.stdout("The stack holds no record of its default provider yet: recording it (`pulumi up --target` the stack resource, which creates no object).\n");
+        // No preview: the target is the stack resource alone, and recover has said what it does.
         await withLock(deps, ["up", "--yes", "--skip-preview", "--target", stackUrn, "--stack", stack], cwd, stack, REFRESH_TIMEOUT_MS);
         current = await exportStack(deps.runPulumi, stack, cwd);
         added = addAdopted(current, adoptPlanned, plan.states);

@@ -376,6 +376,7 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
         ok: (code) => code === (usesApi(program) ? 2 : 0),
         watch: { cwd, command: "cli/index.js drift" },
       },
+      // Refresh and destroy plan from the state alone: their previews check nothing, and are not what is timed.
       refresh: pulumiStep(["refresh", "--yes", "--skip-preview", "--stack", stack]),
       destroy: pulumiStep(["destroy", "--yes", "--skip-preview", "--stack", stack]),
     };
@@ -412,6 +413,7 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
   } finally {
     if (initialised) {
       // After a failure: a half-deployed stack must not be left behind in the shared emulator.
+      // A destroy plans from the state alone.
       if (!destroyed) await pulumi(["destroy", "--yes", "--skip-preview", "--stack", stack], cwd, env, stepLimit);
       await pulumi(["stack", "rm", "--yes", "--force", "--stack", stack], cwd, env, setupLimit);
     }

@@ -157,6 +157,7 @@ async function main(argv: string[]): Promise<number> {
         await set("cdc:clientSecret", emulator.clientSecret, true);
       }
       process.stderr.write(`[drift-bench] pulumi up: ${program}, ${count} resources\n`);
+      // Set-up, not measured: the stacks the rounds check; its preview would only add minutes.
       await pulumiOk(["up", "--yes", "--skip-preview", "--stack", stack], cwd, env, limit);
       entry.up = true;
       if (program === "cdc") await editOutOfBand(web, stack);
@@ -216,6 +217,7 @@ async function main(argv: string[]): Promise<number> {
     return 1;
   } finally {
     for (const { stack, cwd, up } of stacks) {
+      // Clean-up: a destroy plans from the state alone.
       if (up) await pulumi(["destroy", "--yes", "--skip-preview", "--stack", stack], cwd, env, limit);
       await pulumi(["stack", "rm", "--yes", "--force", "--stack", stack], cwd, env, limit);
     }
