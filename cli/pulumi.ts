@@ -99,43 +99,23 @@ export async function exportStack(run: PulumiRunner, stack: string, cwd: string)
 /** The config keys that hold API settings, in the form resolveSettings() reads. */
 export const SETTINGS_KEYS = ["cdc:apiUrl", "cdc:clientId", "cdc:clientSecret", "cdc:accessToken"] as const;
 
-const NOT_SET = /configuration key '[^']*' not found/;
-
-/**
- * One config value, decrypted by the Pulumi CLI (which needs the stack's passphrase or secrets
- * provider, exactly as for `pulumi up`). Undefined when the key is not set, so the caller can
- * fall back to the environment; any other failure (wrong passphrase, no such stack) throws.
- */
-export async function stackConfigValue(run: PulumiRunner, stack: string, cwd: string, key: string): Promise<string | undefined> {
-  const args = ["config", "get", key, "--json", "--stack", stack];
-  const result = await run(args, cwd);
-  if (result.code !== 0) {
-    if (NOT_SET.test(result.stderr)) return undefined;
-    throw failed(args, result);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(result.stdout);
-  } catch {
-    // Never quote the output: it is a (possibly secret) config value.
-    throw new PulumiCommandError(`\`pulumi ${args.join(" ")}\` printed something that is not JSON`);
-  }
-  const value = (parsed as { value?: unknown } | null)?.value;
-  return typeof value === "string" ? value : undefined;
-}
-
 /** What `pulumi config --json` prints for one key: the value of a plain key; a secret one's only without --show-secrets. */
 type ConfigEntry = { value?: unknown; secret?: unknown } | undefined;
 
-/** `pulumi config --json`: every key of the stack's config, plain values in the clear and secret ones without their value (nothing is decrypted). */
-async function stackConfigListing(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, ConfigEntry>> {
-  const args = ["config", "--json", "--stack", stack];
+/**
+ * `pulumi config --json`: every key of the stack's config. Plain values are in the clear; secret
+ * ones come without their value, unless `showSecrets` has the CLI decrypt them (which needs the
+ * stack's passphrase or secrets provider, exactly as `pulumi up` does).
+ */
+async function stackConfigListing(run: PulumiRunner, stack: string, cwd: string, showSecrets = false): Promise<Record<string, ConfigEntry>> {
+  const args = ["config", "--json", ...(showSecrets ? ["--show-secrets"] : []), "--stack", stack];
   const result = await run(args, cwd);
   if (result.code !== 0) throw failed(args, result);
   let parsed: unknown = {};
   try {
     if (result.stdout.trim() !== "") parsed = JSON.parse(result.stdout);
   } catch {
+    // Never quote the output: it may hold decrypted secrets.
     throw new PulumiCommandError(`\`pulumi ${args.join(" ")}\` printed something that is not JSON`);
   }
   return parsed !== null && typeof parsed === "object" ? (parsed as Record<string, ConfigEntry>) : {};
@@ -165,25 +145,23 @@ function plainKeys(listing: Record<string, ConfigEntry>): Record<string, string>
 
 const PLAIN_KEYS = ["cdc:createdFrom", ...Object.values(TUNING_SPECS).map((spec) => spec.config)];
 
-/** The settings key that is secret in nearly every stack (`pulumi config set --secret cdc:clientSecret`). */
-const USUALLY_SECRET = "cdc:clientSecret";
-
 /**
  * The API settings and tuning the stack's config holds, keyed like stack config (`cdc:apiUrl`),
- * unset keys left out. One `pulumi config --json` lists every key, with the plain values; only the
- * settings it marks secret are decrypted, one `pulumi config get` each. The client secret's is
- * started beside the listing (two CLI start-ups in parallel cost about one on two cores); a stack
- * without it answers "not set". Each Pulumi CLI start-up costs about 0.3 s of CPU: five of them
- * (a listing and a `config get` per settings key) had been most of what the drift command did.
+ * unset keys left out, from one `pulumi config --json --show-secrets`: a single Pulumi CLI
+ * start-up (about 0.3 s of CPU each), where a listing plus a `config get` per secret key had been
+ * most of what the drift command did. The output is parsed in memory and never quoted.
  */
 export async function stackSettingsConfig(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, string>> {
-  const [listing, usuallySecret] = await Promise.all([stackConfigListing(run, stack, cwd), stackConfigValue(run, stack, cwd, USUALLY_SECRET)]);
+  const listing = await stackConfigListing(run, stack, cwd, true);
   const out: Record<string, string> = plainKeys(listing);
-  const secretKeys = SETTINGS_KEYS.filter((key) => key !== USUALLY_SECRET && listing[key]?.secret === true);
-  const secrets = await Promise.all(secretKeys.map((key) => stackConfigValue(run, stack, cwd, key)));
   for (const key of SETTINGS_KEYS) {
-    const value = key === USUALLY_SECRET ? usuallySecret : listing[key]?.secret === true ? secrets[secretKeys.indexOf(key)] : plainValue(listing[key]);
+    const value = settingValue(listing[key]);
     if (value !== undefined) out[key] = value;
   }
   return out;
+}
+
+/** A settings value as `--show-secrets` prints it, secret or not. */
+function settingValue(entry: ConfigEntry): string | undefined {
+  return entry && (typeof entry.value === "string" || typeof entry.value === "number") ? String(entry.value) : undefined;
 }

@@ -84,6 +84,14 @@ async function once(launcher, emulator, round) {
       req.setNews(inputs);
       return call("diff", req);
     };
+    const phases = {};
+    let mark = procStat(child.pid).cpuMs;
+    const phase = (name) => {
+      const now = procStat(child.pid).cpuMs;
+      phases[name] = now - mark;
+      mark = now;
+    };
+    phase("start");
     const state = [];
     for (let i = 0; i < COUNT; i++) {
       const inputs = await check(i);
@@ -93,10 +101,12 @@ async function once(launcher, emulator, round) {
       const resp = await call("create", req);
       state.push({ id: resp.getId(), outs: resp.getProperties(), inputs });
     }
+    phase("up");
     for (let i = 0; i < COUNT; i++) {
       const inputs = await check(i, state[i].inputs);
       await diff(i, state[i].id, state[i].outs, inputs);
     }
+    phase("preview");
     for (let i = 0; i < COUNT; i++) {
       const req = new provproto.ReadRequest();
       req.setUrn(urn(i));
@@ -106,6 +116,7 @@ async function once(launcher, emulator, round) {
       const read = await call("read", req);
       await diff(i, state[i].id, read.getProperties(), read.getInputs() ?? state[i].inputs);
     }
+    phase("refresh");
     for (let i = 0; i < COUNT; i++) {
       const req = new provproto.DeleteRequest();
       req.setUrn(urn(i));
@@ -113,11 +124,18 @@ async function once(launcher, emulator, round) {
       req.setProperties(state[i].outs);
       await call("delete", req);
     }
+    phase("destroy");
     const stat = procStat(child.pid);
     client.close();
-    return { toPortMs, ...stat };
+    return { toPortMs, ...stat, phases };
   } finally {
-    if (child.exitCode === null) child.kill("SIGKILL");
+    // As the engine stops a plugin: SIGINT, then SIGKILL after 5 s (a profiled plugin writes on SIGINT).
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGINT");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
   }
 }
 
@@ -129,16 +147,18 @@ async function once(launcher, emulator, round) {
       for (const launcher of positionals) {
         const r = await once(launcher, emulator, round);
         results[launcher].push(r);
-        process.stderr.write(`[replay] ${launcher} #${round}: CPU ${r.cpuMs} ms, peak ${r.hwmMiB.toFixed(0)} MiB, port after ${r.toPortMs.toFixed(0)} ms\n`);
+        process.stderr.write(`[replay] ${launcher} #${round}: CPU ${r.cpuMs} ms (${Object.entries(r.phases).map(([k, v]) => `${k} ${v}`).join(", ")}), peak ${r.hwmMiB.toFixed(0)} MiB, port after ${r.toPortMs.toFixed(0)} ms\n`);
       }
     }
   } finally {
     await emulator.stop();
   }
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  process.stdout.write(`| launcher | plugin CPU ms (median of ${ROUNDS}) | peak RSS MiB | ms to port |\n|---|---:|---:|---:|\n`);
+  const names = ["start", "up", "preview", "refresh", "destroy"];
+  process.stdout.write(`| launcher | plugin CPU ms (median of ${ROUNDS}) | ${names.map((n) => `${n} ms`).join(" | ")} | peak RSS MiB | ms to port |\n|---|---:|${names.map(() => "---:|").join("")}---:|---:|\n`);
   for (const [l, rs] of Object.entries(results)) {
-    process.stdout.write(`| ${l} | ${med(rs.map((r) => r.cpuMs))} | ${med(rs.map((r) => r.hwmMiB)).toFixed(0)} | ${med(rs.map((r) => r.toPortMs)).toFixed(0)} |\n`);
+    const phases = names.map((n) => med(rs.map((r) => r.phases[n])));
+    process.stdout.write(`| ${l} | ${med(rs.map((r) => r.cpuMs))} | ${phases.join(" | ")} | ${med(rs.map((r) => r.hwmMiB)).toFixed(0)} | ${med(rs.map((r) => r.toPortMs)).toFixed(0)} |\n`);
   }
 })().catch((err) => {
   process.stderr.write(`plugin-replay: ${err.stack ?? err}\n`);

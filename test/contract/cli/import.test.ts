@@ -106,15 +106,12 @@ describe("pulumi-cdc import against the emulator", () => {
     const web2 = emulator;
     const runPulumi: PulumiRunner = async (args) => {
       pulumiCalls.push([...args]);
-      const [a, b, key] = args;
-      const values: Record<string, string> = { "cdc:apiUrl": web2.url, "cdc:clientId": web2.clientId, "cdc:clientSecret": web2.clientSecret };
-      // As Pulumi lists them: plain values, and the secret one without its value.
+      const [a, b] = args;
+      // As Pulumi lists them: plain values, and the secret one's only with --show-secrets.
       if (a === "config" && b === "--json") {
-        const listing = { "cdc:apiUrl": { value: web2.url, secret: false }, "cdc:clientId": { value: web2.clientId, secret: false }, "cdc:clientSecret": { secret: true } };
+        const secret = args.includes("--show-secrets") ? { value: web2.clientSecret, secret: true } : { secret: true };
+        const listing = { "cdc:apiUrl": { value: web2.url, secret: false }, "cdc:clientId": { value: web2.clientId, secret: false }, "cdc:clientSecret": secret };
         return { code: 0, stdout: JSON.stringify(listing), stderr: "" };
-      }
-      if (a === "config" && b === "get") {
-        return key! in values ? { code: 0, stdout: JSON.stringify({ value: values[key!] }), stderr: "" } : { code: 255, stdout: "", stderr: `error: configuration key '${key}' not found for stack 'prod'` };
       }
       if (a === "stack" && b === "export") {
         const resources = [

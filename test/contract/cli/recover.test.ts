@@ -210,8 +210,8 @@ describe("pulumi-cdc recover against the API", () => {
       const run: PulumiRunner = async (args) => {
         calls.push([...args]);
         const key = args.slice(0, 2).join(" ");
-        // As Pulumi lists a stack's config: plain values, the secret one without its value.
-        if (key === "config --json" && !handlers[key]) return configList();
+        // As Pulumi lists a stack's config: plain values, the secret one's only with --show-secrets.
+        if (key === "config --json" && !handlers[key]) return configList(args.includes("--show-secrets"));
         const handler = handlers[key] ?? handlers[args[0]!];
         if (!handler) return { code: 0, stdout: "", stderr: "" };
         return handler(args);
@@ -223,17 +223,13 @@ describe("pulumi-cdc recover against the API", () => {
     beforeAll(() => {
       Object.assign(configValues, { "cdc:apiUrl": emulator.url, "cdc:clientId": emulator.clientId, "cdc:clientSecret": emulator.clientSecret });
     });
-    const configList = (): PulumiResult => ({
+    const configList = (shown: boolean): PulumiResult => ({
       code: 0,
-      stdout: JSON.stringify(Object.fromEntries(Object.entries(configValues).map(([k, value]) => [k, k === "cdc:clientSecret" ? { secret: true } : { value, secret: false }]))),
+      stdout: JSON.stringify(
+        Object.fromEntries(Object.entries(configValues).map(([k, value]) => [k, k === "cdc:clientSecret" ? (shown ? { value, secret: true } : { secret: true }) : { value, secret: false }])),
+      ),
       stderr: "",
     });
-    const configGet = (args: readonly string[]): PulumiResult => {
-      const value = configValues[args[2]!];
-      return value === undefined
-        ? { code: 255, stdout: "", stderr: `error: configuration key '${args[2]}' not found for stack 'dev'` }
-        : { code: 0, stdout: JSON.stringify({ value }), stderr: "" };
-    };
 
     function deps(run: PulumiRunner, alive: (pid: number) => boolean) {
       const out: string[] = [];
@@ -267,7 +263,7 @@ describe("pulumi-cdc recover against the API", () => {
     };
 
     it("without --yes changes nothing: no import, no refresh", async () => {
-      const { run, calls } = fakePulumi({ "stack export": () => ({ code: 0, stdout: JSON.stringify(checkpoint(pending)), stderr: "" }), "config get": configGet });
+      const { run, calls } = fakePulumi({ "stack export": () => ({ code: 0, stdout: JSON.stringify(checkpoint(pending)), stderr: "" }) });
       const d = deps(run, () => false);
       const result = await runRecover({ stack: "dev", yes: false }, d.deps);
       expect(result.code).toBe(0);
@@ -291,7 +287,6 @@ describe("pulumi-cdc recover against the API", () => {
             // What Pulumi prints while the sidecar is broken; afterwards the checkpoint as usual.
             existsSync(`${file}.attrs`) ? { code: 255, stdout: "", stderr: "error: failed to load checkpoint: EOF\n" } : { code: 0, stdout: JSON.stringify(checkpoint(pending)), stderr: "" },
           "whoami --verbose": () => ({ code: 0, stdout: JSON.stringify({ user: "u", url: `file://${backend}` }), stderr: "" }),
-          "config get": configGet,
         });
 
         const dry = deps(run, () => false);
@@ -337,7 +332,6 @@ describe("pulumi-cdc recover against the API", () => {
       let locked = true;
       const { run, calls } = fakePulumi({
         "stack export": () => ({ code: 0, stdout: JSON.stringify(checkpoint(pending)), stderr: "" }),
-        "config get": configGet,
         "stack import": () => (locked ? unlock() : { code: 0, stdout: "", stderr: "" }),
         cancel: () => {
           locked = false;
@@ -350,9 +344,8 @@ describe("pulumi-cdc recover against the API", () => {
       expect(result.code).toBe(0);
       expect(calls.map((c) => c.slice(0, 2).join(" "))).toEqual([
         "stack export",
-        // The settings: one listing (plain values) and the secret one's `config get`.
+        // The settings: one listing, its secrets decrypted.
         "config --json",
-        "config get",
         "preview --json",
         "stack import",
         "cancel --yes",
@@ -367,7 +360,6 @@ describe("pulumi-cdc recover against the API", () => {
       const stoppedAt = Date.parse("2026-11-22T08:00:00Z");
       const { run } = fakePulumi({
         "stack export": () => ({ code: 0, stdout: JSON.stringify({ version: 3, deployment: { manifest: { time: new Date(stoppedAt).toISOString() }, resources: [], pending_operations: late } }), stderr: "" }),
-        "config get": configGet,
       });
       const d = deps(run, () => false);
       const waits: number[] = [];
@@ -402,7 +394,6 @@ describe("pulumi-cdc recover against the API", () => {
       let imported: unknown;
       const { run, calls } = fakePulumi({
         "stack export": () => ({ code: 0, stdout: JSON.stringify(state), stderr: "" }),
-        "config get": configGet,
         "preview --json": () => ({ code: 0, stdout: JSON.stringify({ steps: [planned("rec-untracked"), planned("rec-not-made")] }), stderr: "" }),
         "stack import": (args) => {
           imported = args;
@@ -429,7 +420,6 @@ describe("pulumi-cdc recover against the API", () => {
     it("with nothing to settle, --yes still refreshes: a destroy killed with skipped checkpoints leaves deleted objects in the stack", async () => {
       const { run, calls } = fakePulumi({
         "stack export": () => ({ code: 0, stdout: JSON.stringify(checkpoint([])), stderr: "" }),
-        "config get": configGet,
         "preview --json": () => ({ code: 0, stdout: JSON.stringify({ steps: [] }), stderr: "" }),
       });
       const d = deps(run, () => false);
@@ -442,7 +432,6 @@ describe("pulumi-cdc recover against the API", () => {
     it("refuses to break the lock of a pulumi that is still running", async () => {
       const { run, calls } = fakePulumi({
         "stack export": () => ({ code: 0, stdout: JSON.stringify(checkpoint(pending)), stderr: "" }),
-        "config get": configGet,
         "stack import": lockedOnce(4242),
       });
       const d = deps(run, (pid) => pid === 4242);

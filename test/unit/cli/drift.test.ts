@@ -52,14 +52,9 @@ function harness(
     if (args[0] === "stack" && args[1] === "--show-name") return { stdout: "selected\n" };
     if (args[0] === "config" && args[1] === "--json") {
       // As Pulumi prints it: secret values left out unless --show-secrets.
+      const shown = args.includes("--show-secrets");
       const secret = (key: string) => key === "cdc:clientSecret";
-      return { stdout: JSON.stringify(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, secret(k) ? { secret: true } : { value: v, secret: false }]))) };
-    }
-    if (args[0] === "config" && args[1] === "get") {
-      const value = config[args[2]!];
-      return value === undefined
-        ? { code: 1, stderr: `error: configuration key '${args[2]}' not found for stack 'dev'\n` }
-        : { stdout: JSON.stringify({ value, secret: args[2] === "cdc:clientSecret" }) };
+      return { stdout: JSON.stringify(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, secret(k) ? (shown ? { value: v, secret: true } : { secret: true }) : { value: v, secret: false }]))) };
     }
     return { code: 1, stderr: "error: unexpected command\n" };
   };
@@ -105,10 +100,10 @@ describe("runDrift", () => {
     expect(h.err).toEqual([]);
     expect(JSON.parse(h.out.join(""))).toMatchObject({ stack: "dev", clean: true, resources: [{ type: "source", id: "s1", drift: { detected: false } }] });
     expect(run?.clean).toBe(true);
-    // The checkpoint, one config listing (the plain values; which keys are set and secret) and the client
-    // secret's `config get`, side by side: three Pulumi CLI start-ups, not one per settings key.
+    // The checkpoint and one config listing with its secrets decrypted, side by side: two Pulumi CLI
+    // start-ups, not one per settings key.
     expect(h.calls).toContainEqual(["stack", "export", "--stack", "dev"]);
-    expect(h.calls.map((c) => c.slice(0, 3).join(" ")).sort()).toEqual(["config --json --stack", "config get cdc:clientSecret", "stack export --stack"]);
+    expect(h.calls.map((c) => c.join(" ")).sort()).toEqual(["config --json --show-secrets --stack dev", "stack export --stack dev"]);
     expect(h.settings).toEqual([{ apiUrl: "http://127.0.0.1:1", clientId: "from-stack", clientSecret: CLIENT_SECRET, createdFrom: "terraform" }]);
   });
 
@@ -145,7 +140,7 @@ describe("runDrift", () => {
     await runDrift({ format: "json" }, h.deps);
     expect(h.calls[0]).toEqual(["stack", "--show-name"]);
     expect(h.calls).toContainEqual(["stack", "export", "--stack", "selected"]);
-    expect(h.calls).toContainEqual(["config", "--json", "--stack", "selected"]);
+    expect(h.calls).toContainEqual(["config", "--json", "--show-secrets", "--stack", "selected"]);
     expect(JSON.parse(h.out.join("")).stack).toBe("selected");
   });
 
@@ -177,10 +172,17 @@ describe("runDrift", () => {
   });
 
   it("fails on a config error other than 'not set' (a wrong passphrase) instead of falling back silently", async () => {
-    const h = harness({ answers: (args) => (args[2] === "cdc:clientSecret" ? { code: 255, stderr: "error: incorrect passphrase\n" } : undefined) });
+    // Whatever the CLI printed on stdout (decrypted values, with --show-secrets) is never quoted.
+    const h = harness({
+      answers: (args) =>
+        args[0] === "config" && args.includes("--show-secrets")
+          ? { code: 255, stdout: `{"cdc:clientSecret": {"value": "${CLIENT_SECRET}"}}`, stderr: "error: incorrect passphrase\n" }
+          : undefined,
+    });
     const { code } = await runDrift({ stack: "dev", format: "human" }, h.deps);
     expect(code).toBe(1);
-    expect(h.err.join("")).toContain("incorrect passphrase");
+    expect(h.err.join("")).toBe("pulumi-cdc drift: `pulumi config --json --show-secrets --stack dev` exited with 255: incorrect passphrase\n");
+    expect(h.err.join("")).not.toContain(CLIENT_SECRET);
     expect(h.settings).toEqual([]);
   });
 
@@ -204,13 +206,13 @@ describe("runDrift", () => {
     const run = h.deps.runPulumi;
     h.deps.runPulumi = async (args, cwd) => {
       order.push(args.slice(0, 2).join(" "));
-      // The checkpoint answers only once both config reads have started.
+      // The checkpoint answers only once the config read has started.
       if (args[1] === "export") await exportDone;
-      if (order.filter((o) => o.startsWith("config")).length === 2) releaseExport();
+      if (args[0] === "config") releaseExport();
       return run(args, cwd);
     };
     expect((await runDrift({ stack: "dev", format: "json" }, h.deps)).code).toBe(0);
-    expect(order.slice(0, 3).sort()).toEqual(["config --json", "config get", "stack export"]);
+    expect(order.slice(0, 2).sort()).toEqual(["config --json", "stack export"]);
 
     const wrong = harness({
       answers: (args) => (args[1] === "export" ? { code: 255, stderr: "error: no stack named 'nope' found\n" } : args[0] === "config" ? { code: 255, stderr: "error: no stack named 'nope' found (config)\n" } : undefined),
@@ -330,15 +332,21 @@ describe("runDrift --format markdown and --summary-file", () => {
     expect(text).not.toContain(CLIENT_SECRET);
   });
 
-  it("decrypts a settings key the listing marks secret besides the client secret, one `config get` for it", async () => {
+  it("reads every settings key the stack holds as a secret from the same decrypted listing", async () => {
     const h = harness({
       answers: (args) =>
         args[0] === "config" && args[1] === "--json"
-          ? { stdout: JSON.stringify({ "cdc:apiUrl": { value: "http://127.0.0.1:1", secret: false }, "cdc:clientId": { secret: true }, "cdc:clientSecret": { secret: true } }) }
+          ? {
+              stdout: JSON.stringify(
+                args.includes("--show-secrets")
+                  ? { "cdc:apiUrl": { value: "http://127.0.0.1:1", secret: false }, "cdc:clientId": { value: "secret-id", secret: true }, "cdc:clientSecret": { value: CLIENT_SECRET, secret: true } }
+                  : { "cdc:apiUrl": { value: "http://127.0.0.1:1", secret: false }, "cdc:clientId": { secret: true }, "cdc:clientSecret": { secret: true } },
+              ),
+            }
           : undefined,
     });
     expect((await runDrift({ stack: "dev", format: "json" }, h.deps)).code).toBe(0);
-    expect(h.calls.map((c) => c.slice(0, 3).join(" ")).sort()).toEqual(["config --json --stack", "config get cdc:clientId", "config get cdc:clientSecret", "stack export --stack"]);
-    expect(h.settings[0]).toMatchObject({ apiUrl: "http://127.0.0.1:1", clientId: "from-stack", clientSecret: CLIENT_SECRET });
+    expect(h.calls.map((c) => c.slice(0, 2).join(" ")).sort()).toEqual(["config --json", "stack export"]);
+    expect(h.settings[0]).toMatchObject({ apiUrl: "http://127.0.0.1:1", clientId: "secret-id", clientSecret: CLIENT_SECRET });
   });
 });
