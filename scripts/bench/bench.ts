@@ -66,7 +66,7 @@ export const MAX_COUNT = 1_000;
 export const MAX_REPEAT = 5;
 export const MAX_LATENCY_MS = 2_000;
 
-const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--programs ${PROGRAMS.join(",")}] [--checkpoints skip] [--steps ...] [--terraform <clone>] [--max-concurrency n] [--neighbours 0] [--out .bench/result.json]
+const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--programs ${PROGRAMS.join(",")}] [--checkpoints skip] [--steps ...] [--terraform <clone>] [--max-concurrency n] [--parallel n] [--neighbours 0] [--out .bench/result.json]
 
   --counts <n,...>      resources per stack, each 2..${MAX_COUNT}: half sources, half destinations (default 200)
   --latency-ms <n,...>  the emulator's added latency per request, each 0..${MAX_LATENCY_MS} (default 0)
@@ -82,6 +82,8 @@ const USAGE = `Usage: bench [--counts 200] [--latency-ms 0] [--repeat 1] [--prog
                         against the same emulator (scripts/bench/terraform/main.tf); also CDC_BENCH_TERRAFORM. Skipped
                         with a notice when Go, terraform or the clone is missing
   --max-concurrency <n> set cdc:maxConcurrency on the pulumi-cdc stacks (default: unset, the provider's default)
+  --parallel <n>        operations the engine runs at once, 1..256: PULUMI_PARALLEL for every Pulumi step and
+                        -parallelism for terraform (default: each tool's own, Pulumi 4 per CPU, terraform 10)
   --neighbours <n>      connectors of another stack in the same tenant, made with the same IaC value before
                         the runs, half sources and half destinations, 0..${MAX_COUNT} (default 0): a tenant shared
                         by dev and prod stacks, whose objects every listing returns
@@ -105,6 +107,8 @@ interface BenchOptions {
   repeat: number;
   programs: ProgramName[];
   maxConcurrency: number | undefined;
+  /** --parallel: the engine's and terraform's parallelism; undefined: each tool's default. */
+  parallel: number | undefined;
   neighbours: number;
   out: string;
   profileDir: string | undefined;
@@ -131,6 +135,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
       repeat: { type: "string" },
       programs: { type: "string" },
       "max-concurrency": { type: "string" },
+      parallel: { type: "string" },
       neighbours: { type: "string" },
       out: { type: "string" },
       "profile-dir": { type: "string" },
@@ -166,6 +171,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
     // In PROGRAMS' order whatever the order asked for: floors run before what they are the floor of.
     programs: PROGRAMS.filter((p) => programs.includes(p)),
     maxConcurrency: values["max-concurrency"] === undefined ? undefined : integers("--max-concurrency", values["max-concurrency"], 1, 256)[0],
+    parallel: values.parallel === undefined ? undefined : integers("--parallel", values.parallel, 1, 256)[0],
     neighbours: integers("--neighbours", values.neighbours ?? "0", 0, MAX_COUNT)[0]!,
     out: resolve(values.out ?? join(ROOT, ".bench", "result.json")),
     profileDir: values["profile-dir"] === undefined ? undefined : resolve(values["profile-dir"]),
@@ -305,6 +311,8 @@ interface Round {
   steps: readonly StepName[];
   /** cdc:maxConcurrency for the pulumi-cdc stack; undefined: the provider's default. */
   maxConcurrency: number | undefined;
+  /** The engine's and terraform's parallelism (--parallel); undefined: their defaults. */
+  parallel: number | undefined;
   program: Exclude<ProgramName, typeof TERRAFORM>;
   sources: number;
   destinations: number;
@@ -334,6 +342,7 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
     PULUMI_SKIP_CONFIRMATIONS: "true",
     NO_COLOR: "1",
     ...(r.checkpoints === "skip" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
+    ...(r.parallel !== undefined ? { PULUMI_PARALLEL: String(r.parallel) } : {}),
     // Profiling: every Node.js process of a step loads the preload, which profiles only the providers.
     ...(r.profileDir ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${PROFILE_PRELOAD}`.trim() } : {}),
   };
@@ -475,7 +484,7 @@ async function terraformOne(r: Omit<Round, "program" | "checkpoints">, tf: Terra
     TF_VAR_private_key: "bench-private-key",
   };
   const stepLimit = Math.min(120_000 + count * 3_000, 60 * 60_000);
-  const tfArgs = (...args: string[]) => [...args, "-input=false", "-no-color"];
+  const tfArgs = (...args: string[]) => [...args, "-input=false", "-no-color", ...(r.parallel !== undefined ? [`-parallelism=${r.parallel}`] : [])];
   // plan -detailed-exitcode: 0 no changes, 2 changes; the edited pair must show as changes.
   const commands: Partial<Record<StepName, { args: string[]; ok: (code: number | null) => boolean }>> = {
     up: { args: tfArgs("apply", "-auto-approve"), ok: (c) => c === 0 },
@@ -589,6 +598,7 @@ export interface BenchResult {
     checkpoints: CheckpointMode[];
     pluginNodeArgs?: string;
     maxConcurrency: number | string;
+    parallel: number | string;
     neighbours: number;
     steps: string[];
     resources: Record<Exclude<ProgramName, typeof TERRAFORM>, string[]>;
@@ -625,7 +635,7 @@ async function main(argv: string[]): Promise<number> {
         emulator.setFaults({ latencyMs });
         // Programs alternate within each round, so a burst of load from elsewhere hits both alike.
         for (let round = 1; round <= options.repeat; round++) {
-          const shape = { sources: count - destinations, destinations, latencyMs, round, steps: options.steps, maxConcurrency: options.maxConcurrency, profileDir: options.profileDir, pluginNodeArgs: options.pluginNodeArgs };
+          const shape = { sources: count - destinations, destinations, latencyMs, round, steps: options.steps, maxConcurrency: options.maxConcurrency, parallel: options.parallel, profileDir: options.profileDir, pluginNodeArgs: options.pluginNodeArgs };
           for (const checkpoints of options.checkpoints) {
             for (const program of options.programs) {
               if (program === TERRAFORM) continue;
@@ -656,13 +666,14 @@ async function main(argv: string[]): Promise<number> {
         steps: options.steps,
         ...(options.pluginNodeArgs ? { pluginNodeArgs: options.pluginNodeArgs } : {}),
         maxConcurrency: options.maxConcurrency ?? "provider default",
+        parallel: options.parallel ?? "each tool's default",
         neighbours: options.neighbours,
         resources: RESOURCE_TYPES,
       },
       notes: [
         "Resources: postgresql Sources and snowflake Destinations, half each, on pulumi-cdc's dynamic classes (cdc) and on its provider plugin pulumi-resource-cdc (cdc-plugin, raw CustomResources of cdc:index:Source/Destination); each beside the same inputs on a provider that makes no API call: a dynamic provider (noop, the dynamic floor) and a provider plugin (noop-plugin, scripts/bench/noop-plugin, the plugin floor).",
         "API: the local emulator in this process, with the given latency added to every request.",
-        "Each step is one command with default parallelism, timed from start to exit (CLI start-up and program run included).",
+        `Each step is one command, ${options.parallel === undefined ? "with each tool's default parallelism (Pulumi: 4 per CPU; terraform: 10)" : `with parallelism ${options.parallel} (PULUMI_PARALLEL, terraform -parallelism)`}, timed from start to exit (CLI start-up and program run included).`,
         "Before 'preview after an out-of-band edit', one source and one destination are edited through the API; the drift command and refresh then see that drift.",
         "Peak memory: VmHWM of the dynamic-provider process or of the provider plugin's process (for the drift command, of the command's own process).",
         "CPU (from /proc, sampled every 100 ms): providerCpuSeconds is the provider process's (the drift command's own for that step), stepCpuSeconds all the step's processes' in the program's directory (CLI and engine, language host, program, provider); apiCpuSeconds the bench's own process (the emulator).",
