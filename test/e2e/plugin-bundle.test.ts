@@ -23,12 +23,12 @@ async function files(dir: string): Promise<string[]> {
 const HEAP_OPTIONS = ["--max-semi-space-size=1", "--heap-growing-percent=30"];
 
 /** What `launcher args...` runs, with a `node` on PATH that prints its arguments one a line. */
-async function argsOf(dir: string, launcher: string, ...args: string[]): Promise<string[]> {
+async function argsOf(dir: string, launcher: string, env: Record<string, string>, ...args: string[]): Promise<string[]> {
   const fakeBin = join(dir, "fake-bin");
   await mkdir(fakeBin, { recursive: true });
-  await writeFile(join(fakeBin, "node"), '#!/bin/sh\nfor a in "$@"; do echo "$a"; done\n');
+  await writeFile(join(fakeBin, "node"), '#!/bin/sh\necho "MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX-unset}"\nfor a in "$@"; do echo "$a"; done\n');
   await chmod(join(fakeBin, "node"), 0o755);
-  const { stdout } = await run(launcher, args, { env: { PATH: `${fakeBin}:/usr/bin:/bin` } });
+  const { stdout } = await run(launcher, args, { env: { ...env, PATH: `${fakeBin}:/usr/bin:/bin` } });
   return stdout.trim().split("\n");
 }
 
@@ -59,11 +59,13 @@ describe("the packaged plugin is one bundled file that starts and serves", { tim
     expect(JSON.parse(await readFile(join(stage, "package.json"), "utf8"))).toMatchObject({ name: "pulumi-resource-cdc", version: pkg.version, license: pkg.license, engines: pkg.engines });
   });
 
-  it("its launcher and bin/pulumi-resource-cdc run the bundle under the same heap options", async () => {
+  it("its launcher and bin/pulumi-resource-cdc run the bundle under the same heap options and malloc arenas (a user's setting kept)", async () => {
     const scratch = await mkdtemp(join(tmpdir(), "pulumi-cdc-launcher-args-"));
     try {
-      expect(await argsOf(scratch, join(stage, "pulumi-resource-cdc"), "a b")).toEqual([...HEAP_OPTIONS, join(stage, "dist", "plugin", "pulumi-resource-cdc.js"), "a b"]);
-      expect(await argsOf(scratch, join(repo, "bin", "pulumi-resource-cdc"), "a b")).toEqual([...HEAP_OPTIONS, `${join(repo, "bin")}/../dist/plugin/pulumi-resource-cdc.js`, "a b"]);
+      expect(await argsOf(scratch, join(stage, "pulumi-resource-cdc"), {}, "a b")).toEqual(["MALLOC_ARENA_MAX=2", ...HEAP_OPTIONS, join(stage, "dist", "plugin", "pulumi-resource-cdc.js"), "a b"]);
+      expect(await argsOf(scratch, join(repo, "bin", "pulumi-resource-cdc"), {}, "a b")).toEqual(["MALLOC_ARENA_MAX=2", ...HEAP_OPTIONS, `${join(repo, "bin")}/../dist/plugin/pulumi-resource-cdc.js`, "a b"]);
+      expect((await argsOf(scratch, join(stage, "pulumi-resource-cdc"), { MALLOC_ARENA_MAX: "8" }))[0]).toBe("MALLOC_ARENA_MAX=8");
+      expect((await argsOf(scratch, join(repo, "bin", "pulumi-resource-cdc"), { MALLOC_ARENA_MAX: "8" }))[0]).toBe("MALLOC_ARENA_MAX=8");
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }
