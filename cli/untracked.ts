@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { SECRET_SIG, SIG_KEY } from "../plugin/secret-signature.js";
+import { UNKNOWN } from "../provider/normalize.js";
 import { recoverableKind, type PendingOperation } from "./pending.js";
 import { coreProps } from "./types.js";
 
@@ -12,13 +14,8 @@ import { coreProps } from "./types.js";
  * stack: a resource record built from the preview's, with the object's id.
  */
 
-/** The engine's unknown value in `pulumi preview --json` (an output not known before the run). */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** How `pulumi preview --json` shows a secret value. */
 const SECRET_SHOWN = "[secret]";
-/** Pulumi's signature key and value of a secret in a checkpoint. */
-const SIG_KEY = "4dabf18193072939515e22adb298388d";
-const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 /** A create `pulumi preview --json` plans: the resource as it would be registered. */
 export interface PlannedState {

@@ -1,4 +1,8 @@
 import { structproto } from "./proto.js";
+import { SECRET_SIG, SIG_KEY } from "./secret-signature.js";
+
+export { SECRET_SIG, SIG_KEY };
+export { UNKNOWN } from "../provider/normalize.js";
 
 /**
  * Property values across the engine's protocol. Secrets arrive wrapped as objects carrying the
@@ -6,10 +10,6 @@ import { structproto } from "./proto.js";
  * remembered so the same paths are wrapped again on the way out. Unknowns (preview) pass as the
  * engine's sentinel string, which the core already recognises.
  */
-export const SIG_KEY = "4dabf18193072939515e22adb298388d";
-export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-
 export type Path = readonly (string | number)[];
 
 /** Paths as text, so sets of them compare by value. */

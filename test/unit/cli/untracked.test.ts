@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addAdopted, checkpointInputs, plannedCreates, UNKNOWN, withoutUnknowns } from "../../../cli/untracked.js";
+import { addAdopted, checkpointInputs, plannedCreates, withoutUnknowns } from "../../../cli/untracked.js";
+import { UNKNOWN } from "../../../provider/normalize.js";
 
 // What `pulumi preview --json` prints for a fresh stack of the plugin (the shape of v3.259's
 // steps, trimmed): the stack resource and two creates, the provider reference not yet known.
