@@ -2,9 +2,6 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { setDriftSink } from "../provider/drift.js";
 import { engineProto, grpc } from "./proto.js";
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type Module = any;
-
 /** The resource each RPC works on, so a message logged during it is shown under that resource. */
 export const currentUrn = new AsyncLocalStorage<string>();
 
@@ -13,9 +10,9 @@ export const currentUrn = new AsyncLocalStorage<string>();
  * the engine's own log file, where the dynamic host's reaches the person running the preview.
  * Without an engine address (a test starting the server alone) they stay on stderr.
  */
-export function logToEngine(engineAddress: string | undefined, fromSdk?: (id: string) => Module): void {
+export function logToEngine(engineAddress: string | undefined): void {
   if (!engineAddress) return;
-  const { engrpc, engproto } = fromSdk ? { engrpc: fromSdk("./proto/engine_grpc_pb"), engproto: fromSdk("./proto/engine_pb") } : engineProto();
+  const { engrpc, engproto } = engineProto();
   const engine = new engrpc.EngineClient(engineAddress, grpc.credentials.createInsecure());
   setDriftSink((text) => {
     const req = new engproto.LogRequest();

@@ -34,5 +34,3 @@ export const statusproto: Module = fromSdk("./proto/status_pb");
 export function engineProto(): { engrpc: Module; engproto: Module } {
   return { engrpc: fromSdk("./proto/engine_grpc_pb"), engproto: fromSdk("./proto/engine_pb") };
 }
-/** Loads another of the SDK's protocol modules (`./proto/engine_pb`) from the same install (tests). */
-export const loadFromSdk: (id: string) => Module = (id) => fromSdk(id);

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDriftSink } from "../../../provider/drift.js";
 import { logToEngine } from "../../../plugin/engine-log.js";
-import { emptyproto, grpc, loadFromSdk } from "../../../plugin/proto.js";
+import { emptyproto, engineProto, grpc } from "../../../plugin/proto.js";
 import { checkRequest, createRequest, diffRequest, plain, readRequest, snowflakeConfig, startPluginHarness, urnOf, type PluginHarness } from "./harness.js";
 import { consoleEdit } from "../../support/web.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const engrpc = loadFromSdk("./proto/engine_grpc_pb");
-const engproto = loadFromSdk("./proto/engine_pb");
+const { engrpc, engproto } = engineProto();
 
 interface Logged {
   severity: number;
@@ -38,7 +37,7 @@ describe("drift reports go to the engine's log, under the resource", () => {
   beforeAll(async () => {
     engine = await startFakeEngine();
     // As main.ts does with the address the engine starts the plugin with.
-    logToEngine(engine.address, loadFromSdk);
+    logToEngine(engine.address);
     h = await startPluginHarness();
   });
   afterAll(async () => {
