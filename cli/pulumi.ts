@@ -99,45 +99,37 @@ export async function exportStack(run: PulumiRunner, stack: string, cwd: string)
 /** The config keys that hold API settings, in the form resolveSettings() reads. */
 export const SETTINGS_KEYS = ["cdc:apiUrl", "cdc:clientId", "cdc:clientSecret", "cdc:accessToken"] as const;
 
-/** What `pulumi config --json` prints for one key: the value of a plain key; a secret one's only without --show-secrets. */
+/** What `pulumi config --json --show-secrets` prints for one key: its value, and whether it is secret. */
 type ConfigEntry = { value?: unknown; secret?: unknown } | undefined;
 
 /**
- * `pulumi config --json`: every key of the stack's config. Plain values are in the clear; secret
- * ones come without their value, unless `showSecrets` has the CLI decrypt them (which needs the
- * stack's passphrase or secrets provider, exactly as `pulumi up` does).
+ * `pulumi config --json --show-secrets`: every key of the stack's config, secret ones decrypted by
+ * the CLI (which needs the stack's passphrase or secrets provider, exactly as `pulumi up` does).
  */
-async function stackConfigListing(run: PulumiRunner, stack: string, cwd: string, showSecrets = false): Promise<Record<string, ConfigEntry>> {
-  const args = ["config", "--json", ...(showSecrets ? ["--show-secrets"] : []), "--stack", stack];
+async function stackConfigListing(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, ConfigEntry>> {
+  const args = ["config", "--json", "--show-secrets", "--stack", stack];
   const result = await run(args, cwd);
   if (result.code !== 0) throw failed(args, result);
   let parsed: unknown = {};
   try {
     if (result.stdout.trim() !== "") parsed = JSON.parse(result.stdout);
   } catch {
-    // Never quote the output: it may hold decrypted secrets.
+    // Never quote the output: it holds decrypted secrets.
     throw new PulumiCommandError(`\`pulumi ${args.join(" ")}\` printed something that is not JSON`);
   }
   return parsed !== null && typeof parsed === "object" ? (parsed as Record<string, ConfigEntry>) : {};
 }
 
-function plainValue(entry: ConfigEntry): string | undefined {
-  return entry && entry.secret !== true && (typeof entry.value === "string" || typeof entry.value === "number") ? String(entry.value) : undefined;
+/** A value as the listing prints it, secret or not. */
+function settingValue(entry: ConfigEntry): string | undefined {
+  return entry && (typeof entry.value === "string" || typeof entry.value === "number") ? String(entry.value) : undefined;
 }
 
-/**
- * The stack's plain `cdc:` values besides credentials: `cdc:createdFrom` and the tuning
- * (cdc:maxConcurrency, the retry budget), from one `pulumi config --json`. They are never
- * secret, so nothing is decrypted for them.
- */
-export async function stackPlainConfig(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, string>> {
-  return plainKeys(await stackConfigListing(run, stack, cwd));
-}
-
+/** The plain `cdc:` values besides credentials (`cdc:createdFrom`, the tuning): never secret, so a secret one is ignored. */
 function plainKeys(listing: Record<string, ConfigEntry>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of PLAIN_KEYS) {
-    const value = plainValue(listing[key]);
+    const value = listing[key]?.secret === true ? undefined : settingValue(listing[key]);
     if (value !== undefined) out[key] = value;
   }
   return out;
@@ -152,16 +144,11 @@ const PLAIN_KEYS = ["cdc:createdFrom", ...Object.values(TUNING_SPECS).map((spec)
  * most of what the drift command did. The output is parsed in memory and never quoted.
  */
 export async function stackSettingsConfig(run: PulumiRunner, stack: string, cwd: string): Promise<Record<string, string>> {
-  const listing = await stackConfigListing(run, stack, cwd, true);
+  const listing = await stackConfigListing(run, stack, cwd);
   const out: Record<string, string> = plainKeys(listing);
   for (const key of SETTINGS_KEYS) {
     const value = settingValue(listing[key]);
     if (value !== undefined) out[key] = value;
   }
   return out;
-}
-
-/** A settings value as `--show-secrets` prints it, secret or not. */
-function settingValue(entry: ConfigEntry): string | undefined {
-  return entry && (typeof entry.value === "string" || typeof entry.value === "number") ? String(entry.value) : undefined;
 }
