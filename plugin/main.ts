@@ -4,7 +4,8 @@
 import "../provider/node-version.js";
 import "../provider/compile-cache.js";
 import type * as grpcTypes from "@grpc/grpc-js";
-import { grpc, provrpc } from "./proto.js";
+import { grpc } from "./proto.js";
+import { resourceProviderService } from "./service.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Handler = (call: grpcTypes.ServerUnaryCall<any, any>, callback: grpcTypes.sendUnaryData<any>) => void;
@@ -29,7 +30,8 @@ function handlers(): Record<string, Handler> {
 async function main(): Promise<void> {
   const server = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 * 400 });
   const lazy: Record<string, Handler> = {};
-  for (const [name, method] of Object.entries(provrpc.ResourceProviderService as Record<string, { requestStream: boolean; responseStream: boolean }>)) {
+  const service = resourceProviderService();
+  for (const [name, method] of Object.entries(service as Record<string, { requestStream: boolean; responseStream: boolean }>)) {
     // Streaming methods have no handler: grpc-js answers them UNIMPLEMENTED, as it did before.
     if (method.requestStream || method.responseStream) continue;
     lazy[name] = (call, callback) => {
@@ -38,7 +40,7 @@ async function main(): Promise<void> {
       else callback({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by pulumi-cdc` });
     };
   }
-  server.addService(provrpc.ResourceProviderService, lazy as never);
+  server.addService(service as never, lazy as never);
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
   });

@@ -1,3 +1,4 @@
+import { Reader, Writer } from "protobufjs/minimal";
 import { structproto } from "./proto.js";
 import { SECRET_SIG, SIG_KEY } from "./secret-signature.js";
 
@@ -5,10 +6,18 @@ export { SECRET_SIG, SIG_KEY };
 export { UNKNOWN } from "../provider/normalize.js";
 
 /**
- * Property values across the engine's protocol. Secrets arrive wrapped as objects carrying the
- * special signature key; the core sees plain values, and the paths that were secret are
- * remembered so the same paths are wrapped again on the way out. Unknowns (preview) pass as the
- * engine's sentinel string, which the core already recognises.
+ * Property values across the engine's protocol: google.protobuf.Struct read from and written to
+ * the wire directly as plain JavaScript, with no message objects between (the generated classes
+ * made most of the plugin's garbage and a seventh of its CPU, docs/benchmarks.md). Secrets arrive
+ * wrapped as objects carrying the special signature key; the core sees plain values, and the
+ * paths that were secret are remembered so the same paths are wrapped again on the way out.
+ * Unknowns (preview) pass as the engine's sentinel string, which the core already recognises.
+ *
+ * The wire form is google/protobuf/struct.proto's, stable by protobuf's rules:
+ * Struct { map<string, Value> fields = 1 } (a map entry: key = 1, value = 2);
+ * Value { oneof: null_value = 1, number_value = 2, string_value = 3, bool_value = 4,
+ * struct_value = 5, list_value = 6 }; ListValue { repeated Value values = 1 }.
+ * test/unit/plugin/marshal.test.ts checks both directions against the generated classes.
  */
 export type Path = readonly (string | number)[];
 
@@ -29,121 +38,185 @@ export class PathSet {
   }
 }
 
-function isSecretWrapper(value: unknown): value is { value?: unknown } {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && (value as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
+/** A Struct read: the plain value with secrets unwrapped, and every path at which one was. */
+export interface Decoded {
+  value: Record<string, unknown>;
+  secrets: PathSet;
 }
 
-/** The plain value and every path at which a secret was unwrapped. */
-export function unwrapSecrets(value: unknown, secrets = new PathSet(), path: Path = []): { value: unknown; secrets: PathSet } {
-  const walk = (v: unknown, at: Path): unknown => {
-    if (isSecretWrapper(v)) {
-      secrets.add(at);
-      return walk(v.value, at);
-    }
-    if (Array.isArray(v)) return v.map((item, i) => walk(item, [...at, i]));
-    if (v && typeof v === "object") {
-      const out: Record<string, unknown> = {};
-      for (const [k, item] of Object.entries(v)) out[k] = walk(item, [...at, k]);
-      return out;
-    }
-    return v;
-  };
-  return { value: walk(value, path), secrets };
+/** A Struct to write: the plain value and the paths to wrap as secrets (absent ones skipped). */
+export interface Secreted {
+  value: Record<string, unknown>;
+  secrets?: Iterable<Path>;
+}
+
+function isSecretWrapper(value: unknown): value is { value?: unknown } {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && (value as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
 }
 
 export function secret(value: unknown): Record<string, unknown> {
   return { [SIG_KEY]: SECRET_SIG, value };
 }
 
-/** `value` with the values at `paths` wrapped as secrets (paths that are absent are skipped). */
-export function wrapSecrets<T>(value: T, paths: Iterable<Path>): T {
-  let out: unknown = value;
-  for (const path of paths) out = wrapAt(out, path);
-  return out as T;
-}
-
-function wrapAt(value: unknown, path: Path): unknown {
-  if (path.length === 0) return value === undefined || isSecretWrapper(value) ? value : secret(value);
-  if (isSecretWrapper(value)) return value;
-  const [head, ...rest] = path;
-  if (Array.isArray(value) && typeof head === "number" && head < value.length) {
-    const copy = [...value];
-    copy[head] = wrapAt(copy[head], rest);
-    return copy;
-  }
-  if (value && typeof value === "object" && !Array.isArray(value) && typeof head === "string" && head in value) {
-    return { ...(value as Record<string, unknown>), [head]: wrapAt((value as Record<string, unknown>)[head], rest) };
-  }
-  return value;
-}
-
-/** A protobuf Struct as plain JavaScript (secrets still wrapped). */
-export function fromStruct(struct: { toJavaScript(): Record<string, unknown> } | undefined | null): Record<string, unknown> {
-  return struct ? struct.toJavaScript() : {};
-}
-
-/** Plain JavaScript as a protobuf Struct: undefined properties are left out, as JSON leaves them. */
-export function toStruct(value: Record<string, unknown>): unknown {
-  return structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(value ?? {})));
-}
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type PbValue = any;
-type PbStruct = any;
+// Tags: (field number << 3) | wire type; 2 is length-delimited, 1 a 64-bit double, 0 a varint.
+const ENTRY = (1 << 3) | 2;
+const ENTRY_KEY = (1 << 3) | 2;
+const ENTRY_VALUE = (2 << 3) | 2;
+const NULL_VALUE = (1 << 3) | 0;
+const NUMBER_VALUE = (2 << 3) | 1;
+const STRING_VALUE = (3 << 3) | 2;
+const BOOL_VALUE = (4 << 3) | 0;
+const STRUCT_VALUE = (5 << 3) | 2;
+const LIST_VALUE = (6 << 3) | 2;
+const LIST_ITEM = (1 << 3) | 2;
 
 /**
- * A request's Struct read in one pass: the plain value with secrets unwrapped, and the paths at
- * which they were (as unwrapSecrets(fromStruct(struct)) gives, without the intermediate copy or
- * a path array per node: the path is one stack, copied only where a secret is found).
+ * The Struct in `r` up to `end`, read in one pass with secrets unwrapped into `secrets`. Keys
+ * come in the order the generated classes gave them (sorted), whatever order the engine sent.
  */
-export function readStruct(struct: PbStruct | undefined | null): { value: Record<string, unknown>; secrets: PathSet } {
-  const secrets = new PathSet();
-  if (!struct) return { value: {}, secrets };
-  const Kind = structproto.Value.KindCase;
+export function readStructFrom(r: Reader, end: number, secrets: PathSet): Record<string, unknown> {
   const at: (string | number)[] = [];
-  const fields = (s: PbStruct): unknown => {
-    const map = s.getFieldsMap();
-    const sig = map.get(SIG_KEY);
-    if (sig !== undefined && sig.getKindCase() === Kind.STRING_VALUE && sig.getStringValue() === SECRET_SIG) {
-      secrets.add([...at]);
-      const inner = map.get("value");
-      return inner === undefined ? undefined : value(inner);
+
+  const struct = (end: number): unknown => {
+    // The entries' values are located first and read after: whether this Struct is a secret's
+    // wrapper decides the path its values are read at.
+    const keys: string[] = [];
+    const starts: number[] = [];
+    const ends: number[] = [];
+    while (r.pos < end) {
+      const tag = r.uint32();
+      if (tag !== ENTRY) {
+        r.skipType(tag & 7);
+        continue;
+      }
+      const entryEnd = r.uint32() + r.pos;
+      let key = "";
+      let start = -1;
+      let stop = -1;
+      while (r.pos < entryEnd) {
+        const t = r.uint32();
+        if (t === ENTRY_KEY) key = r.string();
+        else if (t === ENTRY_VALUE) {
+          const length = r.uint32();
+          start = r.pos;
+          stop = start + length;
+          r.pos = stop;
+        } else r.skipType(t & 7);
+      }
+      keys.push(key);
+      starts.push(start);
+      ends.push(stop);
     }
+    // A key sent twice: the last entry wins, as in any protobuf map (the sort below is stable).
+    const sig = keys.lastIndexOf(SIG_KEY);
+    if (sig >= 0 && stringAt(starts[sig], ends[sig]) === SECRET_SIG) {
+      secrets.add([...at]);
+      const inner = keys.lastIndexOf("value");
+      return inner < 0 ? undefined : valueAt(starts[inner], ends[inner]);
+    }
+    const order = keys.map((_, i) => i);
+    if (keys.length > 1) order.sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
     const out: Record<string, unknown> = {};
-    map.forEach((v: PbValue, key: string) => {
-      at.push(key);
-      out[key] = value(v);
+    for (let n = 0; n < order.length; n++) {
+      const i = order[n];
+      if (n + 1 < order.length && keys[order[n + 1]] === keys[i]) continue;
+      at.push(keys[i]);
+      out[keys[i]] = valueAt(starts[i], ends[i]);
       at.pop();
-    });
+    }
+    r.pos = end;
     return out;
   };
-  const value = (v: PbValue): unknown => {
-    switch (v.getKindCase()) {
-      case Kind.NULL_VALUE:
-        return null;
-      case Kind.NUMBER_VALUE:
-        return v.getNumberValue();
-      case Kind.STRING_VALUE:
-        return v.getStringValue();
-      case Kind.BOOL_VALUE:
-        return v.getBoolValue();
-      case Kind.STRUCT_VALUE:
-        return fields(v.getStructValue());
-      case Kind.LIST_VALUE: {
-        const items = v.getListValue().getValuesList();
-        const out = new Array<unknown>(items.length);
-        for (let i = 0; i < items.length; i++) {
-          at.push(i);
-          out[i] = value(items[i]);
-          at.pop();
-        }
-        return out;
+
+  /** A Value's string, if that is what it holds (for the signature check). */
+  const stringAt = (start: number, stop: number): string | undefined => {
+    if (start < 0) return undefined;
+    const saved = r.pos;
+    r.pos = start;
+    let found: string | undefined;
+    while (r.pos < stop) {
+      const t = r.uint32();
+      if (t === STRING_VALUE) found = r.string();
+      else {
+        found = undefined;
+        r.skipType(t & 7);
       }
-      default:
-        throw new Error("Unexpected struct type");
     }
+    r.pos = saved;
+    return found;
   };
-  return { value: fields(struct) as Record<string, unknown>, secrets };
+
+  const valueAt = (start: number, stop: number): unknown => {
+    if (start < 0) throw new Error("Unexpected struct type");
+    const saved = r.pos;
+    r.pos = start;
+    const v = value(stop);
+    r.pos = saved;
+    return v;
+  };
+
+  /** A Value up to `end`: its last kind wins, as a oneof's does. */
+  const value = (end: number): unknown => {
+    let out: unknown;
+    let set = false;
+    while (r.pos < end) {
+      const t = r.uint32();
+      switch (t) {
+        case NULL_VALUE:
+          r.int32();
+          out = null;
+          break;
+        case NUMBER_VALUE:
+          out = r.double();
+          break;
+        case STRING_VALUE:
+          out = r.string();
+          break;
+        case BOOL_VALUE:
+          out = r.bool();
+          break;
+        case STRUCT_VALUE:
+          out = struct(r.uint32() + r.pos);
+          break;
+        case LIST_VALUE:
+          out = list(r.uint32() + r.pos);
+          break;
+        default:
+          r.skipType(t & 7);
+          continue;
+      }
+      set = true;
+    }
+    if (!set) throw new Error("Unexpected struct type");
+    return out;
+  };
+
+  const list = (end: number): unknown[] => {
+    const out: unknown[] = [];
+    while (r.pos < end) {
+      const t = r.uint32();
+      if (t !== LIST_ITEM) {
+        r.skipType(t & 7);
+        continue;
+      }
+      const itemEnd = r.uint32() + r.pos;
+      at.push(out.length);
+      out.push(value(itemEnd));
+      at.pop();
+      r.pos = itemEnd;
+    }
+    return out;
+  };
+
+  return struct(end) as Record<string, unknown>;
+}
+
+/** A Struct's bytes as a plain value with secrets unwrapped, and the paths at which they were. */
+export function decodeStruct(bytes: Uint8Array | undefined): Decoded {
+  const secrets = new PathSet();
+  if (!bytes || bytes.length === 0) return { value: {}, secrets };
+  const r = Reader.create(bytes);
+  return { value: readStructFrom(r, bytes.length, secrets), secrets };
 }
 
 /** Secret paths as a tree: a node is marked where its path is secret. */
@@ -152,9 +225,9 @@ interface PathTree {
   next?: Map<string | number, PathTree>;
 }
 
-function pathTree(paths: Iterable<Path>): PathTree | undefined {
+function pathTree(paths: Iterable<Path> | undefined): PathTree | undefined {
   let root: PathTree | undefined;
-  for (const path of paths) {
+  for (const path of paths ?? []) {
     root ??= {};
     let node = root;
     for (const part of path) {
@@ -169,59 +242,84 @@ function pathTree(paths: Iterable<Path>): PathTree | undefined {
 }
 
 /**
- * Plain JavaScript as a protobuf Struct in one pass, with the values at `paths` wrapped as
- * secrets: what toStruct(wrapSecrets(value, paths)) gives (undefined properties left out, as
- * JSON leaves them; absent paths skipped; a value already wrapped kept as it is), without the
- * copies wrapSecrets makes per path nor the JSON round trip.
+ * Writes `value` as a Struct's fields into `w`, the values at `paths` wrapped as secrets: what
+ * JSON makes of the value (undefined properties, functions and symbols left out; NaN and the
+ * infinities null; a Date as its JSON), absent paths skipped, a value already wrapped kept.
  */
-export function toSecretStruct(value: Record<string, unknown>, paths: Iterable<Path> = []): PbStruct {
-  return structOf(value ?? {}, pathTree(paths));
+export function writeStructTo(w: Writer, value: Record<string, unknown>, paths?: Iterable<Path>): Writer {
+  fields(w, value ?? {}, pathTree(paths));
+  return w;
 }
 
-function structOf(obj: Record<string, unknown>, tree: PathTree | undefined): PbStruct {
-  const out = new structproto.Struct();
-  const map = out.getFieldsMap();
+function fields(w: Writer, obj: Record<string, unknown>, tree: PathTree | undefined): void {
   for (const key of Object.keys(obj)) {
     const v = obj[key];
     if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
-    map.set(key, valueOf(v, tree?.next?.get(key)));
+    w.uint32(ENTRY).fork();
+    w.uint32(ENTRY_KEY).string(key);
+    w.uint32(ENTRY_VALUE).fork();
+    valueTo(w, v, tree?.next?.get(key));
+    w.ldelim();
+    w.ldelim();
   }
-  return out;
 }
 
-function valueOf(v: unknown, tree: PathTree | undefined): PbValue {
-  if (tree?.secret && !isSecretWrapper(v)) return valueOf(secret(v), undefined);
-  const out = new structproto.Value();
+function valueTo(w: Writer, v: unknown, tree: PathTree | undefined): void {
+  if (tree?.secret && !isSecretWrapper(v)) return valueTo(w, secret(v), undefined);
   switch (typeof v) {
     case "string":
-      out.setStringValue(v);
-      return out;
+      w.uint32(STRING_VALUE).string(v);
+      return;
     case "number":
-      // As JSON writes them: NaN and the infinities become null.
-      if (Number.isFinite(v)) out.setNumberValue(v);
-      else out.setNullValue(structproto.NullValue.NULL_VALUE);
-      return out;
+      if (Number.isFinite(v)) w.uint32(NUMBER_VALUE).double(v);
+      else w.uint32(NULL_VALUE).int32(0);
+      return;
     case "boolean":
-      out.setBoolValue(v);
-      return out;
+      w.uint32(BOOL_VALUE).bool(v);
+      return;
     case "object":
       break;
     default:
       // undefined, functions and symbols in an array, as JSON writes them.
-      out.setNullValue(structproto.NullValue.NULL_VALUE);
-      return out;
+      w.uint32(NULL_VALUE).int32(0);
+      return;
   }
   if (v === null) {
-    out.setNullValue(structproto.NullValue.NULL_VALUE);
+    w.uint32(NULL_VALUE).int32(0);
   } else if (Array.isArray(v)) {
-    const list = new structproto.ListValue();
-    for (let i = 0; i < v.length; i++) list.addValues(valueOf(v[i], tree?.next?.get(i)));
-    out.setListValue(list);
+    w.uint32(LIST_VALUE).fork();
+    for (let i = 0; i < v.length; i++) {
+      w.uint32(LIST_ITEM).fork();
+      valueTo(w, v[i], tree?.next?.get(i));
+      w.ldelim();
+    }
+    w.ldelim();
   } else if (typeof (v as { toJSON?: unknown }).toJSON === "function") {
     // A Date and the like: what JSON makes of it.
-    return valueOf(JSON.parse(JSON.stringify(v)), tree);
+    valueTo(w, JSON.parse(JSON.stringify(v)), tree);
   } else {
-    out.setStructValue(structOf(v as Record<string, unknown>, tree));
+    w.uint32(STRUCT_VALUE).fork();
+    fields(w, v as Record<string, unknown>, tree);
+    w.ldelim();
   }
-  return out;
+}
+
+/** A Struct's bytes for `value`, with the values at `paths` wrapped as secrets. */
+export function encodeStruct(value: Record<string, unknown>, paths?: Iterable<Path>): Uint8Array {
+  return writeStructTo(Writer.create(), value, paths).finish();
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type PbStruct = any;
+
+/**
+ * For the RPCs still served with the generated classes (Configure, CheckConfig, DiffConfig,
+ * Invoke, a partial failure's details): the same reading and writing, through the message's bytes.
+ */
+export function readStruct(struct: PbStruct | undefined | null): Decoded {
+  return decodeStruct(struct ? struct.serializeBinary() : undefined);
+}
+
+export function toSecretStruct(value: Record<string, unknown>, paths: Iterable<Path> = []): PbStruct {
+  return structproto.Struct.deserializeBinary(encodeStruct(value, paths));
 }

@@ -6,8 +6,9 @@ import { configure } from "../provider/context.js";
 import { checkProviderConfig, providerConfig } from "./config.js";
 import { currentUrn } from "./engine-log.js";
 import { invoke } from "./invoke.js";
-import { fromStruct, readStruct, toSecretStruct, type Path } from "./marshal.js";
-import { anyproto, emptyproto, grpc, pluginproto, provproto, statusproto, structproto } from "./proto.js";
+import { readStruct, toSecretStruct, type Decoded, type Path } from "./marshal.js";
+import { anyproto, emptyproto, grpc, pluginproto, provproto, statusproto } from "./proto.js";
+import type { Failure, Request, Responses } from "./service.js";
 import { core, HOST_ONLY_INPUTS, kindOfToken, kindOfUrn, previewOutputs, resourceName, secretPaths } from "./resources.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -46,7 +47,9 @@ export class ResourceProviderServer {
     const out: Record<string, (call: Call, callback: Callback) => void> = {};
     for (const [name, method] of Object.entries(methods)) {
       out[name] = (call, callback) => {
-        const urn = typeof call.request?.getUrn === "function" ? String(call.request.getUrn()) : "";
+        // The hot RPCs' requests are plain values (plugin/service.ts); the others, generated messages.
+        const request = call.request;
+        const urn = typeof request?.urn === "string" ? request.urn : typeof request?.getUrn === "function" ? String(request.getUrn()) : "";
         currentUrn.run(urn, () => method(call.request)).then(
           (resp) => callback(null, resp),
           (err: unknown) => callback(toGrpcError(err)),
@@ -110,119 +113,75 @@ export class ResourceProviderServer {
     return resp;
   }
 
-  async check(req: any) {
-    const urn: string = req.getUrn();
-    const kind = kindOfUrn(urn);
-    const olds = readStruct(req.getOlds());
-    const news = readStruct(req.getNews());
-    const logicalName = resourceName(urn);
-    const checked = await core(kind).check(
-      { ...(olds.value as Props), logicalName },
-      { ...(news.value as Props), logicalName },
-    );
+  async check(req: Request<"check">): Promise<Responses["check"]> {
+    const kind = kindOfUrn(req.urn);
+    const logicalName = resourceName(req.urn);
+    const checked = await core(kind).check({ ...req.olds.value, logicalName }, { ...req.news.value, logicalName });
     const inputs = withoutHostInputs(checked.inputs);
-    const resp = new provproto.CheckResponse();
-    resp.setInputs(toSecretStruct(inputs, [...news.secrets, ...secretPaths(kind, inputs)]));
-    resp.setFailuresList(checked.failures.map(failure));
-    return resp;
+    return { inputs: { value: inputs, secrets: [...req.news.secrets, ...secretPaths(kind, inputs)] }, failures: checked.failures };
   }
 
-  async diff(req: any) {
-    const kind = kindOfUrn(req.getUrn());
-    const olds = readStruct(req.getOlds()).value as Props;
-    const news = readStruct(req.getNews()).value as Props;
-    const result = await core(kind).diff(req.getId(), olds, withName(req.getUrn(), news));
-    const resp = new provproto.DiffResponse();
+  async diff(req: Request<"diff">): Promise<Responses["diff"]> {
+    const kind = kindOfUrn(req.urn);
+    const result = await core(kind).diff(req.id, req.olds.value, withName(req.urn, req.news.value));
     const Changes = provproto.DiffResponse.DiffChanges;
-    resp.setChanges(result.changes ? Changes.DIFF_SOME : Changes.DIFF_NONE);
     const replaces = result.replaces ?? [];
-    resp.setReplacesList(replaces);
-    if (result.deleteBeforeReplace) resp.setDeletebeforereplace(true);
+    const resp: Responses["diff"] = { changes: result.changes ? Changes.DIFF_SOME : Changes.DIFF_NONE, replaces, deleteBeforeReplace: result.deleteBeforeReplace };
     if (result.diffs || replaces.length > 0) {
       // The preview row itself names what changed (config["snowflake.schema.name"], tags, ...).
       const paths = [...new Set([...(result.diffs ?? []), ...replaces])];
-      const detailed = resp.getDetaileddiffMap();
-      for (const path of paths) {
-        const diff = new provproto.PropertyDiff();
-        const replacing = replaces.includes(path);
-        diff.setKind(replacing ? provproto.PropertyDiff.Kind.UPDATE_REPLACE : provproto.PropertyDiff.Kind.UPDATE);
-        diff.setInputdiff(true);
-        detailed.set(path, diff);
-      }
-      resp.setDiffsList([...new Set(paths.map(topLevel))]);
-      resp.setHasdetaileddiff(true);
+      const Kind = provproto.PropertyDiff.Kind;
+      resp.detailedDiff = new Map(paths.map((path) => [path, replaces.includes(path) ? Kind.UPDATE_REPLACE : Kind.UPDATE]));
+      resp.diffs = [...new Set(paths.map(topLevel))];
     }
     return resp;
   }
 
-  async create(req: any) {
-    const urn: string = req.getUrn();
-    const kind = kindOfUrn(urn);
-    const inputs = readStruct(req.getProperties());
+  async create(req: Request<"create">): Promise<Responses["create"]> {
+    const kind = kindOfUrn(req.urn);
+    const inputs = req.properties;
     const secrets = [...inputs.secrets];
-    if (req.getPreview()) {
-      const resp = new provproto.CreateResponse();
-      resp.setProperties(toSecretStruct(previewOutputs(kind, inputs.value as Props), secrets));
-      return resp;
-    }
+    if (req.preview) return { properties: { value: previewOutputs(kind, inputs.value), secrets } };
     try {
-      const { id, outs } = await core(kind).create(withName(urn, inputs.value as Props));
-      const resp = new provproto.CreateResponse();
-      resp.setId(id);
-      resp.setProperties(toSecretStruct(withoutHostInputs(outs), [...secrets, ...secretPaths(kind, outs)]));
-      return resp;
+      const { id, outs } = await core(kind).create(withName(req.urn, inputs.value));
+      return { id, properties: { value: withoutHostInputs(outs), secrets: [...secrets, ...secretPaths(kind, outs)] } };
     } catch (err) {
-      throw partialFailure(err, kind, secrets, fromStruct(req.getProperties()));
+      throw partialFailure(err, kind, secrets, inputs);
     }
   }
 
-  async read(req: any) {
-    const urn: string = req.getUrn();
-    const kind = kindOfUrn(urn);
-    const props = readStruct(req.getProperties());
-    const oldInputs = readStruct(req.getInputs());
+  async read(req: Request<"read">): Promise<Responses["read"]> {
+    const kind = kindOfUrn(req.urn);
+    const props = req.properties;
     // `pulumi import` reads with no properties: the core then rebuilds the inputs from the live object.
-    const importing = Object.keys(props.value as Props).length === 0;
-    const result = await core(kind).read(req.getId(), importing ? {} : withName(urn, props.value as Props));
-    const resp = new provproto.ReadResponse();
-    resp.setId(result.id);
-    if (!result.id) return resp;
-    const secrets = [...props.secrets, ...oldInputs.secrets];
-    resp.setProperties(toSecretStruct(withoutHostInputs(result.props), [...secrets, ...secretPaths(kind, result.props)]));
+    const importing = Object.keys(props.value).length === 0;
+    const result = await core(kind).read(req.id, importing ? {} : withName(req.urn, props.value));
+    if (!result.id) return { id: "" };
+    const secrets = [...props.secrets, ...req.inputs.secrets];
+    const resp: Responses["read"] = { id: result.id, properties: { value: withoutHostInputs(result.props), secrets: [...secrets, ...secretPaths(kind, result.props)] } };
     if (result.inputs) {
       // An import writes code from these inputs: only the schema's properties, nothing of ours.
       const inputs = withoutHostInputs(result.inputs, importing);
-      resp.setInputs(toSecretStruct(inputs, [...secrets, ...secretPaths(kind, inputs)]));
+      resp.inputs = { value: inputs, secrets: [...secrets, ...secretPaths(kind, inputs)] };
     }
     return resp;
   }
 
-  async update(req: any) {
-    const urn: string = req.getUrn();
-    const kind = kindOfUrn(urn);
-    const olds = readStruct(req.getOlds());
-    const news = readStruct(req.getNews());
-    const secrets = [...olds.secrets, ...news.secrets];
-    if (req.getPreview()) {
-      const resp = new provproto.UpdateResponse();
-      resp.setProperties(toSecretStruct(previewOutputs(kind, news.value as Props), secrets));
-      return resp;
-    }
+  async update(req: Request<"update">): Promise<Responses["update"]> {
+    const kind = kindOfUrn(req.urn);
+    const secrets = [...req.olds.secrets, ...req.news.secrets];
+    if (req.preview) return { properties: { value: previewOutputs(kind, req.news.value), secrets } };
     try {
-      const { outs } = await core(kind).update(req.getId(), olds.value as Props, withName(urn, news.value as Props));
-      const resp = new provproto.UpdateResponse();
-      resp.setProperties(toSecretStruct(withoutHostInputs(outs), [...secrets, ...secretPaths(kind, outs)]));
-      return resp;
+      const { outs } = await core(kind).update(req.id, req.olds.value, withName(req.urn, req.news.value));
+      return { properties: { value: withoutHostInputs(outs), secrets: [...secrets, ...secretPaths(kind, outs)] } };
     } catch (err) {
-      throw partialFailure(err, kind, secrets, fromStruct(req.getNews()));
+      throw partialFailure(err, kind, secrets, req.news);
     }
   }
 
-  async delete(req: any) {
-    const kind = kindOfUrn(req.getUrn());
-    const props = readStruct(req.getProperties()).value as Props;
-    await core(kind).delete(req.getId(), props);
-    return new emptyproto.Empty();
+  async delete(req: Request<"delete">): Promise<Responses["delete"]> {
+    await core(kindOfUrn(req.urn)).delete(req.id, req.properties.value);
+    return {};
   }
 
   async invoke(req: any) {
@@ -246,7 +205,7 @@ function packageFile(...parts: string[]): string {
   return existsSync(fromSources) ? fromSources : join(__dirname, "..", "..", ...parts);
 }
 
-function failure(f: { property: string; reason: string }) {
+function failure(f: Failure) {
   const out = new provproto.CheckFailure();
   out.setProperty(f.property);
   out.setReason(f.reason);
@@ -275,7 +234,7 @@ function withoutHostInputs(inputs: Props, importing = false): Props {
  * An object was written but not finished (the core's PartialFailure carries its id): the engine
  * keeps it in the stack instead of losing it, as with the dynamic host.
  */
-function partialFailure(err: unknown, kind: ReturnType<typeof kindOfToken>, secrets: Path[], inputs: Props): unknown {
+function partialFailure(err: unknown, kind: ReturnType<typeof kindOfToken>, secrets: Path[], inputs: Decoded): unknown {
   const e = err as { id?: unknown; properties?: Props; reasons?: string[]; message?: string };
   if (typeof e?.id !== "string" || !e.id) return err;
   const properties = withoutHostInputs(e.properties ?? {});
@@ -283,7 +242,8 @@ function partialFailure(err: unknown, kind: ReturnType<typeof kindOfToken>, secr
   detail.setId(e.id);
   detail.setProperties(toSecretStruct(properties, [...secrets, ...secretPaths(kind, properties)]));
   detail.setReasonsList(e.reasons ?? []);
-  detail.setInputs(structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(inputs))));
+  // The inputs as the engine sent them, their secrets still secret.
+  detail.setInputs(toSecretStruct(inputs.value, inputs.secrets));
   const any = new anyproto.Any();
   any.pack(detail.serializeBinary(), "pulumirpc.ErrorResourceInitFailed");
   const status = new statusproto.Status();

@@ -2,6 +2,7 @@ import { startEmulator, type RunningEmulator } from "../../../emulator/index.js"
 import { CdcClient, resetClients } from "../../../provider/client/index.js";
 import { grpc, provproto, provrpc, structproto } from "../../../plugin/proto.js";
 import { ResourceProviderServer } from "../../../plugin/server.js";
+import { resourceProviderService } from "../../../plugin/service.js";
 import { webClient } from "../../support/web.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -53,7 +54,7 @@ export function configureRequest(api: { url: string; clientId: string; clientSec
 export async function startPluginHarness(options: { configure?: Record<string, unknown> | false; apiUrl?: string } = {}): Promise<PluginHarness> {
   const emulator = await startEmulator({ port: 0 });
   const server = new grpc.Server();
-  server.addService(provrpc.ResourceProviderService, new ResourceProviderServer().handlers() as never);
+  server.addService(resourceProviderService() as never, new ResourceProviderServer().handlers() as never);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))),
   );
