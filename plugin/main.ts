@@ -2,7 +2,7 @@
 // Pulumi's ResourceProvider protocol on, and serves until the engine stops it.
 // First: on a Node.js too old for pulumi-cdc, one line saying so instead of a stack trace.
 import "../provider/node-version.js";
-import { flushCompileCache } from "../provider/compile-cache.js";
+import "../provider/compile-cache.js";
 import type * as grpcTypes from "@grpc/grpc-js";
 import { grpc } from "./proto.js";
 import { resourceProviderService } from "./service.js";
@@ -53,9 +53,6 @@ async function main(): Promise<void> {
     } catch (err) {
       fail(err);
     }
-    // The engine ends a plugin with a signal, so Node never writes its compile cache at exit:
-    // written now, the next start finds the code just compiled (provider/compile-cache.ts).
-    flushCompileCache();
   });
 }
 

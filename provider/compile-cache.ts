@@ -5,11 +5,3 @@ import * as nodeModule from "node:module";
 // It is the directory NODE_COMPILE_CACHE names, else one under the OS temp dir, and
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off. Optional: Node before 22.1 has no such call.
 nodeModule.enableCompileCache?.();
-
-/**
- * Writes what was compiled so far to the cache now: a process that ends by a signal (as the
- * engine stops its plugins) never writes it at exit. Node before 22.10 has no such call.
- */
-export function flushCompileCache(): void {
-  (nodeModule as { flushCompileCache?: () => void }).flushCompileCache?.();
-}

@@ -118,9 +118,6 @@ if ! command -v node >/dev/null 2>&1; then
 fi
 # Fewer malloc arenas (glibc; others ignore it): about 10 MiB less at 1,000 resources.
 export MALLOC_ARENA_MAX="\${MALLOC_ARENA_MAX:-2}"
-# Node's compile cache for the bundle itself (the plugin writes it once its core is loaded): a start
-# then skips compiling what the last one compiled. The directory Node's own default names.
-export NODE_COMPILE_CACHE="\${NODE_COMPILE_CACHE:-\${TMPDIR:-/tmp}/node-compile-cache}"
 exec node ${options} "$here/${BUNDLE}" "$@"
 `;
 }
@@ -135,8 +132,6 @@ function windowsLauncher(minNode, options) {
     `  echo pulumi-resource-cdc needs Node.js ^>= ${minNode} on PATH, and there is no node: install Node.js ${minNode} or newer 1>&2`,
     "  exit /b 1",
     ")",
-    "rem Node's compile cache for the bundle itself: a start skips compiling what the last one compiled.",
-    'if not defined NODE_COMPILE_CACHE set "NODE_COMPILE_CACHE=%TEMP%\\node-compile-cache"',
     `node ${options} "%~dp0${BUNDLE.replaceAll("/", "\\")}" %*`,
     "",
   ].join("\r\n");

@@ -79,12 +79,12 @@ describe("the plugin tarballs", { timeout: 600_000 }, () => {
       // The POSIX launcher with a node on PATH (one that prints its malloc setting and arguments): the heap options, then the bundle beside it.
       const fakeBin = join(dir, "fake-bin");
       mkdirSync(fakeBin);
-      writeFileSync(join(fakeBin, "node"), '#!/bin/sh\necho "MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX-unset}"\necho "NODE_COMPILE_CACHE=${NODE_COMPILE_CACHE-unset}"\nfor a in "$@"; do echo "$a"; done\n');
+      writeFileSync(join(fakeBin, "node"), '#!/bin/sh\necho "MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX-unset}"\nfor a in "$@"; do echo "$a"; done\n');
       chmodSync(join(fakeBin, "node"), 0o755);
       const ran = await new Promise<string>((resolve, reject) =>
         execFile(join(dir, "pulumi-resource-cdc"), ["x"], { env: { PATH: `${fakeBin}:/usr/bin:/bin` } }, (e, stdout) => (e ? reject(e) : resolve(stdout))),
       );
-      expect(ran.trim().split("\n")).toEqual(["MALLOC_ARENA_MAX=2", "NODE_COMPILE_CACHE=/tmp/node-compile-cache", ...HEAP_OPTIONS, `${dir}/dist/plugin/pulumi-resource-cdc.js`, "x"]);
+      expect(ran.trim().split("\n")).toEqual(["MALLOC_ARENA_MAX=2", ...HEAP_OPTIONS, `${dir}/dist/plugin/pulumi-resource-cdc.js`, "x"]);
       // The POSIX launcher without a node on PATH: one line naming the version, exit 1.
       const r = await new Promise<{ code: number; err: string }>((resolve) =>
         execFile("/bin/sh", [join(dir, "pulumi-resource-cdc")], { env: { PATH: "/nonexistent" } }, (e, _o, stderr) => resolve({ code: e ? Number(e.code) : 0, err: stderr })),
