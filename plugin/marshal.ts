@@ -59,7 +59,8 @@ export function secret(value: unknown): Record<string, unknown> {
 }
 
 // Tags: (field number << 3) | wire type; 2 is length-delimited, 1 a 64-bit double, 0 a varint.
-const ENTRY = (1 << 3) | 2;
+// Struct's map entries and ListValue's values are both field 1, length-delimited.
+const ITEM = (1 << 3) | 2;
 const ENTRY_KEY = (1 << 3) | 2;
 const ENTRY_VALUE = (2 << 3) | 2;
 const NULL_VALUE = (1 << 3) | 0;
@@ -68,7 +69,16 @@ const STRING_VALUE = (3 << 3) | 2;
 const BOOL_VALUE = (4 << 3) | 0;
 const STRUCT_VALUE = (5 << 3) | 2;
 const LIST_VALUE = (6 << 3) | 2;
-const LIST_ITEM = (1 << 3) | 2;
+
+/** The end of the next field-1 message in `r` before `end` (other fields skipped), or -1 if none is left. */
+function nextItem(r: Reader, end: number): number {
+  while (r.pos < end) {
+    const tag = r.uint32();
+    if (tag === ITEM) return r.uint32() + r.pos;
+    r.skipType(tag & 7);
+  }
+  return -1;
+}
 
 /**
  * The Struct in `r` up to `end`, read in one pass with secrets unwrapped into `secrets`. Keys
@@ -83,13 +93,7 @@ export function readStructFrom(r: Reader, end: number, secrets: PathSet): Record
     const keys: string[] = [];
     const starts: number[] = [];
     const ends: number[] = [];
-    while (r.pos < end) {
-      const tag = r.uint32();
-      if (tag !== ENTRY) {
-        r.skipType(tag & 7);
-        continue;
-      }
-      const entryEnd = r.uint32() + r.pos;
+    for (let entryEnd = nextItem(r, end); entryEnd >= 0; entryEnd = nextItem(r, end)) {
       let key = "";
       let start = -1;
       let stop = -1;
@@ -193,13 +197,7 @@ export function readStructFrom(r: Reader, end: number, secrets: PathSet): Record
 
   const list = (end: number): unknown[] => {
     const out: unknown[] = [];
-    while (r.pos < end) {
-      const t = r.uint32();
-      if (t !== LIST_ITEM) {
-        r.skipType(t & 7);
-        continue;
-      }
-      const itemEnd = r.uint32() + r.pos;
+    for (let itemEnd = nextItem(r, end); itemEnd >= 0; itemEnd = nextItem(r, end)) {
       at.push(out.length);
       out.push(value(itemEnd));
       at.pop();
@@ -255,7 +253,7 @@ function fields(w: Writer, obj: Record<string, unknown>, tree: PathTree | undefi
   for (const key of Object.keys(obj)) {
     const v = obj[key];
     if (v === undefined || typeof v === "function" || typeof v === "symbol") continue;
-    w.uint32(ENTRY).fork();
+    w.uint32(ITEM).fork();
     w.uint32(ENTRY_KEY).string(key);
     w.uint32(ENTRY_VALUE).fork();
     valueTo(w, v, tree?.next?.get(key));
@@ -289,7 +287,7 @@ function valueTo(w: Writer, v: unknown, tree: PathTree | undefined): void {
   } else if (Array.isArray(v)) {
     w.uint32(LIST_VALUE).fork();
     for (let i = 0; i < v.length; i++) {
-      w.uint32(LIST_ITEM).fork();
+      w.uint32(ITEM).fork();
       valueTo(w, v[i], tree?.next?.get(i));
       w.ldelim();
     }
