@@ -50,7 +50,7 @@ export class ResourceProviderServer {
         // The hot RPCs' requests are plain values (plugin/service.ts); the others, generated messages.
         const request = call.request;
         const urn = typeof request?.urn === "string" ? request.urn : typeof request?.getUrn === "function" ? String(request.getUrn()) : "";
-        currentUrn.run(urn, () => method(call.request)).then(
+        currentUrn.run(urn, () => method(request)).then(
           (resp) => callback(null, resp),
           (err: unknown) => callback(toGrpcError(err)),
         );

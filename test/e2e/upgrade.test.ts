@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findConnector, secretKeys } from "../../catalogue/index.js";
+import { SIG_KEY } from "../../plugin/secret-signature.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { sourceConnectorSchema, type CdcClient } from "../../provider/client/index.js";
 import { providerText, type ResourceKind } from "../../sdk/dynamic.js";
@@ -103,7 +104,6 @@ describe("a stack deployed with the per-resource provider objects of earlier ver
 
 const CATALOGUE_FIXTURE = join(__dirname, "fixtures", "upgrade-catalogue");
 const CLI = join(__dirname, "..", "..", "dist", "cli", "index.js");
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const ARCHIVE_KEY_ID = "AKIAUPGRADEARCHIVE01";
 const OLD_CHUNK_SIZE = "32768";
 
@@ -117,7 +117,7 @@ interface CheckpointResource {
 }
 
 function isSecretValue(value: unknown): value is Props {
-  return typeof value === "object" && value !== null && (value as Props)[SECRET_SIG] !== undefined;
+  return typeof value === "object" && value !== null && (value as Props)[SIG_KEY] !== undefined;
 }
 
 /** Changes a resource's `config` (inputs or outputs) in an export made with --show-secrets, inside its secret wrapper when the whole map is one. */

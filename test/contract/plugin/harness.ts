@@ -1,6 +1,7 @@
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
 import { CdcClient, resetClients } from "../../../provider/client/index.js";
 import { grpc, provproto, provrpc, structproto } from "../../../plugin/proto.js";
+import { secret } from "../../../plugin/marshal.js";
 import { ResourceProviderServer } from "../../../plugin/server.js";
 import { resourceProviderService } from "../../../plugin/service.js";
 import { webClient } from "../../support/web.js";
@@ -28,11 +29,8 @@ export interface PluginHarness {
   close(): Promise<void>;
 }
 
-export const SIG_KEY = "4dabf18193072939515e22adb298388d";
-export const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-
-export const secret = (value: unknown) => ({ [SIG_KEY]: SECRET_SIG, value });
+// Pulumi's secret signature, its unknown value and a secret's wrapping, as the plugin has them.
+export { SECRET_SIG, SIG_KEY, UNKNOWN, secret } from "../../../plugin/marshal.js";
 
 /** Back-off in tens of milliseconds and few attempts: fault tests do not wait real seconds. */
 export const FAST_RETRIES = { retryBaseDelayMs: "10", retryMaxDelayMs: "50", retryAttempts: "2" };
