@@ -27,9 +27,6 @@ export class PathSet {
   add(path: Path): void {
     this.#paths.set(JSON.stringify(path), path);
   }
-  has(path: Path): boolean {
-    return this.#paths.has(JSON.stringify(path));
-  }
   get size(): number {
     return this.#paths.size;
   }

@@ -108,7 +108,8 @@ describe("every TypeScript example, as its README runs it, on a fresh stack", { 
       await symlink(join(REPO_ROOT, "node_modules"), join(readme, "node_modules"), "dir");
       await writeFile(join(readme, "index.ts"), await readmeProgram("ts"));
       await writeFile(join(readme, "Pulumi.yaml"), "name: cdc-readme\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
-      readmeStack = await TestStack.create(readme, { stackName: "readme" });
+      // Type-checked by ts-node in the engine's run, as a reader's first preview is.
+      readmeStack = await TestStack.create(readme, { stackName: "readme", env: { PULUMI_NODEJS_TRANSPILE_ONLY: "false" } });
       await readmeStack.useApi(emulator);
       await previewReadmeProgram(readmeStack, "ts");
     } finally {

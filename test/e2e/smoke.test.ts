@@ -8,7 +8,8 @@ describe("Pulumi engine smoke test", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let stack: TestStack;
 
   beforeAll(async () => {
-    stack = await TestStack.create(join(__dirname, "fixtures", "smoke"));
+    // With ts-node's type check, as a user's program runs (the other suites leave it to tsc).
+    stack = await TestStack.create(join(__dirname, "fixtures", "smoke"), { env: { PULUMI_NODEJS_TRANSPILE_ONLY: "false" } });
   });
   afterAll(async () => {
     await stack?.dispose();
