@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonObject } from "../provider/client/json-object.js";
 import { CheckpointError } from "./state.js";
 import { cdcKindOf, coreProps } from "./types.js";
 
@@ -37,7 +38,7 @@ export interface PendingOperation {
   planned?: true;
 }
 
-const resourceSchema = z.looseObject({ urn: z.string(), type: z.string(), inputs: z.record(z.string(), z.unknown()).nullish() });
+const resourceSchema = z.looseObject({ urn: z.string(), type: z.string(), inputs: jsonObject.nullish() });
 const checkpointSchema = z.looseObject({
   deployment: z
     .looseObject({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonObject } from "../provider/client/json-object.js";
 import type { ConfigMap } from "../provider/normalize.js";
 import { cdcKindOf, coreProps } from "./types.js";
 
@@ -106,7 +107,7 @@ const resourceSchema = z.looseObject({
   urn: z.string(),
   type: z.string(),
   id: z.string().nullish(),
-  outputs: z.record(z.string(), z.unknown()).nullish(),
+  outputs: jsonObject.nullish(),
   delete: z.boolean().nullish(),
 });
 const checkpointSchema = z.looseObject({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonObject } from "./client/json-object.js";
 import { TAG_TYPES } from "../catalogue/kind-values.js";
 import {
   CdcApiError,
@@ -241,7 +242,7 @@ const topicDetailSchema = z.looseObject({
   kafka: z
     .looseObject({
       partitions: z.union([looseInt, z.looseObject({ count: looseInt })]).nullish(),
-      configs: z.record(z.string(), z.unknown()).nullish(),
+      configs: jsonObject.nullish(),
     })
     .nullish(),
   partition_count: looseInt.nullish(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonObject } from "./json-object.js";
 
 // Response schemas. Every object is loose: the API adds fields over time and an unknown
 // field must never fail a deployment. Fields the reference marks "or null" are nullish, and
@@ -32,15 +33,15 @@ const connectorFields = {
   created_timestamp: timestamp,
   sub_id: nullishString,
   tenant_id: nullishString,
-  config: z.record(z.string(), z.unknown()).nullish(),
+  config: jsonObject.nullish(),
   topic_ids: z.array(z.string()).nullish(),
-  topic_map: z.record(z.string(), z.unknown()).nullish(),
+  topic_map: jsonObject.nullish(),
   topics: z.array(z.string()).nullish(),
   tasks: z.array(z.number()).nullish(),
   connector_status: nullishString,
   // Not in the seed's response shape; the platform echoes it. Absent is tolerated everywhere.
   created_from: nullishString,
-  task_statuses: z.record(z.string(), z.unknown()).nullish(),
+  task_statuses: jsonObject.nullish(),
 };
 
 export const sourceConnectorSchema = z.looseObject({ ...connectorFields, service_id: nullishString });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonObject } from "../client/json-object.js";
 
 // Response shapes of pipelines, transforms, topics and transform jobs. Loose like the client's
 // other schemas, and tolerant where the platform's answer is not known for sure (§5 of the
@@ -42,8 +43,8 @@ export const transformSchema = z.looseObject({
   name: str,
   transform_type: str,
   status: str,
-  config: z.record(z.string(), z.unknown()).nullish(),
-  implementation: z.record(z.string(), z.unknown()).nullish(),
+  config: jsonObject.nullish(),
+  implementation: jsonObject.nullish(),
   version: looseInt.nullish(),
   topic_ids: stringList,
   topics: stringList,
@@ -64,7 +65,7 @@ export const implementationVersionSchema = z.looseObject({
   transform_id: str,
   version_id: versionId,
   description: str,
-  implementation: z.record(z.string(), z.unknown()).nullish(),
+  implementation: jsonObject.nullish(),
 });
 export type ImplementationVersion = z.output<typeof implementationVersionSchema>;
 

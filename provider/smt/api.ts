@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { jsonObject } from "../client/json-object.js";
 import { CdcApiError, isNotFound, type CdcClient } from "../client/index.js";
 
 /**
@@ -18,7 +19,7 @@ const typedInstanceSchema = z.looseObject({
   codec_version: z.number(),
   name: z.string(),
   enabled: z.boolean(),
-  config: z.record(z.string(), z.unknown()),
+  config: jsonObject,
   configured_secret_paths: z.array(z.string()),
   predicate: z.unknown().nullish(),
 });

@@ -1,8 +1,9 @@
 "use strict";
 // Profiling of the provider processes during a bench run (bench --profile-dir <dir>): loaded into
 // every Node.js process of a step through NODE_OPTIONS=--require, it does nothing unless the
-// process is a provider: the dynamic-provider host, pulumi-resource-cdc (dist/plugin/pulumi-resource-cdc.js, the bundle, or main.js) or
-// the no-op plugin (noop-plugin/main.js). In those it records, into BENCH_PROFILE_OUT:
+// process is a provider (the dynamic-provider host, pulumi-resource-cdc: dist/plugin/
+// pulumi-resource-cdc.js, the bundle, or main.js; the no-op plugin, noop-plugin/main.js) or the
+// pulumi-cdc CLI (dist/cli/index.js: the drift step). In those it records, into BENCH_PROFILE_OUT:
 //   <name>-<pid>.cpuprofile   a CPU profile of the whole process (open in Chrome DevTools, or summarise.js)
 //   <name>-<pid>.json         memory samples (RSS, V8 heap by space, external), GC pauses, event-loop
 //                             delay and, for the plugins, each RPC's count and time in the process;
@@ -17,6 +18,7 @@ const WHICH = [
   { name: "dynamic-provider", test: /cmd[/\\]dynamic-provider/ },
   { name: "cdc-plugin", test: /dist[/\\]plugin[/\\](main|pulumi-resource-cdc)\.js$/ },
   { name: "noop-plugin", test: /noop-plugin[/\\]main\.js$/ },
+  { name: "drift-cli", test: /dist[/\\]cli[/\\]index\.js$/ },
 ];
 const out = process.env.BENCH_PROFILE_OUT;
 const which = out ? WHICH.find((w) => process.argv.slice(1).some((a) => w.test.test(a))) : undefined;

@@ -160,6 +160,21 @@ describe("schemas over the wire", () => {
     expect(err.message).toMatch(/^GET \/tags\/t failed: 200 OK: unexpected response body: id: /);
   });
 
+  it("a connector's config, topic map and task statuses are passed on as the API sent them, and one that is not a JSON object is a ResponseShapeError naming it", async () => {
+    h = await startHarness();
+    const config = { "database.hostname": "db", "snapshot.max.threads": 4, nested: { a: [1, null] }, "": "empty key" };
+    h.api.route("GET", "/sources/{id}", ({ res, seen }) =>
+      sendJson(res, 200, { result: [{ ...source(1), config: seen.path.endsWith("/bad") ? ["not", "an", "object"] : config, topic_map: { t: { x: 1 } }, task_statuses: null }] }),
+    );
+    const env = await h.client.get("/sources/{id}", { params: { id: "src-1" }, schema: paginatedSchema(sourceConnectorSchema) });
+    expect(env.result[0]?.config).toEqual(config);
+    expect(env.result[0]?.topic_map).toEqual({ t: { x: 1 } });
+    expect(env.result[0]?.task_statuses).toBeNull();
+    const err = (await h.client.get("/sources/{id}", { params: { id: "bad" }, schema: paginatedSchema(sourceConnectorSchema) }).catch((e: unknown) => e)) as ResponseShapeError;
+    expect(err).toBeInstanceOf(ResponseShapeError);
+    expect(err.message).toMatch(/result\.0\.config: expected a JSON object/);
+  });
+
   it("without a schema returns the parsed JSON, and undefined for an empty body", async () => {
     h = await startHarness();
     h.api.route("PUT", "/sources/{id}/pause", ({ res }) => sendJson(res, 200, "paused"));
