@@ -109,7 +109,7 @@ describe("every TypeScript example, as its README runs it, on a fresh stack", { 
       await writeFile(join(readme, "index.ts"), await readmeProgram("ts"));
       await writeFile(join(readme, "Pulumi.yaml"), "name: cdc-readme\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
       // Type-checked by ts-node in the engine's run, as a reader's first preview is.
-      readmeStack = await TestStack.create(readme, { stackName: "readme", env: { PULUMI_NODEJS_TRANSPILE_ONLY: "false" } });
+      readmeStack = await TestStack.create(readme, { stackName: "readme", typeCheck: true });
       await readmeStack.useApi(emulator);
       await previewReadmeProgram(readmeStack, "ts");
     } finally {

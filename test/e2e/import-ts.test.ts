@@ -85,7 +85,8 @@ describe("pulumi import of a typed Snowflake destination writes TypeScript that 
       stackName: "import-ts",
       // The generated program is type-checked by ts-node in the engine's run, as a user's is:
       // the last test here asserts the compiler's message in the preview.
-      env: { PULUMI_NODEJS_TRANSPILE_ONLY: "false", PULUMI_CDC_CODEGEN: await codegen(), CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret },
+      typeCheck: true,
+      env: { PULUMI_CDC_CODEGEN: await codegen(), CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret },
     });
   });
   afterAll(async () => {

@@ -9,7 +9,7 @@ describe("Pulumi engine smoke test", { timeout: ENGINE_TIMEOUT_MS }, () => {
 
   beforeAll(async () => {
     // With ts-node's type check, as a user's program runs (the other suites leave it to tsc).
-    stack = await TestStack.create(join(__dirname, "fixtures", "smoke"), { env: { PULUMI_NODEJS_TRANSPILE_ONLY: "false" } });
+    stack = await TestStack.create(join(__dirname, "fixtures", "smoke"), { typeCheck: true });
   });
   afterAll(async () => {
     await stack?.dispose();

@@ -15,6 +15,12 @@ export interface StackOptions {
   /** Extra environment for every command (CDC_* settings, for example). */
   env?: Record<string, string>;
   stackName?: string;
+  /**
+   * Run a TypeScript program with ts-node's type check at every engine run, as a user's runs.
+   * Off by default: the check costs about 2 s of CPU a run, in hundreds of runs, and
+   * test/unit/programs-typecheck.test.ts type-checks every program these stacks run once, with tsc.
+   */
+  typeCheck?: boolean;
 }
 
 /**
@@ -40,11 +46,7 @@ export class TestStack {
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_SKIP_CONFIRMATIONS: "true",
       NO_COLOR: "1",
-      // ts-node type-checks a TypeScript program at every engine run (about 2 s of CPU each, in
-      // hundreds of runs). test/unit/programs-typecheck.test.ts type-checks every program these
-      // stacks run once, with tsc. The smoke test, README.md's program and the program `pulumi
-      // import` generates keep the type check in the engine's run, as a user's has it ("false").
-      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+      PULUMI_NODEJS_TRANSPILE_ONLY: options.typeCheck ? "false" : "true",
       ...options.env,
     };
     const stack = new TestStack(programDir, options.stackName ?? "e2e", home, env);

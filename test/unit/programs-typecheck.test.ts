@@ -1,8 +1,8 @@
-import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "../support/python.js";
 import { REPO_ROOT } from "../support/yaml.js";
 
 // The end-to-end suites run their TypeScript programs with PULUMI_NODEJS_TRANSPILE_ONLY (see
@@ -24,13 +24,7 @@ function programs(): string[] {
   return found.sort();
 }
 
-function tsc(project: string): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [TSC, "-p", project], { maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, output: `${stdout}${stderr}` });
-    });
-  });
-}
+const tsc = (project: string) => run(process.execPath, [TSC, "-p", project]);
 
 describe("every TypeScript program the examples and the end-to-end tests run", () => {
   const exampleOptions = JSON.parse(readFileSync(join(REPO_ROOT, "examples", "quickstart", "tsconfig.json"), "utf8")).compilerOptions as Record<string, unknown>;
