@@ -1,7 +1,7 @@
 /**
  * The allowed values of the kinds' enumerated inputs, each list written here and nowhere else in
  * the product: the provider's checks (zod, in provider/resources), the lookups (provider/lookup.ts),
- * the plugin's kinds and so its schema (plugin/kinds.ts) and the TypeScript SDK's types (sdk/) all
+ * the plugin's kinds and so its schema (provider/kinds/index.ts) and the TypeScript SDK's types (sdk/) all
  * read them from here. A test (test/unit/kind-values.test.ts) fails when another product file
  * spells a list out again. The emulator keeps its own copies: it plays the service.
  *

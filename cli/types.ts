@@ -1,5 +1,5 @@
-import { typedKindOf } from "../plugin/typed.js";
-import { toCoreProps } from "../plugin/typed-props.js";
+import { typedKindOf } from "../provider/typed/kinds.js";
+import { toCoreProps } from "../provider/typed/props.js";
 
 /**
  * Our resources' type tokens, from either host: the dynamic classes'

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { SECRET_SIG, SIG_KEY } from "../plugin/secret-signature.js";
+import { SECRET_SIG, SIG_KEY } from "../provider/secret-signature.js";
 import { UNKNOWN } from "../provider/normalize.js";
 import { recoverableKind, type PendingOperation } from "./pending.js";
 import { coreProps } from "./types.js";

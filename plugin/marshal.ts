@@ -1,6 +1,7 @@
 import { Reader, Writer } from "protobufjs/minimal";
 import { structproto } from "./proto.js";
-import { SECRET_SIG, SIG_KEY } from "./secret-signature.js";
+import { SECRET_SIG, SIG_KEY } from "../provider/secret-signature.js";
+import type { Path } from "../provider/kinds/spec.js";
 
 export { SECRET_SIG, SIG_KEY };
 export { UNKNOWN } from "../provider/normalize.js";
@@ -19,7 +20,7 @@ export { UNKNOWN } from "../provider/normalize.js";
  * struct_value = 5, list_value = 6 }; ListValue { repeated Value values = 1 }.
  * test/unit/plugin/marshal.test.ts checks both directions against the generated classes.
  */
-export type Path = readonly (string | number)[];
+export type { Path };
 
 /** Paths as text, so sets of them compare by value. */
 export class PathSet {

@@ -9,7 +9,7 @@ import { invoke } from "./invoke.js";
 import { readStruct, toSecretStruct, type Decoded, type Path } from "./marshal.js";
 import { anyproto, emptyproto, grpc, pluginproto, provproto, statusproto } from "./proto.js";
 import type { Failure, Request, Responses } from "./service.js";
-import { core, HOST_ONLY_INPUTS, kindOfToken, kindOfUrn, previewOutputs, resourceName, secretPaths } from "./resources.js";
+import { core, HOST_ONLY_INPUTS, kindOfToken, kindOfUrn, previewOutputs, resourceName, secretPaths } from "../provider/served.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Call = grpcTypes.ServerUnaryCall<any, any>;

@@ -19,7 +19,7 @@ const { parseArgs } = require("node:util");
 const ROOT = join(__dirname, "..", "..");
 const { startEmulator } = require(join(ROOT, "dist", "emulator", "index.js"));
 const { grpc, provproto, provrpc, structproto } = require(join(ROOT, "dist", "plugin", "proto.js"));
-const { SIG_KEY, SECRET_SIG } = require(join(ROOT, "dist", "plugin", "secret-signature.js"));
+const { SIG_KEY, SECRET_SIG } = require(join(ROOT, "dist", "provider", "secret-signature.js"));
 const secret = (value) => ({ [SIG_KEY]: SECRET_SIG, value });
 const struct = (v) => structproto.Struct.fromJavaScript(JSON.parse(JSON.stringify(v)));
 

@@ -33,7 +33,7 @@ node "$out/scripts/generate/add-ranges.js" "$(pwd)"
 # The compiled generator holds a copy of the catalogue from before these steps.
 cp catalogue/connectors.json "$out/catalogue/connectors.json"
 node "$out/scripts/generate/main.js" "$(pwd)"
-# The provider plugin's package schema (plugin/schema.json) from plugin/kinds.ts and the catalogue.
+# The provider plugin's package schema (plugin/schema.json) from provider/kinds/index.ts and the catalogue.
 node "$out/scripts/generate/schema.js" "$(pwd)"
 # The SDKs of the other languages (plugin-sdks/go/cdc, plugin-sdks/python, plugin-sdks/dotnet), the Node.js SDK of the
 # plugin's tokens (plugin-sdks/nodejs, which the TypeScript of `pulumi import` imports) and the reference pages

@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { FUNCTIONS, KINDS, OBJECT_TYPES, PACKAGE, PROVIDER_CONFIG, type PropertySpec, type TypeSpec } from "../../plugin/kinds.js";
-import { TYPED_KINDS, TYPED_TYPES } from "../../plugin/typed.js";
+import { FUNCTIONS, KINDS, OBJECT_TYPES, PACKAGE, PROVIDER_CONFIG, type PropertySpec, type TypeSpec } from "../../provider/kinds/index.js";
+import { TYPED_KINDS, TYPED_TYPES } from "../../provider/typed/kinds.js";
 
 /**
  * The provider plugin's package schema (plugin/schema.json), rendered from the kinds' data in
- * plugin/kinds.ts. Pure: the same data and version always give the same text (properties, types
+ * provider/kinds/index.ts. Pure: the same data and version always give the same text (properties, types
  * and tokens sorted, 2-space JSON, a trailing newline), so a test renders it in memory and
  * compares with the committed file. Run as a script (`npm run generate`), it writes the file.
  */
@@ -88,7 +88,7 @@ const NODEJS_SDK_LINE =
 /** The package schema as an object. */
 export function packageSchema(version: string): { [key: string]: Json } {
   const config = PROVIDER_CONFIG.map((c) => [c.name, property(c, false)] as [string, Json]);
-  // The generic kinds, then one typed resource per catalogued connector and transform type (plugin/typed.ts).
+  // The generic kinds, then one typed resource per catalogued connector and transform type (provider/typed/kinds.ts).
   const resources = [...Object.values(KINDS), ...Object.values(TYPED_KINDS)].map((k): [string, Json] => {
     const owner = k.token.split(":").pop()!;
     const outputs = objectShape(k.outputs, false, owner);

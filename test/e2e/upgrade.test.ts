@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findConnector, secretKeys } from "../../catalogue/index.js";
-import { SIG_KEY } from "../../plugin/secret-signature.js";
+import { SIG_KEY } from "../../provider/secret-signature.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { sourceConnectorSchema, type CdcClient } from "../../provider/client/index.js";
 import { providerText, type ResourceKind } from "../../sdk/dynamic.js";

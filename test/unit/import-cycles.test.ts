@@ -98,12 +98,12 @@ describe("import cycles", () => {
   });
 
   it("reads type-only imports, re-exports and dynamic imports as edges", () => {
-    const graph = importGraph([join(root, "cli", "args.ts"), join(root, "sdk", "lookups.ts"), join(root, "plugin", "kinds.ts")]);
+    const graph = importGraph([join(root, "cli", "args.ts"), join(root, "sdk", "lookups.ts"), join(root, "provider", "kinds", "index.ts")]);
     expect(graph.get("cli/args.ts")).toContain("cli/import/args.ts");
     // `import("../provider/lookup.js")` and `import type {...} from "../provider/lookup.js"`.
     expect(graph.get("sdk/lookups.ts")).toContain("provider/lookup.ts");
-    // `export type {...} from "./kind-spec.js"`.
-    expect(graph.get("plugin/kinds.ts")).toContain("plugin/kind-spec.ts");
+    // `export type {...} from "./spec.js"`.
+    expect(graph.get("provider/kinds/index.ts")).toContain("provider/kinds/spec.ts");
   });
 
   it(`are none in ${DIRS.join(", ")}`, () => {

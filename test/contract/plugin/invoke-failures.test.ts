@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
-import { FUNCTIONS, type FunctionToken } from "../../../plugin/kinds.js";
+import { FUNCTIONS, type FunctionToken } from "../../../provider/kinds/index.js";
 import { emptyproto, grpc, provproto, statusproto } from "../../../plugin/proto.js";
 import {
   checkRequest,

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FUNCTIONS, KINDS } from "../../../plugin/kinds.js";
+import { FUNCTIONS, KINDS } from "../../../provider/kinds/index.js";
 import { emptyproto, grpc, pluginproto, provproto } from "../../../plugin/proto.js";
-import { TYPED_KINDS } from "../../../plugin/typed.js";
+import { TYPED_KINDS } from "../../../provider/typed/kinds.js";
 import {
   configureRequest,
   createRequest,

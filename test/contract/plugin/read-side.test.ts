@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FUNCTIONS, OBJECT_TYPES, type FunctionToken, type PropertySpec, type TypeSpec } from "../../../plugin/kinds.js";
+import { FUNCTIONS, OBJECT_TYPES, type FunctionToken, type PropertySpec, type TypeSpec } from "../../../provider/kinds/index.js";
 import { failuresOf, invokeRequest, plain, rejection, startPluginHarness, type PluginHarness } from "./harness.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
 import { setDriftSink } from "../../../provider/drift.js";
-import { KINDS } from "../../../plugin/kinds.js";
+import { KINDS } from "../../../provider/kinds/index.js";
 import { emptyproto, grpc, provproto } from "../../../plugin/proto.js";
 import { consoleEdit } from "../../support/web.js";
 import {

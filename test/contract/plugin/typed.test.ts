@@ -3,7 +3,7 @@ import { CATALOGUE } from "../../../catalogue/index.js";
 import { destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
 import { setDriftSink } from "../../../provider/drift.js";
 import { provproto } from "../../../plugin/proto.js";
-import { TYPED_KINDS } from "../../../plugin/typed.js";
+import { TYPED_KINDS } from "../../../provider/typed/kinds.js";
 import {
   checkRequest,
   createRequest,

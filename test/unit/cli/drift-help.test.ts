@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DRIFT_USAGE } from "../../../cli/args.js";
-import { RESOURCE_KINDS } from "../../../plugin/resources.js";
+import { RESOURCE_KINDS } from "../../../provider/served.js";
 
 /** The guide that holds the drift command's table (moved there from the README). */
 const README = readFileSync(join(__dirname, "..", "..", "..", "docs", "drift-in-ci.md"), "utf8");

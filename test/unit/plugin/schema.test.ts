@@ -18,8 +18,8 @@ import { inputSchema as topicInputs, TopicProvider } from "../../../provider/res
 import { inputSchema as topicDestinationInputs, TopicDestinationProvider } from "../../../provider/resources/topicDestination.js";
 import { inputSchema as transformInputs, TransformProvider } from "../../../provider/resources/transform.js";
 import { DestinationSmtChainProvider, inputSchema as smtChainInputs } from "../../../provider/resources/destinationSmtChain.js";
-import { FUNCTIONS, INTERNAL_PROPERTIES, KINDS, OBJECT_TYPES, PROVIDER_CONFIG, type KindName, type TypeSpec } from "../../../plugin/kinds.js";
-import { TYPED_TYPES, type TypedToken } from "../../../plugin/typed.js";
+import { FUNCTIONS, INTERNAL_PROPERTIES, KINDS, OBJECT_TYPES, PROVIDER_CONFIG, type KindName, type TypeSpec } from "../../../provider/kinds/index.js";
+import { TYPED_TYPES, type TypedToken } from "../../../provider/typed/kinds.js";
 import { packageVersion, renderSchema, SCHEMA_PATH } from "../../../scripts/generate/schema.js";
 import { requiredConfig } from "../../support/catalogue-samples.js";
 
@@ -174,7 +174,7 @@ function allProperties(): Array<[string, Json]> {
 }
 
 describe("the provider plugin's package schema", () => {
-  it(`${SCHEMA_PATH} is up to date with plugin/kinds.ts (run \`npm run generate\` when this fails)`, () => {
+  it(`${SCHEMA_PATH} is up to date with provider/kinds/index.ts (run \`npm run generate\` when this fails)`, () => {
     expect(readFileSync(join(root, SCHEMA_PATH), "utf8"), `${SCHEMA_PATH} is stale: run npm run generate`).toBe(renderSchema(packageVersion(root)));
   });
 

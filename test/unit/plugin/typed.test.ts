@@ -6,10 +6,10 @@ import { CATALOGUE, KINDS as CATALOGUE_KINDS, type ConnectorSpec } from "../../.
 import { toWireConfig } from "../../../provider/check.js";
 import { ConnectorProvider, DESTINATION, SOURCE } from "../../../provider/resources/connector.js";
 import { TransformProvider } from "../../../provider/resources/transform.js";
-import { KINDS } from "../../../plugin/kinds.js";
-import { core, kindOfToken } from "../../../plugin/resources.js";
-import { SECRET_DIGESTS, TYPED_KINDS, TYPED_TYPES, enumValueName, typedKindFor, type TypedKind, type TypedToken } from "../../../plugin/typed.js";
-import { fromCoreProps, toCoreProps, typedFailure, typedPath, unknownProperties } from "../../../plugin/typed-props.js";
+import { KINDS } from "../../../provider/kinds/index.js";
+import { core, kindOfToken } from "../../../provider/served.js";
+import { SECRET_DIGESTS, TYPED_KINDS, TYPED_TYPES, enumValueName, typedKindFor, type TypedKind, type TypedToken } from "../../../provider/typed/kinds.js";
+import { fromCoreProps, toCoreProps, typedFailure, typedPath, unknownProperties } from "../../../provider/typed/props.js";
 import { SCHEMA_PATH } from "../../../scripts/generate/schema.js";
 import { HELPERS } from "../../../sdk/generated/index.js";
 import { allArgs, requiredArgs, resolvedConfig } from "../../support/catalogue-samples.js";

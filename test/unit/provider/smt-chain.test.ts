@@ -4,7 +4,7 @@ import { MASK } from "../../../provider/normalize.js";
 import { newSalt, secretDigest } from "../../../provider/secret-digest.js";
 import { buildWrites, checkEntries, compareEntries, digestsOf, entryAsProgram, type Prior, type SmtEntry } from "../../../provider/smt/entries.js";
 import { programPath } from "../../../provider/smt/errors.js";
-import { smtSecretPaths } from "../../../plugin/smt-secrets.js";
+import { smtSecretPaths } from "../../../provider/kinds/smt-secrets.js";
 import type { SmtTransformArgs } from "../../../sdk/destinationSmtChain.js";
 
 const mask = (more: Record<string, unknown> = {}) => ({ type: "mask_field", name: "Mask email", fieldsInclude: ["orders.email"], ...more });

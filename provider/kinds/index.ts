@@ -1,4 +1,4 @@
-import { connectorCodes } from "../catalogue/index.js";
+import { connectorCodes } from "../../catalogue/index.js";
 import {
   defaultFirstText,
   DESTINATION_STATES,
@@ -11,11 +11,11 @@ import {
   REPLAY_WINDOWS,
   SOURCE_STATES,
   TAG_TYPES,
-} from "../catalogue/kind-values.js";
-import { DEFAULT_API_URL, DEFAULT_CREATED_FROM } from "../provider/client/settings.js";
-import { DEFAULT_TUNING, TUNING_SPECS } from "../provider/client/tuning.js";
-import { SMT_CHAIN_KIND, SMT_TRANSFORM_TYPE } from "./kinds-smt.js";
-import type { PropertySpec, KindName, KindSpec, ObjectTypeToken, ObjectTypeSpec, FunctionToken, FunctionSpec, ConfigSpec } from "./kind-spec.js";
+} from "../../catalogue/kind-values.js";
+import { DEFAULT_API_URL, DEFAULT_CREATED_FROM } from "../client/settings.js";
+import { DEFAULT_TUNING, TUNING_SPECS } from "../client/tuning.js";
+import { SMT_CHAIN_KIND, SMT_TRANSFORM_TYPE } from "./smt.js";
+import type { PropertySpec, KindName, KindSpec, ObjectTypeToken, ObjectTypeSpec, FunctionToken, FunctionSpec, ConfigSpec } from "./spec.js";
 
 /**
  * What the provider plugin `pulumi-resource-cdc` (package `cdc`) serves, as data: each kind's
@@ -26,7 +26,7 @@ import type { PropertySpec, KindName, KindSpec, ObjectTypeToken, ObjectTypeSpec,
  * no third-party module, so the generator runs it from its own compiled copy.
  */
 
-export type { TypeSpec, PropertySpec, KindName, KindSpec, ObjectTypeToken, ObjectTypeSpec, FunctionToken, FunctionSpec, ConfigSpec } from "./kind-spec.js";
+export type { TypeSpec, PropertySpec, KindName, KindSpec, ObjectTypeToken, ObjectTypeSpec, FunctionToken, FunctionSpec, ConfigSpec } from "./spec.js";
 
 /**
  * Properties the core carries that are not part of the schema: what the dynamic SDK adds

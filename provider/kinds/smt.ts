@@ -1,5 +1,5 @@
-import { SMT_TYPES, SMT_TYPE_IDS, type SmtField } from "../catalogue/smt.js";
-import type { KindSpec, ObjectTypeSpec, PropertySpec, TypeSpec } from "./kind-spec.js";
+import { SMT_TYPES, SMT_TYPE_IDS, type SmtField } from "../../catalogue/smt.js";
+import type { KindSpec, ObjectTypeSpec, PropertySpec, TypeSpec } from "./spec.js";
 
 /**
  * The plugin's view of `DestinationSmtChain` (provider/resources/destinationSmtChain.ts): its

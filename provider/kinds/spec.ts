@@ -1,6 +1,6 @@
 /**
- * The shapes of plugin/kinds.ts's data (a kind, its properties, object types, functions, config),
- * in a module of their own so that plugin/kinds-smt.ts, which kinds.ts imports, can use them
+ * The shapes of provider/kinds/index.ts's data (a kind, its properties, object types, functions, config),
+ * in a module of their own so that provider/kinds/smt.ts, which kinds.ts imports, can use them
  * without importing kinds.ts back.
  */
 
@@ -17,7 +17,7 @@ export type TypeSpec =
   | { mapOf: TypeSpec }
   /** One of OBJECT_TYPES, by token. */
   | { object: ObjectTypeToken }
-  /** An enum or object type of the typed resources (plugin/typed.ts's TYPED_TYPES), by token. */
+  /** An enum or object type of the typed resources (provider/typed/kinds.ts's TYPED_TYPES), by token. */
   | { ref: `cdc:${string}:${string}` };
 
 export interface PropertySpec {
@@ -76,3 +76,6 @@ export interface ConfigSpec extends PropertySpec {
   /** The value used when neither sets it. */
   default?: string | number;
 }
+
+/** A path to a value inside a resource's properties (`["config", "database.password"]`). */
+export type Path = readonly (string | number)[];

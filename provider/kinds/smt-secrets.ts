@@ -1,5 +1,5 @@
-import { findSmtType } from "../catalogue/smt.js";
-import type { Path } from "./marshal.js";
+import { findSmtType } from "../../catalogue/smt.js";
+import type { Path } from "./spec.js";
 
 /** The paths of a chain's secret fields (`transforms[i].maskSalt`), as the SMT catalogue marks them, wherever an entry sets one. */
 export function smtSecretPaths(props: Record<string, unknown>): Path[] {

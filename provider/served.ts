@@ -1,10 +1,11 @@
-import { secretKeySet } from "../provider/catalogue.js";
-import { provider, type ResourceKind } from "../provider/index.js";
-import { KINDS } from "./kinds.js";
-import { UNKNOWN, type Path } from "./marshal.js";
-import { SECRET_DIGESTS, typedKindFor, typedKindOf, type TypedKind } from "./typed.js";
-import { smtSecretPaths } from "./smt-secrets.js";
-import { fromCoreProps, toCoreProps, typedFailure, typedPath, unknownProperties } from "./typed-props.js";
+import { secretKeySet } from "./catalogue.js";
+import { provider, type ResourceKind } from "./index.js";
+import { KINDS } from "./kinds/index.js";
+import { UNKNOWN } from "./normalize.js";
+import type { Path } from "./kinds/spec.js";
+import { SECRET_DIGESTS, typedKindFor, typedKindOf, type TypedKind } from "./typed/kinds.js";
+import { smtSecretPaths } from "./kinds/smt-secrets.js";
+import { fromCoreProps, toCoreProps, typedFailure, typedPath, unknownProperties } from "./typed/props.js";
 
 /**
  * Type tokens to the core's kinds. The plugin serves the same providers the dynamic classes use;

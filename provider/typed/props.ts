@@ -1,10 +1,10 @@
-import { toWireConfig } from "../provider/check.js";
-import { SECRET_DIGESTS, TYPED_TYPES, type TypedKind, type TypedProperty } from "./typed.js";
+import { toWireConfig } from "../check.js";
+import { SECRET_DIGESTS, TYPED_TYPES, type TypedKind, type TypedProperty } from "./kinds.js";
 
 /**
  * A typed resource's properties (`cdc:sources:Postgresql`: `databasePort`, ...) and its generic
  * kind's (`connector: "postgresql"`, `config["database.port.user.defined"]`), both ways: the
- * protocol's names adapted to the core's, driven by the catalogue (plugin/typed.ts). Nothing of
+ * protocol's names adapted to the core's, driven by the catalogue (provider/typed/kinds.ts). Nothing of
  * a kind's rules: the core checks, diffs and writes what it is given as for `cdc:index:Source`.
  */
 

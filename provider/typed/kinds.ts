@@ -1,6 +1,6 @@
-import { helperName } from "../catalogue/helpers.js";
-import { CATALOGUE, KINDS as CATALOGUE_KINDS, type CatalogueKind, type ConnectorSpec, type KeySpec } from "../catalogue/index.js";
-import { KINDS, type PropertySpec, type TypeSpec } from "./kinds.js";
+import { helperName } from "../../catalogue/helpers.js";
+import { CATALOGUE, KINDS as CATALOGUE_KINDS, type CatalogueKind, type ConnectorSpec, type KeySpec } from "../../catalogue/index.js";
+import { KINDS, type PropertySpec, type TypeSpec } from "../kinds/index.js";
 
 /**
  * The typed resources of the plugin's schema, as data generated from the catalogue: one per
@@ -8,8 +8,8 @@ import { KINDS, type PropertySpec, type TypeSpec } from "./kinds.js";
  * `cdc:destinations:Snowflake`, `cdc:transforms:MapFilter`). Each is its generic kind (Source,
  * Destination, Transform) with `connector`/`transform` fixed and `config` spread into typed
  * properties named as the TypeScript helpers name them (the catalogue's `name`). The plugin serves
- * them with the generic kind's core (plugin/resources.ts maps the properties, with the functions of
- * plugin/typed-props.ts); scripts/generate/schema.ts renders them. Like kinds.ts, it imports no
+ * them with the generic kind's core (provider/served.ts maps the properties, with the functions of
+ * provider/typed/props.ts); scripts/generate/schema.ts renders them. Like kinds.ts, it imports no
  * third-party module.
  */
 
