@@ -10,7 +10,7 @@ import { EXIT_ERROR, type DriftOptions } from "./args.js";
 import { describeError, programDir } from "./common.js";
 import { exportStack, selectedStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
 import { driftRun, exitCodeFor, markdownCell, renderHuman, renderJson, renderMarkdown, type DriftRun } from "./report.js";
-import { trackedConnectors, trackedObjects, trackedPipelines } from "./state.js";
+import { trackedConnectors, trackedObjects } from "./state.js";
 
 /** Everything the command touches outside itself, injectable for tests. */
 export interface DriftDeps {
@@ -86,13 +86,12 @@ export async function runDrift(options: DriftOptions, deps: DriftDeps): Promise<
     settings.catch(() => undefined);
     const checkpoint = await exportStack(deps.runPulumi, stack, cwd);
     const resources = trackedConnectors(checkpoint);
-    const pipelines = trackedPipelines(checkpoint);
     const objects = trackedObjects(checkpoint);
     let checked: DriftRun["resources"] = [];
-    if (resources.length + pipelines.length + objects.length > 0) {
+    if (resources.length + objects.length > 0) {
       // The checks' modules, only the stack's kinds', load while the Pulumi CLI reads the config.
-      const kinds = [...resources, ...pipelines, ...objects].map((r) => r.kind);
-      const [config, { checkAll, checkObject, checkPipeline }] = await Promise.all([
+      const kinds = [...resources, ...objects].map((r) => r.kind);
+      const [config, { checkAll, checkObject }] = await Promise.all([
         settings,
         import("./check.js").then(async (checks) => {
           await checks.loadChecks(kinds);
@@ -101,12 +100,8 @@ export async function runDrift(options: DriftOptions, deps: DriftDeps): Promise<
       ]);
       const client = deps.createClient(resolveSettings(config, deps.env), resolveTuning(config, deps.env));
       api = client;
-      const [connectors, joined, others] = await Promise.all([
-        checkAll(client, resources),
-        Promise.all(pipelines.map((p) => checkPipeline(client, p))),
-        Promise.all(objects.map((o) => checkObject(client, o))),
-      ]);
-      checked = [...connectors, ...joined, ...others];
+      const [connectors, others] = await Promise.all([checkAll(client, resources), Promise.all(objects.map((o) => checkObject(client, o)))]);
+      checked = [...connectors, ...others];
     }
     const run = driftRun(stack, deps.now(), checked);
     deps.stdout(RENDER[options.format](run));

@@ -1,3 +1,4 @@
+import { DECLARATIONS } from "../provider/kinds/index.js";
 import { EXIT_CLEAN, EXIT_DRIFT } from "./args.js";
 import type { CheckedResource } from "./check.js";
 
@@ -24,11 +25,13 @@ export function renderJson(run: DriftRun): string {
 
 const INDENT = "    ";
 
-/** How the human report names a kind (the JSON report keeps `type` as is). */
-const KIND_LABELS: Readonly<Record<string, string>> = { http_connection: "HTTP connection", llm_connection: "LLM connection", kafka_user: "Kafka user", client_credential: "client credential", smt_chain: "SMT chain" };
+/** How the human and Markdown reports name a kind: its declaration's noun (the JSON report keeps `type` as is). */
+function kindLabel(r: CheckedResource): string {
+  return DECLARATIONS.find((d) => d.report === r.type)?.noun ?? r.type;
+}
 
 function label(r: CheckedResource): string {
-  return `${KIND_LABELS[r.type] ?? r.type} ${r.name} (id ${r.id})`;
+  return `${kindLabel(r)} ${r.name} (id ${r.id})`;
 }
 
 /** What changed on a drifted resource, one line each, unindented: the masked diff, the changed keys, the status. */
@@ -182,7 +185,7 @@ export function renderMarkdown(run: DriftRun): string {
     "|---|---|---|---|",
   ];
   for (const r of drifted) {
-    const kind = markdownCell(KIND_LABELS[r.type] ?? r.type);
+    const kind = markdownCell(kindLabel(r));
     const name = `${markdownCell(r.name)} (id ${markdownCell(r.id)})`;
     const what = changedOnly(changeLines(r).map((l) => l.replace(/\r$/, "")));
     const changed = shortLines(what.length > 0 ? what : ["changed outside Pulumi"])

@@ -1,40 +1,27 @@
 import { z } from "zod";
 import { jsonObject } from "../provider/client/json-object.js";
 import type { ConfigMap } from "../provider/normalize.js";
-import { cdcKindOf, coreProps } from "./types.js";
+import { coreProps, declarationOf } from "./types.js";
 
-/** The resource kinds the drift command checks, as the report names them. */
+/** The kinds the drift command checks by their config and status, as the report names them. */
 export type ConnectorKind = "source" | "destination";
 
-/** A source or destination, by type token of either host (dynamic classes or plugin). */
+/** A source or destination (a kind whose connectors the catalogue lists), by type token of either host (dynamic classes or plugin). */
 function connectorKindOf(type: string): ConnectorKind | undefined {
-  const kind = cdcKindOf(type);
-  return kind === "Source" ? "source" : kind === "Destination" ? "destination" : undefined;
+  const catalogue = declarationOf(type)?.catalogue?.kind;
+  return catalogue === "source" || catalogue === "destination" ? catalogue : undefined;
 }
 
 /**
- * The other kinds the drift command checks, as the report names them: each against the API with
- * its core's own findings (what a plain preview would say).
+ * The other kinds the drift command checks, as the report names them (a declaration's
+ * `report`): each against the API with its rules' own findings (what a plain preview would say).
  */
-export type ObjectKind = "tag" | "client_credential" | "transform" | "topic" | "topic_destination" | "agent" | "http_connection" | "llm_connection" | "kafka_user" | "smt_chain";
+export type ObjectKind = string;
 
-const OBJECT_KINDS: Readonly<Record<string, ObjectKind>> = {
-  Tag: "tag",
-  ClientCredential: "client_credential",
-  Transform: "transform",
-  Topic: "topic",
-  TopicDestination: "topic_destination",
-  Agent: "agent",
-  HttpConnection: "http_connection",
-  LlmConnection: "llm_connection",
-  KafkaUser: "kafka_user",
-  DestinationSmtChain: "smt_chain",
-};
+/** The kinds the drift command reports: connectors, and every other kind. */
+export type CheckedKind = ConnectorKind | ObjectKind;
 
-/** The kinds the drift command reports: connectors, pipelines, and the other kinds above. */
-export type CheckedKind = ConnectorKind | "pipeline" | ObjectKind;
-
-/** A tag, transform, topic, agent, connection or Kafka user as the stack's last deployment recorded it. */
+/** A pipeline, tag, transform, topic, agent, connection or Kafka user as the stack's last deployment recorded it. */
 export interface TrackedObject {
   kind: ObjectKind;
   urn: string;
@@ -51,37 +38,20 @@ function encrypted(value: unknown): boolean {
   return typeof value === "object" && value !== null && !Array.isArray(value) && "ciphertext" in value;
 }
 
-/** Tags, transforms, topics, agents, HTTP and LLM connections and Kafka users of a checkpoint, in state order. */
+/** Every resource of a checkpoint but sources and destinations (pipelines, tags, transforms, topics, agents, ...), in state order. */
 export function trackedObjects(checkpoint: unknown): TrackedObject[] {
   const parsed = checkpointSchema.safeParse(checkpoint);
   if (!parsed.success) throw new CheckpointError("the stack export is not a Pulumi checkpoint (expected {deployment: {resources: [...]}})");
   return (parsed.data.deployment?.resources ?? []).flatMap((r) => {
-    const kind = OBJECT_KINDS[cdcKindOf(r.type) ?? ""];
-    if (!kind || r.delete || !r.id) return [];
+    const declaration = declarationOf(r.type);
+    if (!declaration || connectorKindOf(r.type) || r.delete || !r.id) return [];
+    const kind = declaration.report;
     const outputs = Object.fromEntries(Object.entries(coreProps(r.type, r.outputs ?? {})).filter(([, v]) => !encrypted(v)));
     const name = stringOr(outputs.name, stringOr(outputs.username, stringOr(outputs.topicId, logicalNameOf(r.urn))));
     return [{ kind, urn: r.urn, id: r.id, name, outputs }];
   });
 }
 
-
-/** A pipeline as the stack's last deployment recorded it: its outputs, which hold what the program set. */
-export interface TrackedPipeline {
-  kind: "pipeline";
-  urn: string;
-  id: string;
-  name: string;
-  outputs: Record<string, unknown>;
-}
-
-/** Pipelines of a checkpoint, in state order (the old half of a replacement left out). */
-export function trackedPipelines(checkpoint: unknown): TrackedPipeline[] {
-  const parsed = checkpointSchema.safeParse(checkpoint);
-  if (!parsed.success) throw new CheckpointError("the stack export is not a Pulumi checkpoint (expected {deployment: {resources: [...]}})");
-  return (parsed.data.deployment?.resources ?? [])
-    .filter((r) => cdcKindOf(r.type) === "Pipeline" && !r.delete && r.id)
-    .map((r) => ({ kind: "pipeline" as const, urn: r.urn, id: r.id!, name: stringOr(r.outputs?.name, logicalNameOf(r.urn)), outputs: r.outputs ?? {} }));
-}
 
 /** A source or destination as the stack's last deployment recorded it. */
 export interface TrackedConnector {

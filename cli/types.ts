@@ -1,3 +1,4 @@
+import { isKindName, KINDS, type KindName, type KindSpec } from "../provider/kinds/index.js";
 import { typedKindOf } from "../provider/typed/kinds.js";
 import { toCoreProps } from "../provider/typed/props.js";
 
@@ -11,9 +12,19 @@ import { toCoreProps } from "../provider/typed/props.js";
 const PREFIXES = ["pulumi-nodejs:dynamic/cdc:", "cdc:index:"] as const;
 
 /** `Source`, `Pipeline`, ... for one of our type tokens (a typed resource's generic kind); undefined for anything else. */
-export function cdcKindOf(type: string): string | undefined {
-  for (const prefix of PREFIXES) if (type.startsWith(prefix)) return type.slice(prefix.length);
+export function cdcKindOf(type: string): KindName | undefined {
+  for (const prefix of PREFIXES) {
+    if (!type.startsWith(prefix)) continue;
+    const kind = type.slice(prefix.length);
+    return isKindName(kind) ? kind : undefined;
+  }
   return typedKindOf(type)?.kind;
+}
+
+/** The declaration of the kind of one of our type tokens; undefined for anything else. */
+export function declarationOf(type: string): KindSpec<KindName> | undefined {
+  const kind = cdcKindOf(type);
+  return kind === undefined ? undefined : KINDS[kind];
 }
 
 /**

@@ -9,18 +9,7 @@ import "./node-version.js";
 import "./compile-cache.js";
 import { currentTuning, withBudget, type ConfigSource } from "./client/index.js";
 import { configure } from "./context.js";
-import { ClientCredentialProvider } from "./resources/clientCredential.js";
-import { ConnectorProvider, DESTINATION, SOURCE } from "./resources/connector.js";
-import { TagProvider } from "./resources/tag.js";
-import { AgentProvider } from "./resources/agent.js";
-import { HttpConnectionProvider } from "./resources/httpConnection.js";
-import { KafkaUserProvider } from "./resources/kafkaUser.js";
-import { LlmConnectionProvider } from "./resources/llmConnection.js";
-import { PipelineProvider } from "./resources/pipeline.js";
-import { TopicProvider } from "./resources/topic.js";
-import { TopicDestinationProvider } from "./resources/topicDestination.js";
-import { TransformProvider } from "./resources/transform.js";
-import { DestinationSmtChainProvider } from "./resources/destinationSmtChain.js";
+import { DECLARATIONS, KINDS, replaceOnChange, type DeclarationOf, type KindName } from "./kinds/index.js";
 import { tolerateUnknowns } from "./unknowns.js";
 
 export { configure };
@@ -44,26 +33,28 @@ function budgeted<P extends object>(kind: string, target: P): P {
   });
 }
 
-const providers = {
-  Source: budgeted("source", tolerateUnknowns(new ConnectorProvider(SOURCE))),
-  Destination: budgeted("destination", tolerateUnknowns(new ConnectorProvider(DESTINATION))),
-  Tag: budgeted("tag", tolerateUnknowns(new TagProvider())),
-  ClientCredential: budgeted("client credential", tolerateUnknowns(new ClientCredentialProvider())),
-  HttpConnection: budgeted("HTTP connection", tolerateUnknowns(new HttpConnectionProvider())),
-  LlmConnection: budgeted("LLM connection", tolerateUnknowns(new LlmConnectionProvider())),
-  Agent: budgeted("agent", tolerateUnknowns(new AgentProvider())),
-  Pipeline: budgeted("pipeline", tolerateUnknowns(new PipelineProvider())),
-  Transform: budgeted("transform", tolerateUnknowns(new TransformProvider())),
-  Topic: budgeted("topic", tolerateUnknowns(new TopicProvider())),
-  TopicDestination: budgeted("topic destination", tolerateUnknowns(new TopicDestinationProvider())),
-  KafkaUser: budgeted("Kafka user", tolerateUnknowns(new KafkaUserProvider())),
-  DestinationSmtChain: budgeted("SMT chain", tolerateUnknowns(new DestinationSmtChainProvider())),
-};
+/** A kind's rules, as its declaration loads them. */
+type Rules<K extends KindName> = Awaited<ReturnType<DeclarationOf<K>["rules"]>>;
 
-export type ResourceKind = keyof typeof providers;
+/**
+ * A kind's provider before its rules are loaded: each operation loads them on first use, so a
+ * run (or a command) loads only the rules of the kinds it meets.
+ */
+function lazyRules<K extends KindName>(kind: DeclarationOf<K>): Rules<K> {
+  let loaded: Promise<Rules<K>> | undefined;
+  const rules = () => (loaded ??= kind.rules() as Promise<Rules<K>>);
+  const ops = Object.fromEntries(
+    [...OPERATIONS].map((op) => [op, async (...args: unknown[]) => ((await rules()) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[op]!(...args)]),
+  );
+  return { ...ops, replaceOnChange: replaceOnChange(kind) } as unknown as Rules<K>;
+}
+
+const providers = Object.fromEntries(DECLARATIONS.map((d) => [d.name, budgeted(d.noun, tolerateUnknowns(lazyRules(d)))])) as unknown as { [K in KindName]: Rules<K> };
+
+export type ResourceKind = KindName;
 
 export function provider<K extends ResourceKind>(kind: K): (typeof providers)[K] {
-  const found = providers[kind];
+  const found = Object.hasOwn(KINDS, kind) ? providers[kind] : undefined;
   if (!found) throw new Error(`pulumi-cdc has no provider for "${String(kind)}": the installed package is older than the program's state`);
   return found;
 }
@@ -98,17 +89,5 @@ export function dynamicProvider(kind: ResourceKind): DynamicProvider {
   return found;
 }
 
-export type { ConnectorInputs, ConnectorOutputs, DesiredState } from "./resources/connector.js";
-export type { TagInputs, TagOutputs } from "./resources/tag.js";
-export type { ClientCredentialInputs, ClientCredentialOutputs } from "./resources/clientCredential.js";
-export type { HttpConnectionInputs, HttpConnectionOutputs } from "./resources/httpConnection.js";
-export type { LlmConnectionInputs, LlmConnectionOutputs } from "./resources/llmConnection.js";
-export type { AgentInputs, AgentOutputs } from "./resources/agent.js";
-export type { PipelineInputs, PipelineOutputs } from "./resources/pipeline.js";
-export type { TransformInputs, TransformOutputs } from "./resources/transform.js";
-export type { TopicInputs, TopicOutputs } from "./resources/topic.js";
-export type { TopicDestinationInputs, TopicDestinationOutputs } from "./resources/topicDestination.js";
-export type { KafkaAcl, KafkaUserInputs, KafkaUserOutputs } from "./resources/kafkaUser.js";
-export type { DestinationSmtChainInputs, DestinationSmtChainOutputs, SmtEntry } from "./resources/destinationSmtChain.js";
 export type { DriftReport } from "./drift.js";
 export * as api from "./client/index.js";

@@ -1,36 +1,22 @@
-import { secretKeySet } from "./catalogue.js";
 import { provider, type ResourceKind } from "./index.js";
-import { KINDS } from "./kinds/index.js";
+import { isKindName, KIND_NAMES, KINDS, secretPaths as registrySecretPaths } from "./kinds/index.js";
 import { UNKNOWN } from "./normalize.js";
 import type { Path } from "./kinds/spec.js";
 import { SECRET_DIGESTS, typedKindFor, typedKindOf, type TypedKind } from "./typed/kinds.js";
-import { smtSecretPaths } from "./kinds/smt-secrets.js";
 import { fromCoreProps, toCoreProps, typedFailure, typedPath, unknownProperties } from "./typed/props.js";
 
 /**
- * Type tokens to the core's kinds. The plugin serves the same providers the dynamic classes use;
- * what is here is only what the protocol needs to know about a kind's properties.
+ * Type tokens to the core's kinds, for the plugin host: it serves the same providers the dynamic
+ * classes use, and what is here is what the protocol needs to know about a kind's properties.
  */
-export const RESOURCE_KINDS: readonly ResourceKind[] = [
-  "Source",
-  "Destination",
-  "Tag",
-  "ClientCredential",
-  "HttpConnection",
-  "LlmConnection",
-  "Agent",
-  "Pipeline",
-  "Transform",
-  "Topic",
-  "TopicDestination",
-  "KafkaUser",
-  "DestinationSmtChain",
-];
+
+/** Every kind the plugin serves by its own token (`cdc:index:<Kind>`): the registry's. */
+export const RESOURCE_KINDS: readonly ResourceKind[] = KIND_NAMES;
 
 export const TOKEN_PREFIX = "cdc:index:";
 
 export function tokenOf(kind: ResourceKind): string {
-  return `${TOKEN_PREFIX}${kind}`;
+  return KINDS[kind].token;
 }
 
 /**
@@ -45,7 +31,7 @@ export interface Served {
 /** The kind of a type token (`cdc:index:Source`, `cdc:sources:Postgresql`), or an error that lists the kinds there are. */
 export function kindOfToken(token: string): Served {
   const kind = token.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : "";
-  if ((RESOURCE_KINDS as readonly string[]).includes(kind)) return { kind: kind as ResourceKind };
+  if (isKindName(kind)) return { kind };
   const typed = typedKindOf(token);
   if (typed) return { kind: typed.kind, typed };
   throw new Error(
@@ -168,31 +154,7 @@ export function secretPaths(served: Served, props: Record<string, unknown>): Pat
     const digests = props[SECRET_DIGESTS] && typeof props[SECRET_DIGESTS] === "object" ? Object.keys(props[SECRET_DIGESTS]) : [];
     return [...served.typed.properties.filter((p) => p.spec.secret && p.name in props).map((p) => [p.name]), ...digests.map((name) => [SECRET_DIGESTS, name])];
   }
-  const kind = served.kind;
-  switch (kind) {
-    case "Source":
-    case "Destination":
-    case "Transform": {
-      const config = props.config && typeof props.config === "object" ? (props.config as Record<string, unknown>) : {};
-      const catalogueKind = kind === "Transform" ? "transform" : kind === "Source" ? "source" : "destination";
-      const code = String((kind === "Transform" ? props.transform : props.connector) ?? "");
-      return [...secretKeySet(catalogueKind, code, config)].filter((k) => k in config).map((k) => ["config", k]);
-    }
-    case "HttpConnection": {
-      const headers = props.headers && typeof props.headers === "object" ? Object.keys(props.headers) : [];
-      return headers.map((h) => ["headers", h]);
-    }
-    case "LlmConnection":
-      return [["apiKey"]];
-    case "KafkaUser":
-      return [["password"]];
-    case "ClientCredential":
-      return [["secret"]];
-    case "DestinationSmtChain":
-      return smtSecretPaths(props);
-    default:
-      return [];
-  }
+  return registrySecretPaths(KINDS[served.kind], props);
 }
 
 /**

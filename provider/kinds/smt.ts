@@ -1,9 +1,8 @@
 import { SMT_TYPES, SMT_TYPE_IDS, type SmtField } from "../../catalogue/smt.js";
-import type { KindSpec, ObjectTypeSpec, PropertySpec, TypeSpec } from "./spec.js";
+import type { ObjectTypeSpec, PropertySpec, TypeSpec } from "./spec.js";
 
 /**
- * The plugin's view of `DestinationSmtChain` (provider/resources/destinationSmtChain.ts): its
- * entry object type is drawn from the SMT catalogue (catalogue/smt-data.ts), one property per field
+ * The entry object type of `DestinationSmtChain` (provider/kinds/destinationSmtChain.ts) is drawn from the SMT catalogue (catalogue/smt-data.ts), one property per field
  * of any type, each saying which types take it, so a new catalogued field reaches the schema
  * and every generated SDK without an edit here.
  */
@@ -45,35 +44,5 @@ export const SMT_TRANSFORM_TYPE: ObjectTypeSpec = {
     { name: "name", type: "string", required: true, description: "The transform's name, unique in the chain: Pulumi tells the entries apart by it (a renamed entry is a new instance)." },
     { name: "enabled", type: "boolean", description: "Whether the connector runs it. Default `true`." },
     ...FIELDS.map((f): PropertySpec => ({ name: f.name, type: fieldType(f), ...(f.secret ? { secret: true } : {}), description: fieldDescription(f) })),
-  ],
-};
-
-const inputs: PropertySpec[] = [
-  {
-    name: "destination",
-    type: "string",
-    required: true,
-    replaceOnChange: true,
-    description: "The id of the destination whose chain this is (a `Destination`'s id). Changing it replaces the resource: the old destination's chain is emptied.",
-  },
-  {
-    name: "transforms",
-    type: { arrayOf: { object: "cdc:index:SmtTransform" } },
-    required: true,
-    description: "The destination's user chain, in the order the connector runs it; `[]` for none. The platform's own managed transforms are not part of it.",
-  },
-];
-
-export const SMT_CHAIN_KIND: KindSpec = {
-  token: "cdc:index:DestinationSmtChain",
-  description:
-    "The chain of single message transforms (SMTs) of a destination, written through the chain endpoint only, never the connector's config, so it works the same for every destination connector. " +
-    "Writes are guarded by the chain's revision; a chain edited in the console shows in a plain `pulumi preview`, entry and field named. Destroy empties the chain. Import id: the destination's id.",
-  inputs,
-  outputs: [
-    ...inputs.map(({ replaceOnChange: _r, ...p }) => p),
-    { name: "chainRevision", type: "string", required: true, description: "The chain's revision after Pulumi's last write or read: what the next write expects." },
-    { name: "applicationStatus", type: "string", required: true, description: "Whether the connector runs the saved chain yet: `pending`, `applying`, `applied` or `failed`." },
-    { name: "instanceIds", type: { arrayOf: "string" }, required: true, description: "The platform's id of each transform's instance, in order." },
   ],
 };

@@ -1,7 +1,6 @@
 /**
- * The shapes of provider/kinds/index.ts's data (a kind, its properties, object types, functions, config),
- * in a module of their own so that provider/kinds/smt.ts, which kinds.ts imports, can use them
- * without importing kinds.ts back.
+ * The shapes of the kinds' declarations (a kind, its properties, object types, functions, config),
+ * in a module of their own that every declaration imports.
  */
 
 /** A property's type, as a Pulumi package schema types it. */
@@ -32,13 +31,45 @@ export interface PropertySpec {
   description: string;
 }
 
-export type KindName = "Source" | "Destination" | "Tag" | "ClientCredential" | "HttpConnection" | "LlmConnection" | "Agent" | "Pipeline" | "Transform" | "Topic" | "TopicDestination" | "KafkaUser" | "DestinationSmtChain";
-
-export interface KindSpec {
-  token: `cdc:index:${KindName}`;
+/**
+ * One kind, declared once (provider/kinds/<kind>.ts): everything the rest of pulumi-cdc derives
+ * from it. The plugin's schema and so every generated SDK, the dynamic classes' types, the
+ * core's input check, the engine entry point's providers and every table of the CLI come from
+ * these declarations (provider/kinds/index.ts lists them); nothing else names a kind.
+ */
+export interface KindSpec<N extends string = string> {
+  /** The kind's name: its type token's last part, the dynamic classes' class name. */
+  name: N;
+  token: `cdc:index:${N}`;
+  /** How messages, budgets and the CLI name one object of the kind, and several. */
+  noun: string;
+  plural: string;
   description: string;
   inputs: PropertySpec[];
   outputs: PropertySpec[];
+  /** `pulumi-cdc drift`: the kind as its report names it. Sources, destinations and pipelines have checks of their own. */
+  report: string;
+  /**
+   * `pulumi-cdc import`: the `--kind` spelling, the suffix of the identifiers it writes
+   * (`ordersSource`), and its place in a written program: a kind comes after those it refers to.
+   */
+  imported?: { flag: string; suffix: string; order: number };
+  /**
+   * `pulumi-cdc recover`: how a create that a killed run left pending is found in the API, if
+   * it can be (by the name the program gave it, or what stands for one).
+   */
+  recover?: "name" | "username" | "ends" | "destination" | "credential";
+  /**
+   * A kind whose objects are the catalogue's connectors or transform types: which part of the
+   * catalogue, the input that names the code (the rest of its settings are `config`), and the
+   * module of the plugin's typed resources (`cdc:sources:Postgresql`). Its config's secret keys
+   * are secrets, as the catalogue says.
+   */
+  catalogue?: { kind: "source" | "destination" | "transform"; codeProperty: "connector" | "transform"; module: "sources" | "destinations" | "transforms" };
+  /** The paths of its properties that hold secrets whether or not the program marked them (besides those marked `secret`). */
+  secretPaths?: (props: Record<string, unknown>) => Path[];
+  /** Its API rules (provider/resources/), loaded on first use: check, diff, create, read, update, delete. */
+  rules: () => Promise<object>;
 }
 
 export type ObjectTypeToken = "cdc:index:ConnectorRef" | "cdc:index:PipelineTransform" | "cdc:index:DriftReport" | "cdc:index:Role" | "cdc:index:KafkaAcl" | "cdc:index:TagInfo" | "cdc:index:TopicInfo" | "cdc:index:TopicMetrics" | "cdc:index:TopicRef" | "cdc:index:SmtTransform";
@@ -79,3 +110,11 @@ export interface ConfigSpec extends PropertySpec {
 
 /** A path to a value inside a resource's properties (`["config", "database.password"]`). */
 export type Path = readonly (string | number)[];
+
+/** What `pulumi-cdc drift` learns of one object from its kind's rules (`findDrift`). */
+export interface DriftFindings {
+  /** The object no longer exists in the API. */
+  gone: boolean;
+  /** What changed outside Pulumi, in the sentences a plain preview prints; [] when nothing. */
+  findings: string[];
+}

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { failuresFromZod, knowable, nameSchema } from "../check.js";
 import { agentSchema, isNotFound, type Agent, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers } from "../normalize.js";
 import { createNamed } from "./createNamed.js";
@@ -90,6 +91,12 @@ function outputs(live: Agent, inputs: AgentInputs): AgentOutputs {
 
 /** Agents: deploy and cancel are transitions of a desired state; delete is the API's soft delete. */
 export class AgentProvider {
+  /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
+  async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
+    const live = await getLive(api, id);
+    return { gone: live === undefined, findings: agentFindings(live, recorded) };
+  }
+
   async check(olds: Partial<AgentInputs>, news: Record<string, unknown>) {
     const parsed = inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };

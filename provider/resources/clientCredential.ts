@@ -5,6 +5,7 @@ import { backoffDelay, BEFORE_SEND_CODES, clientCredentialSchema, ConnectionErro
 import { isTransient } from "./create.js";
 import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
+import type { DriftFindings } from "../kinds/spec.js";
 import { isMasked, sameMembers } from "../normalize.js";
 
 export interface ClientCredentialInputs {
@@ -134,6 +135,12 @@ function descriptionChanged(olds: Partial<ClientCredentialInputs>, news: ClientC
  * replaces the credential.
  */
 export class ClientCredentialProvider {
+  /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
+  async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
+    const live = await findCredential(api, id);
+    return { gone: live === undefined, findings: credentialFindings(live, recorded) };
+  }
+
   /** Read by the unknowns wrapper: a pending service id plans a replacement. */
   readonly replaceOnChange = ["serviceId"] as const;
 

@@ -2,6 +2,7 @@ import { failuresFromZod, knowable, type CheckFailure } from "../check.js";
 import { z } from "zod";
 import type { CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown } from "../normalize.js";
 import { newSalt } from "../secret-digest.js";
@@ -105,6 +106,13 @@ function goneError(destination: string): Error {
  * secrets sent as secret operations. Its id is the destination's id.
  */
 export class DestinationSmtChainProvider {
+  /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
+  async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
+    const destination = typeof recorded.destination === "string" ? recorded.destination : id;
+    const live = await getChain(api, destination);
+    return { gone: live === undefined, findings: smtChainDrift(live, recorded) };
+  }
+
   readonly replaceOnChange = ["destination"] as const;
 
   async check(_olds: Partial<DestinationSmtChainInputs>, news: Record<string, unknown>) {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { failuresFromZod, knowable, nameSchema } from "../check.js";
 import { httpConnectionSchema, type CdcClient, type HttpConnection } from "../client/index.js";
 import { client } from "../context.js";
+import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK, sameMembers } from "../normalize.js";
 import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
@@ -107,6 +108,12 @@ export function httpConnectionFindings(live: HttpConnection | undefined, recorde
 
 /** HTTP connections of agents: headers are secrets the provider never reads back. */
 export class HttpConnectionProvider {
+  /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
+  async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
+    const live = await getLive(api, id);
+    return { gone: live === undefined, findings: httpConnectionFindings(live, recorded) };
+  }
+
   async check(olds: Partial<HttpConnectionInputs>, news: Record<string, unknown>) {
     const parsed = inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };

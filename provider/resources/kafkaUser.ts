@@ -4,6 +4,7 @@ import { KAFKA_GROUP_OPERATIONS, KAFKA_OPERATIONS, KAFKA_PATTERN_TYPES, KAFKA_RE
 import { failuresFromZod, knowable, type CheckFailure } from "../check.js";
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { aclOf, findKafkaUser, KAFKA_USER_PATH, KAFKA_USERS_PATH, kafkaUserSchema, whitelistOf, type KafkaAcl, type LiveKafkaUser } from "../kafka/api.js";
 
@@ -206,6 +207,14 @@ function aligned<T>(recorded: readonly T[] | undefined, live: readonly T[], same
  * of it and an update sends it only when the program changed it.
  */
 export class KafkaUserProvider {
+  /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
+  async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
+    // One listing for every Kafka user of the stack: the API has no read of one.
+    const username = typeof recorded.username === "string" ? recorded.username : id;
+    const live = await findKafkaUser(api, username);
+    return { gone: live === undefined, findings: kafkaUserFindings(live, recorded).findings };
+  }
+
   readonly replaceOnChange = ["username"] as const;
 
   async check(_olds: Partial<KafkaUserInputs>, news: Record<string, unknown>) {

@@ -3,6 +3,7 @@ import { LLM_PROVIDERS } from "../../catalogue/kind-values.js";
 import { failuresFromZod, knowable, nameSchema } from "../check.js";
 import { llmConnectionSchema, type CdcClient, type LlmConnection } from "../client/index.js";
 import { client } from "../context.js";
+import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK } from "../normalize.js";
 import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
@@ -91,6 +92,12 @@ function keyOf(apiKey: string): { salt: string; digest: string } {
  * Names need not be unique, so the replacement can exist beside the original.
  */
 export class LlmConnectionProvider {
+  /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
+  async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
+    const live = await getLive(api, id);
+    return { gone: live === undefined, findings: llmConnectionFindings(live, recorded) };
+  }
+
   readonly replaceOnChange = REPLACE_KEYS;
 
   async check(olds: Partial<LlmConnectionInputs>, news: Record<string, unknown>) {

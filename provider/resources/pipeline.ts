@@ -2,6 +2,7 @@ import { z } from "zod";
 import { failuresFromZod, knowable, nameSchema } from "../check.js";
 import { ConflictError, connectorSchema, isNotFound, ValidationError, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers, withoutUndefined } from "../normalize.js";
 import { findByName, getPipeline, getTransform, waitUntilGone } from "../pipelines/api.js";
@@ -122,6 +123,23 @@ function realignRef(given: ConnectorRef | undefined, id: string, live: { name?: 
 
 /** Pipelines: one source into one destination, through transforms' topics; every field updates in place. */
 export class PipelineProvider {
+  /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
+  async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>, name: string): Promise<DriftFindings> {
+    const live = await getPipeline(api, id);
+    if (!live) return { gone: true, findings: [] };
+    const r = recorded as unknown as Partial<PipelineInputs>;
+    const findings = pipelineFindings(live, {
+      name: r.name ?? name,
+      source: r.source ?? { id: "" },
+      destination: r.destination ?? { id: "" },
+      sourceTopics: Array.isArray(r.sourceTopics) ? r.sourceTopics : [],
+      transforms: Array.isArray(r.transforms) ? r.transforms : [],
+      snapshotNewTables: r.snapshotNewTables === true,
+      ...(Array.isArray(r.tags) ? { tags: r.tags } : {}),
+    });
+    return { gone: false, findings };
+  }
+
   async check(olds: Partial<PipelineInputs>, news: Record<string, unknown>) {
     const parsed = inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };

@@ -7,6 +7,7 @@ import { createSurvivingFaults } from "./create.js";
 import { nameTakenHint } from "./conflict.js";
 import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
+import type { DriftFindings } from "../kinds/spec.js";
 import { sameMembers } from "../normalize.js";
 import { resolveName } from "./naming.js";
 
@@ -68,6 +69,12 @@ export function tagAdoptionChanges(live: Tag, inputs: TagInputs): string[] {
 }
 
 export class TagProvider {
+  /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
+  async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
+    const live = await findTag(api, id);
+    return { gone: live === undefined, findings: tagFindings(live, recorded) };
+  }
+
   async check(olds: Partial<TagInputs>, news: Record<string, unknown>) {
     const parsed = inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { failuresFromZod, knowable } from "../check.js";
 import { isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, isUnknown, sameMembers, withoutUndefined } from "../normalize.js";
 import { partitionCount, topicSchema, type LiveTopic } from "../pipelines/schemas.js";
@@ -60,6 +61,12 @@ export function topicFindings(live: LiveTopic | undefined, recorded: Partial<Top
  * tags. Pulumi neither creates nor deletes the topic: create reads and tunes it, destroy leaves it.
  */
 export class TopicProvider {
+  /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
+  async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
+    const live = await getTopic(api, id);
+    return { gone: live === undefined, findings: topicFindings(live, recorded) };
+  }
+
   readonly replaceOnChange = ["topicId"] as const;
 
   async check(olds: Partial<TopicInputs>, news: Record<string, unknown>) {

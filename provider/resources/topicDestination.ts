@@ -2,6 +2,7 @@ import { z } from "zod";
 import { failuresFromZod, knowable } from "../check.js";
 import { isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, isUnknown, withoutUndefined } from "../normalize.js";
 
@@ -88,6 +89,13 @@ function outputs(live: LiveBinding, inputs: TopicDestinationInputs): TopicDestin
 
 /** Sends an API source's topic to a destination; both ids replace on change, and a detach in the console is drift. */
 export class TopicDestinationProvider {
+  /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
+  async findDrift(api: CdcClient, id: string): Promise<DriftFindings> {
+    // Detached outside Pulumi is drift, not a deletion: `pulumi up` attaches it again.
+    const ends = parseBindingId(id);
+    return { gone: false, findings: topicDestinationFindings(await getTopicDestination(api, ends), ends) };
+  }
+
   readonly replaceOnChange = ["topicId", "destinationId"] as const;
 
   async check(_olds: Partial<TopicDestinationInputs>, news: Record<string, unknown>) {

@@ -4,6 +4,7 @@ import { REPLAY_WINDOWS } from "../../catalogue/kind-values.js";
 import { checkConnectorConfig, configAsProgram, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, type CheckFailure } from "../check.js";
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { alignLiveConfig, canonicalJson, changedConfigKeys, containsUnknown, isUnknown, sameMembers, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { findByName, getTransform, waitUntilGone } from "../pipelines/api.js";
@@ -119,6 +120,13 @@ export function transformFindings(live: LiveTransform | undefined, recorded: Tra
 
 /** Transforms of the seven types: settings and implementation update in place, deploy is a desired state, a type change replaces. */
 export class TransformProvider {
+  /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
+  async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
+    const live = await getTransform(api, id);
+    const job = live && recorded.deploy === true ? ((await jobStatus(api, id))?.status ?? "NOT_DEPLOYED") : undefined;
+    return { gone: live === undefined, findings: transformFindings(live, recorded as unknown as TransformOutputs, job) };
+  }
+
   readonly replaceOnChange = ["transform"] as const;
 
   async check(olds: Partial<TransformInputs>, news: Record<string, unknown>) {

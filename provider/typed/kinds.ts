@@ -1,6 +1,6 @@
 import { helperName } from "../../catalogue/helpers.js";
 import { CATALOGUE, KINDS as CATALOGUE_KINDS, type CatalogueKind, type ConnectorSpec, type KeySpec } from "../../catalogue/index.js";
-import { KINDS, type PropertySpec, type TypeSpec } from "../kinds/index.js";
+import { DECLARATIONS, type KindSpec, type PropertySpec, type TypeSpec } from "../kinds/index.js";
 
 /**
  * The typed resources of the plugin's schema, as data generated from the catalogue: one per
@@ -67,19 +67,20 @@ export type TypedTypeSpec =
  */
 export const SECRET_DIGESTS = "secretDigests";
 
-const MODULE: Record<CatalogueKind, TypedModule> = { source: "sources", destination: "destinations", transform: "transforms" };
-const GENERIC: Record<CatalogueKind, GenericKind> = { source: "Source", destination: "Destination", transform: "Transform" };
-const SUFFIX: Record<CatalogueKind, string> = { source: "Source", destination: "Destination", transform: "Transform" };
+/** The kind of each part of the catalogue (Source, Destination, Transform), from the registry. */
+const GENERIC = Object.fromEntries(
+  DECLARATIONS.flatMap((d) => ((d as KindSpec).catalogue ? [[(d as KindSpec).catalogue!.kind, d as KindSpec<GenericKind>]] : [])),
+) as Record<CatalogueKind, KindSpec<GenericKind> & { catalogue: NonNullable<KindSpec["catalogue"]> }>;
 
 const upperFirst = (s: string) => `${s[0]!.toUpperCase()}${s.slice(1)}`;
 
 /** `Postgresql`, `KafkaDirect`, `MapFilter`: the resource's name, the TypeScript helper's without its kind. */
 export function typedName(spec: ConnectorSpec): string {
-  return upperFirst(helperName(spec).slice(0, -SUFFIX[spec.kind].length));
+  return upperFirst(helperName(spec).slice(0, -GENERIC[spec.kind].name.length));
 }
 
 export function typedToken(spec: ConnectorSpec): TypedToken {
-  return `cdc:${MODULE[spec.kind]}:${typedName(spec)}`;
+  return `cdc:${GENERIC[spec.kind].catalogue.module}:${typedName(spec)}`;
 }
 
 /**
@@ -123,8 +124,6 @@ function typedNameDescription(description: string): string {
   return description.replace("; the same as config `transforms.name`, which it fills in", " (the platform's `transforms.name`)");
 }
 
-/** Inputs of the generic kind that a typed kind does not have: the code is the token's, the config its properties. */
-const REPLACED: Record<GenericKind, readonly string[]> = { Source: ["connector", "config"], Destination: ["connector", "config"], Transform: ["transform", "config"] };
 
 /** Property names the SDKs reserve or generate themselves (`id`, `urn`; Python's constructor parameters; Go's ElementType()). */
 const RESERVED = new Set(["id", "urn", "pulumi", "opts", "resourceName", "elementType", SECRET_DIGESTS]);
@@ -138,14 +137,17 @@ function build(): { kinds: Record<TypedToken, TypedKind>; types: Record<TypedTok
   };
   for (const catalogueKind of CATALOGUE_KINDS) {
     for (const spec of Object.values(CATALOGUE[catalogueKind]).sort((a, b) => a.code.localeCompare(b.code))) {
-      const kind = GENERIC[catalogueKind];
-      const generic = KINDS[kind];
+      const generic = GENERIC[catalogueKind];
+      const kind = generic.name;
+      const { codeProperty, module } = generic.catalogue;
+      /** Inputs of the generic kind that a typed kind does not have: the code is the token's, the config its properties. */
+      const replaced = [codeProperty, "config"];
       const name = typedName(spec);
       const token = typedToken(spec);
       if (kinds[token] || types[token]) throw new Error(`typed schema: ${token} is defined twice (${spec.code})`);
       const typedCommon = (p: PropertySpec): PropertySpec => (p.name === "name" ? { ...p, description: typedNameDescription(p.description) } : p);
-      const common = generic.inputs.filter((p) => !REPLACED[kind].includes(p.name)).map(typedCommon);
-      const commonOutputs = generic.outputs.filter((p) => !REPLACED[kind].includes(p.name)).map(typedCommon);
+      const common = generic.inputs.filter((p) => !replaced.includes(p.name)).map(typedCommon);
+      const commonOutputs = generic.outputs.filter((p) => !replaced.includes(p.name)).map(typedCommon);
       const taken = new Set([...generic.inputs, ...generic.outputs].map((p) => p.name));
       const carried: Record<string, string> = {};
       const properties: TypedProperty[] = [];
@@ -159,7 +161,7 @@ function build(): { kinds: Record<TypedToken, TypedKind>; types: Record<TypedTok
         }
         if (RESERVED.has(k.name) || !/^[a-z][A-Za-z0-9]*$/.test(k.name)) throw new Error(`typed schema: ${spec.kind} ${spec.code}: ${k.name} is not a usable property name`);
         if (upperFirst(k.name) === name) throw new Error(`typed schema: ${token}: property ${k.name} has the resource's own name (C# forbids it)`);
-        const typeToken = `cdc:${MODULE[catalogueKind]}:${name}${upperFirst(k.name)}` as TypedToken;
+        const typeToken = `cdc:${module}:${name}${upperFirst(k.name)}` as TypedToken;
         let type: TypeSpec;
         switch (k.type) {
           case "string":
@@ -220,10 +222,10 @@ function build(): { kinds: Record<TypedToken, TypedKind>; types: Record<TypedTok
         kind,
         catalogueKind,
         code: spec.code,
-        codeProperty: kind === "Transform" ? "transform" : "connector",
+        codeProperty,
         description:
-          `A ${what} (${kind === "Transform" ? "transform type" : "connector"} \`${spec.code}\`), its settings as typed properties named as the TypeScript helper \`${helperName(spec)}\` names them: ` +
-          `a \`cdc:index:${kind}\` with ${kind === "Transform" ? "`transform`" : "`connector`"} \`${spec.code}\`, served by the same provider (the same checks before any API call, diff, drift detection in a plain \`pulumi preview\`, retries and recovery).`,
+          `A ${what} (${codeProperty === "transform" ? "transform type" : "connector"} \`${spec.code}\`), its settings as typed properties named as the TypeScript helper \`${helperName(spec)}\` names them: ` +
+          `a \`${generic.token}\` with \`${codeProperty}\` \`${spec.code}\`, served by the same provider (the same checks before any API call, diff, drift detection in a plain \`pulumi preview\`, retries and recovery).`,
         properties,
         carried,
         inputs: [...common, ...properties.map((p) => p.property)],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CheckpointError, logicalNameOf, trackedConnectors, trackedObjects, trackedPipelines } from "../../../cli/state.js";
+import { CheckpointError, logicalNameOf, trackedConnectors, trackedObjects } from "../../../cli/state.js";
 
 // What `pulumi stack export` prints, trimmed to the fields that matter: a secret is an object
 // carrying Pulumi's secret signature and a ciphertext.
@@ -72,7 +72,7 @@ describe("trackedConnectors", () => {
       ["destination", "d1"],
     ]);
     expect(found[1]).toMatchObject({ name: "warehouse-1a2b", baselineTimestamp: "2026-01-01T00:00:00.000Z", hiddenKeys: ["snowflake.private.key"] });
-    expect(trackedPipelines(checkpoint([{ urn: "urn:pulumi:dev::proj::cdc:index:Pipeline::p", type: "cdc:index:Pipeline", id: "p1", outputs: { name: "p" } }]))).toEqual([
+    expect(trackedObjects(checkpoint([{ urn: "urn:pulumi:dev::proj::cdc:index:Pipeline::p", type: "cdc:index:Pipeline", id: "p1", outputs: { name: "p" } }]))).toEqual([
       expect.objectContaining({ kind: "pipeline", id: "p1", name: "p" }),
     ]);
   });
@@ -133,7 +133,7 @@ describe("trackedObjects", () => {
     outputs,
   });
 
-  it("finds tags, credentials, transforms, topics, agents, connections and Kafka users of either host, in state order, and no connector or pipeline", () => {
+  it("finds tags, credentials, transforms, topics, agents, connections, Kafka users and pipelines of either host, in state order, and no connector", () => {
     const found = trackedObjects(
       checkpoint([
         source,
@@ -157,6 +157,7 @@ describe("trackedObjects", () => {
       ["llm_connection", "l1", "model"],
       ["kafka_user", "analytics-dev", "analytics-dev"],
       ["client_credential", "c1", "clientcredential"],
+      ["pipeline", "p1", "p"],
     ]);
   });
 

@@ -1,0 +1,85 @@
+import { DEFAULT_API_URL, DEFAULT_CREATED_FROM } from "../client/settings.js";
+import { DEFAULT_TUNING, TUNING_SPECS } from "../client/tuning.js";
+import type { ConfigSpec } from "./spec.js";
+
+// ---------------------------------------------------------------------------------------------
+// Provider configuration: the `cdc:*` stack config keys (provider/client/settings.ts and tuning.ts).
+
+function setting(name: string, env: string, text: string, opts: { secret?: boolean; default?: string } = {}): ConfigSpec {
+  const fallback = opts.default !== undefined ? ` Default \`${opts.default}\`.` : "";
+  return {
+    name,
+    key: `cdc:${name}`,
+    env,
+    type: "string",
+    ...(opts.secret ? { secret: true } : {}),
+    ...(opts.default !== undefined ? { default: opts.default } : {}),
+    description: `${text}${fallback} Read from the environment variable \`${env}\` when the stack config does not set it.`,
+  };
+}
+
+type TuningName = keyof typeof TUNING_SPECS;
+
+const TUNING_DEFAULTS: Record<TuningName, number> = {
+  retryAttempts: DEFAULT_TUNING.retry.maxAttempts,
+  retryBaseDelayMs: DEFAULT_TUNING.retry.baseDelayMs,
+  retryMaxDelayMs: DEFAULT_TUNING.retry.maxDelayMs,
+  retryAfterMaxMs: DEFAULT_TUNING.retry.maxRetryAfterMs,
+  resourceTimeoutSec: DEFAULT_TUNING.resourceTimeoutMs / TUNING_SPECS.resourceTimeoutSec.scale,
+  maxConcurrency: DEFAULT_TUNING.maxConcurrency,
+};
+
+const TUNING_TEXT: Record<TuningName, string> = {
+  retryAttempts: "HTTP attempts per API call, the first included.",
+  retryBaseDelayMs: "Back-off before the first retry, in milliseconds, doubled after each retry, with jitter.",
+  retryMaxDelayMs: "Longest back-off between two attempts, in milliseconds.",
+  retryAfterMaxMs: "Longest `Retry-After` honoured on a 429, in milliseconds; a longer one is cut to this.",
+  resourceTimeoutSec:
+    "Retry budget of one resource operation, in seconds (a create with its lookups, lifecycle calls and baseline; an update; a delete): no retry starts once it is spent.",
+  maxConcurrency:
+    "Most API requests in flight at once for the whole run. The client starts at 16 and opens up while requests wait and the API keeps answering; each 429 halves it. Set 16 or less for a fixed limit.",
+};
+
+function tuning(name: TuningName): ConfigSpec {
+  const spec = TUNING_SPECS[name];
+  const dflt = TUNING_DEFAULTS[name];
+  return {
+    name,
+    key: spec.config,
+    env: spec.env,
+    type: "integer",
+    default: dflt,
+    description: `${TUNING_TEXT[name]} A whole number from ${spec.min} to ${spec.max}. Default ${dflt}. Read from the environment variable \`${spec.env}\` when the stack config does not set it.`,
+  };
+}
+
+/** The provider's configuration: credentials (never resource inputs), the `created_from` stamp, and the client's tuning. */
+export const PROVIDER_CONFIG: readonly ConfigSpec[] = [
+  setting("apiUrl", "CDC_API_URL", "Base URL of the API, http or https, without credentials, query or fragment.", { default: DEFAULT_API_URL }),
+  setting("clientId", "CDC_CLIENT_ID", "API client id, exchanged with `clientSecret` for an access token. Needed unless `accessToken` is set."),
+  setting("clientSecret", "CDC_CLIENT_SECRET", "API client secret, exchanged with `clientId` for an access token: set it with `pulumi config set --secret cdc:clientSecret ...`.", {
+    secret: true,
+  }),
+  setting("accessToken", "CDC_ACCESS_TOKEN", "A ready access token, used as is instead of `clientId` and `clientSecret` (never refreshed).", { secret: true }),
+  setting(
+    "createdFrom",
+    "CDC_CREATED_FROM",
+    "The `created_from` value stamped on every create: `terraform` is the API's infrastructure-as-code value. Set another only when the API accepts it.",
+    { default: DEFAULT_CREATED_FROM },
+  ),
+  ...(Object.keys(TUNING_SPECS) as TuningName[]).map(tuning),
+];
+
+export const PACKAGE = {
+  name: "cdc",
+  displayName: "CDC Pipelines",
+  description:
+    "Manage change-data-capture pipelines as code: CDC sources, destinations, pipelines, transforms, topics, tags, client credentials, Kafka users, and AI agents with their HTTP and LLM connections, with typed inputs, secrets kept secret and drift detection.",
+  keywords: ["pulumi", "cdc", "change-data-capture", "data-pipelines", "kind/native", "category/infrastructure"],
+  homepage: "https://github.com/pulumi-cdc/pulumi-cdc",
+  repository: "https://github.com/pulumi-cdc/pulumi-cdc",
+  license: "Apache-2.0",
+  providerDescription:
+    "The provider of the `cdc` package: how to reach the Data Pipeline Management REST API and with which credentials. Each setting falls back to its `CDC_*` environment variable.",
+} as const;
+

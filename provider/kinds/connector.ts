@@ -1,0 +1,82 @@
+import { defaultFirstText, DESTINATION_STATES, SOURCE_STATES } from "../../catalogue/kind-values.js";
+import { DESTINATION_CODES, echo, list, nameInput, SOURCE_CODES, STRINGS, tagsInput } from "./shared.js";
+import type { PropertySpec } from "./spec.js";
+
+/** What sources and destinations share: one core (provider/resources/connector.ts), two kinds. */
+export function connectorKind<K extends "Source" | "Destination">(kind: K) {
+  const what = kind === "Source" ? "source" : "destination";
+  const codes = kind === "Source" ? SOURCE_CODES : DESTINATION_CODES;
+  const states = defaultFirstText(kind === "Source" ? SOURCE_STATES : DESTINATION_STATES);
+  const inputs: PropertySpec[] = [
+    nameInput(what, ", unique per tenant"),
+    {
+      name: "connector",
+      type: "string",
+      required: true,
+      replaceOnChange: true,
+      description:
+        `The connector kind: the platform's code of the ${what} connector, e.g. \`${kind === "Source" ? "postgresql" : "snowflake"}\`. ` +
+        `The catalogued ones are ${list(codes)}; any other code is passed to the API as is. Changing it replaces the ${what}.`,
+    },
+    {
+      name: "config",
+      type: { mapOf: "any" },
+      required: true,
+      description:
+        `The connector's settings, in the platform's own keys (e.g. \`${kind === "Source" ? "database.hostname.user.defined" : "snowflake.url.name"}\`). ` +
+        "Values are strings, numbers, booleans, lists of strings, or objects for the few map-valued keys; `null` leaves a key unset. " +
+        "For a catalogued connector the config is checked before any API call: required keys, types, allowed values and ranges. " +
+        "Secret keys (passwords, private keys, secret access keys, connection strings) are kept as Pulumi secrets and never compared with the API's masked values. " +
+        `Changing a key the platform fixes at creation (e.g. Snowflake \`ingestion.mode\`) replaces the ${what}.`,
+    },
+    {
+      name: "desiredState",
+      type: "string",
+      description: `The state Pulumi keeps the ${what} in: ${states}. The ${what} is paused${kind === "Destination" ? ", stopped" : ""} or resumed to match; a status changed outside Pulumi is drift.`,
+    },
+    {
+      name: "adoptId",
+      type: "string",
+      description: `The id of an existing ${what} to take over instead of creating one: \`pulumi up\` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).`,
+    },
+    tagsInput(what),
+  ];
+  const outputs: PropertySpec[] = [
+    ...echo(inputs, ["name", "connector", "config", "desiredState"]),
+    { name: "status", type: "string", required: true, description: `The API's \`connector_status\` of the ${what}: Active, Paused, Stopped, Broken, Starting, Unassigned, Unknown or Pending.` },
+    { name: "displayName", type: "string", required: true, description: "The connector's display name, as the platform shows it." },
+    { name: "createdTimestamp", type: "string", required: true, description: `When the ${what} was created, as the API reports it.` },
+    { name: "tenantId", type: "string", required: true, description: `The id of the tenant the ${what} belongs to.` },
+    {
+      name: "topics",
+      type: STRINGS,
+      required: true,
+      description: kind === "Source" ? "The topics the source writes, one per captured table or collection, by name." : "The topics the destination reads, by name.",
+    },
+    {
+      name: "topicIds",
+      type: STRINGS,
+      required: true,
+      description: kind === "Source" ? "The ids of the source's topics (`source_<id>.<schema>.<table>`): what a `Topic` resource's `topicId` takes." : "The ids of the topics the destination reads.",
+    },
+    { name: "topicMap", type: { mapOf: "any" }, required: true, description: `The API's topic map of the ${what}, as it returns it.` },
+    {
+      name: "drift",
+      type: { object: "cdc:index:DriftReport" },
+      required: true,
+      description:
+        kind === "Source"
+          ? "Changes made outside Pulumi, as of the last refresh: the live config of the keys the program sets compared with the stack's, secrets excluded."
+          : "Changes made outside Pulumi, as of the last refresh: configs the API's history recorded after Pulumi's own last write, with the API's masked diff.",
+    },
+  ];
+  return {
+    description:
+      kind === "Source"
+        ? "A CDC source connector: captures the changes of a database or service into topics. Its config is checked against the platform's connector catalogue before any API call; changes made outside Pulumi (config, status, name, tags) show in a plain `pulumi preview`."
+        : "A CDC destination connector: writes topics into a warehouse, lake, database or service. Its config is checked against the platform's connector catalogue before any API call; drift is detected through the API's config history, so changes made outside Pulumi show in a plain `pulumi preview`.",
+    inputs,
+    outputs,
+  };
+}
+

@@ -1,0 +1,15 @@
+import { connectorKind } from "./connector.js";
+import type { KindSpec } from "./spec.js";
+
+export const DESTINATION = {
+  name: "Destination",
+  token: "cdc:index:Destination",
+  noun: "destination",
+  plural: "destinations",
+  report: "destination",
+  imported: { flag: "destinations", suffix: "Destination", order: 5 },
+  recover: "name",
+  catalogue: { kind: "destination", codeProperty: "connector", module: "destinations" },
+  ...connectorKind("Destination"),
+  rules: () => import("../resources/connector.js").then((m) => new m.ConnectorProvider(m.DESTINATION)),
+} satisfies KindSpec<"Destination">;

@@ -1,0 +1,40 @@
+import { smtSecretPaths } from "./smt-secrets.js";
+import type { KindSpec, PropertySpec } from "./spec.js";
+
+const inputs: PropertySpec[] = [
+  {
+    name: "destination",
+    type: "string",
+    required: true,
+    replaceOnChange: true,
+    description: "The id of the destination whose chain this is (a `Destination`'s id). Changing it replaces the resource: the old destination's chain is emptied.",
+  },
+  {
+    name: "transforms",
+    type: { arrayOf: { object: "cdc:index:SmtTransform" } },
+    required: true,
+    description: "The destination's user chain, in the order the connector runs it; `[]` for none. The platform's own managed transforms are not part of it.",
+  },
+];
+
+export const DESTINATION_SMT_CHAIN = {
+  name: "DestinationSmtChain",
+  token: "cdc:index:DestinationSmtChain",
+  noun: "SMT chain",
+  plural: "SMT chains",
+  report: "smt_chain",
+  imported: { flag: "smt-chains", suffix: "SmtChain", order: 6 },
+  recover: "destination",
+  secretPaths: smtSecretPaths,
+  description:
+    "The chain of single message transforms (SMTs) of a destination, written through the chain endpoint only, never the connector's config, so it works the same for every destination connector. " +
+    "Writes are guarded by the chain's revision; a chain edited in the console shows in a plain `pulumi preview`, entry and field named. Destroy empties the chain. Import id: the destination's id.",
+  inputs,
+  outputs: [
+    ...inputs.map(({ replaceOnChange: _r, ...p }) => p),
+    { name: "chainRevision", type: "string", required: true, description: "The chain's revision after Pulumi's last write or read: what the next write expects." },
+    { name: "applicationStatus", type: "string", required: true, description: "Whether the connector runs the saved chain yet: `pending`, `applying`, `applied` or `failed`." },
+    { name: "instanceIds", type: { arrayOf: "string" }, required: true, description: "The platform's id of each transform's instance, in order." },
+  ],
+  rules: () => import("../resources/destinationSmtChain.js").then((m) => new m.DestinationSmtChainProvider()),
+} satisfies KindSpec<"DestinationSmtChain">;

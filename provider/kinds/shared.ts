@@ -1,0 +1,36 @@
+import { connectorCodes } from "../../catalogue/index.js";
+import type { PropertySpec } from "./spec.js";
+
+/** What the kinds' declarations share: how they spell lists, and the inputs several kinds have alike. */
+
+export const list = (values: readonly string[]) => values.map((v) => `\`${v}\``).join(", ");
+
+export const SOURCE_CODES = connectorCodes("source");
+export const DESTINATION_CODES = connectorCodes("destination");
+export const TRANSFORM_TYPES = connectorCodes("transform");
+
+export const STRINGS = { arrayOf: "string" } as const;
+
+/** An input echoed in the outputs: the same property, present in the outputs when the core always sets it. */
+export function echo(inputs: readonly PropertySpec[], alwaysSet: readonly string[]): PropertySpec[] {
+  return inputs.map(({ replaceOnChange: _replace, required: _required, ...p }) => ({ ...p, ...(alwaysSet.includes(p.name) ? { required: true } : {}) }));
+}
+
+export const tagsInput = (what: string): PropertySpec => ({
+  name: "tags",
+  type: STRINGS,
+  description: `Tag ids on the ${what} (a \`Tag\` resource's id, or the id of one of the platform's own tags). Unset: the ${what}'s tags are left as they are; \`[]\` removes them all. Tags changed outside Pulumi are drift.`,
+});
+
+/** `adoptId` of the kinds whose core adopts (the connectors and the tag say it their own way). */
+export const adoptInput = (what: string, more: string): PropertySpec => ({
+  name: "adoptId",
+  type: "string",
+  description: `The id of an existing ${what} to take over instead of creating one: \`pulumi up\` reads it and writes nothing when it already equals the program; ${more}`,
+});
+
+export const nameInput = (what: string, more = ""): PropertySpec => ({
+  name: "name",
+  type: "string",
+  description: `The ${what}'s name${more}. Unset: \`<resource name>-<random suffix>\`. Letters, digits, spaces, \`_\`, \`.\` and \`-\`, starting with a letter or digit; at most 255 characters.`,
+});

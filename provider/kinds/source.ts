@@ -1,0 +1,15 @@
+import { connectorKind } from "./connector.js";
+import type { KindSpec } from "./spec.js";
+
+export const SOURCE = {
+  name: "Source",
+  token: "cdc:index:Source",
+  noun: "source",
+  plural: "sources",
+  report: "source",
+  imported: { flag: "sources", suffix: "Source", order: 4 },
+  recover: "name",
+  catalogue: { kind: "source", codeProperty: "connector", module: "sources" },
+  ...connectorKind("Source"),
+  rules: () => import("../resources/connector.js").then((m) => new m.ConnectorProvider(m.SOURCE)),
+} satisfies KindSpec<"Source">;

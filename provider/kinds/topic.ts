@@ -1,0 +1,38 @@
+import { echo, STRINGS, tagsInput } from "./shared.js";
+import type { KindSpec, PropertySpec } from "./spec.js";
+
+const inputs: PropertySpec[] = [
+  {
+    name: "topicId",
+    type: "string",
+    required: true,
+    replaceOnChange: true,
+    description:
+      "The id of a topic a source or transform made, e.g. a `Source`'s `topicIds[0]` (`source_<id>.public.orders`) or `transform_<id>_<version>.<name>`. Changing it replaces the resource; both topics stay.",
+  },
+  {
+    name: "partitionCount",
+    type: "integer",
+    required: true,
+    description: "The topic's partitions, from 1 to 1000. They can only be increased: a lower count fails `pulumi preview` before any API call.",
+  },
+  tagsInput("topic"),
+];
+
+export const TOPIC = {
+  name: "Topic",
+  token: "cdc:index:Topic",
+  noun: "topic",
+  plural: "topics",
+  report: "topic",
+  imported: { flag: "topics", suffix: "Topic", order: 9 },
+  description:
+    "Tunes a topic that a source (one per table) or a transform made: its partition count, which only grows, and its tags. Pulumi never creates or deletes the topic: destroy leaves it, and it goes with its source's table or its transform.",
+  inputs: inputs,
+  outputs: [
+    ...echo(inputs, ["topicId", "partitionCount"]),
+    { name: "name", type: "string", required: true, description: "The topic's name, without its owner's prefix." },
+    { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the topic has." },
+  ],
+  rules: () => import("../resources/topic.js").then((m) => new m.TopicProvider()),
+} satisfies KindSpec<"Topic">;

@@ -1,0 +1,58 @@
+import { REPLAY_WINDOWS } from "../../catalogue/kind-values.js";
+import { adoptInput, echo, list, nameInput, STRINGS, tagsInput, TRANSFORM_TYPES } from "./shared.js";
+import type { KindSpec, PropertySpec } from "./spec.js";
+
+const inputs: PropertySpec[] = [
+  nameInput("transform", ", unique per tenant; the same as config `transforms.name`, which it fills in"),
+  {
+    name: "transform",
+    type: "string",
+    required: true,
+    replaceOnChange: true,
+    description: `The transform's type: ${list(TRANSFORM_TYPES)}. Changing it replaces the transform.`,
+  },
+  {
+    name: "config",
+    type: { mapOf: "any" },
+    description:
+      "The transform's settings, in the platform's keys (e.g. `transforms.input.topic.pattern`), checked against the catalogue before any API call: required keys, types, allowed values and ranges. Settings changed outside Pulumi are drift.",
+  },
+  {
+    name: "implementation",
+    type: { mapOf: "any" },
+    description:
+      "The code or SQL, in the type's shape: for the code types (`map_filter`, `enrich_async`, `fan_out`) `{language, value_transform, key_transform, topic_transform, common_transform}`; SQL for `enrich`, `sql_join` and `rollup`. " +
+      "Unset: managed elsewhere. A new implementation is a new version, and a deployed transform is redeployed.",
+  },
+  {
+    name: "deploy",
+    type: "boolean",
+    description: "Deploy the transform and wait for its job to be `RUNNING`; a job that ends `FAILED` fails the update with the API's reason. Default `false`.",
+  },
+  { name: "deployTimeoutSec", type: "integer", description: "How long a deploy waits for `RUNNING`, in seconds, from 10 to 3600. Default 600." },
+  { name: "replayWindow", type: "string", description: `How far back a deployment replays its input: ${list(REPLAY_WINDOWS)}. Unset: the platform's default.` },
+  tagsInput("transform"),
+  adoptInput("transform", "otherwise it is updated to match (of the same type)."),
+];
+
+export const TRANSFORM = {
+  name: "Transform",
+  token: "cdc:index:Transform",
+  noun: "transform",
+  plural: "transforms",
+  report: "transform",
+  catalogue: { kind: "transform", codeProperty: "transform", module: "transforms" },
+  imported: { flag: "transforms", suffix: "Transform", order: 7 },
+  description: `A stream processor of one of the seven types (${list(TRANSFORM_TYPES)}), between a source's topics and a pipeline's destination. Settings, implementation, name and tags update in place; changing the type replaces it.`,
+  inputs: inputs,
+  outputs: [
+    ...echo(inputs, ["name", "transform", "config", "deploy", "deployTimeoutSec"]),
+    { name: "status", type: "string", required: true, description: "The status of the transform's job: `RUNNING`, `FAILED`, `DEPLOYING`, ... or `NOT_DEPLOYED`." },
+    { name: "version", type: "integer", required: true, description: "The version of the transform's implementation." },
+    { name: "topics", type: STRINGS, required: true, description: "The topics the transform writes, by name: what a `Pipeline`'s `transforms[].topics` takes." },
+    { name: "topicIds", type: STRINGS, required: true, description: "The ids of the topics the transform writes (`transform_<id>_<version>.<name>`)." },
+    { name: "startTime", type: "string", required: true, description: "When the transform's job started, as the API reports it; empty when it has not." },
+    { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the transform has, also when the program does not manage them." },
+  ],
+  rules: () => import("../resources/transform.js").then((m) => new m.TransformProvider()),
+} satisfies KindSpec<"Transform">;
