@@ -1,24 +1,23 @@
 import { z } from "zod";
 import { jsonObject } from "../provider/client/json-object.js";
 import { CheckpointError } from "./state.js";
-import { cdcKindOf, coreProps } from "./types.js";
+import type { KindSpec } from "../provider/kinds/index.js";
+import { coreProps, declarationOf } from "./types.js";
 
-type RecoverableKind = "source" | "destination" | "tag" | "clientCredential" | "kafkaUser" | "topicDestination" | "destinationSmtChain";
+/**
+ * The declaration of a kind `recover` can find in the API (its declaration says how: by name, a
+ * Kafka user by its username, a topic destination by its two ends, an SMT chain by its
+ * destination), by type token of either host (dynamic classes or plugin).
+ */
+export function recoverable(type: string): (KindSpec & { recover: NonNullable<KindSpec["recover"]> }) | undefined {
+  const kind = declarationOf(type);
+  return kind?.recover ? (kind as KindSpec & { recover: NonNullable<KindSpec["recover"]> }) : undefined;
+}
 
-const RECOVERABLE: Readonly<Record<string, RecoverableKind>> = {
-  Source: "source",
-  Destination: "destination",
-  Tag: "tag",
-  ClientCredential: "clientCredential",
-  KafkaUser: "kafkaUser",
-  TopicDestination: "topicDestination",
-  DestinationSmtChain: "destinationSmtChain",
-};
-
-/** The kinds `recover` can find by name (a Kafka user by its username, a topic destination by its two ends, an SMT chain by its destination), by type token of either host (dynamic classes or plugin). */
-export function recoverableKind(type: string): RecoverableKind | undefined {
-  const kind = cdcKindOf(type);
-  return kind === undefined ? undefined : RECOVERABLE[kind];
+/** The kind of a resource `recover` can find, in camelCase (`source`, `clientCredential`); undefined for any other. */
+export function recoverableKind(type: string): string | undefined {
+  const name = recoverable(type)?.name;
+  return name === undefined ? undefined : `${name[0]!.toLowerCase()}${name.slice(1)}`;
 }
 
 /** An operation the engine started and never saw finish: the run was interrupted. */

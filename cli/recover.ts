@@ -3,8 +3,8 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { clientCredentialSchema, redact, resolveSettings, resolveTuning, type CdcClient, type CdcSettings, type Tuning } from "../provider/client/index.js";
-import { findKafkaUser } from "../provider/kafka/api.js";
-import { findConnectorByName, findTagByName, notOurs } from "../provider/lookup.js";
+import type { FoundByName } from "../provider/kinds/spec.js";
+import { notOurs } from "../provider/lookup.js";
 import { MASK, sameMembers } from "../provider/normalize.js";
 import { bindingId, getTopicDestination } from "../provider/resources/topicDestination.js";
 import { getChain } from "../provider/smt/api.js";
@@ -12,7 +12,7 @@ import { compareEntries, liveEntries, withoutSecrets, type SmtEntry } from "../p
 import { EXIT_ERROR, type RecoverOptions } from "./args.js";
 import { findBrokenSidecars, readCheckpointFile, removeSidecars, UNREADABLE_CHECKPOINT } from "./backend.js";
 import { describeError, programDir } from "./common.js";
-import { lastWritten, recoverableKind, pendingOperations, settlePendingCreates, trackedIds, type PendingOperation } from "./pending.js";
+import { lastWritten, recoverable, pendingOperations, settlePendingCreates, trackedIds, type PendingOperation } from "./pending.js";
 import { exportStack, failed, PulumiCommandError, selectedStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
 import { logicalNameOf } from "./state.js";
 import { addAdopted, plannedCreates, type Planned, type PlannedState } from "./untracked.js";
@@ -101,7 +101,7 @@ export async function decide(api: CdcClient, ops: PendingOperation[], tracked: R
   // Credentials have no name: each pending create may claim one matching credential.
   const claimed = new Set<string>();
   for (const op of ops) {
-    const kind = recoverableKind(op.resourceType);
+    const kind = recoverable(op.resourceType);
     if (op.type !== "creating") {
       decisions.push({ op, action: "refresh", note: `interrupted while ${op.type}: \`pulumi refresh\` reads its live state` });
       continue;
@@ -110,35 +110,31 @@ export async function decide(api: CdcClient, ops: PendingOperation[], tracked: R
       decisions.push({ op, action: "leave", note: "not a pulumi-cdc resource: resolve it with `pulumi refresh` run interactively" });
       continue;
     }
-    if (kind === "clientCredential") {
+    if (kind.recover === "credential") {
       decisions.push(await decideCredential(api, op, tracked, claimed));
       continue;
     }
-    if (kind === "topicDestination") {
+    if (kind.recover === "ends") {
       decisions.push(await decideTopicDestination(api, op, tracked));
       continue;
     }
-    if (kind === "destinationSmtChain") {
+    if (kind.recover === "destination") {
       decisions.push(await decideSmtChain(api, op, tracked));
       continue;
     }
-    // A Kafka user's unique name is its username, which is also its id.
-    const name = plain(kind === "kafkaUser" ? op.inputs.username : op.inputs.name);
+    const name = plain(kind.recover === "username" ? op.inputs.username : op.inputs.name);
     if (name === undefined) {
       decisions.push({ op, action: "leave", note: "its name is not readable in the state (a secret or unknown): resolve it with `pulumi refresh` run interactively" });
       continue;
     }
-    const found =
-      kind === "tag"
-        ? await findTagByName(api, name)
-        : kind === "kafkaUser"
-          ? await findKafkaUser(api, name, { fresh: true }).then((u) => u && { ...u, id: u.username })
-          : await findConnectorByName(api, kind, name);
+    const rules = (await kind.rules()) as { findByName(api: CdcClient, name: string): Promise<FoundByName | undefined> };
+    const found = await rules.findByName(api, name);
     if (!found?.id) {
-      decisions.push({ op, action: "clear", note: `no ${kind === "kafkaUser" ? "Kafka user" : kind} named "${name}" exists: the create never happened; \`pulumi up\` creates it` });
+      decisions.push({ op, action: "clear", note: `no ${kind.noun} named "${name}" exists: the create never happened; \`pulumi up\` creates it` });
       continue;
     }
-    const why = notOurs(found, kind === "tag" || kind === "kafkaUser" ? {} : { connector: plain(op.inputs.connector) }, api.createdFrom);
+    // A catalogued kind's object of another connector is not this create's.
+    const why = notOurs(found, kind.catalogue ? { connector: plain(op.inputs[kind.catalogue.codeProperty]) } : {}, api.createdFrom);
     if (why !== undefined) {
       decisions.push({ op, action: "clear", note: `"${name}" exists but is not this create's (${why}): left alone; \`pulumi up\` will report the name as taken` });
       continue;
@@ -147,7 +143,7 @@ export async function decide(api: CdcClient, ops: PendingOperation[], tracked: R
       decisions.push({ op, action: "clear", note: `"${name}" (${found.id}) is already in the stack under another resource` });
       continue;
     }
-    decisions.push({ op, action: "adopt", id: found.id, note: `found ${kind} "${name}" (${found.id}): taken into the stack` });
+    decisions.push({ op, action: "adopt", id: found.id, note: `found ${kind.noun} "${name}" (${found.id}): taken into the stack` });
   }
   return decisions;
 }

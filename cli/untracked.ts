@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { SECRET_SIG, SIG_KEY } from "../provider/secret-signature.js";
 import { UNKNOWN } from "../provider/normalize.js";
-import { recoverableKind, type PendingOperation } from "./pending.js";
+import { recoverable, type PendingOperation } from "./pending.js";
 import { coreProps } from "./types.js";
 
 /**
@@ -79,7 +79,7 @@ export function plannedCreates(preview: unknown, known: ReadonlySet<string>): Pl
     const state = step.newState;
     if (step.op !== "create" || !state || typeof state.urn !== "string" || typeof state.type !== "string") continue;
     states.set(state.urn, state);
-    if (known.has(state.urn) || !recoverableKind(state.type)) continue;
+    if (known.has(state.urn) || !recoverable(state.type)) continue;
     const inputs = withoutUnknowns(state.inputs ?? {}) as Record<string, unknown>;
     ops.push({ type: "creating", urn: state.urn, resourceType: state.type, inputs: coreProps(state.type, inputs), resource: state as Record<string, unknown>, planned: true });
   }

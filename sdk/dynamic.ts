@@ -1,19 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { KindName } from "../provider/kinds/index.js";
 
-export type ResourceKind =
-  | "Source"
-  | "Destination"
-  | "Tag"
-  | "ClientCredential"
-  | "HttpConnection"
-  | "LlmConnection"
-  | "Agent"
-  | "Pipeline"
-  | "Transform"
-  | "Topic"
-  | "TopicDestination"
-  | "KafkaUser"
-  | "DestinationSmtChain";
+/** A kind of the registry (provider/kinds/), by name. */
+export type ResourceKind = KindName;
 
 /**
  * The `__provider` text of a kind: a module whose `handler()` gives the dynamic provider, as

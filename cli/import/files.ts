@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { IMPORTED_KINDS } from "./kinds.js";
 import type { Kind, ProgramModel } from "./model.js";
 import { renderPython } from "./python.js";
 import { renderTypeScript } from "./typescript.js";
@@ -54,25 +55,11 @@ export function projectName(dirName: string): string {
   return name === "" ? "cdc-tenant" : name;
 }
 
-const LABELS: Record<Kind, [string, string]> = {
-  Tag: ["tag", "tags"],
-  LlmConnection: ["LLM connection", "LLM connections"],
-  HttpConnection: ["HTTP connection", "HTTP connections"],
-  Agent: ["agent", "agents"],
-  Source: ["source", "sources"],
-  Destination: ["destination", "destinations"],
-  DestinationSmtChain: ["SMT chain", "SMT chains"],
-  Transform: ["transform", "transforms"],
-  Pipeline: ["pipeline", "pipelines"],
-  Topic: ["topic", "topics"],
-  TopicDestination: ["topic destination", "topic destinations"],
-};
-
 /** `3 sources, 2 destinations and 1 tag`. */
 export function countsText(model: ProgramModel): string {
   const counts = new Map<Kind, number>();
   for (const r of model.resources) counts.set(r.kind, (counts.get(r.kind) ?? 0) + 1);
-  const parts = [...counts].map(([kind, n]) => `${n} ${LABELS[kind][n === 1 ? 0 : 1]}`);
+  const parts = [...counts].map(([kind, n]) => `${n} ${n === 1 ? IMPORTED_KINDS[kind].noun : IMPORTED_KINDS[kind].plural}`);
   if (parts.length === 0) return "no objects";
   return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
 }

@@ -1,29 +1,25 @@
+import { DECLARATIONS, type Declaration } from "../../provider/kinds/index.js";
+
 /**
- * The kinds `pulumi-cdc import` writes, as plain data with no imports: the command line's parser
- * (cli/import/args.ts, read by cli/args.ts for every command) needs them, and model.ts, which
- * re-exports them, loads the provider's core.
+ * The kinds `pulumi-cdc import` reads, as their declarations say (provider/kinds/): the command
+ * line's parser (cli/import/args.ts) needs them, and model.ts re-exports them.
  */
 
-export type Kind = "Tag" | "LlmConnection" | "HttpConnection" | "Agent" | "Source" | "Destination" | "DestinationSmtChain" | "Transform" | "Pipeline" | "Topic" | "TopicDestination";
+type Imported = Extract<Declaration, { imported: object }>;
+
+/** The kinds a written program adopts (client credentials are only listed in a comment). */
+export type Kind = Exclude<Imported, { imported: { listedOnly: true } }>["name"];
+
+const IMPORTED = (DECLARATIONS.filter((d) => "imported" in d) as Imported[]).sort((a, b) => a.imported.order - b.imported.order);
 
 /** The order of declaration: what a kind refers to is declared before it. */
-export const KIND_ORDER: readonly Kind[] = ["Tag", "LlmConnection", "HttpConnection", "Agent", "Source", "Destination", "DestinationSmtChain", "Transform", "Pipeline", "Topic", "TopicDestination"];
+export const KIND_ORDER: readonly Kind[] = IMPORTED.filter((d) => !("listedOnly" in d.imported)).map((d) => d.name as Kind);
 
 /** The kinds `--kind` takes, by their command-line spelling. */
-export const KIND_NAMES: Readonly<Record<string, Kind | "ClientCredential">> = {
-  tags: "Tag",
-  sources: "Source",
-  destinations: "Destination",
-  "smt-chains": "DestinationSmtChain",
-  transforms: "Transform",
-  pipelines: "Pipeline",
-  topics: "Topic",
-  "topic-destinations": "TopicDestination",
-  agents: "Agent",
-  "http-connections": "HttpConnection",
-  "llm-connections": "LlmConnection",
-  "client-credentials": "ClientCredential",
-};
+export const KIND_NAMES: Readonly<Record<string, Imported["name"]>> = Object.fromEntries(IMPORTED.map((d) => [d.imported.flag, d.name]));
+
+/** Each kind's declaration, for its nouns and the suffix of its identifiers. */
+export const IMPORTED_KINDS = Object.fromEntries(IMPORTED.map((d) => [d.name, d])) as unknown as { readonly [K in Imported["name"]]: Extract<Imported, { name: K }> };
 
 /**
  * The partitions the platform gives every topic it makes (the emulator's rule, the platform's

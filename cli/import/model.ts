@@ -19,7 +19,7 @@ import type { Tenant, TenantBinding, TenantTopic } from "./tenant.js";
 
 // The kinds and their command-line names live in kinds.ts, which loads nothing: `pulumi-cdc`'s
 // argument parsing reads them for every command, and this module loads the provider's core.
-import { KIND_ORDER, PLATFORM_TOPIC_PARTITIONS, type Kind } from "./kinds.js";
+import { IMPORTED_KINDS, KIND_ORDER, PLATFORM_TOPIC_PARTITIONS, type Kind } from "./kinds.js";
 export { KIND_NAMES, KIND_ORDER, PLATFORM_TOPIC_PARTITIONS, type Kind } from "./kinds.js";
 
 /** A secret the program reads from config: `config.requireSecret(name)`. */
@@ -122,34 +122,9 @@ export interface Selection {
   clientId?: string;
 }
 
-/** The suffix of identifiers per kind (`ordersSource`). */
-const SUFFIX: Record<Kind, string> = {
-  Tag: "Tag",
-  LlmConnection: "LlmConnection",
-  HttpConnection: "HttpConnection",
-  Agent: "Agent",
-  Source: "Source",
-  Destination: "Destination",
-  DestinationSmtChain: "SmtChain",
-  Transform: "Transform",
-  Pipeline: "Pipeline",
-  Topic: "Topic",
-  TopicDestination: "TopicDestination",
-};
-
-const LABEL: Record<Kind, string> = {
-  Tag: "tag",
-  LlmConnection: "LLM connection",
-  HttpConnection: "HTTP connection",
-  Agent: "agent",
-  Source: "source",
-  Destination: "destination",
-  DestinationSmtChain: "SMT chain",
-  Transform: "transform",
-  Pipeline: "pipeline",
-  Topic: "topic",
-  TopicDestination: "topic destination",
-};
+/** The suffix of identifiers per kind (`ordersSource`), and how messages name one object of it: its declaration's. */
+const SUFFIX = (kind: Kind) => IMPORTED_KINDS[kind].imported.suffix;
+const LABEL = (kind: Kind) => IMPORTED_KINDS[kind].noun;
 
 /** An object of the tenant as the selection sees it. */
 interface Candidate {
@@ -226,9 +201,9 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
     if (why === undefined) chosen.push(c);
     else excluded.set(`${c.kind}\0${c.id}`, why);
   }
-  const nameables: Nameable[] = chosen.map((c) => ({ id: c.id, name: c.name, suffix: SUFFIX[c.kind] }));
+  const nameables: Nameable[] = chosen.map((c) => ({ id: c.id, name: c.name, suffix: SUFFIX(c.kind) }));
   const usedHelpers = new Set<string>([
-    ...Object.values(SUFFIX),
+    ...KIND_ORDER.map(SUFFIX),
     "Topic",
     "codeImplementation",
     "postgresqlTables",
@@ -237,7 +212,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
     ...(["source", "destination", "transform"] as const).flatMap((k) => allHelperNames(k)),
   ]);
   const idents = assignIdentifiers(nameables, usedHelpers);
-  const identOf = (kind: Kind, id: string) => idents.get(`${SUFFIX[kind]}\0${id}`);
+  const identOf = (kind: Kind, id: string) => idents.get(`${SUFFIX(kind)}\0${id}`);
 
   const systemTags = new Map(tenant.tags.filter((t) => t.system).map((t) => [t.id, t] as const));
   const ref = (kind: Kind, id: string, label?: string): Ref => {
@@ -246,7 +221,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
     const system = kind === "Tag" ? systemTags.get(id) : undefined;
     if (system) return { id, note: `the platform's own tag "${system.name}"` };
     const why = excluded.get(`${kind}\0${id}`);
-    const what = `${LABEL[kind]}${label ? ` "${label}"` : ""}`;
+    const what = `${LABEL(kind)}${label ? ` "${label}"` : ""}`;
     return { id, note: why ? `${what}: ${why}` : `${what}: not in the tenant's listings` };
   };
   const names = {
@@ -389,7 +364,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
         const { unmanaged } = liveEntries(chain);
         if (unmanaged.length > 0) {
           // The kind refuses to read such a chain, so a resource for it could never be adopted.
-          warnings.push(`${LABEL[c.kind]} of destination "${c.name}" (${c.id}): not imported, it ${unmanaged.length === 1 ? "holds an instance" : "holds instances"} pulumi-cdc cannot manage: ${unmanaged.join("; ")}. Remove ${unmanaged.length === 1 ? "it" : "them"} in the console and import again, or leave this chain out of Pulumi.`);
+          warnings.push(`${LABEL(c.kind)} of destination "${c.name}" (${c.id}): not imported, it ${unmanaged.length === 1 ? "holds an instance" : "holds instances"} pulumi-cdc cannot manage: ${unmanaged.join("; ")}. Remove ${unmanaged.length === 1 ? "it" : "them"} in the console and import again, or leave this chain out of Pulumi.`);
           break;
         }
         // A secret the platform holds is written as the mask, as the kind's own import writes it
@@ -417,7 +392,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
     }
   }
   for (const r of resources) {
-    for (const note of r.notes) warnings.push(`${LABEL[r.kind]} "${r.name}" (${r.ident}): ${note}`);
+    for (const note of r.notes) warnings.push(`${LABEL(r.kind)} "${r.name}" (${r.ident}): ${note}`);
   }
   const credentials: CredentialNote[] = [];
   if (!selection.kinds || selection.kinds.has("ClientCredential")) {

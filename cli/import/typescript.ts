@@ -1,4 +1,5 @@
-import { helpersUsed, KIND_ORDER, Reference, Secret, type CredentialNote, type Kind, type ProgramModel, type Ref, type Resource, type Settings, type Value } from "./model.js";
+import { IMPORTED_KINDS } from "./kinds.js";
+import { helpersUsed, KIND_ORDER, Reference, Secret, type CredentialNote, type ProgramModel, type Ref, type Resource, type Settings, type Value } from "./model.js";
 
 /**
  * The TypeScript program (`index.ts`) of a ProgramModel: one `new Kind(...)` per object, on the
@@ -150,19 +151,6 @@ function resourceArgs(r: Resource): Array<[string, string] | string> {
   }
 }
 
-const SECTION: Record<Kind, string> = {
-  Tag: "Tags",
-  LlmConnection: "LLM connections (the API key is read from config: the API never shows it)",
-  HttpConnection: "HTTP connections (header values are read from config: the API never shows them)",
-  Agent: "Agents",
-  Source: "Sources",
-  Destination: "Destinations",
-  DestinationSmtChain: "SMT chains of destinations (each a resource of its own, as the console keeps them apart from the connector's config)",
-  Transform: "Transforms",
-  Pipeline: "Pipelines",
-  Topic: `Topics tuned away from what the platform made (a Topic takes over the topic its topicId names; destroy leaves it in place)`,
-  TopicDestination: "Topics of API sources sent to destinations (one per topic; attaching one already sent writes nothing)",
-};
 
 function renderResource(r: Resource): string {
   const lines: string[] = [];
@@ -211,7 +199,7 @@ export function renderTypeScript(model: ProgramModel, header: readonly string[])
   }
   for (const kind of kinds) {
     const of = model.resources.filter((r) => r.kind === kind);
-    out.push(`// ${SECTION[kind]}: ${of.length}`);
+    out.push(`// ${IMPORTED_KINDS[kind].imported.section}: ${of.length}`);
     out.push("");
     for (const r of of) {
       out.push(renderResource(r));

@@ -21,10 +21,15 @@ export const AGENT = {
   noun: "agent",
   plural: "agents",
   report: "agent",
-  imported: { flag: "agents", suffix: "Agent", order: 3 },
+  imported: {
+    flag: "agents",
+    suffix: "Agent",
+    order: 3,
+    section: "Agents",
+  },
   description:
     "A stream-processing AI agent. `deployed` is its desired state; destroying it is the API's soft delete (a running agent is cancelled first). Instructions, connections or status changed outside Pulumi are drift.",
-  inputs: inputs,
+  inputs,
   outputs: [
     ...echo(inputs, ["name", "instructions", "llmConnectionId", "httpConnectionIds", "deployed"]),
     { name: "status", type: "string", required: true, description: "The API's status of the agent: `draft`, `running` or `cancelled`." },

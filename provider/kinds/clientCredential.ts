@@ -27,11 +27,11 @@ export const CLIENT_CREDENTIAL = {
   noun: "client credential",
   plural: "client credentials",
   report: "client_credential",
-  imported: { flag: "client-credentials", suffix: "ClientCredential", order: 11 },
+  imported: { flag: "client-credentials", suffix: "ClientCredential", order: 11, listedOnly: true },
   recover: "credential",
   description:
     "An API client credential for a downstream service. Its roles and description change in place (the client id and secret stay); a new service id replaces it, with a new secret. The API shows the secret only at creation: it is a Pulumi secret.",
-  inputs: inputs,
+  inputs,
   outputs: [
     ...echo(inputs, ["roleIds"]),
     { name: "clientId", type: "string", required: true, description: "The credential's client id, exchanged with the secret for an access token." },

@@ -7,7 +7,12 @@ export const DESTINATION = {
   noun: "destination",
   plural: "destinations",
   report: "destination",
-  imported: { flag: "destinations", suffix: "Destination", order: 5 },
+  imported: {
+    flag: "destinations",
+    suffix: "Destination",
+    order: 5,
+    section: "Destinations",
+  },
   recover: "name",
   catalogue: { kind: "destination", codeProperty: "connector", module: "destinations" },
   ...connectorKind("Destination"),

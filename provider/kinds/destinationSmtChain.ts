@@ -23,7 +23,12 @@ export const DESTINATION_SMT_CHAIN = {
   noun: "SMT chain",
   plural: "SMT chains",
   report: "smt_chain",
-  imported: { flag: "smt-chains", suffix: "SmtChain", order: 6 },
+  imported: {
+    flag: "smt-chains",
+    suffix: "SmtChain",
+    order: 6,
+    section: "SMT chains of destinations (each a resource of its own, as the console keeps them apart from the connector's config)",
+  },
   recover: "destination",
   secretPaths: smtSecretPaths,
   description:

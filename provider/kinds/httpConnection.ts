@@ -21,10 +21,15 @@ export const HTTP_CONNECTION = {
   noun: "HTTP connection",
   plural: "HTTP connections",
   report: "http_connection",
-  imported: { flag: "http-connections", suffix: "HttpConnection", order: 2 },
+  imported: {
+    flag: "http-connections",
+    suffix: "HttpConnection",
+    order: 2,
+    section: "HTTP connections (header values are read from config: the API never shows them)",
+  },
   description:
     "An HTTP endpoint an agent may call. Header values are secrets: encrypted in the stack, sent to the API once and never read back; a header added or removed, or the URL changed, outside Pulumi is drift.",
-  inputs: inputs,
+  inputs,
   outputs: [
     ...echo(
       inputs.filter((p) => p.name !== "headers"),

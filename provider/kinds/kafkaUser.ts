@@ -40,7 +40,7 @@ export const KAFKA_USER = {
   recover: "username",
   description:
     "A Kafka user of the platform's Kafka access: a broker user with ACL rules, for clients that read or write the platform's topics. The password is write-only (the API never returns it); ACLs, IPs or the schema-registry user changed outside Pulumi show in a plain `pulumi preview`.",
-  inputs: inputs,
+  inputs,
   outputs: [
     ...echo(
       inputs.filter((p) => p.name !== "password"),

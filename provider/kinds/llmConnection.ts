@@ -24,10 +24,15 @@ export const LLM_CONNECTION = {
   noun: "LLM connection",
   plural: "LLM connections",
   report: "llm_connection",
-  imported: { flag: "llm-connections", suffix: "LlmConnection", order: 1 },
+  imported: {
+    flag: "llm-connections",
+    suffix: "LlmConnection",
+    order: 1,
+    section: "LLM connections (the API key is read from config: the API never shows it)",
+  },
   description:
     "A connection to a language model. The API cannot update one, so any change replaces it: the replacement is created first, the agents of the stack that use it are repointed, then the old one is deleted.",
-  inputs: inputs,
+  inputs,
   outputs: [
     ...echo(
       inputs.filter((p) => p.name !== "apiKey"),

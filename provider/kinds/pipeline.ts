@@ -37,10 +37,15 @@ export const PIPELINE = {
   noun: "pipeline",
   plural: "pipelines",
   report: "pipeline",
-  imported: { flag: "pipelines", suffix: "Pipeline", order: 8 },
+  imported: {
+    flag: "pipelines",
+    suffix: "Pipeline",
+    order: 8,
+    section: "Pipelines",
+  },
   description:
     "Joins a source to a destination: the source's topics it sends as they are, and per transform the topics of it it sends. Every field updates in place; changes made outside Pulumi, and deletion, show in a plain `pulumi preview`.",
-  inputs: inputs,
+  inputs,
   outputs: [
     ...echo(inputs, ["name", "source", "destination", "sourceTopics", "transforms", "snapshotNewTables"]),
     { name: "status", type: "string", required: true, description: "The API's status of the pipeline." },

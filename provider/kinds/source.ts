@@ -7,7 +7,12 @@ export const SOURCE = {
   noun: "source",
   plural: "sources",
   report: "source",
-  imported: { flag: "sources", suffix: "Source", order: 4 },
+  imported: {
+    flag: "sources",
+    suffix: "Source",
+    order: 4,
+    section: "Sources",
+  },
   recover: "name",
   catalogue: { kind: "source", codeProperty: "connector", module: "sources" },
   ...connectorKind("Source"),

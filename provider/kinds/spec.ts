@@ -52,8 +52,10 @@ export interface KindSpec<N extends string = string> {
   /**
    * `pulumi-cdc import`: the `--kind` spelling, the suffix of the identifiers it writes
    * (`ordersSource`), and its place in a written program: a kind comes after those it refers to.
+   * `section`: the comment over the kind's objects in a written program. `listedOnly`: the program
+   * lists the kind's objects in a comment instead of adopting them.
    */
-  imported?: { flag: string; suffix: string; order: number };
+  imported?: { flag: string; suffix: string; order: number; section?: string; listedOnly?: true };
   /**
    * `pulumi-cdc recover`: how a create that a killed run left pending is found in the API, if
    * it can be (by the name the program gave it, or what stands for one).
@@ -117,4 +119,11 @@ export interface DriftFindings {
   gone: boolean;
   /** What changed outside Pulumi, in the sentences a plain preview prints; [] when nothing. */
   findings: string[];
+}
+
+/** An object `pulumi-cdc recover` found by name (`findByName` of a kind's rules): what it reads to tell whether the create was Pulumi's. */
+export interface FoundByName {
+  id?: string | null;
+  connector?: string | null;
+  created_from?: string | null;
 }

@@ -24,10 +24,15 @@ export const TAG = {
   noun: "tag",
   plural: "tags",
   report: "tag",
-  imported: { flag: "tags", suffix: "Tag", order: 0 },
+  imported: {
+    flag: "tags",
+    suffix: "Tag",
+    order: 0,
+    section: "Tags",
+  },
   recover: "name",
   description: "A tag for organising sources, destinations, pipelines and the platform's other objects.",
-  inputs: inputs,
+  inputs,
   outputs: [
     ...echo(inputs, ["name", "description", "type"]),
     { name: "system", type: "boolean", required: true, description: "Whether the tag is one of the platform's own." },

@@ -25,10 +25,15 @@ export const TOPIC = {
   noun: "topic",
   plural: "topics",
   report: "topic",
-  imported: { flag: "topics", suffix: "Topic", order: 9 },
+  imported: {
+    flag: "topics",
+    suffix: "Topic",
+    order: 9,
+    section: "Topics tuned away from what the platform made (a Topic takes over the topic its topicId names; destroy leaves it in place)",
+  },
   description:
     "Tunes a topic that a source (one per table) or a transform made: its partition count, which only grows, and its tags. Pulumi never creates or deletes the topic: destroy leaves it, and it goes with its source's table or its transform.",
-  inputs: inputs,
+  inputs,
   outputs: [
     ...echo(inputs, ["topicId", "partitionCount"]),
     { name: "name", type: "string", required: true, description: "The topic's name, without its owner's prefix." },

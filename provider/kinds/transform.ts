@@ -42,9 +42,14 @@ export const TRANSFORM = {
   plural: "transforms",
   report: "transform",
   catalogue: { kind: "transform", codeProperty: "transform", module: "transforms" },
-  imported: { flag: "transforms", suffix: "Transform", order: 7 },
+  imported: {
+    flag: "transforms",
+    suffix: "Transform",
+    order: 7,
+    section: "Transforms",
+  },
   description: `A stream processor of one of the seven types (${list(TRANSFORM_TYPES)}), between a source's topics and a pipeline's destination. Settings, implementation, name and tags update in place; changing the type replaces it.`,
-  inputs: inputs,
+  inputs,
   outputs: [
     ...echo(inputs, ["name", "transform", "config", "deploy", "deployTimeoutSec"]),
     { name: "status", type: "string", required: true, description: "The status of the transform's job: `RUNNING`, `FAILED`, `DEPLOYING`, ... or `NOT_DEPLOYED`." },

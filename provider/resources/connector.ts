@@ -12,6 +12,7 @@ import {
   type DestinationConnector,
 } from "../client/index.js";
 import { client } from "../context.js";
+import type { FoundByName } from "../kinds/spec.js";
 import { checkLive, compareToOriginal, NO_DRIFT, reportDrift, reportWarning, type DriftReport, type ManagedConnector } from "../drift.js";
 import { liveCache } from "../live-cache.js";
 import { alignLiveConfig, changedConfigKeys, containsUnknown, isMasked, isUnknown, sameMembers, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
@@ -210,6 +211,11 @@ export function transitions(spec: KindSpec, status: string | null | undefined, d
  * called by the dynamic-provider shim in sdk/, which serializes nothing but the kind.
  */
 export class ConnectorProvider {
+  /** `pulumi-cdc recover`: the object a killed run's create may have made, by the unique name it was given. */
+  findByName(api: CdcClient, name: string): Promise<FoundByName | undefined> {
+    return findConnectorByName(api, this.spec.kind, name);
+  }
+
   /** Another connector is another object (replace-on-change config keys are the catalogue's). */
   readonly replaceOnChange = ["connector"] as const;
   // Built once: zod compiles an object schema on its first parse, and building it anew in every

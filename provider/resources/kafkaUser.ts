@@ -4,7 +4,7 @@ import { KAFKA_GROUP_OPERATIONS, KAFKA_OPERATIONS, KAFKA_PATTERN_TYPES, KAFKA_RE
 import { failuresFromZod, knowable, type CheckFailure } from "../check.js";
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
-import type { DriftFindings } from "../kinds/spec.js";
+import type { DriftFindings, FoundByName } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { aclOf, findKafkaUser, KAFKA_USER_PATH, KAFKA_USERS_PATH, kafkaUserSchema, whitelistOf, type KafkaAcl, type LiveKafkaUser } from "../kafka/api.js";
 
@@ -207,6 +207,13 @@ function aligned<T>(recorded: readonly T[] | undefined, live: readonly T[], same
  * of it and an update sends it only when the program changed it.
  */
 export class KafkaUserProvider {
+  /** `pulumi-cdc recover`: the object a killed run's create may have made, by the unique name it was given. */
+  async findByName(api: CdcClient, username: string): Promise<FoundByName | undefined> {
+    // A Kafka user's unique name is its username, which is also its id.
+    const user = await findKafkaUser(api, username, { fresh: true });
+    return user && { ...user, id: user.username };
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
     // One listing for every Kafka user of the stack: the API has no read of one.

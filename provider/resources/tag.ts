@@ -7,7 +7,7 @@ import { createSurvivingFaults } from "./create.js";
 import { nameTakenHint } from "./conflict.js";
 import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
-import type { DriftFindings } from "../kinds/spec.js";
+import type { DriftFindings, FoundByName } from "../kinds/spec.js";
 import { sameMembers } from "../normalize.js";
 import { resolveName } from "./naming.js";
 
@@ -69,6 +69,11 @@ export function tagAdoptionChanges(live: Tag, inputs: TagInputs): string[] {
 }
 
 export class TagProvider {
+  /** `pulumi-cdc recover`: the object a killed run's create may have made, by the unique name it was given. */
+  findByName(api: CdcClient, name: string): Promise<FoundByName | undefined> {
+    return findTagByName(api, name);
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
     const live = await findTag(api, id);

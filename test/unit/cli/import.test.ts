@@ -480,7 +480,7 @@ describe("the command line", () => {
     expect(kindOf("smt_chain")).toBe("DestinationSmtChain");
     expect(parseImportArgs(["--help"])).toMatchObject({ command: "help" });
     expect(() => parseImportArgs(["--out", "x", "--kind", "sourcez"])).toThrow(UsageError);
-    expect(() => parseImportArgs(["--out", "x", "--kind", "sourcez"])).toThrow("unknown --kind 'sourcez': the kinds are tags, sources, destinations, smt-chains, transforms, pipelines, topics, topic-destinations, agents, http-connections, llm-connections, client-credentials");
+    expect(() => parseImportArgs(["--out", "x", "--kind", "sourcez"])).toThrow("unknown --kind 'sourcez': the kinds are tags, llm-connections, http-connections, agents, sources, destinations, smt-chains, transforms, pipelines, topics, topic-destinations, client-credentials");
     expect(() => parseImportArgs([])).toThrow(/--out <dir> is required/);
     expect(() => parseImportArgs(["--out", "x", "--skip-managed"])).toThrow(/--skip-managed needs --stack/);
     expect(() => parseImportArgs(["--out", "x", "--lang", "go"])).toThrow(/unknown --lang 'go'/);

@@ -7,14 +7,17 @@ const DIST = join(__dirname, "..", "..", "..", "dist", "provider");
 // The provider process starts cold on every Pulumi command: what it loads before its first
 // answer is paid by every up, preview, refresh and destroy.
 function modulesLoadedBy(script: string): string[] {
-  const out = execFileSync(process.execPath, ["-e", `${script}; console.log(JSON.stringify(Object.keys(require.cache)))`], { encoding: "utf8" });
+  const out = execFileSync(process.execPath, ["-e", `(async () => { ${script}; })().then(() => console.log(JSON.stringify(Object.keys(require.cache))))`], { encoding: "utf8" });
   return JSON.parse(out) as string[];
 }
 
 describe("loading the provider", () => {
   it("loads the diff library only when a source drift is rendered", () => {
     const drift = JSON.stringify(join(DIST, "drift.js"));
-    const atStart = modulesLoadedBy(`require(${JSON.stringify(join(DIST, "index.js"))})`);
+    // A kind's rules load at its first operation: the entry alone loads none of them.
+    const index = JSON.stringify(join(DIST, "index.js"));
+    expect(modulesLoadedBy(`require(${index})`).filter((m) => m.includes(join("provider", "resources")))).toEqual([]);
+    const atStart = modulesLoadedBy(`await require(${index}).provider("Source").check({}, { name: "s", connector: "postgresql", config: {} })`);
     expect(atStart.some((m) => m.endsWith(join("provider", "resources", "connector.js")))).toBe(true);
     expect(atStart.filter((m) => /node_modules[\\/]diff[\\/]/.test(m))).toEqual([]);
 
