@@ -16,7 +16,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { killTree } from "./kill-tree.js";
+import { killTree } from "./kill-tree";
 import { startEmulator, type RunningEmulator } from "../../dist/emulator/index.js";
 import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
 
