@@ -1,4 +1,5 @@
 import type { FaultInjector } from "./faults.js";
+import type { Holds } from "./holds.js";
 import type { EmulatorOptions } from "./options.js";
 import type { Permission } from "./roles.js";
 import type { EmulatorStats } from "./stats.js";
@@ -9,6 +10,8 @@ export interface EmulatorContext {
   store: Store;
   stats: EmulatorStats;
   faults: FaultInjector;
+  /** Requests held back by count (RunningEmulator.hold). */
+  holds: Holds;
   options: EmulatorOptions;
 }
 

@@ -3,7 +3,10 @@ import { randomInt } from "node:crypto";
 /**
  * Fault injection for resilience tests. Decisions come from a seeded PRNG so a run with the
  * same seed and the same request sequence injects the same faults; the rate limiter reads the
- * emulator clock, so tests can drive it without sleeping.
+ * emulator clock, so tests can drive it without sleeping. Each share (fail, drop, lost answer)
+ * also fires for certain within its first ceil(1/share) decisions after the faults are set (see
+ * Share), so a run long enough to expect a fault always meets one, whatever the seed and the order
+ * of its requests.
  */
 
 export interface FaultSettings {
@@ -63,6 +66,32 @@ function mulberry32(seed: number): () => number {
   };
 }
 
+/**
+ * One share's decisions: a draw from the PRNG each time (so the sequence stays the seed's), and
+ * a counted guarantee on top. If none of the first ceil(1/share) decisions after the faults were
+ * set has fired, the last of them fires anyway. After the first firing the draws alone decide, so
+ * the long-run share stays the share; only a dry spell at the start is cut short.
+ */
+class Share {
+  private decisions = 0;
+  private fired = false;
+
+  /** Starts the count again (the faults were set). */
+  restart(): void {
+    this.decisions = 0;
+    this.fired = false;
+  }
+
+  decide(share: number, random: () => number): boolean {
+    if (share <= 0) return false;
+    const drawn = random() < share;
+    this.decisions += 1;
+    const due = !this.fired && this.decisions >= Math.ceil(1 / share);
+    if (drawn || due) this.fired = true;
+    return drawn || due;
+  }
+}
+
 export function validateFaults(settings: FaultSettings): void {
   const share = (name: string, v: number) => {
     if (!Number.isFinite(v) || v < 0 || v > 1) throw new RangeError(`${name} must be between 0 and 1, got ${v}`);
@@ -92,6 +121,9 @@ export class FaultInjector {
   private random: () => number;
   private tokens = 0;
   private lastRefillMs = 0;
+  private readonly fail = new Share();
+  private readonly drop = new Share();
+  private readonly lost = new Share();
 
   constructor(
     initial: Partial<FaultSettings>,
@@ -107,7 +139,10 @@ export class FaultInjector {
     return { ...this.current, routes: [...this.current.routes] };
   }
 
-  /** Changes faults at runtime; a new seed restarts the PRNG, a new rate refills the bucket. */
+  /**
+   * Changes faults at runtime; a new seed restarts the PRNG, a new rate refills the bucket, and
+   * every call starts the counted guarantee of each share again (see Share).
+   */
   update(patch: Partial<FaultSettings>): void {
     const next: FaultSettings = { ...this.current, ...patch, routes: [...(patch.routes ?? this.current.routes)] };
     validateFaults(next);
@@ -116,6 +151,11 @@ export class FaultInjector {
     this.current = next;
     if (reseed) this.random = mulberry32(next.seed ?? randomInt(0, 2 ** 31));
     if (rateChanged) this.resetBucket();
+    this.restartShares();
+  }
+
+  private restartShares(): void {
+    for (const share of [this.fail, this.drop, this.lost]) share.restart();
   }
 
   applies(path: string): boolean {
@@ -134,19 +174,22 @@ export class FaultInjector {
     return this.current.latencyMs;
   }
 
-  /** Decide the fate of one matched request. Draws from the PRNG only for enabled faults. */
+  /**
+   * Decide the fate of one matched request. Draws from the PRNG only for enabled faults; a request
+   * dropped or rate-limited is no decision of the fail share.
+   */
   decide(): FaultDecision {
     const s = this.current;
     if (s.failNext > 0) {
       s.failNext--;
       return { kind: "fail" };
     }
-    if (s.dropRate > 0 && this.random() < s.dropRate) return { kind: "drop" };
+    if (this.drop.decide(s.dropRate, this.random)) return { kind: "drop" };
     if (s.rateLimit > 0) {
       const wait = this.takeToken();
       if (wait > 0) return { kind: "rate_limited", retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
     }
-    if (s.failRate > 0 && this.random() < s.failRate) return { kind: "fail" };
+    if (this.fail.decide(s.failRate, this.random)) return { kind: "fail" };
     return { kind: "none" };
   }
 
@@ -159,7 +202,7 @@ export class FaultInjector {
       this.current.loseNext--;
       return true;
     }
-    return this.current.lostResponseRate > 0 && this.random() < this.current.lostResponseRate;
+    return this.lost.decide(this.current.lostResponseRate, this.random);
   }
 
   private resetBucket(): void {

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import type { EmulatorContext } from "./context.js";
 import { FaultInjector, type FaultSettings } from "./faults.js";
+import { Holds, type RequestHold } from "./holds.js";
 import { resolveOptions, type EmulatorOptions } from "./options.js";
 import { ensureSystemTags } from "./routes/tags.js";
 import { buildServer } from "./server.js";
@@ -24,6 +25,14 @@ export interface RunningEmulator {
   setFaults(patch: Partial<FaultSettings>): void;
   getFaults(): FaultSettings;
   /**
+   * Holds requests back by count, for a test that must stop a client halfway without timing it:
+   * requests of `routes` (`"METHOD /route/:pattern"`, as `stats().requests` names them) are
+   * handled until `after` of them have been answered 2xx; the next ones wait, unanswered, until
+   * `release()`, which closes their connections unhandled. `reached` resolves once `after` are
+   * answered and one more is waiting. `stop()` releases every hold.
+   */
+  hold(routes: string | readonly string[], after: number): RequestHold;
+  /**
    * What the API stores but never shows, for tests that must see a secret survive an update
    * (an HTTP connection's header values, unsealed); undefined when there is no such connection.
    */
@@ -35,7 +44,8 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
   const store = Store.open(resolved.statePath, resolved.clock);
   const stats = emptyStats();
   const faults = new FaultInjector(resolved.faults, resolved.clock);
-  const ctx: EmulatorContext = { store, stats, faults, options: resolved };
+  const holds = new Holds();
+  const ctx: EmulatorContext = { store, stats, faults, holds, options: resolved };
 
   await ensureBootstrapCredential(store, resolved);
   ensureSystemTags(store);
@@ -51,11 +61,15 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
     port,
     clientId: resolved.clientId,
     clientSecret: resolved.clientSecret,
-    stop: () => (stopping ??= app.close().then(() => store.flush())),
+    stop: () => {
+      holds.releaseAll();
+      return (stopping ??= app.close().then(() => store.flush()));
+    },
     stats: () => cloneStats(stats),
     resetStats: () => Object.assign(stats, emptyStats()),
     setFaults: (patch) => faults.update(patch),
     getFaults: () => faults.settings,
+    hold: (routes, after) => holds.place(routes, after),
     storedHttpHeaders: (id) => {
       const record = store.data.http_connections[id];
       if (!record) return undefined;
@@ -67,6 +81,7 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
 export type { EmulatorOptions } from "./options.js";
 export { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_PORT, DEFAULT_TOKEN_TTL_SECONDS } from "./options.js";
 export type { FaultSettings } from "./faults.js";
+export type { RequestHold } from "./holds.js";
 export type { EmulatorStats } from "./stats.js";
 export {
   CATALOGUE,

@@ -101,7 +101,13 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
-    countRequest(ctx, request);
+    const route = countRequest(ctx, request);
+    // Held first: a held request waits before the faults, so none of it runs once the hold is reached.
+    if (!(await ctx.holds.enter(route, request, reply))) {
+      reply.hijack();
+      request.raw.socket.destroy();
+      return;
+    }
     await injectFaults(ctx, request, reply);
     if (reply.sent) return;
     const config = request.routeOptions.config;
@@ -120,8 +126,10 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     } catch (error) {
       process.stderr.write(`pulumi-cdc emulator: failed to persist state: ${(error as Error).message}\n`);
       reply.code(500).header("content-type", "application/json; charset=utf-8");
+      ctx.holds.answered(request, 500);
       return JSON.stringify({ detail: "Failed to persist state" });
     }
+    ctx.holds.answered(request, reply.statusCode);
     if (responsesToLose.has(request)) {
       ctx.stats.faults.lost += 1;
       request.raw.socket.destroy();
@@ -162,7 +170,8 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   return app;
 }
 
-function countRequest(ctx: EmulatorContext, request: FastifyRequest): void {
+/** Counts the request under its `"METHOD /route/:pattern"` key, which it returns. */
+function countRequest(ctx: EmulatorContext, request: FastifyRequest): string {
   const { stats } = ctx;
   const route = request.is404 ? "<unmatched>" : (request.routeOptions.url ?? "<unmatched>");
   const key = `${request.method} ${route}`;
@@ -170,6 +179,7 @@ function countRequest(ctx: EmulatorContext, request: FastifyRequest): void {
   stats.requests[key] = (stats.requests[key] ?? 0) + 1;
   if (key === "POST /auth/access-token") stats.tokenRequests.accessToken += 1;
   if (key === "POST /auth/access-token/refresh") stats.tokenRequests.refresh += 1;
+  return key;
 }
 
 async function injectFaults(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {

@@ -4,7 +4,8 @@
  * PULUMI_SKIP_CHECKPOINTS=true, the setting docs/large-stacks.md recommends. A `pulumi up` is
  * killed with -9 (the whole process group and its plugins) once half the objects exist, then
  * `pulumi-cdc recover --yes` and one `pulumi up`; a `pulumi destroy` is killed the same way once
- * half are deleted, then `recover --yes` and one `pulumi up` again. After each: every object of the
+ * half are deleted (both moments by count: the emulator holds the writes after half, see
+ * killMidway), then `recover --yes` and one `pulumi up` again. After each: every object of the
  * program exists exactly once, the stack tracks each of them, none other is left (no orphan), and a
  * preview shows no change. Ends with a destroy that leaves nothing.
  *
@@ -15,7 +16,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { killTree } from "./kill-tree.js";
+import { killTree } from "./kill-tree";
 import { startEmulator, type RunningEmulator } from "../../dist/emulator/index.js";
 import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
 
@@ -55,26 +56,29 @@ async function must(what: string, r: Promise<Result>): Promise<Result> {
   return result;
 }
 
-/** Runs `pulumi <command>` and kills it with -9 (all its processes) once `enough` holds of the API's objects; bounded. */
-async function killMidway(command: "up" | "destroy", cwd: string, env: NodeJS.ProcessEnv, stack: string, count: () => Promise<number>, enough: (n: number) => boolean): Promise<{ seconds: number; objects: number }> {
+/**
+ * Runs `pulumi <command>` and kills it with -9 (all its processes) halfway, by count: the emulator
+ * holds `routes` once `after` of their requests are answered 2xx, and the kill comes when one more
+ * waits unanswered (emulator/README.md, "Holds"). The waiting ones are then closed unhandled, so
+ * exactly `after` took effect. Bounded by STEP_TIMEOUT_MS, a guard against a hung run only.
+ */
+async function killMidway(command: "up" | "destroy", cwd: string, env: NodeJS.ProcessEnv, stack: string, emulator: RunningEmulator, routes: string[], after: number, count: () => Promise<number>): Promise<{ seconds: number; objects: number }> {
   const started = Date.now();
-  // No preview first: the kill must land among the run's creates or deletes, not in its preview.
+  const hold = emulator.hold(routes, after);
+  // No preview first: the run's creates or deletes are what is killed.
   const child = spawn("pulumi", [command, "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--stack", stack], { cwd, env, detached: true, stdio: "ignore" });
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-  let finished = false;
-  void exited.then(() => (finished = true));
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  let guard: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<"timeout">((r) => (guard = setTimeout(() => r("timeout"), STEP_TIMEOUT_MS)));
   try {
-    for (;;) {
-      const n = await count();
-      if (enough(n)) break;
-      if (finished) throw new Error(`pulumi ${command} ended before it was killed (${n} objects)`);
-      if (Date.now() > deadline) throw new Error(`pulumi ${command} did not get halfway in time`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const first = await Promise.race([hold.reached.then(() => "held" as const), exited.then(() => "exited" as const), timedOut]);
+    if (first === "exited") throw new Error(`pulumi ${command} ended before it was killed (${hold.answered()} of ${routes.join(", ")} answered)`);
+    if (first === "timeout") throw new Error(`pulumi ${command} did not get halfway in time`);
   } finally {
+    clearTimeout(guard);
     killTree(child.pid!);
     await exited;
+    hold.release();
   }
   return { seconds: Math.round((Date.now() - started) / 100) / 10, objects: await count() };
 }
@@ -162,7 +166,8 @@ async function main() {
     const checks = [];
 
     // 1. A killed up: the stack records nothing of it.
-    log.killedUp = await killMidway("up", cwd, env, stack, objects, (n) => n >= options.count / 2);
+    const half = Math.ceil(options.count / 2);
+    log.killedUp = await killMidway("up", cwd, env, stack, emulator, ["POST /sources", "POST /destinations"], half, objects);
     log.trackedAfterKilledUp = (await stackIds(cwd, env, stack)).length;
     const recoverUp = await time("recoverAfterUp", () => exec(process.execPath, [CLI, "recover", "--stack", stack, "--yes"], cwd, env));
     if (recoverUp.code !== 0) throw new Error(`recover exited with ${recoverUp.code}:\n${recoverUp.output}`);
@@ -176,7 +181,7 @@ async function main() {
     log.previewAfterUpClean = preview.code === 0;
 
     // 2. A killed destroy: the stack still lists what it deleted.
-    log.killedDestroy = await killMidway("destroy", cwd, env, stack, objects, (n) => n <= options.count / 2);
+    log.killedDestroy = await killMidway("destroy", cwd, env, stack, emulator, ["DELETE /sources/:source_id", "DELETE /destinations/:destination_id"], half, objects);
     log.trackedAfterKilledDestroy = (await stackIds(cwd, env, stack)).length;
     const recoverDestroy = await time("recoverAfterDestroy", () => exec(process.execPath, [CLI, "recover", "--stack", stack, "--yes"], cwd, env));
     if (recoverDestroy.code !== 0) throw new Error(`recover exited with ${recoverDestroy.code}:\n${recoverDestroy.output}`);

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { startEmulator, type FaultSettings, type RunningEmulator } from "../../emulator/index.js";
+import { startEmulator, type FaultSettings, type RequestHold, type RunningEmulator } from "../../emulator/index.js";
 import {
   CdcClient,
   clientCredentialSchema,
@@ -103,7 +103,9 @@ function program(host: Host, prefix: string): { dir: string; project: string; pa
 
 // The fault mix of issue 8, seeded. The engine's concurrency orders requests differently from
 // run to run, so the first writes' answers are lost for certain (loseNext) on top of the rates:
-// every run meets lost answers, whatever the order.
+// every run meets lost answers, whatever the order. The 503s are certain too: after each
+// setFaults the emulator fails one of the first ceil(1/failRate) = 5 requests that reach the
+// fail decision (emulator/README.md, "Faults"), and every up below makes more than five.
 const FAULT_MIX: Partial<FaultSettings> = {
   failRate: 0.2,
   dropRate: 0.02,
@@ -240,8 +242,8 @@ describe.each(HOSTS)("a stack of 20 resources against an API with bad minutes (%
 
 /**
  * `pulumi up` in its own process group, so the whole run (CLI, language host, providers) can be killed at once.
- * It skips the preview so that the kill lands among the creates, which is what the test is about.
- * Its output goes to `log` when given (else nowhere).
+ * It skips the preview: the run's creates (or deletes) are what the test is about, and the emulator's
+ * hold stops it among them. Its output goes to `log` when given (else nowhere).
  */
 function startUp(stack: TestStack, command: "up" | "destroy" = "up", log?: string) {
   const out = log === undefined ? "ignore" : openSync(log, "w");
@@ -272,22 +274,17 @@ describe.each(HOSTS)("a pulumi up killed with -9 halfway (%s host)", { timeout: 
 
   it("is settled by pulumi-cdc recover, after which one pulumi up converges with no 409 and no orphan", async () => {
     const { emulator, web, stack } = env;
-    // Slow enough that the kill lands while creates are in flight.
-    emulator.setFaults({ ...NO_FAULTS, latencyMs: 300 });
+    // The kill lands among the creates by count: five sources made, a sixth create sent and held
+    // unanswered (a pending operation of the checkpoint), the run stopped there until it is killed.
+    const hold = emulator.hold("POST /sources", 5);
     const run = startUp(stack);
-    const deadline = Date.now() + 300_000;
     try {
-      for (;;) {
-        const created = (await web.listAll("/sources", {}, sourceConnectorSchema)).filter((s) => s.name?.startsWith(`${prefix}-`)).length;
-        if (created >= 5) break;
-        if (Date.now() > deadline) throw new Error("pulumi up created fewer than 5 sources in 5 minutes");
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await untilHeld(run, hold, "pulumi up");
     } finally {
       // As a crash would: everything at once, the plugins too (else they outlive the test).
       await killRun(run);
+      hold.release();
     }
-    emulator.setFaults(NO_FAULTS);
 
     // The worst moment for the kill, made certain: Pulumi writes the checkpoint's metadata
     // sidecar in place, and a kill in the middle leaves it empty (seen in CI). Pulumi then
@@ -324,14 +321,15 @@ async function killRun(run: ReturnType<typeof startUp>): Promise<void> {
   await run.exited;
 }
 
-/** Polls the API (bounded) until `enough` says the killed run has got far enough. */
-async function waitFor(web: CdcClient, prefix: string, what: string, enough: (sources: number) => boolean): Promise<void> {
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    const sources = (await web.listAll("/sources", {}, sourceConnectorSchema)).filter((s) => s.name?.startsWith(`${prefix}-`)).length;
-    if (enough(sources)) return;
-    if (Date.now() > deadline) throw new Error(`${what} in 5 minutes`);
-    await new Promise((r) => setTimeout(r, 50));
+/**
+ * Waits, without polling, until the emulator's hold is reached: the run has had `after` requests
+ * of the held route answered and has sent one more, which waits unanswered. A run that ends first
+ * is an error (with its log when it has one): it was never killed halfway.
+ */
+async function untilHeld(run: ReturnType<typeof startUp>, hold: RequestHold, what: string, log?: string): Promise<void> {
+  const first = await Promise.race([hold.reached.then(() => "held" as const), run.exited.then(() => "exited" as const)]);
+  if (first === "exited") {
+    throw new Error(`${what} exited (${run.child.exitCode}) before it was killed${log === undefined ? "" : `:\n${readFileSync(log, "utf8")}`}`);
   }
 }
 
@@ -347,14 +345,15 @@ describe("with PULUMI_SKIP_CHECKPOINTS=true, a killed pulumi up and a killed pul
     const { emulator, web, stack } = env;
     const sourcesOfProgram = PG_SOURCES + 1;
 
-    emulator.setFaults({ ...NO_FAULTS, latencyMs: 300 });
+    // Killed by count: five sources made, a sixth create held unanswered until the kill.
+    const createHold = emulator.hold("POST /sources", 5);
     const up = startUp(stack);
     try {
-      await waitFor(web, prefix, "pulumi up created fewer than 5 sources", (n) => n >= 5);
+      await untilHeld(up, createHold, "pulumi up");
     } finally {
       await killRun(up);
+      createHold.release();
     }
-    emulator.setFaults(NO_FAULTS);
     // What skipped checkpoints lose: the stack holds none of the objects the run made.
     expect((await stackIds(stack)).Source ?? []).toEqual([]);
     expect((await apiObjects(emulator, web, prefix)).sources.length).toBeGreaterThanOrEqual(5);
@@ -373,14 +372,15 @@ describe("with PULUMI_SKIP_CHECKPOINTS=true, a killed pulumi up and a killed pul
     await stack.preview(["--expect-no-changes"]);
 
     // A destroy killed halfway: the stack still lists every object, some of them already deleted.
-    emulator.setFaults({ ...NO_FAULTS, latencyMs: 300 });
+    // Killed by count: five sources deleted, a sixth delete held unanswered until the kill.
+    const deleteHold = emulator.hold("DELETE /sources/:source_id", 5);
     const destroy = startUp(stack, "destroy");
     try {
-      await waitFor(web, prefix, "pulumi destroy deleted fewer than 5 sources", (n) => n <= sourcesOfProgram - 5);
+      await untilHeld(destroy, deleteHold, "pulumi destroy");
     } finally {
       await killRun(destroy);
+      deleteHold.release();
     }
-    emulator.setFaults(NO_FAULTS);
     const left = (await apiObjects(emulator, web, prefix)).sources.length;
     expect(left).toBeLessThan(sourcesOfProgram);
     expect((await stackIds(stack)).Source).toHaveLength(sourcesOfProgram);
@@ -457,27 +457,20 @@ describe("a Python stack's pulumi up, under faults, killed with -9 halfway", { t
 
   it("is settled by pulumi-cdc recover under the faults, after which one plain pulumi up converges with no orphan and the program's outputs are the API's objects", async (ctx) => {
     if (!py) return ctx.skip();
-    // The fault mix, and slow enough that the kill lands while creates are in flight.
-    emulator.setFaults({ ...FAULT_MIX, latencyMs: 300 });
+    // The fault mix; the kill lands among the creates by count: five sources made (the held route
+    // counts only answers of 2xx, so creates the faults failed do not count), a sixth create sent
+    // and held unanswered (a pending operation of the checkpoint) until the kill.
+    emulator.setFaults(FAULT_MIX);
     emulator.resetStats();
     const log = join(root, "killed-up.log");
+    const hold = emulator.hold("POST /sources", 5);
     const run = startUp(stack, "up", log);
-    const deadline = Date.now() + 300_000;
     try {
-      for (;;) {
-        if (run.child.exitCode !== null) throw new Error(`pulumi up exited (${run.child.exitCode}) before it was killed:\n${readFileSync(log, "utf8")}`);
-        if (Date.now() > deadline) throw new Error("pulumi up created fewer than 5 sources in 5 minutes");
-        // The emulator's count of the creates sent (in process, free), then a look at what exists:
-        // that look meets the faults too, and a failed one is only one to try again.
-        if ((emulator.stats().requests["POST /sources"] ?? 0) >= 5) {
-          const made = await web.listAll("/sources", {}, sourceConnectorSchema).then((all) => all.filter((s) => s.name?.startsWith(`${prefix}-`)).length, () => 0);
-          if (made >= 5) break;
-        }
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await untilHeld(run, hold, "pulumi up", log);
     } finally {
       // As a crash would: everything at once, the language host, the Python program and the plugin too.
       await killRun(run);
+      hold.release();
     }
     // Killed halfway: sources made, and creates the engine started and never saw finish (the
     // checkpoint's pending operations, which the dry run of recover lists below).
@@ -494,6 +487,9 @@ describe("a Python stack's pulumi up, under faults, killed with -9 halfway", { t
     expect(recovered.code, recovered.output).toBe(0);
     expect(recovered.output).toMatch(/Done/);
 
+    // The fault mix set afresh for the up, so its counted 503 falls among the up's own requests: the
+    // up makes more than five fail decisions (it creates the ten sources the killed run never made).
+    emulator.setFaults({ ...FAULT_MIX, seed: FAULT_MIX.seed! + 2 });
     emulator.resetStats();
     const up = await stack.up();
     expect(up.output, `recover said:\n${recovered.output}`).not.toMatch(/\b409\b|already exists/);

@@ -158,6 +158,62 @@ describe("fault injection", () => {
     expect(await sample()).toEqual(first);
   });
 
+  it("fires every share within its first ceil(1/share) decisions after the faults are set, whatever the seed", async () => {
+    const fresh = await startEmulator({ port: 0 });
+    try {
+      const t = (await tokenFor(fresh)).accessToken;
+      const statuses = async (n: number) => {
+        const out: number[] = [];
+        for (let i = 0; i < n; i += 1) out.push((await get("/sources", fresh, t)).status);
+        return out;
+      };
+      // 40 seeds: for about a third of them (0.8^5) the PRNG alone would let the first five pass,
+      // and the fifth is then the 503 (lastOnly counts the seeds where it is the only one).
+      let lastOnly = 0;
+      for (let seed = 0; seed < 40; seed += 1) {
+        fresh.setFaults({ seed, failRate: 0.2, routes: ["/sources"] });
+        const first = await statuses(5);
+        expect(first, `seed ${seed}`).toContain(503);
+        if (first.indexOf(503) === 4) lastOnly += 1;
+        // Every setFaults starts the count again, with or without a new seed.
+        fresh.setFaults({ failRate: 0.2 });
+        expect(await statuses(5), `seed ${seed}, set again`).toContain(503);
+      }
+      expect(lastOnly).toBeGreaterThan(0);
+
+      // Drops and lost answers have the same guarantee (a lost answer only among writes).
+      for (let seed = 0; seed < 10; seed += 1) {
+        fresh.setFaults({ seed, failRate: 0, dropRate: 0.25, routes: ["/sources"] });
+        const dropped = fresh.stats().faults.dropped;
+        for (let i = 0; i < 4; i += 1) await get("/sources", fresh, t).catch(() => undefined);
+        expect(fresh.stats().faults.dropped - dropped, `seed ${seed}`).toBeGreaterThan(0);
+
+        fresh.setFaults({ seed, dropRate: 0, lostResponseRate: 0.25, routes: ["/tags"] });
+        const lost = fresh.stats().faults.lost;
+        for (let i = 0; i < 4; i += 1) {
+          const body = { name: `counted-${seed}-${i}`, description: "", type: ["sources"] };
+          await call(fresh.url, "POST", "/tags", { token: t, body }).catch(() => undefined);
+        }
+        expect(fresh.stats().faults.lost - lost, `seed ${seed}`).toBeGreaterThan(0);
+      }
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it("keeps the long-run share: the guarantee only cuts a dry spell at the start short", async () => {
+    const fresh = await startEmulator({ port: 0, faults: { seed: 11, failRate: 0.2, routes: ["/sources"] } });
+    try {
+      const t = (await tokenFor(fresh)).accessToken;
+      for (let i = 0; i < 400; i += 1) await get("/sources", fresh, t);
+      const share = fresh.stats().faults.failed / 400;
+      expect(share).toBeGreaterThan(0.15);
+      expect(share).toBeLessThan(0.25);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   it("rejects invalid settings", async () => {
     expect(() => emu.setFaults({ failRate: 1.5 })).toThrow(RangeError);
     expect(() => emu.setFaults({ dropRate: -0.1 })).toThrow(RangeError);
@@ -165,5 +221,72 @@ describe("fault injection", () => {
     expect(() => emu.setFaults({ routes: ["sources"] })).toThrow(RangeError);
     await expect(startEmulator({ port: 0, faults: { latencyMs: -5 } })).rejects.toThrow(RangeError);
     expect(emu.getFaults().failRate).toBe(0);
+  });
+});
+
+describe("holds", () => {
+  const tag = (name: string) => ({ name, description: "", type: ["sources"] });
+  const post = (em: RunningEmulator, tok: string, name: string) => call(em.url, "POST", "/tags", { token: tok, body: tag(name) });
+  const tagNames = async (em: RunningEmulator, tok: string, prefix: string) =>
+    ((await get(`/tags?tag_name=${prefix}`, em, tok)).body.tags as Array<{ name: string }>).map((t) => t.name).sort();
+
+  it("let a route's requests through until N are answered 2xx, then keep the next waiting, unanswered, and say so", async () => {
+    const fresh = await startEmulator({ port: 0 });
+    try {
+      const t = (await tokenFor(fresh)).accessToken;
+      const hold = fresh.hold("POST /tags", 2);
+      expect((await post(fresh, t, "held-1")).status).toBe(200);
+      expect((await post(fresh, t, "held-2")).status).toBe(200);
+      const third = post(fresh, t, "held-3");
+      await hold.reached;
+      expect(hold.answered()).toBe(2);
+      // Other routes are not held, not even another method of the same path.
+      expect((await get("/tags?tag_name=held-", fresh, t)).status).toBe(200);
+      expect(await tagNames(fresh, t, "held-")).toEqual(["held-1", "held-2"]);
+      // Released: the waiting requests lose their connection, unhandled; later ones are handled.
+      hold.release();
+      await expect(third).rejects.toThrow();
+      expect(hold.waiting()).toBe(0);
+      expect((await post(fresh, t, "held-4")).status).toBe(200);
+      expect(await tagNames(fresh, t, "held-")).toEqual(["held-1", "held-2", "held-4"]);
+      hold.release();
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it("count only 2xx answers: a request the faults fail frees its place for the next, so exactly N take effect", async () => {
+    const fresh = await startEmulator({ port: 0 });
+    try {
+      const t = (await tokenFor(fresh)).accessToken;
+      fresh.setFaults({ failNext: 1, routes: ["/tags"] });
+      const hold = fresh.hold(["POST /tags", "PUT /tags/:tag_id"], 1);
+      expect((await post(fresh, t, "counted-1")).status).toBe(503);
+      expect((await post(fresh, t, "counted-2")).status).toBe(200);
+      const waiting = post(fresh, t, "counted-3");
+      await hold.reached;
+      expect([hold.answered(), hold.waiting()]).toEqual([1, 1]);
+      hold.release();
+      await expect(waiting).rejects.toThrow();
+      expect(await tagNames(fresh, t, "counted-")).toEqual(["counted-2"]);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it("reject `reached` when released first, are released by stop(), and refuse bad arguments", async () => {
+    const fresh = await startEmulator({ port: 0 });
+    const t = (await tokenFor(fresh)).accessToken;
+    const early = fresh.hold("POST /tags", 1);
+    early.release();
+    await expect(early.reached).rejects.toThrow(/released before/);
+    const none = fresh.hold("POST /tags", 0);
+    const waiting = post(fresh, t, "stopped-1");
+    await none.reached;
+    await fresh.stop();
+    await expect(waiting).rejects.toThrow();
+    expect(() => fresh.hold("/tags", 1)).toThrow(RangeError);
+    expect(() => fresh.hold("POST /tags", -1)).toThrow(RangeError);
+    expect(() => fresh.hold([], 1)).toThrow(RangeError);
   });
 });
