@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { emptyproto, grpc, provproto, provrpc, structproto } from "../../plugin/proto.js";
 import { configureRequest, plain, secret, urnOf } from "../contract/plugin/harness.js";
-import { pgSourceConfig } from "../contract/provider/harness.js";
 import { runOk } from "../support/process.js";
+import { pgSourceConfig } from "../support/fixtures.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const repo = join(__dirname, "..", "..");
