@@ -1,12 +1,12 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ENGINE_FLAGS } from "../../scripts/lib/process.js";
 import { run, runCdc, runOk, type CommandResult } from "./process.js";
 
 export type { CommandResult } from "./process.js";
-
-/** What every `pulumi` command of the tests runs with: no prompt, no colour codes in what it prints. */
-export const ENGINE_FLAGS = ["--non-interactive", "--color", "never"] as const;
+/** What every `pulumi` command runs with (named once, in scripts/lib/process.ts, for the scripts and the tests). */
+export { ENGINE_FLAGS };
 
 export interface CliOptions {
   /** Environment over the stack's. */
