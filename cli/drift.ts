@@ -1,6 +1,6 @@
 import { access, constants, stat, appendFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
-import type { CdcClient, CdcSettings, Tuning } from "../provider/client/index.js";
+import type { CdcClient } from "../provider/client/index.js";
 // The client's leaf modules, not its index: an empty stack needs neither undici nor zod, and a
 // stack's kinds load their own checks (check.ts) once the checkpoint says which there are.
 import { redact } from "../provider/client/redact.js";
@@ -8,21 +8,14 @@ import { resolveSettings } from "../provider/client/settings.js";
 import { resolveTuning } from "../provider/client/tuning.js";
 import { EXIT_ERROR, type DriftOptions } from "./args.js";
 import { describeError, programDir } from "./common.js";
-import { exportStack, selectedStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
+import type { CommandIO } from "./io.js";
+import { exportStack, selectedStack, stackSettingsConfig } from "./pulumi.js";
 import { driftRun, exitCodeFor, markdownCell, renderHuman, renderJson, renderMarkdown, type DriftRun } from "./report.js";
 import { trackedConnectors, trackedObjects } from "./state.js";
 
-/** Everything the command touches outside itself, injectable for tests. */
-export interface DriftDeps {
-  runPulumi: PulumiRunner;
-  /** For the CDC_* fallbacks of the API settings. */
-  env: NodeJS.ProcessEnv;
-  /** The directory `--cwd` and `--summary-file` are relative to. */
-  cwd: string;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
+/** Everything the command touches outside itself, injectable for tests: the commands' IO, and the clock. */
+export interface DriftDeps extends CommandIO {
   now: () => Date;
-  createClient: (settings: CdcSettings, tuning: Tuning) => CdcClient;
 }
 
 /** `--summary-file` cannot be written; the message names the flag and what to do. */

@@ -1,25 +1,18 @@
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, isAbsolute, relative, resolve } from "node:path";
-import { redact, resolveSettings, resolveTuning, type CdcClient, type CdcSettings, type Tuning } from "../provider/client/index.js";
+import { redact, resolveSettings, resolveTuning, type CdcClient } from "../provider/client/index.js";
 import { EXIT_ERROR } from "./args.js";
 import { describeError, DirectoryError, programDir } from "./common.js";
 import type { ImportOptions } from "./import/args.js";
 import { countsText, importFile, programFiles, projectName, pythonSdkDir, secretCommands } from "./import/files.js";
 import { buildProgram, type Kind, type ProgramModel } from "./import/model.js";
 import { readTenant } from "./import/tenant.js";
-import { exportStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
+import type { CommandIO } from "./io.js";
+import { exportStack, stackSettingsConfig } from "./pulumi.js";
 import { cdcKindOf } from "./types.js";
 
-/** Everything the command touches outside itself, injectable for tests. */
-export interface ImportDeps {
-  runPulumi: PulumiRunner;
-  env: NodeJS.ProcessEnv;
-  /** The directory --out, --cwd and --pulumi-import-file are relative to. */
-  cwd: string;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  createClient: (settings: CdcSettings, tuning: Tuning) => CdcClient;
-}
+/** Everything the command touches outside itself, injectable for tests: the commands' IO. */
+export type ImportDeps = CommandIO;
 
 /** Files whose presence says a directory already holds a Pulumi program. */
 const PROGRAM_FILES = ["Pulumi.yaml", "Pulumi.yml", "index.ts", "package.json", "main.go", "__main__.py"];

@@ -3,22 +3,14 @@
 import "../provider/node-version.js";
 // Next, so that the modules imported after it are read from the code cache.
 import "../provider/compile-cache.js";
-import type { CdcClient, CdcSettings, Tuning } from "../provider/client/index.js";
 import { redact } from "../provider/client/redact.js";
 import { EXIT_ERROR, parseCommandLine, UsageError } from "./args.js";
-import { pulumiRunner } from "./pulumi.js";
+import { processIO } from "./io.js";
 import { packageVersion } from "./version.js";
 
 // Each command's module, and the API client (undici, zod), load when they are used: `drift` on a
 // stack with nothing to check loads neither the client nor `import`'s and `recover`'s code
 // (test/unit/cli/load.test.ts pins what it loads).
-
-/** A command's client: the stack's settings and its tuning (concurrency, retries), as the provider runs with. */
-function cliClient(settings: CdcSettings, tuning: Tuning): CdcClient {
-  // require(): synchronous, so the client (undici, zod) loads the first time a command asks for one, not at start-up.
-  const { CdcClient: Client } = require("../provider/client/index.js") as typeof import("../provider/client/index.js");
-  return new Client({ settings, maxConcurrency: tuning.maxConcurrency, retry: tuning.retry });
-}
 
 async function main(argv: string[]): Promise<number> {
   let command: ReturnType<typeof parseCommandLine>;
@@ -41,14 +33,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // What every command touches outside itself.
-  const io = {
-    runPulumi: pulumiRunner(),
-    env: process.env,
-    cwd: process.cwd(),
-    stdout: (text: string) => void process.stdout.write(text),
-    stderr: (text: string) => void process.stderr.write(text),
-    createClient: cliClient,
-  };
+  const io = processIO();
   if (command.command === "import") return (await (await import("./import.js")).runImport(command.options, io)).code;
   if (command.command === "recover") return (await (await import("./recover.js")).runRecover(command.options, io)).code;
   return (await (await import("./drift.js")).runDrift(command.options, { ...io, now: () => new Date() })).code;

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { clientCredentialSchema, redact, resolveSettings, resolveTuning, type CdcClient, type CdcSettings, type Tuning } from "../provider/client/index.js";
+import { clientCredentialSchema, redact, resolveSettings, resolveTuning, type CdcClient } from "../provider/client/index.js";
 import type { FoundByName } from "../provider/kinds/spec.js";
 import { notOurs } from "../provider/lookup.js";
 import { MASK, sameMembers } from "../provider/normalize.js";
@@ -13,17 +13,12 @@ import { EXIT_ERROR, type RecoverOptions } from "./args.js";
 import { findBrokenSidecars, readCheckpointFile, removeSidecars, UNREADABLE_CHECKPOINT } from "./backend.js";
 import { describeError, programDir } from "./common.js";
 import { lastWritten, recoverable, pendingOperations, settlePendingCreates, trackedIds, type PendingOperation } from "./pending.js";
-import { exportStack, failed, PulumiCommandError, selectedStack, stackSettingsConfig, type PulumiRunner } from "./pulumi.js";
+import type { CommandIO } from "./io.js";
+import { exportStack, failed, PulumiCommandError, selectedStack, stackSettingsConfig } from "./pulumi.js";
 import { logicalNameOf } from "./state.js";
 import { addAdopted, plannedCreates, type Planned, type PlannedState } from "./untracked.js";
 
-export interface RecoverDeps {
-  runPulumi: PulumiRunner;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  createClient: (settings: CdcSettings, tuning: Tuning) => CdcClient;
+export interface RecoverDeps extends CommandIO {
   /** Whether a process of this host is alive: decides if a stale lock may be broken. */
   processAlive?: (pid: number) => boolean;
   now?: () => number;

@@ -36,5 +36,5 @@ export const AGENT = {
     { name: "flags", type: STRINGS, required: true, description: "The API's flags on the agent, e.g. `llm_connection_missing` after its LLM connection was deleted." },
     { name: "createdFrom", type: "string", required: true, description: "How the agent was created, as the API records it (`created_from`)." },
   ],
-  rules: () => import("../resources/agent.js").then((m) => new m.AgentProvider()),
+  rules: async () => new (await import("../resources/agent.js")).AgentProvider(),
 } satisfies KindSpec<"Agent">;

@@ -44,5 +44,5 @@ export const CLIENT_CREDENTIAL = {
     { name: "roleKeys", type: STRINGS, required: true, description: "The keys of the credential's roles." },
     { name: "createdAt", type: "string", required: true, description: "When the credential was created, as the API reports it." },
   ],
-  rules: () => import("../resources/clientCredential.js").then((m) => new m.ClientCredentialProvider()),
+  rules: async () => new (await import("../resources/clientCredential.js")).ClientCredentialProvider(),
 } satisfies KindSpec<"ClientCredential">;

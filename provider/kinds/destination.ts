@@ -16,5 +16,5 @@ export const DESTINATION = {
   recover: "name",
   catalogue: { kind: "destination", codeProperty: "connector", module: "destinations" },
   ...connectorKind("Destination"),
-  rules: () => import("../resources/connector.js").then((m) => new m.ConnectorProvider(m.DESTINATION)),
+  rules: async () => { const { ConnectorProvider, DESTINATION } = await import("../resources/connector.js"); return new ConnectorProvider(DESTINATION); },
 } satisfies KindSpec<"Destination">;

@@ -41,5 +41,5 @@ export const DESTINATION_SMT_CHAIN = {
     { name: "applicationStatus", type: "string", required: true, description: "Whether the connector runs the saved chain yet: `pending`, `applying`, `applied` or `failed`." },
     { name: "instanceIds", type: { arrayOf: "string" }, required: true, description: "The platform's id of each transform's instance, in order." },
   ],
-  rules: () => import("../resources/destinationSmtChain.js").then((m) => new m.DestinationSmtChainProvider()),
+  rules: async () => new (await import("../resources/destinationSmtChain.js")).DestinationSmtChainProvider(),
 } satisfies KindSpec<"DestinationSmtChain">;

@@ -38,5 +38,5 @@ export const HTTP_CONNECTION = {
     { name: "headerNames", type: STRINGS, required: true, description: "The names of the headers the API holds. Their values are never read back, nor kept in the outputs." },
     { name: "createdFrom", type: "string", required: true, description: "How the connection was created, as the API records it (`created_from`)." },
   ],
-  rules: () => import("../resources/httpConnection.js").then((m) => new m.HttpConnectionProvider()),
+  rules: async () => new (await import("../resources/httpConnection.js")).HttpConnectionProvider(),
 } satisfies KindSpec<"HttpConnection">;

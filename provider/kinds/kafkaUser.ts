@@ -50,5 +50,5 @@ export const KAFKA_USER = {
     { name: "schemaProxyEndpoint", type: "string", required: true, description: "The schema registry's URL for this user, made by the API; empty without `isCreateSchemaRegistry`." },
     { name: "createdFrom", type: "string", required: true, description: "How the user was created, as the API records it (`created_from`)." },
   ],
-  rules: () => import("../resources/kafkaUser.js").then((m) => new m.KafkaUserProvider()),
+  rules: async () => new (await import("../resources/kafkaUser.js")).KafkaUserProvider(),
 } satisfies KindSpec<"KafkaUser">;

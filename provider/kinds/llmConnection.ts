@@ -40,5 +40,5 @@ export const LLM_CONNECTION = {
     ),
     { name: "createdFrom", type: "string", required: true, description: "How the connection was created, as the API records it (`created_from`)." },
   ],
-  rules: () => import("../resources/llmConnection.js").then((m) => new m.LlmConnectionProvider()),
+  rules: async () => new (await import("../resources/llmConnection.js")).LlmConnectionProvider(),
 } satisfies KindSpec<"LlmConnection">;

@@ -52,5 +52,5 @@ export const PIPELINE = {
     { name: "topicIds", type: STRINGS, required: true, description: "The ids of every topic the pipeline sends, as the API names them." },
     { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the pipeline has, also when the program does not manage them." },
   ],
-  rules: () => import("../resources/pipeline.js").then((m) => new m.PipelineProvider()),
+  rules: async () => new (await import("../resources/pipeline.js")).PipelineProvider(),
 } satisfies KindSpec<"Pipeline">;

@@ -16,5 +16,5 @@ export const SOURCE = {
   recover: "name",
   catalogue: { kind: "source", codeProperty: "connector", module: "sources" },
   ...connectorKind("Source"),
-  rules: () => import("../resources/connector.js").then((m) => new m.ConnectorProvider(m.SOURCE)),
+  rules: async () => { const { ConnectorProvider, SOURCE } = await import("../resources/connector.js"); return new ConnectorProvider(SOURCE); },
 } satisfies KindSpec<"Source">;

@@ -38,5 +38,5 @@ export const TAG = {
     { name: "system", type: "boolean", required: true, description: "Whether the tag is one of the platform's own." },
     { name: "custom", type: "boolean", required: true, description: "Whether the tag was made by a user." },
   ],
-  rules: () => import("../resources/tag.js").then((m) => new m.TagProvider()),
+  rules: async () => new (await import("../resources/tag.js")).TagProvider(),
 } satisfies KindSpec<"Tag">;

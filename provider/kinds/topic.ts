@@ -39,5 +39,5 @@ export const TOPIC = {
     { name: "name", type: "string", required: true, description: "The topic's name, without its owner's prefix." },
     { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the topic has." },
   ],
-  rules: () => import("../resources/topic.js").then((m) => new m.TopicProvider()),
+  rules: async () => new (await import("../resources/topic.js")).TopicProvider(),
 } satisfies KindSpec<"Topic">;

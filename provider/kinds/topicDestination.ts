@@ -40,5 +40,5 @@ export const TOPIC_DESTINATION = {
     { name: "bindingId", type: "string", required: true, description: "The platform's binding of this source and destination, shared by the topics sent there." },
     { name: "sourceId", type: "string", required: true, description: "The id of the API source the topic belongs to." },
   ],
-  rules: () => import("../resources/topicDestination.js").then((m) => new m.TopicDestinationProvider()),
+  rules: async () => new (await import("../resources/topicDestination.js")).TopicDestinationProvider(),
 } satisfies KindSpec<"TopicDestination">;

@@ -59,5 +59,5 @@ export const TRANSFORM = {
     { name: "startTime", type: "string", required: true, description: "When the transform's job started, as the API reports it; empty when it has not." },
     { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the transform has, also when the program does not manage them." },
   ],
-  rules: () => import("../resources/transform.js").then((m) => new m.TransformProvider()),
+  rules: async () => new (await import("../resources/transform.js")).TransformProvider(),
 } satisfies KindSpec<"Transform">;

@@ -14,7 +14,6 @@
  * run.sh sources the toolchain and builds first: this script uses the compiled emulator and
  * drift command, and the programs load the compiled package, as users' programs do.
  */
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { arch, cpus, platform, release, tmpdir, totalmem } from "node:os";
@@ -26,6 +25,7 @@ import { startEmulator, type EmulatorStats, type RunningEmulator } from "../../d
 import { CdcClient, DEFAULT_CREATED_FROM, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
 import { benchPluginOf, cdcPluginOf, dynamicProviderOf, PeakMemory, type WatchTarget } from "./memory";
 import { buildVendor, cannotBuild } from "../conformance/vendor";
+import { ENGINE_FLAGS, howItEnded, run, type Ran } from "../lib/process";
 import {
   CHECKPOINT_MODES,
   goalsText,
@@ -179,35 +179,20 @@ export function parseBenchArgs(argv: string[]): BenchOptions | "help" {
   };
 }
 
-export interface CommandResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+// The bench's commands run in the terminal's process group (group: false): a Ctrl-C stops them with it.
+
+export function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Ran> {
+  return run("pulumi", [...args, ...ENGINE_FLAGS], { cwd, env, timeoutMs, group: false });
 }
 
-/** Runs a command with a hard time limit; resolves whatever the exit code. */
-export function run(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
-  return new Promise((done) => {
-    execFile(file, args, { cwd, env, timeout: timeoutMs, killSignal: "SIGKILL", maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
-      done({ code, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
-
-export function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
-  return run("pulumi", [...args, "--non-interactive", "--color", "never"], cwd, env, timeoutMs);
-}
-
-function failure(what: string, result: CommandResult, timeoutMs: number): Error {
-  const how = result.code === null ? `was stopped (time limit ${Math.round(timeoutMs / 1000)} s)` : `exited with ${result.code}`;
+function failure(what: string, result: Ran): Error {
   const tail = `${result.stdout}\n${result.stderr}`.trim().split("\n").slice(-25).join("\n");
-  return new Error(`${what} ${how}:\n${tail}`);
+  return new Error(`${what} ${howItEnded(result)}:\n${tail}`);
 }
 
-export async function pulumiOk(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<CommandResult> {
+export async function pulumiOk(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Ran> {
   const result = await pulumi(args, cwd, env, timeoutMs);
-  if (result.code !== 0) throw failure(`pulumi ${args.join(" ")}`, result, timeoutMs);
+  if (result.code !== 0) throw failure(`pulumi ${args.join(" ")}`, result);
   return result;
 }
 
@@ -369,7 +354,7 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
     if (r.maxConcurrency !== undefined) await set("cdc:maxConcurrency", String(r.maxConcurrency));
     const pulumiStep = (args: string[]): StepCommand => ({
       file: "pulumi",
-      args: [...args, "--non-interactive", "--color", "never"],
+      args: [...args, ...ENGINE_FLAGS],
       ok: (code) => code === 0,
       watch: PROVIDER_PROCESS[program](cwd),
     });
@@ -401,13 +386,13 @@ async function benchOne(r: Round, emulator: RunningEmulator, web: CdcClient): Pr
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
       const stepEnv = r.profileDir ? { ...env, BENCH_PROFILE_OUT: join(r.profileDir, `${program}-${count}-${r.latencyMs}ms-${r.round}`, step) } : env;
-      const result = await run(file, args, cwd, stepEnv, stepLimit);
+      const result = await run(file, args, { cwd, env: stepEnv, timeoutMs: stepLimit, group: false });
       const seconds = (performance.now() - started) / 1000;
       const cpu = process.cpuUsage(cpuBefore);
       const apiCpuSeconds = Math.round((cpu.user + cpu.system) / 1e4) / 100;
       const after = emulator.stats();
       const usage = await memory.stop();
-      if (!ok(result.code)) throw failure(`${program} ${STEP_LABELS[step]}`, result, stepLimit);
+      if (!ok(result.code)) throw failure(`${program} ${STEP_LABELS[step]}`, result);
       const sample: StepSample = { seconds: Math.round(seconds * 100) / 100, ...statsDelta(before, after), ...usage, apiCpuSeconds };
       steps[step] = sample;
       // Outside the timing: the numbers only count if the step did what it should.
@@ -494,7 +479,7 @@ async function terraformOne(r: Omit<Round, "program" | "checkpoints">, tf: Terra
     destroy: { args: tfArgs("destroy", "-auto-approve"), ok: (c) => c === 0 },
   };
   const inState = async () => {
-    const listed = await run(tf.terraform, ["state", "list"], dir, env, 120_000);
+    const listed = await run(tf.terraform, ["state", "list"], { cwd: dir, env, timeoutMs: 120_000, group: false });
     return listed.stdout.split("\n").filter((l) => /^streamkap_/.test(l)).length;
   };
   let applied = false;
@@ -510,13 +495,13 @@ async function terraformOne(r: Omit<Round, "program" | "checkpoints">, tf: Terra
       const before = emulator.stats();
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
-      const result = await run(tf.terraform, command.args, dir, env, stepLimit);
+      const result = await run(tf.terraform, command.args, { cwd: dir, env, timeoutMs: stepLimit, group: false });
       const seconds = (performance.now() - started) / 1000;
       const cpu = process.cpuUsage(cpuBefore);
       const after = emulator.stats();
       const usage = await memory.stop();
       if (step === "up") applied = true;
-      if (!command.ok(result.code)) throw failure(`terraform ${STEP_LABELS[step]}`, result, stepLimit);
+      if (!command.ok(result.code)) throw failure(`terraform ${STEP_LABELS[step]}`, result);
       const expected = step === "destroy" ? 0 : count;
       if (step === "up" || step === "refresh" || step === "destroy") {
         const n = await inState();
@@ -531,13 +516,13 @@ async function terraformOne(r: Omit<Round, "program" | "checkpoints">, tf: Terra
     return { program: TERRAFORM, sources, destinations, latencyMs: r.latencyMs, round: r.round, steps };
   } finally {
     // After a failure: what was applied must not be left behind in the shared emulator.
-    if (applied && !destroyed) await run(tf.terraform, tfArgs("destroy", "-auto-approve"), dir, env, stepLimit);
+    if (applied && !destroyed) await run(tf.terraform, tfArgs("destroy", "-auto-approve"), { cwd: dir, env, timeoutMs: stepLimit, group: false });
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 /** What each step must have done for its timing to count; after up and refresh, the mean state size of a resource. */
-async function verify(r: Round, step: StepName, result: CommandResult, stack: string, cwd: string, env: NodeJS.ProcessEnv, limit: number): Promise<number | undefined> {
+async function verify(r: Round, step: StepName, result: Ran, stack: string, cwd: string, env: NodeJS.ProcessEnv, limit: number): Promise<number | undefined> {
   const what = `${r.program} ${r.sources + r.destinations}: ${STEP_LABELS[step]}`;
   let meanBytes: number | undefined;
   if (step === "up" || step === "refresh" || step === "destroy") {

@@ -22,7 +22,8 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorStats } from "../../dist/emulator/index.js";
 import { CdcClient } from "../../dist/provider/client/index.js";
-import { editOutOfBand, MAX_COUNT, MAX_LATENCY_MS, pulumi, pulumiOk, run, stageProgram, statsDelta } from "./bench";
+import { editOutOfBand, MAX_COUNT, MAX_LATENCY_MS, pulumi, pulumiOk, stageProgram, statsDelta } from "./bench";
+import { run } from "../lib/process";
 import type { ProgramName } from "./report";
 
 const ROOT = resolve(__dirname, "..", "..");
@@ -171,7 +172,7 @@ async function main(argv: string[]): Promise<number> {
           await rm(cpuOut, { force: true });
           const before: EmulatorStats = emulator.stats();
           const started = performance.now();
-          const result = await run(process.execPath, ["--require", preload, cli.path, "drift", "--stack", stack, "--json"], cwd, { ...env, BENCH_DRIFT_CPU_OUT: cpuOut }, limit);
+          const result = await run(process.execPath, ["--require", preload, cli.path, "drift", "--stack", stack, "--json"], { cwd, env: { ...env, BENCH_DRIFT_CPU_OUT: cpuOut }, timeoutMs: limit, group: false });
           const seconds = (performance.now() - started) / 1000;
           const delta = statsDelta(before, emulator.stats());
           const expected = program === "cdc" ? 2 : 0;

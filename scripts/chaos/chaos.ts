@@ -9,13 +9,13 @@
  *
  *   bash scripts/chaos/run.sh [--seeds 1,2,3] [--sources 60] [--out .chaos/result.json]
  */
-import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorStats, type RunningEmulator } from "../../dist/emulator/index.js";
 import { CdcClient, clientCredentialSchema, destinationConnectorSchema, sourceConnectorSchema, tagSchema } from "../../dist/provider/client/index.js";
+import { ENGINE_FLAGS, run, type Ran } from "../lib/process.js";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAM = join(ROOT, "test", "e2e", "fixtures", "chaos");
@@ -47,15 +47,9 @@ function parseOptions(argv: string[]): Options {
   return { seeds, sources, out: resolve(values.out ?? join(ROOT, ".chaos", "result.json")) };
 }
 
-function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  return new Promise((done) => {
-    execFile(
-      "pulumi",
-      [...args, "--non-interactive", "--color", "never"],
-      { cwd, env, timeout: RUN_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 256 * 1024 * 1024 },
-      (error, stdout, stderr) => done({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, output: `${stdout}\n${stderr}` }),
-    );
-  });
+/** In the terminal's process group (group: false): a Ctrl-C stops the run with this script. */
+function pulumi(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Ran> {
+  return run("pulumi", [...args, ...ENGINE_FLAGS], { cwd, env, timeoutMs: RUN_TIMEOUT_MS, group: false });
 }
 
 async function must(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {

@@ -11,7 +11,7 @@
  *
  *   bash scripts/chaos/run-killed.sh [--count 1000] [--latency-ms 0] [--out .chaos/killed.json]
  */
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { killTree } from "./kill-tree";
 import { startEmulator, type RunningEmulator } from "../../dist/emulator/index.js";
 import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
+import { ENGINE_FLAGS, run, type Ran } from "../lib/process.js";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAM = join(ROOT, "scripts", "bench", "programs", "cdc-plugin");
@@ -35,22 +36,12 @@ function parseOptions(argv: string[]) {
   return { count, latencyMs, out: resolve(values.out ?? join(ROOT, ".chaos", "killed.json")) };
 }
 
-interface Result {
-  code: number | null;
-  output: string;
-}
+/** In the terminal's process group (group: false): a Ctrl-C stops the step with this script. */
+const exec = (file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) => run(file, args, { cwd, env, timeoutMs: STEP_TIMEOUT_MS, group: false });
 
-function exec(file: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<Result> {
-  return new Promise((done) => {
-    execFile(file, args, { cwd, env, timeout: STEP_TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) =>
-      done({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, output: `${stdout}\n${stderr}` }),
-    );
-  });
-}
+const pulumi = (args: string[], cwd: string, env: NodeJS.ProcessEnv) => exec("pulumi", [...args, ...ENGINE_FLAGS], cwd, env);
 
-const pulumi = (args: string[], cwd: string, env: NodeJS.ProcessEnv) => exec("pulumi", [...args, "--non-interactive", "--color", "never"], cwd, env);
-
-async function must(what: string, r: Promise<Result>): Promise<Result> {
+async function must(what: string, r: Promise<Ran>): Promise<Ran> {
   const result = await r;
   if (result.code !== 0) throw new Error(`${what} exited with ${result.code}:\n${result.output.trim().split("\n").slice(-30).join("\n")}`);
   return result;
@@ -66,7 +57,7 @@ async function killMidway(command: "up" | "destroy", cwd: string, env: NodeJS.Pr
   const started = Date.now();
   const hold = emulator.hold(routes, after);
   // No preview first: the run's creates or deletes are what is killed.
-  const child = spawn("pulumi", [command, "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--stack", stack], { cwd, env, detached: true, stdio: "ignore" });
+  const child = spawn("pulumi", [command, "--yes", "--skip-preview", ...ENGINE_FLAGS, "--stack", stack], { cwd, env, detached: true, stdio: "ignore" });
   const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
   let guard: NodeJS.Timeout | undefined;
   const timedOut = new Promise<"timeout">((r) => (guard = setTimeout(() => r("timeout"), STEP_TIMEOUT_MS)));

@@ -3,6 +3,7 @@ import { createWriteStream, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { acceptanceTests, outputOf, parseGoTestOutput, selectTests, tally } from "./results.js";
 import { buildVendor, conformanceCache } from "./vendor.js";
+import { run } from "../lib/process.js";
 
 // Builds the vendor's acceptance tests, starts the emulator, runs every test that does not need
 // the vendor's own tenant against it, and ends with `N passed, N failed`.
@@ -59,32 +60,29 @@ async function main() {
   const log = createWriteStream(logPath);
   let output = "";
   try {
-    const status = await new Promise<number | null>((resolve) => {
-      const child = spawn(binary, ["-test.run", `^(${selected.join("|")})$`, "-test.v", "-test.count=1", "-test.timeout=80m"], {
-        cwd: providerDir,
-        env: {
-          ...process.env,
-          ...tfVars,
-          TF_ACC: "1",
-          STREAMKAP_HOST: emulator.url,
-          STREAMKAP_CLIENT_ID: emulator.clientId,
-          STREAMKAP_SECRET: emulator.secret,
-          CHECKPOINT_DISABLE: "1",
-          TF_IN_AUTOMATION: "1",
-          // The machine's own CLI configuration (provider mirrors, credentials) stays out of the run.
-          TF_CLI_CONFIG_FILE: "/dev/null",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const take = (chunk: Buffer) => {
-        const s = chunk.toString();
-        output += s;
-        log.write(s);
-        for (const line of s.split("\n")) if (/^--- (PASS|FAIL|SKIP)/.test(line)) say(line);
-      };
-      child.stdout.on("data", take);
-      child.stderr.on("data", take);
-      child.once("exit", resolve);
+    const take = (s: string) => {
+      output += s;
+      log.write(s);
+      for (const line of s.split("\n")) if (/^--- (PASS|FAIL|SKIP)/.test(line)) say(line);
+    };
+    // The binary's own -test.timeout ends it first; this bound is for a hang past that.
+    const { code: status } = await run(binary, ["-test.run", `^(${selected.join("|")})$`, "-test.v", "-test.count=1", "-test.timeout=80m"], {
+      cwd: providerDir,
+      env: {
+        ...process.env,
+        ...tfVars,
+        TF_ACC: "1",
+        STREAMKAP_HOST: emulator.url,
+        STREAMKAP_CLIENT_ID: emulator.clientId,
+        STREAMKAP_SECRET: emulator.secret,
+        CHECKPOINT_DISABLE: "1",
+        TF_IN_AUTOMATION: "1",
+        // The machine's own CLI configuration (provider mirrors, credentials) stays out of the run.
+        TF_CLI_CONFIG_FILE: "/dev/null",
+      },
+      timeoutMs: 85 * 60_000,
+      onOutput: take,
+      group: false,
     });
     say(`go test exited ${status}; full output in ${logPath}`);
   } finally {

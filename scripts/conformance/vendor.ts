@@ -1,7 +1,7 @@
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { runSync } from "../lib/process.js";
 
 /**
  * Builds from a clone of the vendor's Terraform provider, cached by the clone's commit (a dirty
@@ -20,7 +20,7 @@ export function conformanceCache(): string {
 export function cannotBuild(vendor: string | undefined): string | undefined {
   if (!vendor) return "no clone of the vendor's Terraform provider was given";
   if (!existsSync(join(vendor, "internal", "provider", "provider_test.go"))) return `'${vendor}' is not a clone of the vendor's provider (no internal/provider/provider_test.go)`;
-  if (spawnSync("go", ["version"], { stdio: "ignore" }).status !== 0) return "no Go toolchain on PATH (go build makes the vendor's provider)";
+  if (runSync("go", ["version"], { timeoutMs: 60_000 }).code !== 0) return "no Go toolchain on PATH (go build makes the vendor's provider)";
   return undefined;
 }
 
@@ -32,8 +32,8 @@ export type VendorBuild = "tests" | "provider";
  * override). Writes progress to `say`; throws when the build fails.
  */
 export function buildVendor(vendor: string, what: VendorBuild, say: (line: string) => void): string {
-  const commit = spawnSync("git", ["-C", vendor, "rev-parse", "--short=12", "HEAD"], { encoding: "utf8" }).stdout.trim() || "unversioned";
-  const dirty = spawnSync("git", ["-C", vendor, "status", "--porcelain"], { encoding: "utf8" }).stdout.trim() !== "";
+  const commit = runSync("git", ["-C", vendor, "rev-parse", "--short=12", "HEAD"], { timeoutMs: 60_000 }).stdout.trim() || "unversioned";
+  const dirty = runSync("git", ["-C", vendor, "status", "--porcelain"], { timeoutMs: 60_000 }).stdout.trim() !== "";
   const tag = `${commit}${dirty ? "-dirty" : ""}`;
   const cache = conformanceCache();
   // The provider goes in a folder of its own, named as terraform's dev_overrides want it.
@@ -44,7 +44,7 @@ export function buildVendor(vendor: string, what: VendorBuild, say: (line: strin
   }
   const args = what === "tests" ? ["test", "-c", "-o", binary, "./internal/provider"] : ["build", "-o", binary, "."];
   say(`building the vendor's ${what === "tests" ? "acceptance tests" : "provider"} at ${tag} (go ${args.join(" ")}; minutes on the first run)`);
-  const built = spawnSync("go", args, { cwd: vendor, stdio: ["ignore", "inherit", "inherit"] });
-  if (built.status !== 0) throw new Error(`go ${args[0]} failed (see above)`);
+  const built = runSync("go", args, { cwd: vendor, timeoutMs: 60 * 60_000, inherit: true });
+  if (built.code !== 0) throw new Error(`go ${args[0]} failed (see above)`);
   return binary;
 }

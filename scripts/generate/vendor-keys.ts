@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { mustSync } from "../lib/process.js";
 
 /**
  * Completes catalogue/connectors.json with the config keys the vendor's provider can send but
@@ -47,7 +47,7 @@ function camel(attr: string): string {
 }
 
 function git(repo: string, args: string[]): string {
-  return execFileSync("git", ["-C", repo, ...args], { encoding: "utf8", maxBuffer: 512 * 1024 * 1024 });
+  return mustSync("git", ["-C", repo, ...args], { timeoutMs: 10 * 60_000 }).stdout;
 }
 
 /** `{ resource name: {kind, code, file} }` from the vendor's hand-written resource files. */

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { must, run } from "./exec.js";
+import { must, run } from "../lib/process.js";
 
 const DIR = "plugin-sdks/dotnet";
 const PROJECT = "PulumiCdc.Cdc.csproj";

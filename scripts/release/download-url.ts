@@ -1,4 +1,4 @@
-import { must } from "./exec.js";
+import { must } from "../lib/process.js";
 import { PLATFORMS, PLUGIN_NAME, pluginAsset } from "./platforms.js";
 
 export interface EngineDownload {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { must } from "./exec.js";
+import { must } from "../lib/process.js";
 import { GO_MODULE_DIR, goModuleTag } from "./platforms.js";
 
 /**

@@ -3,7 +3,7 @@ import { arch } from "node:os";
 import { join, relative } from "node:path";
 import { checkDotnetSdk } from "./dotnet-sdk.js";
 import { downloadProblems, engineDownloads } from "./download-url.js";
-import { must } from "./exec.js";
+import { must } from "../lib/process.js";
 import { checkGoSdk } from "./go-sdk.js";
 import { npmFileProblems, npmInstallCheck, npmPack } from "./npm-package.js";
 import { goModuleTag, pluginAsset, type Platform } from "./platforms.js";

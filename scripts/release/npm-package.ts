@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { must } from "./exec.js";
+import { must } from "../lib/process.js";
 
 /** The files `npm pack` must ship: the built code, the CLIs, the plugin's launcher and schema, the catalogue, the docs and licence. */
 export const NPM_REQUIRED = [

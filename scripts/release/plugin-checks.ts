@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { must } from "./exec.js";
+import { must } from "../lib/process.js";
 import { PLUGIN_EXECUTABLE, PLUGIN_NAME, isWindows, launcherName, type Platform } from "./platforms.js";
 
 /** The entries of a tarball, without the leading "./" and directories' trailing "/". */

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { must } from "./exec.js";
+import { must } from "../lib/process.js";
 import { isWindows, type Platform } from "./platforms.js";
 
 /**

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { must } from "./exec.js";
+import { must } from "../lib/process.js";
 import { PLATFORMS, PLUGIN_NAME, pluginAsset, type Platform } from "./platforms.js";
 import { stagePluginContents } from "./plugin-contents.js";
 

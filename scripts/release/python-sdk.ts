@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { must } from "./exec.js";
+import { must } from "../lib/process.js";
 
 /** The toolchain's Python (cdc_ensure_python exports these): python3 and the cached wheels, so no step asks an index. */
 function pythonEnv(): { python: string; env: NodeJS.ProcessEnv } {

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { must } from "./exec.js";
+import { must } from "../lib/process.js";
 
 interface Emulator {
   url: string;

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { run } from "./exec.js";
+import { run } from "../lib/process.js";
 
 /** actionlint (built by the toolchain: cdc_ensure_actionlint) over .github/workflows; returns the files it passed, throws with its report otherwise. */
 export async function lintWorkflows(root: string): Promise<string[]> {

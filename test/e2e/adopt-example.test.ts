@@ -1,9 +1,9 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { run } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS } from "../support/pulumi.js";
 
 // Issue 21: the "adopt an existing tenant" flow as a runnable example. examples/adopt-tenant/adopt.sh
@@ -22,11 +22,7 @@ describe("examples/adopt-tenant/adopt.sh", { timeout: ENGINE_TIMEOUT_MS }, () =>
     // The script runs with the toolchain's PATH (Node.js >= 22.19 and the Pulumi CLI) and this Node.js.
     const env: NodeJS.ProcessEnv = { ...process.env, NODE: process.execPath, TMPDIR: scratch };
     for (const key of Object.keys(env)) if (key.startsWith("PULUMI_") || key.startsWith("CDC_")) delete env[key];
-    const result = await new Promise<{ code: number; output: string }>((done) => {
-      execFile("bash", [SCRIPT], { cwd: tmpdir(), env, maxBuffer: 64 * 1024 * 1024, timeout: ENGINE_TIMEOUT_MS - 60_000 }, (error, stdout, stderr) => {
-        done({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, output: `${stdout}${stderr}` });
-      });
-    });
+    const result = await run("bash", [SCRIPT], { cwd: tmpdir(), env, timeout: ENGINE_TIMEOUT_MS - 60_000 });
     try {
       expect(result.code, result.output).toBe(0);
       expect(result.output).toMatch(/seeded \(created_from "web"\): tag acme-pii/);

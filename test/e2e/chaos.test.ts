@@ -14,12 +14,11 @@ import {
   tagSchema,
 } from "../../provider/client/index.js";
 import { killTree } from "../../scripts/chaos/kill-tree.js";
-import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { ENGINE_FLAGS, ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { pathWithPythonHost, pulumiRequirement, pythonSdkCopy, pythonToolchain, type PythonToolchain } from "../support/python.js";
 import { tagItems } from "../../provider/lookup.js";
 
 const REPO = join(__dirname, "..", "..");
-const CLI = join(REPO, "dist", "cli", "index.js");
 const PG_SOURCES = 14;
 
 /**
@@ -247,7 +246,7 @@ describe.each(HOSTS)("a stack of 20 resources against an API with bad minutes (%
  */
 function startUp(stack: TestStack, command: "up" | "destroy" = "up", log?: string) {
   const out = log === undefined ? "ignore" : openSync(log, "w");
-  const child = spawn("pulumi", [command, "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--stack", stack.stackName], {
+  const child = spawn("pulumi", [command, "--yes", "--skip-preview", ...ENGINE_FLAGS, "--stack", stack.stackName], {
     cwd: stack.programDir,
     env: stack.environment(),
     detached: true,
@@ -256,16 +255,6 @@ function startUp(stack: TestStack, command: "up" | "destroy" = "up", log?: strin
   if (typeof out === "number") closeSync(out);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return { child, exited };
-}
-
-function runCli(stack: TestStack, args: string[]): Promise<{ code: number; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args, "--stack", stack.stackName], { cwd: stack.programDir, env: stack.environment() });
-    let output = "";
-    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
-    child.once("exit", (code) => resolve({ code: code ?? 1, output }));
-  });
 }
 
 describe.each(HOSTS)("a pulumi up killed with -9 halfway (%s host)", { timeout: ENGINE_TIMEOUT_MS }, (host) => {
@@ -293,14 +282,14 @@ describe.each(HOSTS)("a pulumi up killed with -9 halfway (%s host)", { timeout: 
     writeFileSync(sidecar, "");
     expect((await stack.run(["stack", "export", "--stack", stack.stackName], { allowFailure: true })).output).toMatch(/failed to load checkpoint: EOF/);
 
-    const dryRun = await runCli(stack, ["recover"]);
+    const dryRun = await stack.cli(["recover"]);
     expect(dryRun.code, dryRun.output).toBe(0);
     expect(dryRun.output).toMatch(/--yes removes \S*\.json\.attrs/);
     expect(dryRun.output).toMatch(/pending operation/);
     expect(dryRun.output).toMatch(/Nothing was changed/);
     expect(readFileSync(sidecar, "utf8")).toBe("");
 
-    const recovered = await runCli(stack, ["recover", "--yes"]);
+    const recovered = await stack.cli(["recover", "--yes"]);
     expect(recovered.output).toMatch(/Removed \S*\.json\.attrs/);
     expect(recovered.output).toMatch(/Done/);
     expect(recovered.code, recovered.output).toBe(0);
@@ -358,11 +347,11 @@ describe("with PULUMI_SKIP_CHECKPOINTS=true, a killed pulumi up and a killed pul
     expect((await stackIds(stack)).Source ?? []).toEqual([]);
     expect((await apiObjects(emulator, web, prefix)).sources.length).toBeGreaterThanOrEqual(5);
 
-    const dryRun = await runCli(stack, ["recover"]);
+    const dryRun = await stack.cli(["recover"]);
     expect(dryRun.code, dryRun.output).toBe(0);
     expect(dryRun.output).toMatch(/objects? of the program made but not recorded/);
     expect(dryRun.output).toMatch(/Nothing was changed/);
-    const recovered = await runCli(stack, ["recover", "--yes"]);
+    const recovered = await stack.cli(["recover", "--yes"]);
     expect(recovered.code, recovered.output).toBe(0);
     expect(recovered.output).toMatch(/Done/);
 
@@ -385,7 +374,7 @@ describe("with PULUMI_SKIP_CHECKPOINTS=true, a killed pulumi up and a killed pul
     expect(left).toBeLessThan(sourcesOfProgram);
     expect((await stackIds(stack)).Source).toHaveLength(sourcesOfProgram);
 
-    const recoveredDestroy = await runCli(stack, ["recover", "--yes"]);
+    const recoveredDestroy = await stack.cli(["recover", "--yes"]);
     expect(recoveredDestroy.code, recoveredDestroy.output).toBe(0);
     // The refresh dropped what the destroy had deleted.
     expect((await stackIds(stack)).Source ?? []).toHaveLength((await apiObjects(emulator, web, prefix)).sources.length);
@@ -479,11 +468,11 @@ describe("a Python stack's pulumi up, under faults, killed with -9 halfway", { t
 
     // The faults stay on (without the extra latency) for recover and the up that follows.
     emulator.setFaults({ ...FAULT_MIX, seed: FAULT_MIX.seed! + 1 });
-    const dryRun = await runCli(stack, ["recover"]);
+    const dryRun = await stack.cli(["recover"]);
     expect(dryRun.code, dryRun.output).toBe(0);
     expect(dryRun.output).toMatch(/pending operation/);
     expect(dryRun.output).toMatch(/Nothing was changed/);
-    const recovered = await runCli(stack, ["recover", "--yes"]);
+    const recovered = await stack.cli(["recover", "--yes"]);
     expect(recovered.code, recovered.output).toBe(0);
     expect(recovered.output).toMatch(/Done/);
 

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { appendFile, copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -8,6 +7,7 @@ import { z } from "zod";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { CdcClient, clientCredentialSchema, destinationConnectorSchema, destinationEnvelopeSchema, sourceConnectorSchema } from "../../provider/client/index.js";
 import { tagItems } from "../../provider/lookup.js";
+import { run, toolchainValue } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack, type CommandResult } from "../support/pulumi.js";
 import { previewReadmeProgram, readmeProgram } from "../support/readme-programs.js";
 import { webClient } from "../support/web.js";
@@ -29,29 +29,12 @@ const SDK_MODULE = "github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc";
 const DB_PASSWORD = "PGPASS-GO-SENTINEL-5e1b";
 const SNOWFLAKE_KEY = "SFKEY-GO-SENTINEL-90aa";
 
-interface Run {
-  code: number;
-  output: string;
-}
-
-function run(command: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeout?: number }): Promise<Run> {
-  return new Promise((resolve) =>
-    execFile(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, maxBuffer: 64 * 1024 * 1024, timeout: opts.timeout ?? 600_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, output: `${stdout}\n${stderr}` }),
-    ),
-  );
-}
-
 /**
  * The PATH with a Go language host on it: scripts/toolchain.sh's cdc_ensure_codegen builds
  * tools/ into the toolchain cache when needed (npm test's setup has already done so) and links
  * pulumi-language-go beside the CLI unless the machine has its own.
  */
-async function pathWithGoHost(): Promise<string> {
-  const r = await run("bash", ["-c", 'source scripts/toolchain.sh && cdc_ensure_codegen >&2 && printf "\\n%s" "$PATH"'], { cwd: REPO_ROOT, timeout: 1_200_000 });
-  if (r.code !== 0) throw new Error(`cdc_ensure_codegen failed:\n${r.output}`);
-  return r.output.trimEnd().split("\n").pop()!;
-}
+const pathWithGoHost = () => toolchainValue("cdc_ensure_codegen", "PATH");
 
 /** A copy of the example in a temporary directory: go.mod's replace made absolute, plugins.providers -> bin/. */
 async function goProgram(): Promise<string> {

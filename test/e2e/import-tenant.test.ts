@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -8,6 +7,7 @@ import { z } from "zod";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { agentSchema, clientCredentialSchema, type CdcClient } from "../../provider/client/index.js";
 import { tagItems } from "../../provider/lookup.js";
+import { CDC_CLI, run, runCdc } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { pathWithPythonHost, pulumiRequirement, pythonSdkCopy, pythonToolchain } from "../support/python.js";
 import { SEED_SECRETS, seedTenant, type SeededTenant } from "../support/tenant-seed.js";
@@ -24,22 +24,7 @@ import { yamlProgram } from "../support/yaml.js";
 // into the same emulator.
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
-const CLI = join(REPO_ROOT, "dist", "cli", "index.js");
 const TSC = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
-  return new Promise((done) => {
-    execFile(command, args, { cwd: options.cwd, env: options.env ?? process.env, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout: String(stdout), stderr: String(stderr) });
-    });
-  });
-}
 
 const WRITE = /^(POST|PUT|PATCH|DELETE) /;
 const TOKEN_ROUTES = /^POST \/auth\/access-token/;
@@ -79,7 +64,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
   let stack: TestStack | undefined;
 
   beforeAll(async () => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+    if (!existsSync(CDC_CLI)) throw new Error(`${CDC_CLI} is missing: run \`npm run build\` first`);
     emulator = await startEmulator({ port: 0 });
     web = webClient(emulator);
     seeded = await seedTenant(web, "acme");
@@ -99,11 +84,12 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
 
   it("imports, type-checks, adopts every object with no write, previews and checks clean, and destroys exactly those objects", async () => {
     expect(seeded.count).toBeGreaterThanOrEqual(25);
-    const env = { ...process.env, CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret };
+    const api = { CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret };
+    const env = { ...process.env, ...api };
 
     // 1. The import, as a user runs it. Reading the tenant writes nothing.
     emulator.resetStats();
-    const imported = await run(process.execPath, [CLI, "import", "--out", program, "--raw-config", "acme-legacy-*", "--pulumi-import-file", join(program, "import.json")], { cwd: work, env });
+    const imported = await runCdc(["import", "--out", program, "--raw-config", "acme-legacy-*", "--pulumi-import-file", join(program, "import.json")], { cwd: work, env });
     expect(imported.code, imported.stderr).toBe(0);
     expect(writes(emulator)).toEqual({});
     expect(imported.stdout).toContain(`Wrote a TypeScript program for 4 tags, 2 LLM connections, 2 HTTP connections, 2 agents, 5 sources, 3 destinations, 1 SMT chain, 3 transforms, 3 pipelines and 2 topics`);
@@ -153,7 +139,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
 
     // 6. Clean: no changes in a preview, no drift.
     await stack.preview(["--expect-no-changes"]);
-    const drift = await run(process.execPath, [CLI, "drift", "--stack", stack.stackName, "--cwd", program], { cwd: program, env: { ...env, ...stack.environment() } });
+    const drift = await stack.drift([], { env: api });
     expect(drift.code, `${drift.stdout}${drift.stderr}`).toBe(0);
     expect(drift.stdout).toMatch(/No drift: \d+ resources of stack/);
     expect(writes(emulator)).toEqual({});
@@ -192,7 +178,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     const env = { ...process.env, CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret };
     const generated = join(work, "beta-yaml");
     // --name: only this tenant's objects (the emulator also holds the credentials and the platform's tags).
-    const imported = await run(process.execPath, [CLI, "import", "--lang", "yaml", "--out", generated, "--name", "beta-*", "--name", "public.orders", "--name", "clean.orders"], { cwd: work, env });
+    const imported = await runCdc(["import", "--lang", "yaml", "--out", generated, "--name", "beta-*", "--name", "public.orders", "--name", "clean.orders"], { cwd: work, env });
     expect(imported.code, imported.stderr).toBe(0);
     // The plugin of this checkout (plugins.providers), as a user's installed one would serve the program.
     const copy = await yamlProgram(generated);
@@ -229,7 +215,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     const env = { ...process.env, CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret };
     const generated = join(work, "gamma-python");
     emulator.resetStats();
-    const imported = await run(process.execPath, [CLI, "import", "--lang", "python", "--out", generated, "--name", "gamma-*", "--name", "public.orders", "--name", "clean.orders"], { cwd: work, env });
+    const imported = await runCdc(["import", "--lang", "python", "--out", generated, "--name", "gamma-*", "--name", "public.orders", "--name", "clean.orders"], { cwd: work, env });
     expect(imported.code, imported.stderr).toBe(0);
     expect(writes(emulator)).toEqual({});
     expect(imported.stdout).toContain(`Wrote a Python program for 4 tags, 2 LLM connections, 2 HTTP connections, 2 agents, 5 sources, 3 destinations, 1 SMT chain, 3 transforms, 3 pipelines and 2 topics`);

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import type { CdcClient } from "../../provider/client/index.js";
+import { toolchainTool } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack, type CommandResult } from "../support/pulumi.js";
 import { webClient } from "../support/web.js";
 import { plain } from "../support/yaml.js";
@@ -22,21 +22,8 @@ import { plain } from "../support/yaml.js";
 const REPO_ROOT = resolve(__dirname, "..", "..");
 const SNOWFLAKE_KEY = "SF-TS-SENTINEL-41d7";
 
-function run(command: string, args: string[], opts: { cwd: string; timeout?: number }): Promise<{ code: number; output: string }> {
-  return new Promise((done) =>
-    execFile(command, args, { cwd: opts.cwd, maxBuffer: 64 * 1024 * 1024, timeout: opts.timeout ?? 600_000 }, (error, stdout, stderr) =>
-      done({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, output: `${stdout}\n${stderr}` }),
-    ),
-  );
-}
-
 /** The generator GenerateProgram runs: PULUMI_CDC_CODEGEN (set by the toolchain), else built now by cdc_ensure_codegen. */
-async function codegen(): Promise<string> {
-  if (process.env.PULUMI_CDC_CODEGEN && existsSync(process.env.PULUMI_CDC_CODEGEN)) return process.env.PULUMI_CDC_CODEGEN;
-  const r = await run("bash", ["-c", 'source scripts/toolchain.sh && cdc_ensure_codegen >&2 && printf "\\n%s" "$PULUMI_CDC_CODEGEN"'], { cwd: REPO_ROOT, timeout: 1_200_000 });
-  if (r.code !== 0) throw new Error(`cdc_ensure_codegen failed:\n${r.output}`);
-  return r.output.trimEnd().split("\n").pop()!;
-}
+const codegen = () => toolchainTool("PULUMI_CDC_CODEGEN", "cdc_ensure_codegen");
 
 /**
  * A TypeScript project in a temporary directory, on this checkout's plugin (plugins.providers ->

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -382,11 +381,7 @@ describe("a typed YAML program: up, an empty preview, drift under the typed prop
     expect(drifted.output).toMatch(/~ 1 to update/);
     expect(drifted.output).toContain(`warning: drift: destination "${live.name}" (${id}) changed outside Pulumi`);
 
-    const cli = await new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
-      execFile(process.execPath, [join(REPO_ROOT, "dist", "cli", "index.js"), "drift", "--stack", stack.stackName, "--cwd", env.project.dir, "--json"], { env: stack.environment(), timeout: 120_000 }, (error, stdout, stderr) =>
-        done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
-      ),
-    );
+    const cli = await stack.drift(["--json"]);
     printed.push(cli.stdout, cli.stderr);
     expect(cli.code, cli.stderr).toBe(2);
     const report = JSON.parse(cli.stdout) as { resources: Array<{ type: string; id: string; drift: { detected: boolean; maskedDiff: string } }> };

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
@@ -9,7 +8,6 @@ import { webClient } from "../support/web.js";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAM = join(ROOT, "examples", "kafka-consumer");
-const CLI = join(ROOT, "dist", "cli", "index.js");
 const PASSWORD = "KAFKA-PASS-SENTINEL-5e1f";
 const STACK = "kafka";
 
@@ -57,13 +55,8 @@ describe("the kafka-consumer example under the real Pulumi engine", { timeout: E
   });
 
   const live = async () => (await listKafkaUsers(web)).find((u) => u.username === `analytics-${STACK}`);
-  const drift = () =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      const env = Object.fromEntries(Object.entries(stack.environment()).filter(([k]) => !k.startsWith("CDC_")));
-      execFile(process.execPath, [CLI, "drift", "--stack", stack.stackName, "--cwd", PROGRAM], { cwd: ROOT, env, timeout: 300_000 }, (error, stdout, stderr) =>
-        done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
-      );
-    });
+  // The API's settings from the stack's config only.
+  const drift = () => stack.drift([], { stackConfigOnly: true });
 
   it("creates the read-only user, previews clean, sees an out-of-band ACL and IP edit, puts it back, rotates the password in place, destroys", async () => {
     const up = await stack.up();

@@ -1,5 +1,4 @@
-import { execFile } from "node:child_process";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { CdcClient, sourceConnectorSchema } from "../../provider/client/index.js";
@@ -10,9 +9,7 @@ import { webClient } from "../support/web.js";
 // the API's lists. Counts only: the engine calls diff one resource at a time, and a preview that
 // costs one round trip per resource would still pass a test that timed it on a fast machine.
 
-const ROOT = resolve(__dirname, "..", "..");
 const FIXTURE = join(__dirname, "fixtures", "fleet");
-const CLI = join(ROOT, "dist", "cli", "index.js");
 const SOURCES = 103;
 const DESTINATIONS = 4;
 
@@ -60,12 +57,7 @@ describe("the live checks of a run under the real engine", { timeout: ENGINE_TIM
     expect(apiRequests()).toEqual(LISTS_AND_COMPARISONS);
 
     emulator.resetStats();
-    const env = Object.fromEntries(Object.entries(stack.environment()).filter(([k]) => !k.startsWith("CDC_")));
-    const drift = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile(process.execPath, [CLI, "drift", "--stack", stack.stackName, "--cwd", FIXTURE, "--json"], { cwd: ROOT, env, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-        done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
-      );
-    });
+    const drift = await stack.drift(["--json"], { stackConfigOnly: true });
     expect(drift.code, drift.stderr).toBe(0);
     expect((JSON.parse(drift.stdout) as { resources: unknown[] }).resources).toHaveLength(SOURCES + DESTINATIONS);
     expect(apiRequests()).toEqual(LISTS_AND_COMPARISONS);

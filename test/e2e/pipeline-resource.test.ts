@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
@@ -9,7 +8,6 @@ import { webClient } from "../support/web.js";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAM = join(ROOT, "examples", "pipeline");
-const CLI = join(ROOT, "dist", "cli", "index.js");
 
 describe("the pipeline example under the real Pulumi engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
@@ -32,13 +30,8 @@ describe("the pipeline example under the real Pulumi engine", { timeout: ENGINE_
   });
 
   const pipeline = async (id: string) => (await web.findOne("/pipelines/{id}", pipelineSchema, { params: { id } }))!;
-  const drift = () =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      const env = Object.fromEntries(Object.entries(stack.environment()).filter(([k]) => !k.startsWith("CDC_")));
-      execFile(process.execPath, [CLI, "drift", "--stack", stack.stackName, "--cwd", PROGRAM], { cwd: ROOT, env, timeout: 300_000 }, (error, stdout, stderr) =>
-        done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
-      );
-    });
+  // The API's settings from the stack's config only.
+  const drift = () => stack.drift([], { stackConfigOnly: true });
 
   it("creates the example with the transform RUNNING, previews clean, updates in place, catches drift, destroys in order with delayed deletes", async () => {
     const up = await stack.up();

@@ -1,16 +1,15 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import { emptyproto, grpc, provproto, provrpc, structproto } from "../../plugin/proto.js";
 import { configureRequest, plain, secret, urnOf } from "../contract/plugin/harness.js";
-import { pgSourceConfig } from "../contract/provider/harness.js";
+import { runOk } from "../support/process.js";
+import { pgSourceConfig } from "../support/fixtures.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const run = promisify(execFile);
 const repo = join(__dirname, "..", "..");
 
 async function files(dir: string): Promise<string[]> {
@@ -28,7 +27,7 @@ async function argsOf(dir: string, launcher: string, env: Record<string, string>
   await mkdir(fakeBin, { recursive: true });
   await writeFile(join(fakeBin, "node"), '#!/bin/sh\necho "MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX-unset}"\nfor a in "$@"; do echo "$a"; done\n');
   await chmod(join(fakeBin, "node"), 0o755);
-  const { stdout } = await run(launcher, args, { env: { ...env, PATH: `${fakeBin}:/usr/bin:/bin` } });
+  const { stdout } = await runOk(launcher, args, { env: { ...env, PATH: `${fakeBin}:/usr/bin:/bin` } });
   return stdout.trim().split("\n");
 }
 
@@ -43,7 +42,7 @@ describe("the packaged plugin is one bundled file that starts and serves", { tim
 
   beforeAll(async () => {
     stage = await mkdtemp(join(tmpdir(), "pulumi-cdc-plugin-stage-"));
-    await run(process.execPath, [join(repo, "scripts", "bundle-plugin.mjs"), "--stage", stage], { cwd: repo });
+    await runOk(process.execPath, [join(repo, "scripts", "bundle-plugin.mjs"), "--stage", stage], { cwd: repo });
     emulator = await startEmulator({ port: 0 });
   });
   afterAll(async () => {
@@ -74,7 +73,7 @@ describe("the packaged plugin is one bundled file that starts and serves", { tim
   it("--launcher windows stages the .cmd launcher instead, with the same options, and no sh one", async () => {
     const win = await mkdtemp(join(tmpdir(), "pulumi-cdc-plugin-stage-win-"));
     try {
-      await run(process.execPath, [join(repo, "scripts", "bundle-plugin.mjs"), "--stage", win, "--launcher", "windows"], { cwd: repo });
+      await runOk(process.execPath, [join(repo, "scripts", "bundle-plugin.mjs"), "--stage", win, "--launcher", "windows"], { cwd: repo });
       expect(await files(win)).toEqual(["LICENSE", "dist/plugin/pulumi-resource-cdc.js", "package.json", "plugin/schema.json", "pulumi-resource-cdc.cmd"]);
       const cmd = await readFile(join(win, "pulumi-resource-cdc.cmd"), "utf8");
       expect(cmd.split("\r\n")).toContain(`node ${HEAP_OPTIONS.join(" ")} "%~dp0dist\\plugin\\pulumi-resource-cdc.js" %*`);

@@ -1,13 +1,11 @@
-import { execFile } from "node:child_process";
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { runOk } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 
-const run = promisify(execFile);
 const repo = join(__dirname, "..", "..");
 
 // The offline install a user does: `npm run package-plugin`, then `pulumi plugin install
@@ -39,7 +37,7 @@ describe("the provider plugin as a tarball", { timeout: ENGINE_TIMEOUT_MS }, () 
   });
 
   it("packs, installs with pulumi plugin install --file, and runs a YAML program from the plugin cache", async () => {
-    const { stdout } = await run("bash", [join(repo, "scripts", "package-plugin.sh")], { cwd: repo, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout } = await runOk("bash", [join(repo, "scripts", "package-plugin.sh")], { cwd: repo });
     const tarball = join(repo, stdout.trim().split("\n").pop()!);
     const version = (JSON.parse(await readFile(join(repo, "package.json"), "utf8")) as { version: string }).version;
     expect(tarball).toMatch(new RegExp(`pulumi-resource-cdc-v${version.replace(/\./g, "\\.")}-linux-\\w+\\.tar\\.gz$`));

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { appendFile, cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,7 +9,8 @@ import { CdcClient, clientCredentialSchema, destinationConnectorSchema, destinat
 import { tagItems } from "../../provider/lookup.js";
 import { ENGINE_TIMEOUT_MS, TestStack, type CommandResult } from "../support/pulumi.js";
 import { previewReadmeProgram, readmeProgram } from "../support/readme-programs.js";
-import { pythonToolchain, run, type PythonToolchain } from "../support/python.js";
+import { toolchainValue } from "../support/process.js";
+import { pythonToolchain, type PythonToolchain } from "../support/python.js";
 import { consoleEdit, webClient } from "../support/web.js";
 
 // The Python quickstart (examples/python-quickstart: tags, a typed cdc:sources:Postgresql, a typed
@@ -33,11 +33,7 @@ const SNOWFLAKE_KEY = "SFKEY-PY-SENTINEL-41fe";
 const EDITED_SCHEMA = "RAW_BY_HAND";
 
 /** The PATH with the Python language host on it (cdc_ensure_codegen links ours unless the machine has Pulumi's). */
-async function pathWithPythonHost(): Promise<string> {
-  const r = await run("bash", ["-c", 'source scripts/toolchain.sh && cdc_ensure_codegen >&2 && printf "\\n%s" "$PATH"'], { cwd: REPO_ROOT, timeout: 1_200_000 });
-  if (r.code !== 0) throw new Error(`cdc_ensure_codegen failed:\n${r.output}`);
-  return r.output.trimEnd().split("\n").pop()!;
-}
+const pathWithPythonHost = () => toolchainValue("cdc_ensure_codegen", "PATH");
 
 /**
  * A copy of the example in a temporary directory, with a copy of plugin-sdks/python beside it (pip builds
@@ -149,11 +145,7 @@ describe("the Python quickstart on the generated Python SDK under the real engin
     expect(drifted.output).toMatch(/~ 1 to update/);
     expect(drifted.output).toContain(`warning: drift: destination "warehouse-e2e" (${id}) changed outside Pulumi`);
 
-    const cli = await new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
-      execFile(process.execPath, [join(REPO_ROOT, "dist", "cli", "index.js"), "drift", "--stack", stack.stackName, "--cwd", dir, "--json"], { env: stack.environment(), timeout: 120_000 }, (error, stdout, stderr) =>
-        done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
-      ),
-    );
+    const cli = await stack.drift(["--json"]);
     printed.push(cli.stdout, cli.stderr);
     expect(cli.code, cli.stderr).toBe(2);
     const report = JSON.parse(cli.stdout) as { resources: Array<{ id: string; drift: { detected: boolean; maskedDiff: string } }> };

@@ -1,5 +1,4 @@
-import { execFile } from "node:child_process";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import type { CdcClient } from "../../provider/client/index.js";
@@ -8,8 +7,6 @@ import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { plain, yamlProgram, type YamlProgram } from "../support/yaml.js";
 import { webClient } from "../support/web.js";
 
-const ROOT = resolve(__dirname, "..", "..");
-const CLI = join(ROOT, "dist", "cli", "index.js");
 const SALT = "MASK-SALT-SENTINEL-7c41";
 
 /**
@@ -32,13 +29,6 @@ describe("DestinationSmtChain under the real Pulumi engine", { timeout: ENGINE_T
   });
 
   const chain = (id: string) => web.get(SMT_CHAIN_PATH, { params: { id }, schema: chainReadSchema });
-  const drift = (stack: TestStack) =>
-    new Promise<{ code: number; stdout: string }>((done) => {
-      const env = Object.fromEntries(Object.entries(stack.environment()).filter(([k]) => !k.startsWith("CDC_")));
-      execFile(process.execPath, [CLI, "drift", "--stack", stack.stackName, "--cwd", stack.programDir], { cwd: ROOT, env, timeout: 300_000 }, (error, stdout) =>
-        done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout }),
-      );
-    });
 
   for (const host of ["typescript", "yaml"] as const) {
     it(`${host}: preview, up, an empty preview, a console edit named by a plain preview and drift, up restores it, the salt nowhere, destroy`, async () => {
@@ -75,7 +65,7 @@ describe("DestinationSmtChain under the real Pulumi engine", { timeout: ENGINE_T
         const drifted = await stack.preview([], { allowFailure: false });
         expect(plain(drifted.output)).toContain("transforms[0].maskFunction");
         expect(plain(drifted.output)).toMatch(/~ 1 to update/);
-        const report = await drift(stack);
+        const report = await stack.drift([], { stackConfigOnly: true });
         expect(report.code).toBe(2);
         // The dynamic host keeps the whole `transforms` output encrypted (its input held a secret),
         // so the command, which reads no secret, can say only that the chain moved.
@@ -89,7 +79,7 @@ describe("DestinationSmtChain under the real Pulumi engine", { timeout: ENGINE_T
         const back = await chain(destination);
         expect(back.desired.transforms[0]).toMatchObject({ config: { mask_function: "SHA256_TRUNCATE" }, configured_secret_paths: ["/mask_salt"] });
         await stack.preview(["--expect-no-changes"]);
-        expect((await drift(stack)).code).toBe(0);
+        expect((await stack.drift([], { stackConfigOnly: true })).code).toBe(0);
 
         expect(await stack.exportState()).not.toContain(SALT);
         expect(JSON.stringify(await stack.outputs())).not.toContain(SALT);

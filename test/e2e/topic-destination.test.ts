@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +6,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
 import type { CdcClient } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { webClient } from "../support/web.js";
-import { plain, REPO_ROOT, yamlProgram, type YamlProgram } from "../support/yaml.js";
+import { plain, yamlProgram, type YamlProgram } from "../support/yaml.js";
 
 // An API source's topics sent to a destination, in YAML on the provider plugin (the TypeScript
 // form is examples/api-source, run by examples.test.ts): a typed HubSpot source, a typed
@@ -16,14 +15,6 @@ import { plain, REPO_ROOT, yamlProgram, type YamlProgram } from "../support/yaml
 // put back by up; `pulumi import` by <topic_id>|<destination_id>; destroy detaches.
 
 const HUBSPOT_TOKEN = "pat-HUBSPOT-SENTINEL-7c1e";
-
-function drift(stack: TestStack, cwd: string) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
-    execFile(process.execPath, [join(REPO_ROOT, "dist", "cli", "index.js"), "drift", "--stack", stack.stackName, "--cwd", cwd, "--json"], { env: stack.environment(), timeout: 120_000 }, (error, stdout, stderr) =>
-      done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
-    ),
-  );
-}
 
 describe("TopicDestination: a HubSpot source's topics sent to Snowflake, in YAML on the plugin", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
@@ -85,7 +76,7 @@ describe("TopicDestination: a HubSpot source's topics sent to Snowflake, in YAML
     expect(plain(drifted.output)).toMatch(/~\s+cdc:index:TopicDestination\s+contactsToWarehouse\s+update/);
     expect(plain(drifted.output)).toContain("is no longer sent to destination");
 
-    const report = await drift(stack, program.dir);
+    const report = await stack.drift(["--json"]);
     printed.push(report.stdout, report.stderr);
     expect(report.code, report.stderr).toBe(2);
     const parsed = JSON.parse(report.stdout) as { resources: Array<{ type: string; id: string; drift: { detected: boolean } }> };

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -103,7 +102,6 @@ describe("a stack deployed with the per-resource provider objects of earlier ver
 // 3.0.1, no longer keeps a dropped key, so the objects cannot hold one: only the stack does.)
 
 const CATALOGUE_FIXTURE = join(__dirname, "fixtures", "upgrade-catalogue");
-const CLI = join(__dirname, "..", "..", "dist", "cli", "index.js");
 const ARCHIVE_KEY_ID = "AKIAUPGRADEARCHIVE01";
 const OLD_CHUNK_SIZE = "32768";
 
@@ -230,12 +228,7 @@ describe("a stack deployed with the beta.24 catalogue, after the upgrade to 3.0.
     await stack.preview(["--expect-no-changes"]);
 
     // (b) The drift command reports nothing, and the object keeps the default it was made with.
-    const env = Object.fromEntries(Object.entries(stack.environment()).filter(([k]) => !k.startsWith("CDC_")));
-    const drift = await new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
-      execFile(process.execPath, [CLI, "drift", "--stack", stack.stackName, "--cwd", CATALOGUE_FIXTURE, "--json"], { env, timeout: 300_000 }, (error, stdout, stderr) =>
-        done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
-      );
-    });
+    const drift = await stack.drift(["--json"], { stackConfigOnly: true });
     expect(drift.code, drift.stdout + drift.stderr).toBe(0);
     const report = JSON.parse(drift.stdout) as { resources: Array<{ id: string; drift: { detected: boolean } }> };
     expect(report.resources.map((r) => r.id).sort()).toEqual(Object.values(ids).sort());

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -144,11 +143,7 @@ describe("the YAML quickstart on the provider plugin under the real engine", { t
 
     // `pulumi-cdc drift` reads the plugin's stack as it reads the dynamic classes': exit 2, the
     // destination's masked diff, the source clean.
-    const cli = await new Promise<{ code: number; stdout: string; stderr: string }>((done) =>
-      execFile(process.execPath, [join(REPO_ROOT, "dist", "cli", "index.js"), "drift", "--stack", stack.stackName, "--cwd", program.dir, "--json"], { env: stack.environment(), timeout: 120_000 }, (error, stdout, stderr) =>
-        done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
-      ),
-    );
+    const cli = await stack.drift(["--json"]);
     printed.push(cli.stdout, cli.stderr);
     expect(cli.code, cli.stderr).toBe(2);
     const report = JSON.parse(cli.stdout) as { resources: Array<{ type: string; id: string; drift: { detected: boolean; maskedDiff: string } }> };

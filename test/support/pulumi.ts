@@ -1,14 +1,21 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ENGINE_FLAGS } from "../../scripts/lib/process.js";
+import { run, runCdc, runOk, type CommandResult } from "./process.js";
 
-export interface CommandResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** stdout and stderr together, for assertions and for failure messages. */
-  output: string;
+export type { CommandResult } from "./process.js";
+/** What every `pulumi` command runs with (named once, in scripts/lib/process.ts, for the scripts and the tests). */
+export { ENGINE_FLAGS };
+
+export interface CliOptions {
+  /** Environment over the stack's. */
+  env?: Record<string, string>;
+  /**
+   * Leave every CDC_* variable out of the environment, so that the command can take the API's
+   * settings only from the stack's config (not from the CDC_* fallbacks).
+   */
+  stackConfigOnly?: boolean;
 }
 
 export interface StackOptions {
@@ -66,21 +73,25 @@ export class TestStack {
 
   /** Runs `pulumi <args>` in the program directory; rejects on a non-zero exit unless allowed. */
   async run(args: string[], opts: { allowFailure?: boolean; env?: Record<string, string> } = {}): Promise<CommandResult> {
-    const result = await new Promise<CommandResult>((resolve) => {
-      execFile(
-        "pulumi",
-        [...args, "--non-interactive", "--color", "never"],
-        { cwd: this.programDir, env: { ...this.env, ...opts.env }, maxBuffer: 64 * 1024 * 1024, timeout: 600_000 },
-        (error, stdout, stderr) => {
-          const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-          resolve({ code, stdout, stderr, output: `${stdout}\n${stderr}` });
-        },
-      );
-    });
+    const result = await run("pulumi", [...args, ...ENGINE_FLAGS], { cwd: this.programDir, env: { ...this.env, ...opts.env } });
     if (result.code !== 0 && !opts.allowFailure) {
       throw new Error(`pulumi ${args.join(" ")} exited with ${result.code}:\n${result.output}`);
     }
     return result;
+  }
+
+  /**
+   * Runs the built `pulumi-cdc <args> --stack <this stack>` in the program directory with the
+   * stack's environment; resolves whatever the exit code.
+   */
+  cli(args: string[], opts: CliOptions = {}): Promise<CommandResult> {
+    const base = opts.stackConfigOnly ? Object.fromEntries(Object.entries(this.env).filter(([k]) => !k.startsWith("CDC_"))) : this.env;
+    return runCdc([...args, "--stack", this.stackName], { cwd: this.programDir, env: { ...base, ...opts.env } });
+  }
+
+  /** `pulumi-cdc drift --cwd <the program> [args]` on this stack: exit 0 clean, 2 drift, 1 an error. */
+  drift(args: string[] = [], opts: CliOptions = {}): Promise<CommandResult> {
+    return this.cli(["drift", "--cwd", this.programDir, ...args], opts);
   }
 
   /** A plain `pulumi up --yes`, which previews first, as every user's does. */
@@ -132,9 +143,7 @@ export class TestStack {
 }
 
 export async function pulumiVersion(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile("pulumi", ["version"], (error, stdout) => (error ? reject(error) : resolve(stdout.trim())));
-  });
+  return (await runOk("pulumi", ["version"])).stdout.trim();
 }
 
 /**

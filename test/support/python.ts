@@ -1,22 +1,8 @@
-import { execFile } from "node:child_process";
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
+import { run, runOkSync } from "./process.js";
 
 const REPO_ROOT = join(__dirname, "..", "..");
-
-export interface Run {
-  code: number;
-  stdout: string;
-  output: string;
-}
-
-export function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {}): Promise<Run> {
-  return new Promise((resolve) =>
-    execFile(command, args, { cwd: opts.cwd ?? REPO_ROOT, env: opts.env ?? process.env, maxBuffer: 64 * 1024 * 1024, timeout: opts.timeout ?? 600_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, output: `${stdout}\n${stderr}` }),
-    ),
-  );
-}
 
 export interface PythonToolchain {
   /** The machine's python3 (3.9 or newer, able to make virtual environments). */
@@ -77,4 +63,9 @@ export async function pathWithPythonHost(): Promise<string> {
 export async function pythonSdkCopy(dest: string): Promise<string> {
   await cp(join(REPO_ROOT, "plugin-sdks", "python"), dest, { recursive: true, filter: (src) => !/\/(build|__pycache__)$|\.egg-info$/.test(src) });
   return dest;
+}
+
+/** Python's own parser reads `source` as a program's __main__.py: a syntax error throws, with python3's message. */
+export function parsePython(source: string): void {
+  runOkSync("python3", ["-c", "import ast,sys; ast.parse(sys.stdin.read(), '__main__.py')"], { input: source });
 }

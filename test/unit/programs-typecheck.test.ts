@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { run } from "../support/python.js";
+import { run } from "../support/process.js";
 import { REPO_ROOT } from "../support/yaml.js";
 
 // The end-to-end suites run their TypeScript programs with PULUMI_NODEJS_TRANSPILE_ONLY (see

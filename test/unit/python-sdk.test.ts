@@ -3,7 +3,8 @@ import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pulumiRequirement, pythonToolchain, run, type PythonToolchain } from "../support/python.js";
+import { run } from "../support/process.js";
+import { pulumiRequirement, pythonToolchain, type PythonToolchain } from "../support/python.js";
 
 // The Python SDK (plugin-sdks/python) as the package users install: `python -m build` makes an sdist and,
 // from that sdist, a wheel (so a file missing from the sdist fails here too), both at the

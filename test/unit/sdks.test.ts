@@ -1,9 +1,9 @@
-import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run, toolchainTool } from "../support/process.js";
 
 // The SDKs of the other languages and the reference pages, generated from plugin/schema.json by
 // tools/pulumi-cdc-codegen (`npm run generate`): not stale, and checked as far as this machine
@@ -24,14 +24,6 @@ type Json = Record<string, unknown>;
 const schema = JSON.parse(readFileSync(join(REPO_ROOT, "plugin", "schema.json"), "utf8")) as { resources: Json; language?: Record<string, Json> };
 const resourceTokens = Object.keys(schema.resources).sort();
 
-function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {}): Promise<{ code: number; stdout: string; output: string }> {
-  return new Promise((resolve) =>
-    execFile(command, args, { cwd: opts.cwd ?? REPO_ROOT, env: opts.env ?? process.env, maxBuffer: 64 * 1024 * 1024, timeout: opts.timeout ?? 300_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : 1) : 0, stdout, output: `${stdout}\n${stderr}` }),
-    ),
-  );
-}
-
 /** What the generated .gitignore files leave out (byte code, build output): not compared. */
 const IGNORED = /(^|\/)(__pycache__|\.mypy_cache|bin|obj|build|dist|[^/]*\.egg-info)(\/|$)|\.pyc$/;
 
@@ -46,12 +38,7 @@ function files(dir: string): string[] {
 }
 
 /** The generator: PULUMI_CDC_CODEGEN (set by the toolchain that npm test sources), else built now by cdc_ensure_codegen. */
-async function codegen(): Promise<string> {
-  if (process.env.PULUMI_CDC_CODEGEN && existsSync(process.env.PULUMI_CDC_CODEGEN)) return process.env.PULUMI_CDC_CODEGEN;
-  const r = await run("bash", ["-c", 'source scripts/toolchain.sh && cdc_ensure_codegen >&2 && printf "\\n%s" "$PULUMI_CDC_CODEGEN"'], { timeout: 1_200_000 });
-  if (r.code !== 0) throw new Error(`cdc_ensure_codegen failed:\n${r.output}`);
-  return r.stdout.trimEnd().split("\n").pop()!;
-}
+const codegen = () => toolchainTool("PULUMI_CDC_CODEGEN", "cdc_ensure_codegen");
 
 /** The module of a token (`cdc:sources:Postgresql` -> `sources`), `index` for the top level. */
 const moduleOf = (token: string) => token.split(":")[1]!;

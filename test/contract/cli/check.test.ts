@@ -5,7 +5,8 @@ import { secretKeySet } from "../../../provider/catalogue.js";
 import { AuthError, CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
 import { MASK } from "../../../provider/normalize.js";
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
-import { pgSourceConfig, snowflakeConfig, startHarness, type ProviderHarness } from "../provider/harness.js";
+import { startHarness, type ProviderHarness } from "../provider/harness.js";
+import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";
 
 // The drift checks against the emulator over HTTP, on state produced by the real providers:
 // each case creates objects with the provider, turns its outputs into a checkpoint the way the

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -7,6 +6,7 @@ import { startEmulator, type RunningEmulator } from "../../../emulator/index.js"
 import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
 import { secretKeySet } from "../../../provider/catalogue.js";
 import { MASK } from "../../../provider/normalize.js";
+import { CDC_CLI, runCdc } from "../../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../../support/pulumi.js";
 import { webClient } from "../../support/web.js";
 import { markdownCell } from "../../../cli/report.js";
@@ -17,16 +17,9 @@ import { markdownCell } from "../../../cli/report.js";
 // check that it really reconciles.
 
 const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "dist", "cli", "index.js");
 const FIXTURE = join(ROOT, "test", "e2e", "fixtures", "pipeline");
 const DB_PASSWORD = "CLI-DRIFT-PGPASS-51d0";
 const SNOWFLAKE_KEY = "CLI-DRIFT-SFKEY-a8e2";
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 interface DriftJson {
   stack: string;
@@ -55,16 +48,8 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
   // Never expected in any output of the command.
   let secrets: string[];
 
-  function cli(args: string[], env: NodeJS.ProcessEnv = cliEnv): Promise<CliResult> {
-    return new Promise((done) => {
-      execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-        done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
-      });
-    });
-  }
-
   async function drift(expectedCode: number): Promise<DriftJson> {
-    const result = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE, "--json"]);
+    const result = await stack.drift(["--json"], { stackConfigOnly: true });
     expect(result.code, `exit code; stderr: ${result.stderr}`).toBe(expectedCode);
     for (const secret of secrets) expect(result.stdout + result.stderr).not.toContain(secret);
     expect(result.stdout).not.toContain("ciphertext");
@@ -78,7 +63,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
   };
 
   beforeAll(async () => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+    if (!existsSync(CDC_CLI)) throw new Error(`${CDC_CLI} is missing: run \`npm run build\` first`);
     emulator = await startEmulator({ port: 0 });
     web = webClient(emulator);
     // A stack name of its own: the fixture directory is shared with the end-to-end suite, which runs at the same time.
@@ -133,7 +118,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     }
     expect(byType(report, "source").name).toBe("orders-e2e");
 
-    const human = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE]);
+    const human = await stack.drift([], { stackConfigOnly: true });
     expect(human.code).toBe(0);
     expect(human.stdout).toContain(`✓ source orders-e2e (id ${byType(report, "source").id}): no drift`);
     expect(human.stdout).toMatch(/✓ destination warehouse-[0-9a-f]+ \(id [0-9a-f]+\): no drift/);
@@ -157,7 +142,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     expect(destination.drift.maskedDiff).toContain(`snowflake.private.key: ${MASK}`);
     expect(byType(report, "source").drift.detected).toBe(false);
 
-    const human = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE]);
+    const human = await stack.drift([], { stackConfigOnly: true });
     expect(human.code).toBe(2);
     expect(human.stdout).toContain(`✗ destination ${destination.name} (id ${id}): drift\n`);
     expect(human.stdout).toContain("\n    +snowflake.schema.name: CONSOLE_EDIT\n");
@@ -169,7 +154,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     try {
       const summary = join(dir, "step-summary.md");
       writeFileSync(summary, "## Earlier step\n");
-      const md = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE, "--format", "markdown", "--summary-file", summary]);
+      const md = await stack.drift(["--format", "markdown", "--summary-file", summary], { stackConfigOnly: true });
       expect(md.code, md.stderr).toBe(2);
       const row = md.stdout.split("\n").find((l) => l.startsWith("| destination |"));
       expect(row).toBeDefined();
@@ -178,7 +163,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
       expect(row).toContain(markdownCell("-snowflake.schema.name: RAW"));
       expect(row).toContain("`pulumi up` puts the program's config back");
       expect(md.stdout).not.toMatch(/\| source \|/);
-      const asJson = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE, "--json", "--summary-file", summary]);
+      const asJson = await stack.drift(["--json", "--summary-file", summary], { stackConfigOnly: true });
       expect(asJson.code).toBe(2);
       expect(JSON.parse(asJson.stdout).clean).toBe(false);
       // Appended twice after what was there, never truncated: the same report both times.
@@ -189,7 +174,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
       }
       // A summary file in a directory that does not exist: an error naming the flag, before any API call.
       const calls = await requestsOf(async () => {
-        const bad = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE, "--summary-file", join(dir, "missing", "s.md")]);
+        const bad = await stack.drift(["--summary-file", join(dir, "missing", "s.md")], { stackConfigOnly: true });
         expect(bad.code).toBe(1);
         expect(bad.stdout).toBe("");
         expect(bad.stderr).toMatch(/^pulumi-cdc drift: --summary-file .*missing\/s\.md: the directory .*missing does not exist/);
@@ -211,7 +196,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
 
     const report = await drift(2);
     expect(byType(report, "source").drift).toMatchObject({ detected: true, maskedDiff: "", status: { desired: "active", live: "Paused", drifted: true } });
-    const human = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE]);
+    const human = await stack.drift([], { stackConfigOnly: true });
     expect(human.stdout).toContain("    status: Paused, the program wants active\n");
     expect(human.stdout).toContain("Status changed: run `pulumi up`");
 
@@ -226,7 +211,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
 
     const report = await drift(2);
     expect(byType(report, "destination").drift).toEqual({ detected: true, deleted: true, maskedDiff: "", changedKeys: [] });
-    const human = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE]);
+    const human = await stack.drift([], { stackConfigOnly: true });
     expect(human.stdout).toContain(`✗ destination ${before.name} (id ${before.id}): deleted outside Pulumi\n`);
 
     await stack.up(["--refresh"]);
@@ -241,7 +226,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     const report = await drift(2);
     expect(byType(report, "tag").drift).toMatchObject({ detected: true, maskedDiff: 'description was changed to "edited in the console"\ntype was changed to [sources]' });
     expect(byType(report, "source").drift.detected).toBe(false);
-    const human = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE]);
+    const human = await stack.drift([], { stackConfigOnly: true });
     expect(human.stdout).toContain(`✗ tag ${tag.name} (id ${tag.id}): drift\n    description was changed to "edited in the console"\n`);
     expect(human.stdout).toContain("Tag changed: run `pulumi up --refresh` to put the program's version back");
     expect(human.stdout).not.toContain("Config changed");
@@ -251,16 +236,15 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
   });
 
   it("exits 1 with Pulumi's message, and no stack trace, for an unknown stack or a wrong passphrase", async () => {
-    const unknown = await cli(["drift", "--stack", "no-such-stack", "--cwd", FIXTURE, "--json"]);
+    const unknown = await runCdc(["drift", "--stack", "no-such-stack", "--cwd", FIXTURE, "--json"], { env: cliEnv });
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toBe("");
     expect(unknown.stderr).toMatch(/^pulumi-cdc drift: .*no stack named 'no-such-stack' found\n$/);
 
     // A wrong passphrase must fail rather than fall back to CDC_* variables for the client secret.
-    const wrong = await cli(["drift", "--stack", stack.stackName, "--cwd", FIXTURE], {
-      ...cliEnv,
-      PULUMI_CONFIG_PASSPHRASE: "not-the-passphrase",
-      CDC_CLIENT_SECRET: emulator.clientSecret,
+    const wrong = await stack.drift([], {
+      stackConfigOnly: true,
+      env: { PULUMI_CONFIG_PASSPHRASE: "not-the-passphrase", CDC_CLIENT_SECRET: emulator.clientSecret },
     });
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/incorrect passphrase/);

@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { execFileSync } from "node:child_process";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseImportArgs, type ImportOptions } from "../../../cli/import/args.js";
@@ -12,6 +11,7 @@ import { startEmulator, type RunningEmulator } from "../../../emulator/index.js"
 import { CdcClient, type CdcClient as Client } from "../../../provider/client/index.js";
 import { seedTenant, SEED_SECRETS, type SeededTenant } from "../../support/tenant-seed.js";
 import { webClient } from "../../support/web.js";
+import { parsePython } from "../../support/python.js";
 
 // `pulumi-cdc import` against the emulator: reading a seeded tenant, the filters, the files it
 // writes (the same bytes for the same tenant), credentials from a stack's config, and the bad
@@ -146,7 +146,7 @@ describe("pulumi-cdc import against the emulator", () => {
     const reqs = (await readFile(join(dir, "requirements.txt"), "utf8")).split("\n").filter((l) => l !== "" && !l.startsWith("#"));
     expect(reqs[1]).toBe(relative(dir, join(__dirname, "..", "..", "..", "plugin-sdks", "python")));
     const py = await readFile(join(dir, "__main__.py"), "utf8");
-    execFileSync("python3", ["-c", "import ast,sys; ast.parse(sys.stdin.read(), '__main__.py')"], { input: py });
+    parsePython(py);
     expect(py).toContain("import pulumi_cdc as cdc");
     expect(py).toMatch(/^[a-z0-9_]+ = cdc\.Source\($/m);
     expect(py).toMatch(/^    adopt_id="/m);

@@ -1,9 +1,10 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../../emulator/cli-args.js";
+import { runOk } from "../../support/process.js";
 import { call } from "./helpers.js";
 
 /**
@@ -16,9 +17,9 @@ let outDir: string;
 let cli: string;
 const children = new Set<ChildProcessWithoutNullStreams>();
 
-beforeAll(() => {
+beforeAll(async () => {
   outDir = mkdtempSync(join(tmpdir(), "cdc-emu-cli-"));
-  execFileSync(
+  await runOk(
     process.execPath,
     [
       join(repo, "node_modules/typescript/bin/tsc"),
@@ -33,7 +34,7 @@ beforeAll(() => {
       "--types", "node",
       "--ignoreConfig",
     ],
-    { cwd: repo, stdio: "pipe" },
+    { cwd: repo },
   );
   cli = join(outDir, "emulator/cli.js");
 });

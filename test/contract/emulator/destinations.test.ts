@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expect422, expectDetail, openSession, snowflakeConfig, uniqueName, type Session } from "./helpers.js";
+import { expect422, expectDetail, openSession, uniqueName, type Session } from "./helpers.js";
+import { emulatorSnowflakeConfig } from "../../support/fixtures.js";
 
 let s: Session;
 
@@ -18,7 +19,7 @@ async function createDestination(connector: string, config: Record<string, unkno
 
 describe("POST /destinations", () => {
   it("creates a snowflake destination: no service_id, no topics, key masked, defaults filled", async () => {
-    const dst = await createDestination("snowflake", { ...snowflakeConfig(), "hard.delete": false });
+    const dst = await createDestination("snowflake", { ...emulatorSnowflakeConfig(), "hard.delete": false });
     expect(dst).not.toHaveProperty("service_id");
     expect(dst.connector_display_name).toBe("Snowflake");
     expect(dst.topic_ids).toEqual([]);
@@ -39,13 +40,13 @@ describe("POST /destinations", () => {
   });
 
   it("returns the private key and its optional passphrase with secret_returned=true", async () => {
-    const dst = await createDestination("snowflake", { ...snowflakeConfig(), "snowflake.private.key.passphrase": "pp" }, "?secret_returned=true");
-    expect(dst.config["snowflake.private.key"]).toBe(snowflakeConfig()["snowflake.private.key"]);
+    const dst = await createDestination("snowflake", { ...emulatorSnowflakeConfig(), "snowflake.private.key.passphrase": "pp" }, "?secret_returned=true");
+    expect(dst.config["snowflake.private.key"]).toBe(emulatorSnowflakeConfig()["snowflake.private.key"]);
     expect(dst.config["snowflake.private.key.passphrase"]).toBe("pp");
   });
 
   it("keeps an optional secret sent empty and echoes it as \"\", masked or not (a refresh then matches what was sent)", async () => {
-    const dst = await createDestination("snowflake", { ...snowflakeConfig(), "snowflake.private.key.passphrase": "" });
+    const dst = await createDestination("snowflake", { ...emulatorSnowflakeConfig(), "snowflake.private.key.passphrase": "" });
     expect(dst.config["snowflake.private.key.passphrase"]).toBe("");
     expect(dst.config["snowflake.private.key"]).toBe("********");
     const got = await s.api("GET", `/destinations/${dst.id}`);
@@ -94,8 +95,8 @@ describe("POST /destinations", () => {
   });
 
   it("answers 409 for a duplicate name, and a source may share a destination's name", async () => {
-    const dst = await createDestination("snowflake", snowflakeConfig());
-    expectDetail(await s.api("POST", "/destinations", { body: { name: dst.name, connector: "snowflake", config: snowflakeConfig() } }), 409);
+    const dst = await createDestination("snowflake", emulatorSnowflakeConfig());
+    expectDetail(await s.api("POST", "/destinations", { body: { name: dst.name, connector: "snowflake", config: emulatorSnowflakeConfig() } }), 409);
     const src = await s.api("POST", "/sources", {
       body: { name: dst.name, connector: "webhook", config: {} },
     });
@@ -107,11 +108,11 @@ describe("POST /destinations", () => {
     expect422(unknown, { loc: ["body", "connector"], type: "enum" });
     expect(unknown.body.detail[0].msg).toMatch(/^Input should be 'azblob', 'bigquery', .* or 'weaviate'$/);
     expect422(await s.api("POST", "/destinations", { body: { name: "d", connector: "mongodb", config: {} } }), { loc: ["body", "connector"] });
-    expect422(await s.api("POST", "/destinations", { body: { name: "d", connector: "snowflake", config: { ...snowflakeConfig(), "snowflake.private.key": undefined } } }), {
+    expect422(await s.api("POST", "/destinations", { body: { name: "d", connector: "snowflake", config: { ...emulatorSnowflakeConfig(), "snowflake.private.key": undefined } } }), {
       loc: ["body", "config", "snowflake.private.key"],
       type: "missing",
     });
-    expect422(await s.api("POST", "/destinations", { body: { name: "d", connector: "snowflake", config: { ...snowflakeConfig(), "ingestion.mode": "merge" } } }), {
+    expect422(await s.api("POST", "/destinations", { body: { name: "d", connector: "snowflake", config: { ...emulatorSnowflakeConfig(), "ingestion.mode": "merge" } } }), {
       loc: ["body", "config", "ingestion.mode"],
       type: "enum",
       ctx: { expected: "'upsert' or 'append'" },
@@ -125,33 +126,33 @@ describe("POST /destinations", () => {
 
 describe("GET, PUT and DELETE /destinations/{destination_id}", () => {
   it("gets an envelope, updates with the masked placeholder, deletes", async () => {
-    const dst = await createDestination("snowflake", snowflakeConfig());
+    const dst = await createDestination("snowflake", emulatorSnowflakeConfig());
     const got = await s.api("GET", `/destinations/${dst.id}`);
     expect(got.body).toEqual({ result: [dst], page: 1, page_size: 10, total: 1, has_next: false });
 
     const updated = await s.api("PUT", `/destinations/${dst.id}?secret_returned=true`, {
-      body: { name: dst.name, connector: "snowflake", config: { ...snowflakeConfig(), "snowflake.private.key": "********", "snowflake.role.name": "LOADER_ROLE" } },
+      body: { name: dst.name, connector: "snowflake", config: { ...emulatorSnowflakeConfig(), "snowflake.private.key": "********", "snowflake.role.name": "LOADER_ROLE" } },
     });
     expect(updated.status, updated.text).toBe(200);
-    expect(updated.body.config["snowflake.private.key"]).toBe(snowflakeConfig()["snowflake.private.key"]);
+    expect(updated.body.config["snowflake.private.key"]).toBe(emulatorSnowflakeConfig()["snowflake.private.key"]);
     expect(updated.body.config["snowflake.role.name"]).toBe("LOADER_ROLE");
     // ingestion.mode is set once, at creation (a replace-on-change key of the catalogue).
     expect422(
-      await s.api("PUT", `/destinations/${dst.id}`, { body: { name: dst.name, connector: "snowflake", config: { ...snowflakeConfig(), "snowflake.private.key": "********", "ingestion.mode": "upsert" } } }),
+      await s.api("PUT", `/destinations/${dst.id}`, { body: { name: dst.name, connector: "snowflake", config: { ...emulatorSnowflakeConfig(), "snowflake.private.key": "********", "ingestion.mode": "upsert" } } }),
       { loc: ["body", "config", "ingestion.mode"], type: "value_error" },
     );
 
     expect((await s.api("DELETE", `/destinations/${dst.id}`)).body).toEqual({ id: dst.id, deleted: true });
     expect((await s.api("GET", `/destinations/${dst.id}`)).body.total).toBe(0);
     expectDetail(await s.api("DELETE", `/destinations/${dst.id}`), 404);
-    expectDetail(await s.api("PUT", `/destinations/${dst.id}`, { body: { name: "x", connector: "snowflake", config: snowflakeConfig() } }), 404);
+    expectDetail(await s.api("PUT", `/destinations/${dst.id}`, { body: { name: "x", connector: "snowflake", config: emulatorSnowflakeConfig() } }), 404);
   });
 
   it("refuses the placeholder for a secret that was never stored", async () => {
-    const dst = await createDestination("snowflake", snowflakeConfig());
+    const dst = await createDestination("snowflake", emulatorSnowflakeConfig());
     expect422(
       await s.api("PUT", `/destinations/${dst.id}`, {
-        body: { name: dst.name, connector: "snowflake", config: { ...snowflakeConfig(), "snowflake.private.key.passphrase": "********" } },
+        body: { name: dst.name, connector: "snowflake", config: { ...emulatorSnowflakeConfig(), "snowflake.private.key.passphrase": "********" } },
       }),
       { loc: ["body", "config", "snowflake.private.key.passphrase"], type: "value_error" },
     );
@@ -159,13 +160,13 @@ describe("GET, PUT and DELETE /destinations/{destination_id}", () => {
 
   it("lists with paging limits and filters", async () => {
     const tag = uniqueName("dlist");
-    await s.api("POST", "/destinations", { body: { name: `${tag}-a`, connector: "snowflake", config: snowflakeConfig() } });
+    await s.api("POST", "/destinations", { body: { name: `${tag}-a`, connector: "snowflake", config: emulatorSnowflakeConfig() } });
     await s.api("POST", "/destinations", {
       body: { name: `${tag}-b`, connector: "s3", config: { "aws.access.key.id": "A", "aws.secret.access.key": "B", "aws.s3.bucket.name": "c" } },
     });
     const all = await s.api("GET", `/destinations?partial_name=${tag}`);
     expect(all.body.total).toBe(2);
-    expect(all.text).not.toContain(snowflakeConfig()["snowflake.private.key"]);
+    expect(all.text).not.toContain(emulatorSnowflakeConfig()["snowflake.private.key"]);
     const s3 = await s.api("GET", `/destinations?partial_name=${tag}&connector=s3`);
     expect(s3.body.result.map((r: { name: string }) => r.name)).toEqual([`${tag}-b`]);
     expect422(await s.api("GET", "/destinations?page_size=500"), { loc: ["query", "page_size"], type: "less_than_equal" });
@@ -175,7 +176,7 @@ describe("GET, PUT and DELETE /destinations/{destination_id}", () => {
 
 describe("destination lifecycle", () => {
   it("follows active →pause→ paused →resume→ active; any →stop→ stopped →resume→ active", async () => {
-    const dst = await createDestination("snowflake", snowflakeConfig());
+    const dst = await createDestination("snowflake", emulatorSnowflakeConfig());
     const paused = await s.api("PUT", `/destinations/${dst.id}/pause`);
     expect(paused.body).toMatchObject({ connector_status: "Paused", tasks: [0], task_statuses: { "0": { state: "PAUSED" } } });
     const stoppedFromPaused = await s.api("PUT", `/destinations/${dst.id}/stop`);

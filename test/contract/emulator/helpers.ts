@@ -101,25 +101,6 @@ export function expectDetail(reply: Reply, status: number, pattern?: RegExp): vo
   if (pattern) expect(reply.body.detail).toMatch(pattern);
 }
 
-export const pgSourceConfig = () => ({
-  "database.hostname.user.defined": "db.internal",
-  "database.port.user.defined": 5433,
-  "database.user": "cdc",
-  "database.password": "pg-s3cret",
-  "database.dbname": "app",
-  "schema.include.list": "public",
-  "table.include.list.user.defined": "public.users,public.orders",
-  "heartbeat.enabled": true,
-});
-
-export const snowflakeConfig = () => ({
-  "snowflake.url.name": "acme.snowflakecomputing.com",
-  "snowflake.user.name": "LOADER",
-  "snowflake.private.key": "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC-private",
-  "snowflake.database.name": "RAW",
-  "snowflake.schema.name": "CDC",
-});
-
 let counter = 0;
 /** Unique names per test so suites sharing an emulator do not collide on the unique-name rule. */
 export function uniqueName(prefix: string): string {

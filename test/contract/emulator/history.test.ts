@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expect422, expectDetail, manualClock, openSession, snowflakeConfig, uniqueName, type Session } from "./helpers.js";
+import { expect422, expectDetail, manualClock, openSession, uniqueName, type Session } from "./helpers.js";
+import { emulatorSnowflakeConfig } from "../../support/fixtures.js";
 
 // The clock stands still unless a test moves it, so same-millisecond writes are the normal case here.
 const clock = manualClock();
@@ -14,7 +15,7 @@ afterAll(async () => {
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-async function create(config = snowflakeConfig()) {
+async function create(config = emulatorSnowflakeConfig()) {
   const reply = await s.api("POST", "/destinations", { body: { name: uniqueName("hist"), connector: "snowflake", config } });
   expect(reply.status, reply.text).toBe(200);
   return reply.body as { id: string; name: string };
@@ -44,7 +45,7 @@ describe("GET /destinations/{id}/config-history/compare-to-original", () => {
 
   it("shows a unified diff of original against current after a change", async () => {
     const dst = await create();
-    await put(dst, { ...snowflakeConfig(), "snowflake.private.key": "********", "snowflake.role.name": "LOADER_ROLE" });
+    await put(dst, { ...emulatorSnowflakeConfig(), "snowflake.private.key": "********", "snowflake.role.name": "LOADER_ROLE" });
     const cmp = await compare(dst.id);
     expect(cmp.has_changes).toBe(true);
     expect(cmp.latest_timestamp > cmp.oldest_timestamp).toBe(true);
@@ -57,29 +58,29 @@ describe("GET /destinations/{id}/config-history/compare-to-original", () => {
 
   it("marks a changed secret without ever showing either value", async () => {
     const dst = await create();
-    await put(dst, { ...snowflakeConfig(), "snowflake.private.key": "NEW-PRIVATE-KEY-VALUE" });
+    await put(dst, { ...emulatorSnowflakeConfig(), "snowflake.private.key": "NEW-PRIVATE-KEY-VALUE" });
     const cmp = await compare(dst.id);
     expect(cmp.has_changes).toBe(true);
     expect(cmp.masked_diff).toMatch(/^-snowflake\.private\.key: \*{8}$/m);
     expect(cmp.masked_diff).toMatch(/^\+snowflake\.private\.key: \*{8} \(changed\)$/m);
     expect(cmp.masked_diff).not.toContain("NEW-PRIVATE-KEY-VALUE");
-    expect(cmp.masked_diff).not.toContain(snowflakeConfig()["snowflake.private.key"]);
+    expect(cmp.masked_diff).not.toContain(emulatorSnowflakeConfig()["snowflake.private.key"]);
   });
 
   it("records an entry only when the config really changes", async () => {
     const dst = await create();
-    await put(dst, { ...snowflakeConfig(), "snowflake.role.name": "LOADER_ROLE" });
+    await put(dst, { ...emulatorSnowflakeConfig(), "snowflake.role.name": "LOADER_ROLE" });
     const before = await compare(dst.id);
     clock.advance(5);
-    await put(dst, { ...snowflakeConfig(), "snowflake.private.key": "********", "snowflake.role.name": "LOADER_ROLE" }, uniqueName("renamed"));
+    await put(dst, { ...emulatorSnowflakeConfig(), "snowflake.private.key": "********", "snowflake.role.name": "LOADER_ROLE" }, uniqueName("renamed"));
     expect((await compare(dst.id)).latest_timestamp).toBe(before.latest_timestamp);
   });
 
   it("keeps latest_timestamp moving when a change is reverted, with has_changes false", async () => {
     const dst = await create();
-    await put(dst, { ...snowflakeConfig(), "snowflake.role.name": "LOADER_ROLE" });
+    await put(dst, { ...emulatorSnowflakeConfig(), "snowflake.role.name": "LOADER_ROLE" });
     const changed = await compare(dst.id);
-    await put(dst, snowflakeConfig());
+    await put(dst, emulatorSnowflakeConfig());
     const reverted = await compare(dst.id);
     expect(reverted.has_changes).toBe(false);
     expect(reverted.masked_diff).toBe("");
@@ -90,7 +91,7 @@ describe("GET /destinations/{id}/config-history/compare-to-original", () => {
     const dst = await create();
     const seen: string[] = [(await compare(dst.id)).latest_timestamp];
     for (let i = 0; i < 4; i += 1) {
-      await put(dst, { ...snowflakeConfig(), "consumer.override.max.poll.records": 10 + i });
+      await put(dst, { ...emulatorSnowflakeConfig(), "consumer.override.max.poll.records": 10 + i });
       seen.push((await compare(dst.id)).latest_timestamp);
     }
     for (const ts of seen) expect(ts).toMatch(ISO_MS);

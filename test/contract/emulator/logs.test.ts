@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expect422, expectDetail, openSession, pgSourceConfig, uniqueName, type Session } from "./helpers.js";
+import { expect422, expectDetail, openSession, uniqueName, type Session } from "./helpers.js";
+import { emulatorPgSourceConfig } from "../../support/fixtures.js";
 
 let s: Session;
 let sourceId: string;
 
 beforeAll(async () => {
   s = await openSession();
-  const src = await s.api("POST", "/sources", { body: { name: uniqueName("logsrc"), connector: "postgresql", config: pgSourceConfig() } });
+  const src = await s.api("POST", "/sources", { body: { name: uniqueName("logsrc"), connector: "postgresql", config: emulatorPgSourceConfig() } });
   sourceId = src.body.id;
 });
 afterAll(async () => {

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
-import { call, pgSourceConfig, snowflakeConfig, tokenFor } from "./helpers.js";
+import { call, tokenFor } from "./helpers.js";
+import { emulatorPgSourceConfig, emulatorSnowflakeConfig } from "../../support/fixtures.js";
 
 let dir: string;
 const running: RunningEmulator[] = [];
@@ -29,10 +30,10 @@ describe("--state persistence", () => {
     const tokens = await tokenFor(first);
     const api = (method: string, path: string, body?: unknown) => call(first.url, method, path, { token: tokens.accessToken, body });
 
-    const src = (await api("POST", "/sources", { name: "persisted-src", connector: "postgresql", config: pgSourceConfig() })).body;
+    const src = (await api("POST", "/sources", { name: "persisted-src", connector: "postgresql", config: emulatorPgSourceConfig() })).body;
     await api("PUT", `/sources/${src.id}/pause`);
-    const dst = (await api("POST", "/destinations", { name: "persisted-dst", connector: "snowflake", config: snowflakeConfig() })).body;
-    await api("PUT", `/destinations/${dst.id}`, { name: "persisted-dst", connector: "snowflake", config: { ...snowflakeConfig(), "snowflake.role.name": "LOADER_ROLE" } });
+    const dst = (await api("POST", "/destinations", { name: "persisted-dst", connector: "snowflake", config: emulatorSnowflakeConfig() })).body;
+    await api("PUT", `/destinations/${dst.id}`, { name: "persisted-dst", connector: "snowflake", config: { ...emulatorSnowflakeConfig(), "snowflake.role.name": "LOADER_ROLE" } });
     const compareBefore = (await api("GET", `/destinations/${dst.id}/config-history/compare-to-original`)).body;
     const tag = (await api("POST", "/tags", { name: "persisted-tag", type: ["sources"] })).body;
     const cred = (await api("POST", "/auth/client-credentials", { role_ids: ["role_editor"] })).body;
@@ -59,7 +60,7 @@ describe("--state persistence", () => {
     expect((await tokenFor(second, cred.client_id, cred.secret)).accessToken).toBeTruthy();
     const refreshed = await call(second.url, "POST", "/auth/access-token/refresh", { body: { refresh_token: tokens.refreshToken } });
     expect(refreshed.status).toBe(200);
-    expect((await api2("POST", "/sources", { name: "persisted-src", connector: "postgresql", config: pgSourceConfig() })).status).toBe(409);
+    expect((await api2("POST", "/sources", { name: "persisted-src", connector: "postgresql", config: emulatorPgSourceConfig() })).status).toBe(409);
     await second.stop();
   });
 
@@ -70,7 +71,7 @@ describe("--state persistence", () => {
     const inodeBefore = statSync(statePath).ino;
     const created = await call(emu.url, "POST", "/sources", {
       token: tokens.accessToken,
-      body: { name: "atomic", connector: "postgresql", config: pgSourceConfig() },
+      body: { name: "atomic", connector: "postgresql", config: emulatorPgSourceConfig() },
     });
     const onDisk = readFileSync(statePath, "utf8");
     expect(JSON.parse(onDisk).sources[created.body.id].name).toBe("atomic");

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expect422, expectDetail, openSession, pgSourceConfig, snowflakeConfig, uniqueName, type Session } from "./helpers.js";
+import { expect422, expectDetail, openSession, uniqueName, type Session } from "./helpers.js";
+import { emulatorPgSourceConfig, emulatorSnowflakeConfig } from "../../support/fixtures.js";
 
 let s: Session;
 
@@ -16,8 +17,8 @@ async function ok(method: string, path: string, body?: unknown) {
   return reply.body;
 }
 
-const source = () => ok("POST", "/sources", { name: uniqueName("pg"), connector: "postgresql", config: pgSourceConfig() });
-const destination = () => ok("POST", "/destinations", { name: uniqueName("sf"), connector: "snowflake", config: snowflakeConfig() });
+const source = () => ok("POST", "/sources", { name: uniqueName("pg"), connector: "postgresql", config: emulatorPgSourceConfig() });
+const destination = () => ok("POST", "/destinations", { name: uniqueName("sf"), connector: "snowflake", config: emulatorSnowflakeConfig() });
 const transform = (extra: Record<string, unknown> = {}, config: Record<string, unknown> = {}) =>
   ok("POST", "/transforms", {
     transform: "map_filter",

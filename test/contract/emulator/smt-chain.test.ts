@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSession, snowflakeConfig, uniqueName, type Session } from "./helpers.js";
+import { openSession, uniqueName, type Session } from "./helpers.js";
+import { emulatorSnowflakeConfig } from "../../support/fixtures.js";
 
 // The SMT chain routes over real HTTP, against the platform's wire fixture (wire_version 1, the
 // vendor's internal/api/testdata/smt_wire_fixtures.json): its create and update requests, and
@@ -24,7 +25,7 @@ const chain = (id = destination) => `/destinations/${id}/smt-chain`;
 
 beforeAll(async () => {
   s = await openSession();
-  const reply = await s.api("POST", "/destinations", { body: { name: uniqueName("smt"), connector: "snowflake", config: snowflakeConfig(), created_from: "terraform" } });
+  const reply = await s.api("POST", "/destinations", { body: { name: uniqueName("smt"), connector: "snowflake", config: emulatorSnowflakeConfig(), created_from: "terraform" } });
   expect(reply.status, reply.text).toBeLessThan(300);
   destination = (reply.body as { id: string }).id;
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ORIGIN, findConnector, findKey } from "../../../catalogue/index.js";
 import { requiredConfig } from "../../support/catalogue-samples.js";
-import { expect422, expectDetail, openSession, pgSourceConfig, uniqueName, type Session } from "./helpers.js";
+import { expect422, expectDetail, openSession, uniqueName, type Session } from "./helpers.js";
+import { emulatorPgSourceConfig } from "../../support/fixtures.js";
 
 let s: Session;
 
@@ -14,7 +15,7 @@ afterAll(async () => {
 
 async function createSource(overrides: Record<string, unknown> = {}, query = "") {
   const reply = await s.api("POST", `/sources${query}`, {
-    body: { name: uniqueName("pg"), connector: "postgresql", config: pgSourceConfig(), ...overrides },
+    body: { name: uniqueName("pg"), connector: "postgresql", config: emulatorPgSourceConfig(), ...overrides },
   });
   expect(reply.status, reply.text).toBe(200);
   return reply.body;
@@ -61,7 +62,7 @@ describe("POST /sources", () => {
   });
 
   it("derives one topic per captured table, prefixed with the source id", async () => {
-    const src = await createSource({ config: { ...pgSourceConfig(), "table.include.list.user.defined": " public.users , public.orders,public.users" } });
+    const src = await createSource({ config: { ...emulatorPgSourceConfig(), "table.include.list.user.defined": " public.users , public.orders,public.users" } });
     expect(src.topics).toEqual(["public.users", "public.orders"]);
     expect(src.topic_ids).toEqual([`source_${src.id}.public.users`, `source_${src.id}.public.orders`]);
     expect(src.topic_map).toEqual({
@@ -84,12 +85,12 @@ describe("POST /sources", () => {
   });
 
   it("refuses config keys the platform does not have, and drops null values so defaults apply", async () => {
-    expect422(await s.api("POST", "/sources", { body: { name: uniqueName("x"), connector: "postgresql", config: { ...pgSourceConfig(), "max.batch.size": 2048 } } }), {
+    expect422(await s.api("POST", "/sources", { body: { name: uniqueName("x"), connector: "postgresql", config: { ...emulatorPgSourceConfig(), "max.batch.size": 2048 } } }), {
       loc: ["body", "config", "max.batch.size"],
       type: "extra_forbidden",
       msg: "Extra inputs are not permitted",
     });
-    const src = await createSource({ config: { ...pgSourceConfig(), "binary.handling.mode": null } });
+    const src = await createSource({ config: { ...emulatorPgSourceConfig(), "binary.handling.mode": null } });
     expect(src.config["binary.handling.mode"]).toBe("bytes");
   });
 
@@ -120,11 +121,11 @@ describe("POST /sources", () => {
     const tagged = await createSource({ tags: [tag.id] });
     expect(tagged.tags).toEqual([tag.id]);
     expect(await createSource()).not.toHaveProperty("tags");
-    expect422(await s.api("POST", "/sources", { body: { name: uniqueName("x"), connector: "postgresql", config: pgSourceConfig(), tags: ["nope"] } }), {
+    expect422(await s.api("POST", "/sources", { body: { name: uniqueName("x"), connector: "postgresql", config: emulatorPgSourceConfig(), tags: ["nope"] } }), {
       loc: ["body", "tags", 0],
       type: "value_error",
     });
-    const put = (tags: unknown) => s.api("PUT", `/sources/${tagged.id}`, { body: { name: tagged.name, connector: "postgresql", config: pgSourceConfig(), tags } });
+    const put = (tags: unknown) => s.api("PUT", `/sources/${tagged.id}`, { body: { name: tagged.name, connector: "postgresql", config: emulatorPgSourceConfig(), tags } });
     expect((await put(null)).body.tags).toEqual([tag.id]); // null keeps
     expect((await put(undefined)).body.tags).toEqual([tag.id]); // absent keeps
     expect(await (await put([])).body).not.toHaveProperty("tags"); // [] clears
@@ -174,7 +175,7 @@ describe("POST /sources", () => {
 
   it("answers 409 for a name already taken", async () => {
     const src = await createSource();
-    expectDetail(await s.api("POST", "/sources", { body: { name: src.name, connector: "postgresql", config: pgSourceConfig() } }), 409, /already exists/);
+    expectDetail(await s.api("POST", "/sources", { body: { name: src.name, connector: "postgresql", config: emulatorPgSourceConfig() } }), 409, /already exists/);
   });
 
   it("validates the body shape", async () => {
@@ -184,25 +185,25 @@ describe("POST /sources", () => {
       { loc: ["body", "connector"], type: "missing" },
       { loc: ["body", "config"], type: "missing" },
     );
-    expect422(await s.api("POST", "/sources", { body: { name: 1, connector: "postgresql", config: pgSourceConfig() } }), { loc: ["body", "name"], type: "string_type" });
-    expect422(await s.api("POST", "/sources", { body: { name: "", connector: "postgresql", config: pgSourceConfig() } }), {
+    expect422(await s.api("POST", "/sources", { body: { name: 1, connector: "postgresql", config: emulatorPgSourceConfig() } }), { loc: ["body", "name"], type: "string_type" });
+    expect422(await s.api("POST", "/sources", { body: { name: "", connector: "postgresql", config: emulatorPgSourceConfig() } }), {
       loc: ["body", "name"],
       type: "string_too_short",
     });
-    expect422(await s.api("POST", "/sources", { body: { name: "x".repeat(256), connector: "postgresql", config: pgSourceConfig() } }), {
+    expect422(await s.api("POST", "/sources", { body: { name: "x".repeat(256), connector: "postgresql", config: emulatorPgSourceConfig() } }), {
       loc: ["body", "name"],
       type: "string_too_long",
       ctx: { max_length: 255 },
     });
     expect422(await s.api("POST", "/sources", { body: { name: "a", connector: "postgresql", config: "host=db" } }), { loc: ["body", "config"], type: "dict_type" });
-    expect422(await s.api("POST", "/sources", { body: { name: "a", connector: "postgresql", config: pgSourceConfig(), created_from: "pulumi" } }), {
+    expect422(await s.api("POST", "/sources", { body: { name: "a", connector: "postgresql", config: emulatorPgSourceConfig(), created_from: "pulumi" } }), {
       loc: ["body", "created_from"],
       type: "enum",
       ctx: { expected: "'web', 'api' or 'terraform'" },
     });
     expect422(await s.api("POST", "/sources", { rawBody: '{"name": "a",', headers: { "content-type": "application/json" } }), { type: "json_invalid" });
     expect422(await s.api("POST", "/sources", {}), { loc: ["body"], type: "missing" });
-    expect422(await s.api("POST", "/sources?secret_returned=maybe", { body: { name: "a", connector: "postgresql", config: pgSourceConfig() } }), {
+    expect422(await s.api("POST", "/sources?secret_returned=maybe", { body: { name: "a", connector: "postgresql", config: emulatorPgSourceConfig() } }), {
       loc: ["query", "secret_returned"],
       type: "bool_parsing",
       input: "maybe",
@@ -218,7 +219,7 @@ describe("POST /sources", () => {
   });
 
   it("validates config against the catalogue", async () => {
-    const { ["database.user"]: _omit, ...withoutUser } = pgSourceConfig();
+    const { ["database.user"]: _omit, ...withoutUser } = emulatorPgSourceConfig();
     void _omit;
     expect422(await s.api("POST", "/sources", { body: { name: "a", connector: "postgresql", config: withoutUser } }), {
       loc: ["body", "config", "database.user"],
@@ -227,7 +228,7 @@ describe("POST /sources", () => {
       input: withoutUser,
     });
     const bad = (patch: Record<string, unknown>) =>
-      s.api("POST", "/sources", { body: { name: uniqueName("bad"), connector: "postgresql", config: { ...pgSourceConfig(), ...patch } } });
+      s.api("POST", "/sources", { body: { name: uniqueName("bad"), connector: "postgresql", config: { ...emulatorPgSourceConfig(), ...patch } } });
     const port = "database.port.user.defined";
     expect422(await bad({ [port]: "five" }), { loc: ["body", "config", port], type: "int_parsing" });
     expect422(await bad({ "streamkap.snapshot.parallelism": 11 }), { loc: ["body", "config", "streamkap.snapshot.parallelism"], type: "less_than_equal", ctx: { le: 10 } });
@@ -340,7 +341,7 @@ describe("PUT /sources/{source_id}", () => {
       body: {
         name: newName,
         connector: "postgresql",
-        config: { ...pgSourceConfig(), "database.password": "********", "table.include.list.user.defined": "public.users" },
+        config: { ...emulatorPgSourceConfig(), "database.password": "********", "table.include.list.user.defined": "public.users" },
       },
     });
     expect(reply.status, reply.text).toBe(200);
@@ -351,9 +352,9 @@ describe("PUT /sources/{source_id}", () => {
   });
 
   it("replaces a secret sent in clear and drops keys left out", async () => {
-    const src = await createSource({ config: { ...pgSourceConfig(), "slot.name": "custom_slot", "column.include.list.user.defined": "id" } });
+    const src = await createSource({ config: { ...emulatorPgSourceConfig(), "slot.name": "custom_slot", "column.include.list.user.defined": "id" } });
     const reply = await s.api("PUT", `/sources/${src.id}`, {
-      body: { name: src.name, connector: "postgresql", config: { ...pgSourceConfig(), "database.password": "rotated" } },
+      body: { name: src.name, connector: "postgresql", config: { ...emulatorPgSourceConfig(), "database.password": "rotated" } },
     });
     expect(reply.status).toBe(200);
     expect(reply.body.config["database.password"]).toBe("********");
@@ -366,13 +367,13 @@ describe("PUT /sources/{source_id}", () => {
   it("answers 409 when renaming onto another source's name, not onto its own", async () => {
     const a = await createSource();
     const b = await createSource();
-    expectDetail(await s.api("PUT", `/sources/${b.id}`, { body: { name: a.name, connector: "postgresql", config: pgSourceConfig() } }), 409);
-    expect((await s.api("PUT", `/sources/${b.id}`, { body: { name: b.name, connector: "postgresql", config: pgSourceConfig() } })).status).toBe(200);
+    expectDetail(await s.api("PUT", `/sources/${b.id}`, { body: { name: a.name, connector: "postgresql", config: emulatorPgSourceConfig() } }), 409);
+    expect((await s.api("PUT", `/sources/${b.id}`, { body: { name: b.name, connector: "postgresql", config: emulatorPgSourceConfig() } })).status).toBe(200);
   });
 
   it("refuses a connector change and validates like create", async () => {
     const src = await createSource();
-    expect422(await s.api("PUT", `/sources/${src.id}`, { body: { name: src.name, connector: "mysql", config: pgSourceConfig() } }), {
+    expect422(await s.api("PUT", `/sources/${src.id}`, { body: { name: src.name, connector: "mysql", config: emulatorPgSourceConfig() } }), {
       loc: ["body", "connector"],
       type: "value_error",
     });
@@ -382,13 +383,13 @@ describe("PUT /sources/{source_id}", () => {
     });
     expect422(await s.api("PUT", `/sources/${src.id}`, { body: { config: {} } }), { loc: ["body", "name"], type: "missing" }, { loc: ["body", "connector"], type: "missing" });
     expect422(await s.api("PUT", `/sources/${src.id}`, { rawBody: "nope", headers: { "content-type": "application/json" } }), { type: "json_invalid" });
-    expect422(await s.api("PUT", `/sources/${src.id}?secret_returned=perhaps`, { body: { name: src.name, connector: "postgresql", config: pgSourceConfig() } }), {
+    expect422(await s.api("PUT", `/sources/${src.id}?secret_returned=perhaps`, { body: { name: src.name, connector: "postgresql", config: emulatorPgSourceConfig() } }), {
       loc: ["query", "secret_returned"],
     });
   });
 
   it("answers 404 for an unknown source", async () => {
-    expectDetail(await s.api("PUT", "/sources/ffffffffffffffffffffffff", { body: { name: "x", connector: "postgresql", config: pgSourceConfig() } }), 404);
+    expectDetail(await s.api("PUT", "/sources/ffffffffffffffffffffffff", { body: { name: "x", connector: "postgresql", config: emulatorPgSourceConfig() } }), 404);
   });
 });
 
@@ -400,16 +401,16 @@ describe("DELETE /sources/{source_id}", () => {
     expect(del.body).toEqual({ id: src.id, deleted: true });
     expect((await s.api("GET", `/sources/${src.id}`)).body.result).toEqual([]);
     expectDetail(await s.api("DELETE", `/sources/${src.id}`), 404);
-    expect((await s.api("POST", "/sources", { body: { name: src.name, connector: "postgresql", config: pgSourceConfig() } })).status).toBe(200);
+    expect((await s.api("POST", "/sources", { body: { name: src.name, connector: "postgresql", config: emulatorPgSourceConfig() } })).status).toBe(200);
     expect422(await s.api("DELETE", `/sources/${"z".repeat(300)}`), { loc: ["path", "source_id"] });
   });
 
   it("takes wait=false on create, update and delete as the platform's client sends it, and refuses a wait that is no boolean", async () => {
-    const created = await s.api("POST", "/sources?secret_returned=true&wait=false", { body: { name: uniqueName("w"), connector: "postgresql", config: pgSourceConfig() } });
+    const created = await s.api("POST", "/sources?secret_returned=true&wait=false", { body: { name: uniqueName("w"), connector: "postgresql", config: emulatorPgSourceConfig() } });
     expect(created.status, created.text).toBe(200);
     expect(created.body.connector_status).toBe("Active");
     const id = created.body.id as string;
-    const updated = await s.api("PUT", `/sources/${id}?secret_returned=true&wait=false`, { body: { name: created.body.name, connector: "postgresql", config: pgSourceConfig() } });
+    const updated = await s.api("PUT", `/sources/${id}?secret_returned=true&wait=false`, { body: { name: created.body.name, connector: "postgresql", config: emulatorPgSourceConfig() } });
     expect(updated.status, updated.text).toBe(200);
     expect422(await s.api("DELETE", `/sources/${id}?wait=later`), { loc: ["query", "wait"], type: "bool_parsing" });
     expect((await s.api("DELETE", `/sources/${id}?secret_returned=true&wait=false`)).body).toEqual({ id, deleted: true });

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setDriftSink } from "../../../provider/drift.js";
 import { logToEngine } from "../../../plugin/engine-log.js";
 import { emptyproto, engineProto, grpc } from "../../../plugin/proto.js";
-import { checkRequest, createRequest, diffRequest, plain, readRequest, snowflakeConfig, startPluginHarness, urnOf, type PluginHarness } from "./harness.js";
+import { checkRequest, createRequest, diffRequest, plain, readRequest, startPluginHarness, urnOf, type PluginHarness } from "./harness.js";
 import { consoleEdit } from "../../support/web.js";
+import { snowflakeConfig } from "../../support/fixtures.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const { engrpc, engproto } = engineProto();

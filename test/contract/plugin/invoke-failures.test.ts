@@ -12,16 +12,15 @@ import {
   FAST_RETRIES,
   failuresOf,
   invokeRequest,
-  pgSourceConfig,
   plain,
   readRequest,
   rejection,
   secret,
-  snowflakeConfig,
   startPluginHarness,
   updateRequest,
   type PluginHarness,
 } from "./harness.js";
+import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Props = Record<string, any>;

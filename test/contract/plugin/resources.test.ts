@@ -11,18 +11,17 @@ import {
   diffRequest,
   failuresOf,
   invokeRequest,
-  pgSourceConfig,
   plain,
   readRequest,
   rejection,
   secret,
   SIG_KEY,
-  snowflakeConfig,
   startPluginHarness,
   UNKNOWN,
   updateRequest,
   type PluginHarness,
 } from "./harness.js";
+import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Props = Record<string, any>;

@@ -3,7 +3,8 @@ import { destinationConnectorSchema } from "../../../provider/client/index.js";
 import { setDriftSink } from "../../../provider/drift.js";
 import { chainReadSchema, SMT_CHAIN_PATH } from "../../../provider/smt/api.js";
 import { provproto } from "../../../plugin/proto.js";
-import { checkRequest, createRequest, deleteRequest, diffRequest, failuresOf, plain, readRequest, secret, snowflakeConfig, startPluginHarness, UNKNOWN, type PluginHarness } from "./harness.js";
+import { checkRequest, createRequest, deleteRequest, diffRequest, failuresOf, plain, readRequest, secret, startPluginHarness, UNKNOWN, type PluginHarness } from "./harness.js";
+import { snowflakeConfig } from "../../support/fixtures.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Props = Record<string, any>;

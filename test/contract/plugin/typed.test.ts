@@ -11,12 +11,10 @@ import {
   diffRequest,
   failuresOf,
   invokeRequest,
-  pgSourceConfig,
   plain,
   readRequest,
   rejection,
   secret,
-  snowflakeConfig,
   startPluginHarness,
   UNKNOWN,
   updateRequest,
@@ -24,6 +22,7 @@ import {
 } from "./harness.js";
 import { requiredConfig } from "../../support/catalogue-samples.js";
 import { consoleEdit } from "../../support/web.js";
+import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";
 
 // The typed resources over real gRPC: a cdc:sources:Postgresql and a cdc:destinations:Snowflake
 // go through Check, Create, Diff, Read (refresh and import), Update and Delete on the same core

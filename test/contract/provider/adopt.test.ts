@@ -18,7 +18,8 @@ import { PipelineProvider, type PipelineInputs } from "../../../provider/resourc
 import { TagProvider, type TagInputs } from "../../../provider/resources/tag.js";
 import { TopicProvider, type TopicInputs } from "../../../provider/resources/topic.js";
 import { TransformProvider, type TransformInputs } from "../../../provider/resources/transform.js";
-import { FAST_RETRIES, pgSourceConfig, snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
+import { FAST_RETRIES, startHarness, type ProviderHarness } from "./harness.js";
+import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";
 
 // Adoption of an object made in the web console (issue 21, point 3): when the live object already
 // equals the program, adopting it writes nothing (no PUT, PATCH, pause, resume or deploy); it

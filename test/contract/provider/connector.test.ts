@@ -3,7 +3,8 @@ import { destinationConnectorSchema, sourceConnectorSchema } from "../../../prov
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
 import { postgresqlSource } from "../../../sdk/generated/index.js";
 import { resolvedConfig } from "../../support/catalogue-samples.js";
-import { pgSourceConfig, snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
+import { startHarness, type ProviderHarness } from "./harness.js";
+import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";
 
 /** pgSourceConfig as the generated helper's properties. */
 const pgArgs = {

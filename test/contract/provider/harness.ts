@@ -30,21 +30,3 @@ export async function startHarness(options: Parameters<typeof startEmulator>[0] 
     },
   };
 }
-
-export const pgSourceConfig = {
-  "database.hostname.user.defined": "db.internal",
-  "database.port.user.defined": 5432,
-  "database.user": "cdc",
-  "database.password": "pg-very-secret",
-  "database.dbname": "shop",
-  "schema.include.list": "public",
-  "table.include.list.user.defined": "public.orders,public.customers",
-};
-
-export const snowflakeConfig = {
-  "snowflake.url.name": "acme.snowflakecomputing.com",
-  "snowflake.user.name": "LOADER",
-  "snowflake.private.key": "MIIEvQ-snowflake-private-key",
-  "snowflake.database.name": "ANALYTICS",
-  "snowflake.schema.name": "RAW",
-};

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CdcClient, configure, destinationEnvelopeSchema, getClient, resetClients } from "../../../provider/client/index.js";
 import { LiveCache } from "../../../provider/live-cache.js";
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
-import { pgSourceConfig, snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
+import { startHarness, type ProviderHarness } from "./harness.js";
+import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";
 
 // The live checks of a run read the API in bulk: one listing per kind (pages of 100) shared by
 // every diff and read, and one config comparison per destination. These tests count the

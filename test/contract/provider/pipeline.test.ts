@@ -3,7 +3,8 @@ import { destinationConnectorSchema, sourceConnectorSchema } from "../../../prov
 import { PipelineProvider, type PipelineInputs } from "../../../provider/resources/pipeline.js";
 import { TopicProvider, type TopicInputs } from "../../../provider/resources/topic.js";
 import { TransformProvider, type TransformInputs } from "../../../provider/resources/transform.js";
-import { FAST_RETRIES, pgSourceConfig, snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
+import { FAST_RETRIES, startHarness, type ProviderHarness } from "./harness.js";
+import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";
 
 const pipelines = new PipelineProvider();
 const transforms = new TransformProvider();

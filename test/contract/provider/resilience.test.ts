@@ -5,8 +5,9 @@ import { TagProvider, type TagInputs } from "../../../provider/resources/tag.js"
 import { destinationConnectorSchema } from "../../../provider/client/index.js";
 import { provider } from "../../../provider/index.js";
 import { CLIENT_ID, CLIENT_SECRET, FakeApi, sendJson } from "../client/fake-api.js";
-import { FAST_RETRIES, snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
+import { FAST_RETRIES, startHarness, type ProviderHarness } from "./harness.js";
 import { tagItems } from "../../../provider/lookup.js";
+import { snowflakeConfig } from "../../support/fixtures.js";
 
 const destinations = new ConnectorProvider(DESTINATION);
 const tags = new TagProvider();

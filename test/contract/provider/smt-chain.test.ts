@@ -3,7 +3,8 @@ import { destinationConnectorSchema, setDebugLogger } from "../../../provider/cl
 import { DestinationSmtChainProvider, type DestinationSmtChainInputs, type DestinationSmtChainOutputs } from "../../../provider/resources/destinationSmtChain.js";
 import { MASK } from "../../../provider/normalize.js";
 import { chainReadSchema, SMT_CHAIN_PATH } from "../../../provider/smt/api.js";
-import { FAST_RETRIES, snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
+import { FAST_RETRIES, startHarness, type ProviderHarness } from "./harness.js";
+import { snowflakeConfig } from "../../support/fixtures.js";
 
 const chains = new DestinationSmtChainProvider();
 const SALT = "pepper-salt-0001";

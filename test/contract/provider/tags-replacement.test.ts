@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sourceConnectorSchema } from "../../../provider/client/index.js";
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
-import { pgSourceConfig, snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
+import { startHarness, type ProviderHarness } from "./harness.js";
+import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";
 
 const sources = new ConnectorProvider(SOURCE);
 const destinations = new ConnectorProvider(DESTINATION);

@@ -4,7 +4,8 @@ import { setDriftSink } from "../../../provider/drift.js";
 import { provider } from "../../../provider/index.js";
 import { UNKNOWN } from "../../../provider/normalize.js";
 import { getTopicDestination, TopicDestinationProvider, type TopicDestinationOutputs } from "../../../provider/resources/topicDestination.js";
-import { FAST_RETRIES, snowflakeConfig, startHarness, type ProviderHarness } from "./harness.js";
+import { FAST_RETRIES, startHarness, type ProviderHarness } from "./harness.js";
+import { snowflakeConfig } from "../../support/fixtures.js";
 
 // The TopicDestination kind against the emulator over HTTP: check, create, read (refresh and
 // import), diff (a console detach is drift), update (attaches again), delete (404 is done).

@@ -8,7 +8,7 @@ import { startEmulator, type RunningEmulator } from "../../../emulator/index.js"
 import { configure, resetClients } from "../../../provider/client/index.js";
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
 import { startRecordingProxy, type RecordingProxy } from "../../support/recording-proxy.js";
-import { pgSourceConfig, snowflakeConfig } from "./harness.js";
+import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";
 
 const sources = new ConnectorProvider(SOURCE);
 const destinations = new ConnectorProvider(DESTINATION);

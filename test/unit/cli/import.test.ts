@@ -8,7 +8,7 @@ import type { Tenant } from "../../../cli/import/tenant.js";
 import { renderTypeScript, tsString } from "../../../cli/import/typescript.js";
 import { renderYaml, yamlString } from "../../../cli/import/yaml.js";
 import { pyString, pythonVariables, renderPython, snakeCase } from "../../../cli/import/python.js";
-import { execFileSync } from "node:child_process";
+import { parsePython } from "../../support/python.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PULUMI_PYTHON_REQUIREMENT } from "../../../cli/import/files.js";
@@ -295,7 +295,7 @@ describe("rendering", () => {
     const py = renderPython(model, ["header"]);
     expect(renderPython(buildProgram(tenant(), { clientId: "cdc-1" }), ["header"])).toBe(py);
     // Python's own parser reads it (a syntax error exits non-zero and fails the test).
-    execFileSync("python3", ["-c", "import ast,sys; ast.parse(sys.stdin.read(), '__main__.py')"], { input: py });
+    parsePython(py);
     expect(py).toMatch(/^# header\n\nimport pulumi\nimport pulumi_cdc as cdc\n/);
     expect(py).toContain('config = pulumi.Config()');
     expect(py).toContain(

@@ -1,8 +1,8 @@
-import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CDC_CLI, run } from "../../support/process.js";
 
 // What the built `pulumi-cdc drift` loads, by stack: the modules of the kinds the stack holds and
 // nothing else. An empty stack loads neither the API client (undici, the client's index and its
@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // connection error once its checks have started (exit 1), without a server.
 
 const ROOT = resolve(__dirname, "..", "..", "..");
-const CLI = join(ROOT, "dist", "cli", "index.js");
 
 interface Loaded {
   code: number;
@@ -31,7 +30,7 @@ describe("what pulumi-cdc drift loads", () => {
   let dir: string;
 
   beforeAll(() => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+    if (!existsSync(CDC_CLI)) throw new Error(`${CDC_CLI} is missing: run \`npm run build\` first`);
     dir = mkdtempSync(join(tmpdir(), "pulumi-cdc-drift-load-"));
     writeFileSync(
       join(dir, "pulumi"),
@@ -61,7 +60,7 @@ describe("what pulumi-cdc drift loads", () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function driftOn(name: string, resources: unknown[]): Promise<Loaded> {
+  async function driftOn(name: string, resources: unknown[]): Promise<Loaded> {
     const checkpoint = join(dir, `${name}.json`);
     writeFileSync(checkpoint, JSON.stringify({ version: 3, deployment: { resources } }));
     const out = join(dir, `${name}.loaded.json`);
@@ -72,16 +71,13 @@ describe("what pulumi-cdc drift loads", () => {
       FAKE_CONFIG: join(dir, "config.json"),
       LOADED_OUT: out,
     };
-    return new Promise((done, fail) => {
-      execFile(process.execPath, ["--require", join(dir, "preload.js"), CLI, "drift", "--stack", "dev", "--json"], { cwd: dir, env, timeout: 60_000 }, (error, stdout, stderr) => {
-        try {
-          const modules = relative(JSON.parse(require("node:fs").readFileSync(out, "utf8")) as string[]);
-          done({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr, modules });
-        } catch (e) {
-          fail(new Error(`no module list (${String(e)}); stderr: ${stderr}`));
-        }
-      });
-    });
+    const { code, stdout, stderr } = await run(process.execPath, ["--require", join(dir, "preload.js"), CDC_CLI, "drift", "--stack", "dev", "--json"], { cwd: dir, env, timeout: 60_000 });
+    try {
+      const modules = relative(JSON.parse(require("node:fs").readFileSync(out, "utf8")) as string[]);
+      return { code, stdout, stderr, modules };
+    } catch (e) {
+      throw new Error(`no module list (${String(e)}); stderr: ${stderr}`);
+    }
   }
 
   const resource = (kind: string, id: string, outputs: Record<string, unknown>) => ({

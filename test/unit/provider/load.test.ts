@@ -1,14 +1,14 @@
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runOkSync } from "../../support/process.js";
 
 const DIST = join(__dirname, "..", "..", "..", "dist", "provider");
 
 // The provider process starts cold on every Pulumi command: what it loads before its first
 // answer is paid by every up, preview, refresh and destroy.
 function modulesLoadedBy(script: string): string[] {
-  const out = execFileSync(process.execPath, ["-e", `(async () => { ${script}; })().then(() => console.log(JSON.stringify(Object.keys(require.cache))))`], { encoding: "utf8" });
-  return JSON.parse(out) as string[];
+  const { stdout } = runOkSync(process.execPath, ["-e", `(async () => { ${script}; })().then(() => console.log(JSON.stringify(Object.keys(require.cache))))`]);
+  return JSON.parse(stdout) as string[];
 }
 
 describe("loading the provider", () => {

@@ -1,8 +1,8 @@
-import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MIN_NODE_VERSION, nodeVersionProblem } from "../../../provider/node-version.js";
+import { runSync } from "../../support/process.js";
 
 const DIST = join(__dirname, "..", "..", "..", "dist");
 
@@ -28,12 +28,9 @@ function olderNode(): { path: string; version: string } | undefined {
   const candidates = [process.env.CDC_OLD_NODE, "/usr/bin/node", "/usr/local/bin/node", ...(process.env.PATH ?? "").split(delimiter).map((d) => join(d, "node"))];
   for (const path of candidates) {
     if (!path || !existsSync(path)) continue;
-    let version: string;
-    try {
-      version = execFileSync(path, ["-p", "process.versions.node"], { encoding: "utf8" }).trim();
-    } catch {
-      continue;
-    }
+    const asked = runSync(path, ["-p", "process.versions.node"]);
+    if (asked.code !== 0) continue;
+    const version = asked.stdout.trim();
     if (nodeVersionProblem(version) !== undefined) return { path, version };
   }
   return undefined;
@@ -52,11 +49,11 @@ describe("the built entry points under an older Node.js", () => {
         ctx.skip(`no Node.js older than ${MIN_NODE_VERSION} on this machine (looked at CDC_OLD_NODE, /usr/bin/node, /usr/local/bin/node and PATH)`);
         return;
       }
-      const run = spawnSync(old.path, args, { encoding: "utf8", env: { ...process.env, NODE_OPTIONS: "" } });
+      const run = runSync(old.path, args, { env: { ...process.env, NODE_OPTIONS: "" } });
       expect(run.stderr).toBe(`pulumi-cdc needs Node.js >= ${MIN_NODE_VERSION} (this is ${old.version}): install a newer Node.js and run it again\n`);
       expect(run.stderr).not.toMatch(/\bat |undici|createZstdDecompress/);
       expect(run.stdout).toBe("");
-      expect(run.status).toBe(1);
+      expect(run.code).toBe(1);
     });
   }
 });

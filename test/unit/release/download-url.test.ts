@@ -5,7 +5,7 @@ import { PLUGIN_DOWNLOAD_URL } from "../../../scripts/generate/schema.js";
 import { downloadProblems, engineDownloads } from "../../../scripts/release/download-url.js";
 import { PLATFORMS, pluginAsset } from "../../../scripts/release/platforms.js";
 import { downloadUrlCopies } from "../../../scripts/release/versions.js";
-import { toolchainTool } from "./toolchain.js";
+import { toolchainTool } from "../../support/process.js";
 
 const REPO_ROOT = join(__dirname, "..", "..", "..");
 const schema = JSON.parse(readFileSync(join(REPO_ROOT, "plugin", "schema.json"), "utf8")) as { version: string; pluginDownloadURL: string };

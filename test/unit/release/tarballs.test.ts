@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLUGIN_DOWNLOAD_URL } from "../../../scripts/generate/schema.js";
 import { installPlugin, pluginEntryProblems, tarEntries } from "../../../scripts/release/plugin-checks.js";
 import { buildPluginTarballs, minNode, type PluginTarball } from "../../../scripts/release/plugin-tarballs.js";
+import { run, runOk } from "../../support/process.js";
 
 const REPO_ROOT = join(__dirname, "..", "..", "..");
 const version = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
@@ -68,7 +68,7 @@ describe("the plugin tarballs", { timeout: 600_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), "pulumi-cdc-tarball-x-"));
     try {
       for (const t of tarballs) {
-        await new Promise<void>((resolve, reject) => execFile("tar", ["-xzf", t.file, "-C", dir], (e) => (e ? reject(e) : resolve())));
+        await runOk("tar", ["-xzf", t.file, "-C", dir]);
         const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
         expect(pkg).toMatchObject({ name: "pulumi-resource-cdc", version, license: "Apache-2.0", engines: { node: `>=${minNode(REPO_ROOT)}` } });
         expect(pkg.dependencies).toBeUndefined();
@@ -81,16 +81,12 @@ describe("the plugin tarballs", { timeout: 600_000 }, () => {
       mkdirSync(fakeBin);
       writeFileSync(join(fakeBin, "node"), '#!/bin/sh\necho "MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX-unset}"\nfor a in "$@"; do echo "$a"; done\n');
       chmodSync(join(fakeBin, "node"), 0o755);
-      const ran = await new Promise<string>((resolve, reject) =>
-        execFile(join(dir, "pulumi-resource-cdc"), ["x"], { env: { PATH: `${fakeBin}:/usr/bin:/bin` } }, (e, stdout) => (e ? reject(e) : resolve(stdout))),
-      );
+      const ran = (await runOk(join(dir, "pulumi-resource-cdc"), ["x"], { env: { PATH: `${fakeBin}:/usr/bin:/bin` } })).stdout;
       expect(ran.trim().split("\n")).toEqual(["MALLOC_ARENA_MAX=2", ...HEAP_OPTIONS, `${dir}/dist/plugin/pulumi-resource-cdc.js`, "x"]);
       // The POSIX launcher without a node on PATH: one line naming the version, exit 1.
-      const r = await new Promise<{ code: number; err: string }>((resolve) =>
-        execFile("/bin/sh", [join(dir, "pulumi-resource-cdc")], { env: { PATH: "/nonexistent" } }, (e, _o, stderr) => resolve({ code: e ? Number(e.code) : 0, err: stderr })),
-      );
+      const r = await run("/bin/sh", [join(dir, "pulumi-resource-cdc")], { env: { PATH: "/nonexistent" } });
       expect(r.code).toBe(1);
-      expect(r.err).toBe(`pulumi-resource-cdc needs Node.js >= ${minNode(REPO_ROOT)} on PATH, and there is no node: install Node.js ${minNode(REPO_ROOT)} or newer\n`);
+      expect(r.stderr).toBe(`pulumi-resource-cdc needs Node.js >= ${minNode(REPO_ROOT)} on PATH, and there is no node: install Node.js ${minNode(REPO_ROOT)} or newer\n`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

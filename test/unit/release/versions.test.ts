@@ -1,14 +1,12 @@
-import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parseCommandLine } from "../../../cli/args.js";
 import { packageVersion } from "../../../cli/version.js";
 import { ResourceProviderServer } from "../../../plugin/server.js";
 import { committedVersions, releaseVersion, versionProblems } from "../../../scripts/release/versions.js";
+import { runOk } from "../../support/process.js";
 
-const run = promisify(execFile);
 const REPO_ROOT = join(__dirname, "..", "..", "..");
 const version = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string }).version;
 
@@ -51,7 +49,7 @@ describe("one version", () => {
     expect(packageVersion()).toBe(version);
     const built = join(REPO_ROOT, "dist", "cli", "index.js");
     expect(existsSync(built), "npm run build first").toBe(true);
-    const { stdout } = await run(process.execPath, [built, "--version"]);
+    const { stdout } = await runOk(process.execPath, [built, "--version"]);
     expect(stdout).toBe(`${version}\n`);
   });
 

@@ -1,10 +1,9 @@
-import { execFile } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { lintWorkflows } from "../../../scripts/release/workflows.js";
-import { toolchainTool } from "./toolchain.js";
+import { run, toolchainTool } from "../../support/process.js";
 
 const REPO_ROOT = join(__dirname, "..", "..", "..");
 const read = (name: string) => readFileSync(join(REPO_ROOT, ".github", "workflows", name), "utf8");
@@ -28,11 +27,9 @@ describe("the GitHub workflows", () => {
         join(dir, ".github", "workflows", "bad.yml"),
         "on: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    timeout: 5\n    steps:\n      - run: echo ${{ steps.nope.outputs.x }}\n",
       );
-      const r = await new Promise<{ code: number; out: string }>((resolve) =>
-        execFile(process.env.PULUMI_CDC_ACTIONLINT!, ["-no-color", ".github/workflows/bad.yml"], { cwd: dir }, (e, stdout, stderr) => resolve({ code: e ? Number(e.code) : 0, out: stdout + stderr })),
-      );
+      const r = await run(process.env.PULUMI_CDC_ACTIONLINT!, ["-no-color", ".github/workflows/bad.yml"], { cwd: dir });
       expect(r.code).toBe(1);
-      expect(r.out).toMatch(/unexpected key "timeout"/);
+      expect(r.output).toMatch(/unexpected key "timeout"/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runOkSync } from "../../support/process.js";
 
 const SDK = join(__dirname, "..", "..", "..", "dist", "sdk", "index.js");
 
@@ -8,8 +8,8 @@ const SDK = join(__dirname, "..", "..", "..", "dist", "sdk", "index.js");
 // runs it: the API client (undici, zod) belongs to the provider process and to lookups, and costs
 // every `pulumi up` and preview about 80 ms of CPU when the SDK loads it for nothing.
 function modulesLoadedBy(script: string): string[] {
-  const out = execFileSync(process.execPath, ["-e", `${script}; console.log(JSON.stringify(Object.keys(require.cache)))`], { encoding: "utf8" });
-  return JSON.parse(out) as string[];
+  const { stdout } = runOkSync(process.execPath, ["-e", `${script}; console.log(JSON.stringify(Object.keys(require.cache)))`]);
+  return JSON.parse(stdout) as string[];
 }
 
 describe("loading the SDK", () => {
