@@ -2,7 +2,7 @@ import type { CdcClient } from "../provider/client/index.js";
 import { redact } from "../provider/client/redact.js";
 import type { DriftReport, StatusCheck } from "../provider/drift.js";
 import type { LiveReader } from "../provider/live-cache.js";
-import { DECLARATIONS, type KindSpec } from "../provider/kinds/index.js";
+import { DECLARATIONS, type Registered } from "../provider/kinds/index.js";
 import type { DriftFindings } from "../provider/kinds/spec.js";
 import type { CheckedKind, TrackedConnector, TrackedObject } from "./state.js";
 
@@ -14,7 +14,7 @@ import type { CheckedKind, TrackedConnector, TrackedObject } from "./state.js";
 const connectorModules = () => Promise.all([import("../provider/drift.js"), import("../provider/live-cache.js")]);
 
 /** The declaration of a kind the drift report names `report`. */
-function reported(report: string): KindSpec {
+function reported(report: string): Registered {
   const found = DECLARATIONS.find((d) => d.report === report);
   if (!found) throw new Error(`pulumi-cdc drift has no check of "${report}"`);
   return found;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { jsonObject } from "../provider/client/json-object.js";
 import { CheckpointError } from "./state.js";
-import type { KindSpec } from "../provider/kinds/index.js";
+import type { Registered } from "../provider/kinds/index.js";
 import { coreProps, declarationOf } from "./types.js";
 
 /**
@@ -9,9 +9,9 @@ import { coreProps, declarationOf } from "./types.js";
  * Kafka user by its username, a topic destination by its two ends, an SMT chain by its
  * destination), by type token of either host (dynamic classes or plugin).
  */
-export function recoverable(type: string): (KindSpec & { recover: NonNullable<KindSpec["recover"]> }) | undefined {
+export function recoverable(type: string): (Registered & { recover: NonNullable<Registered["recover"]> }) | undefined {
   const kind = declarationOf(type);
-  return kind?.recover ? (kind as KindSpec & { recover: NonNullable<KindSpec["recover"]> }) : undefined;
+  return kind?.recover ? (kind as Registered & { recover: NonNullable<Registered["recover"]> }) : undefined;
 }
 
 /** The kind of a resource `recover` can find, in camelCase (`source`, `clientCredential`); undefined for any other. */

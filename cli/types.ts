@@ -1,4 +1,4 @@
-import { isKindName, KINDS, type KindName, type KindSpec } from "../provider/kinds/index.js";
+import { isKindName, KINDS, type Registered } from "../provider/kinds/index.js";
 import { typedKindOf } from "../provider/typed/kinds.js";
 import { toCoreProps } from "../provider/typed/props.js";
 
@@ -12,7 +12,7 @@ import { toCoreProps } from "../provider/typed/props.js";
 const PREFIXES = ["pulumi-nodejs:dynamic/cdc:", "cdc:index:"] as const;
 
 /** `Source`, `Pipeline`, ... for one of our type tokens (a typed resource's generic kind); undefined for anything else. */
-export function cdcKindOf(type: string): KindName | undefined {
+export function cdcKindOf(type: string): Registered["name"] | undefined {
   for (const prefix of PREFIXES) {
     if (!type.startsWith(prefix)) continue;
     const kind = type.slice(prefix.length);
@@ -22,7 +22,7 @@ export function cdcKindOf(type: string): KindName | undefined {
 }
 
 /** The declaration of the kind of one of our type tokens; undefined for anything else. */
-export function declarationOf(type: string): KindSpec<KindName> | undefined {
+export function declarationOf(type: string): Registered | undefined {
   const kind = cdcKindOf(type);
   return kind === undefined ? undefined : KINDS[kind];
 }

@@ -1,19 +1,39 @@
+import { z } from "zod";
+import { knowable } from "../check.js";
+import { declareInputs } from "./inputs.js";
 import { adoptInput, echo, nameInput, STRINGS } from "./shared.js";
-import type { KindSpec, PropertySpec } from "./spec.js";
+import type { KindSpec } from "./spec.js";
 
-const inputs: PropertySpec[] = [
-  nameInput("agent"),
-  { name: "instructions", type: "string", required: true, description: "What the agent does, in words. Changed outside Pulumi, it is drift." },
-  { name: "description", type: "string", description: "A description of the agent, at most 2000 characters." },
-  { name: "llmConnectionId", type: "string", required: true, description: "The id of the `LlmConnection` the agent thinks with." },
-  { name: "httpConnectionIds", type: STRINGS, description: "The ids of the `HttpConnection`s the agent may call. Default: none." },
-  {
-    name: "deployed",
+/** The longest description the API keeps. */
+const DESCRIPTION_MAX = 2000;
+
+const id = z.string({ error: "must be an id string" }).min(1, { error: "must not be empty" });
+
+const { properties: inputs, schema: inputSchema } = declareInputs({
+  name: nameInput("agent"),
+  instructions: {
+    type: "string",
+    description: "What the agent does, in words. Changed outside Pulumi, it is drift.",
+    check: knowable(z.string({ error: "is required: what the agent does, in words" }).min(1, { error: "must not be empty: say what the agent does" })),
+  },
+  description: {
+    type: "string",
+    description: `A description of the agent, at most ${DESCRIPTION_MAX} characters.`,
+    check: knowable(z.string().max(DESCRIPTION_MAX, { error: `must be at most ${DESCRIPTION_MAX} characters` })).optional(),
+  },
+  llmConnectionId: {
+    type: "string",
+    description: "The id of the `LlmConnection` the agent thinks with.",
+    check: knowable(z.string({ error: "is required: the LlmConnection the agent thinks with (the resource, or its id)" }).min(1, { error: "must not be empty" })),
+  },
+  httpConnectionIds: { type: STRINGS, description: "The ids of the `HttpConnection`s the agent may call. Default: none.", check: z.array(knowable(id)).optional() },
+  deployed: {
     type: "boolean",
     description: "The agent's desired state: `true` (the default) deploys it, so it runs; `false` keeps it a draft, or cancels it when it runs.",
+    check: z.boolean({ error: "must be true (deployed, running) or false (not running)" }).optional(),
   },
-  adoptInput("agent", "otherwise it is updated to match."),
-];
+  adoptId: adoptInput("agent", "otherwise it is updated to match."),
+});
 
 export const AGENT = {
   name: "Agent",
@@ -30,11 +50,11 @@ export const AGENT = {
   description:
     "A stream-processing AI agent. `deployed` is its desired state; destroying it is the API's soft delete (a running agent is cancelled first). Instructions, connections or status changed outside Pulumi are drift.",
   inputs,
+  inputSchema,
   outputs: [
     ...echo(inputs, ["name", "instructions", "llmConnectionId", "httpConnectionIds", "deployed"]),
     { name: "status", type: "string", required: true, description: "The API's status of the agent: `draft`, `running` or `cancelled`." },
     { name: "flags", type: STRINGS, required: true, description: "The API's flags on the agent, e.g. `llm_connection_missing` after its LLM connection was deleted." },
     { name: "createdFrom", type: "string", required: true, description: "How the agent was created, as the API records it (`created_from`)." },
   ],
-  rules: async () => new (await import("../resources/agent.js")).AgentProvider(),
 } satisfies KindSpec<"Agent">;

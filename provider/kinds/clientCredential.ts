@@ -1,25 +1,34 @@
+import { z } from "zod";
+import { knowable } from "../check.js";
+import { declareInputs } from "./inputs.js";
 import { echo, STRINGS } from "./shared.js";
-import type { KindSpec, PropertySpec } from "./spec.js";
+import type { KindSpec } from "./spec.js";
 
-const inputs: PropertySpec[] = [
-  {
-    name: "roleIds",
+/** The longest description the API keeps. */
+const DESCRIPTION_MAX = 1024;
+
+const { properties: inputs, schema: inputSchema } = declareInputs({
+  roleIds: {
     type: STRINGS,
-    required: true,
     description: "The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.",
+    check: z
+      .array(knowable(z.string().min(1, { error: "must not be empty" })), {
+        error: "is required: a list of role ids, e.g. [\"viewer\"] (see GET /auth/roles)",
+      })
+      .min(1, { error: "needs at least one role id: a credential is bound to one or more roles" }),
   },
-  {
-    name: "description",
+  description: {
     type: "string",
-    description: "What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.",
+    description: `What the credential is for, at most ${DESCRIPTION_MAX} characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.`,
+    check: z.string({ error: "must be a string" }).max(DESCRIPTION_MAX, { error: `must be at most ${DESCRIPTION_MAX} characters` }).optional(),
   },
-  {
-    name: "serviceId",
+  serviceId: {
     type: "string",
     replaceOnChange: true,
     description: "The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret.",
+    check: knowable(z.string().min(1, { error: "must not be empty: leave it unset for no service" })).optional(),
   },
-];
+});
 
 export const CLIENT_CREDENTIAL = {
   name: "ClientCredential",
@@ -32,6 +41,7 @@ export const CLIENT_CREDENTIAL = {
   description:
     "An API client credential for a downstream service. Its roles and description change in place (the client id and secret stay); a new service id replaces it, with a new secret. The API shows the secret only at creation: it is a Pulumi secret.",
   inputs,
+  inputSchema,
   outputs: [
     ...echo(inputs, ["roleIds"]),
     { name: "clientId", type: "string", required: true, description: "The credential's client id, exchanged with the secret for an access token." },
@@ -44,5 +54,4 @@ export const CLIENT_CREDENTIAL = {
     { name: "roleKeys", type: STRINGS, required: true, description: "The keys of the credential's roles." },
     { name: "createdAt", type: "string", required: true, description: "When the credential was created, as the API reports it." },
   ],
-  rules: async () => new (await import("../resources/clientCredential.js")).ClientCredentialProvider(),
 } satisfies KindSpec<"ClientCredential">;

@@ -1,4 +1,7 @@
-import { defaultFirstText, DESTINATION_STATES, SOURCE_STATES } from "../../catalogue/kind-values.js";
+import { z } from "zod";
+import { defaultFirstText, DESTINATION_STATES, SOURCE_STATES, type DesiredState } from "../../catalogue/kind-values.js";
+import { configValue, knowable } from "../check.js";
+import { declareInputs } from "./inputs.js";
 import { DESTINATION_CODES, echo, list, nameInput, SOURCE_CODES, STRINGS, tagsInput } from "./shared.js";
 import type { PropertySpec } from "./spec.js";
 
@@ -6,41 +9,39 @@ import type { PropertySpec } from "./spec.js";
 export function connectorKind<K extends "Source" | "Destination">(kind: K) {
   const what = kind === "Source" ? "source" : "destination";
   const codes = kind === "Source" ? SOURCE_CODES : DESTINATION_CODES;
-  const states = defaultFirstText(kind === "Source" ? SOURCE_STATES : DESTINATION_STATES);
-  const inputs: PropertySpec[] = [
-    nameInput(what, ", unique per tenant"),
-    {
-      name: "connector",
+  const states = kind === "Source" ? SOURCE_STATES : DESTINATION_STATES;
+  const { properties: inputs, schema: inputSchema } = declareInputs({
+    name: nameInput(what, ", unique per tenant"),
+    connector: {
       type: "string",
-      required: true,
       replaceOnChange: true,
       description:
         `The connector kind: the platform's code of the ${what} connector, e.g. \`${kind === "Source" ? "postgresql" : "snowflake"}\`. ` +
         `The catalogued ones are ${list(codes)}; any other code is passed to the API as is. Changing it replaces the ${what}.`,
+      check: knowable(z.string({ error: `is required: the ${what} connector kind, e.g. "postgresql"` }).min(1, { error: `must not be empty: set the ${what} connector kind` })),
     },
-    {
-      name: "config",
+    config: {
       type: { mapOf: "any" },
-      required: true,
       description:
         `The connector's settings, in the platform's own keys (e.g. \`${kind === "Source" ? "database.hostname.user.defined" : "snowflake.url.name"}\`). ` +
         "Values are strings, numbers, booleans, lists of strings, or objects for the few map-valued keys; `null` leaves a key unset. " +
         "For a catalogued connector the config is checked before any API call: required keys, types, allowed values and ranges. " +
         "Secret keys (passwords, private keys, secret access keys, connection strings) are kept as Pulumi secrets and never compared with the API's masked values. " +
         `Changing a key the platform fixes at creation (e.g. Snowflake \`ingestion.mode\`) replaces the ${what}.`,
+      check: z.record(z.string(), configValue, { error: `is required: an object of connector settings (string, number, boolean, list or map values)` }),
     },
-    {
-      name: "desiredState",
+    desiredState: {
       type: "string",
-      description: `The state Pulumi keeps the ${what} in: ${states}. The ${what} is paused${kind === "Destination" ? ", stopped" : ""} or resumed to match; a status changed outside Pulumi is drift.`,
+      description: `The state Pulumi keeps the ${what} in: ${defaultFirstText(states)}. The ${what} is paused${kind === "Destination" ? ", stopped" : ""} or resumed to match; a status changed outside Pulumi is drift.`,
+      check: z.enum(states as readonly DesiredState[] as [DesiredState, ...DesiredState[]], { error: `must be one of ${states.join(", ")}` }).optional(),
     },
-    {
-      name: "adoptId",
+    adoptId: {
       type: "string",
       description: `The id of an existing ${what} to take over instead of creating one: \`pulumi up\` reads it (it must be of the same connector) and makes it match the program, writing nothing (no update, no pause or resume) when it already does. A secret it has is taken to hold the program's value (the API masks it).`,
+      check: knowable(z.string().min(1, { error: "must not be empty: the id of the existing object to adopt" })).optional(),
     },
-    tagsInput(what),
-  ];
+    tags: tagsInput(what),
+  });
   const outputs: PropertySpec[] = [
     ...echo(inputs, ["name", "connector", "config", "desiredState"]),
     { name: "status", type: "string", required: true, description: `The API's \`connector_status\` of the ${what}: Active, Paused, Stopped, Broken, Starting, Unassigned, Unknown or Pending.` },
@@ -76,6 +77,7 @@ export function connectorKind<K extends "Source" | "Destination">(kind: K) {
         ? "A CDC source connector: captures the changes of a database or service into topics. Its config is checked against the platform's connector catalogue before any API call; changes made outside Pulumi (config, status, name, tags) show in a plain `pulumi preview`."
         : "A CDC destination connector: writes topics into a warehouse, lake, database or service. Its config is checked against the platform's connector catalogue before any API call; drift is detected through the API's config history, so changes made outside Pulumi show in a plain `pulumi preview`.",
     inputs,
+    inputSchema,
     outputs,
   };
 }

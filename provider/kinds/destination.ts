@@ -16,5 +16,4 @@ export const DESTINATION = {
   recover: "name",
   catalogue: { kind: "destination", codeProperty: "connector", module: "destinations" },
   ...connectorKind("Destination"),
-  rules: async () => { const { ConnectorProvider, DESTINATION } = await import("../resources/connector.js"); return new ConnectorProvider(DESTINATION); },
 } satisfies KindSpec<"Destination">;

@@ -1,19 +1,39 @@
+import { z } from "zod";
+import { knowable } from "../check.js";
+import { MASK } from "../normalize.js";
+import { declareInputs } from "./inputs.js";
 import { adoptInput, echo, nameInput, STRINGS } from "./shared.js";
-import type { KindSpec, PropertySpec } from "./spec.js";
+import type { KindSpec } from "./spec.js";
 
-const inputs: PropertySpec[] = [
-  nameInput("HTTP connection"),
-  { name: "url", type: "string", required: true, description: "The absolute http(s) URL the agent calls, e.g. `https://tickets.example.com/api/v2`. Changed outside Pulumi, it is drift." },
-  {
-    name: "headers",
+/** An HTTP header's name: a token (RFC 9110). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+const { properties: inputs, schema: inputSchema } = declareInputs({
+  name: nameInput("HTTP connection"),
+  url: {
+    type: "string",
+    description: "The absolute http(s) URL the agent calls, e.g. `https://tickets.example.com/api/v2`. Changed outside Pulumi, it is drift.",
+    check: knowable(
+      z.string({ error: "is required: the absolute http(s) URL the agent calls" }).refine((u) => /^https?:\/\/[^/]/.test(u), {
+        error: "must be an absolute http or https URL, e.g. https://api.example.com",
+      }),
+    ),
+  },
+  headers: {
     type: { mapOf: "string" },
     secret: true,
     description:
       "Headers sent with each call, name to value. The values are secrets: encrypted in the stack, sent to the API once and never read back (the API masks them). " +
       "An update sends only the values that changed; a header removed from the program is removed. Header names must be HTTP tokens.",
+    check: z
+      .record(
+        z.string().regex(HEADER_NAME, { error: "header names must be HTTP tokens (letters, digits and !#$%&'*+.^_`|~-)" }),
+        z.string({ error: "header values must be strings" }).refine((v) => v !== MASK, { error: `"${MASK}" is the API's mask, not a value: set the real header value` }),
+      )
+      .optional(),
   },
-  adoptInput("HTTP connection", "otherwise one update sets its name, url and header names. A header it has is taken to hold the program's value (the API never shows one)."),
-];
+  adoptId: adoptInput("HTTP connection", "otherwise one update sets its name, url and header names. A header it has is taken to hold the program's value (the API never shows one)."),
+});
 
 export const HTTP_CONNECTION = {
   name: "HttpConnection",
@@ -30,6 +50,7 @@ export const HTTP_CONNECTION = {
   description:
     "An HTTP endpoint an agent may call. Header values are secrets: encrypted in the stack, sent to the API once and never read back; a header added or removed, or the URL changed, outside Pulumi is drift.",
   inputs,
+  inputSchema,
   outputs: [
     ...echo(
       inputs.filter((p) => p.name !== "headers"),
@@ -38,5 +59,4 @@ export const HTTP_CONNECTION = {
     { name: "headerNames", type: STRINGS, required: true, description: "The names of the headers the API holds. Their values are never read back, nor kept in the outputs." },
     { name: "createdFrom", type: "string", required: true, description: "How the connection was created, as the API records it (`created_from`)." },
   ],
-  rules: async () => new (await import("../resources/httpConnection.js")).HttpConnectionProvider(),
 } satisfies KindSpec<"HttpConnection">;

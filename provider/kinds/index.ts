@@ -16,34 +16,43 @@ import type { KindSpec, Path } from "./spec.js";
 
 /**
  * The kind registry: every kind pulumi-cdc manages, each declared once in a module of its own
- * (provider/kinds/<kind>.ts: token, labels, properties, outputs, how the CLI finds it, and its API
- * rules in provider/resources/, loaded on first use). The plugin's schema and so every generated
- * SDK, the dynamic classes, the engine entry point's providers and the CLI's tables are all
- * derived from this list. Adding a kind: its declaration here, its rules, its emulator route and
- * its tests; no other file names it.
+ * (provider/kinds/<kind>.ts: token, labels, properties with their checks, outputs, how the CLI
+ * finds it), with its API rules (provider/resources/<kind>.ts, which read the declaration), loaded
+ * on first use. The plugin's schema and so every generated SDK, the dynamic classes, the core's
+ * input checks, the engine entry point's providers and the CLI's tables are all derived from this
+ * list. Adding a kind: its declaration and its rules here, its emulator route and its tests; no
+ * other file names it.
  *
  * In the order the schema lists them.
  */
 export const DECLARATIONS = [
-  SOURCE,
-  DESTINATION,
-  TAG,
-  CLIENT_CREDENTIAL,
-  HTTP_CONNECTION,
-  LLM_CONNECTION,
-  AGENT,
-  PIPELINE,
-  TRANSFORM,
-  TOPIC,
-  TOPIC_DESTINATION,
-  KAFKA_USER,
-  DESTINATION_SMT_CHAIN,
+  kind(SOURCE, async () => { const { ConnectorProvider, SOURCE: spec } = await import("../resources/connector.js"); return new ConnectorProvider(spec); }),
+  kind(DESTINATION, async () => { const { ConnectorProvider, DESTINATION: spec } = await import("../resources/connector.js"); return new ConnectorProvider(spec); }),
+  kind(TAG, async () => new (await import("../resources/tag.js")).TagProvider()),
+  kind(CLIENT_CREDENTIAL, async () => new (await import("../resources/clientCredential.js")).ClientCredentialProvider()),
+  kind(HTTP_CONNECTION, async () => new (await import("../resources/httpConnection.js")).HttpConnectionProvider()),
+  kind(LLM_CONNECTION, async () => new (await import("../resources/llmConnection.js")).LlmConnectionProvider()),
+  kind(AGENT, async () => new (await import("../resources/agent.js")).AgentProvider()),
+  kind(PIPELINE, async () => new (await import("../resources/pipeline.js")).PipelineProvider()),
+  kind(TRANSFORM, async () => new (await import("../resources/transform.js")).TransformProvider()),
+  kind(TOPIC, async () => new (await import("../resources/topic.js")).TopicProvider()),
+  kind(TOPIC_DESTINATION, async () => new (await import("../resources/topicDestination.js")).TopicDestinationProvider()),
+  kind(KAFKA_USER, async () => new (await import("../resources/kafkaUser.js")).KafkaUserProvider()),
+  kind(DESTINATION_SMT_CHAIN, async () => new (await import("../resources/destinationSmtChain.js")).DestinationSmtChainProvider()),
 ] as const;
+
+/** A declaration with its rules: the loader the registry pairs it with. */
+function kind<const D extends KindSpec, R extends object>(declaration: D, rules: () => Promise<R>): D & { rules: () => Promise<R> } {
+  return { ...declaration, rules };
+}
 
 export type Declaration = (typeof DECLARATIONS)[number];
 export type KindName = Declaration["name"];
 /** The declaration of one kind, with its own rules' type. */
 export type DeclarationOf<K extends KindName> = Extract<Declaration, { name: K }>;
+
+/** Any kind of the registry, seen through the declarations' common shape, with its rules. */
+export type Registered = KindSpec<KindName> & { rules(): Promise<object> };
 
 export const KIND_NAMES: readonly KindName[] = DECLARATIONS.map((d) => d.name);
 

@@ -1,22 +1,45 @@
+import { z } from "zod";
 import { LLM_PROVIDERS } from "../../catalogue/kind-values.js";
+import { knowable } from "../check.js";
+import { MASK } from "../normalize.js";
+import { declareInputs } from "./inputs.js";
 import { adoptInput, echo, list, nameInput } from "./shared.js";
-import type { KindSpec, PropertySpec } from "./spec.js";
+import type { KindSpec } from "./spec.js";
 
-const inputs: PropertySpec[] = [
-  { ...nameInput("LLM connection"), replaceOnChange: true },
-  { name: "provider", type: "string", required: true, replaceOnChange: true, description: `The model's provider: ${list(LLM_PROVIDERS)}.` },
-  { name: "model", type: "string", required: true, replaceOnChange: true, description: "The model's name, e.g. `gpt-4o`." },
-  {
-    name: "apiKey",
+const { properties: inputs, schema: inputSchema } = declareInputs({
+  name: { ...nameInput("LLM connection"), replaceOnChange: true },
+  provider: {
     type: "string",
-    required: true,
+    replaceOnChange: true,
+    description: `The model's provider: ${list(LLM_PROVIDERS)}.`,
+    check: knowable(z.enum(LLM_PROVIDERS, { error: `must be one of ${LLM_PROVIDERS.join(", ")}` })),
+  },
+  model: {
+    type: "string",
+    replaceOnChange: true,
+    description: "The model's name, e.g. `gpt-4o`.",
+    check: knowable(z.string({ error: "is required: the model name, e.g. gpt-4o" }).min(1, { error: "must not be empty: the model name, e.g. gpt-4o" })),
+  },
+  apiKey: {
+    type: "string",
     secret: true,
     replaceOnChange: true,
     description: "The provider's API key: a secret, stored encrypted by the API and never shown again (the stack keeps only a keyed digest of it).",
+    check: knowable(
+      z
+        .string({ error: "is required: the provider's API key (pass it as a secret, e.g. config.requireSecret(...))" })
+        .min(1, { error: "must not be empty" })
+        .refine((v) => v !== MASK, { error: `"${MASK}" is the API's mask, not a key: set the real API key` }),
+    ),
   },
-  { name: "baseUrl", type: "string", replaceOnChange: true, description: "The absolute http(s) URL of the provider's API, for a self-hosted or regional endpoint. Unset: the provider's default." },
-  adoptInput("LLM connection", "the API cannot update one, so it must already equal the program (its API key, never shown, is taken to be the program's)."),
-];
+  baseUrl: {
+    type: "string",
+    replaceOnChange: true,
+    description: "The absolute http(s) URL of the provider's API, for a self-hosted or regional endpoint. Unset: the provider's default.",
+    check: knowable(z.string().refine((u) => /^https?:\/\/[^/]/.test(u), { error: "must be an absolute http or https URL" })).optional(),
+  },
+  adoptId: adoptInput("LLM connection", "the API cannot update one, so it must already equal the program (its API key, never shown, is taken to be the program's)."),
+});
 
 export const LLM_CONNECTION = {
   name: "LlmConnection",
@@ -33,6 +56,7 @@ export const LLM_CONNECTION = {
   description:
     "A connection to a language model. The API cannot update one, so any change replaces it: the replacement is created first, the agents of the stack that use it are repointed, then the old one is deleted.",
   inputs,
+  inputSchema,
   outputs: [
     ...echo(
       inputs.filter((p) => p.name !== "apiKey"),
@@ -40,5 +64,4 @@ export const LLM_CONNECTION = {
     ),
     { name: "createdFrom", type: "string", required: true, description: "How the connection was created, as the API records it (`created_from`)." },
   ],
-  rules: async () => new (await import("../resources/llmConnection.js")).LlmConnectionProvider(),
 } satisfies KindSpec<"LlmConnection">;

@@ -1,35 +1,64 @@
+import { z } from "zod";
+import { knowable } from "../check.js";
+import { declareInputs } from "./inputs.js";
 import { adoptInput, echo, nameInput, STRINGS, tagsInput } from "./shared.js";
-import type { KindSpec, PropertySpec } from "./spec.js";
+import type { KindSpec } from "./spec.js";
 
-const inputs: PropertySpec[] = [
-  nameInput("pipeline", ", unique per tenant"),
-  {
-    name: "source",
+const id = (what: string) => knowable(z.string({ error: `is required: the ${what}, or its id` }).min(1, { error: `must not be empty: the ${what}, or its id` }));
+const ref = (what: string) =>
+  z.object(
+    { id: id(what), name: knowable(z.string()).optional(), connector: knowable(z.string()).optional() },
+    { error: `is required: a ${what} resource, or its id` },
+  );
+/**
+ * An empty `transforms[i].topics`: most often a Transform's `topics` output, empty because the
+ * transform was created before its source's topics existed (nothing orders the two).
+ */
+const NO_TOPICS =
+  "is empty: the transform has no topics yet, so there is nothing of it to send. A Transform gets its topics from its source's, " +
+  "and one created before they existed has none (its `topics` output is []). Give the Transform `dependsOn: [source]` " +
+  "(for one already created, run `pulumi refresh` once so it reads its topics), or list the topics here by name, e.g. [\"clean.orders\"]";
+const topic = knowable(z.string({ error: "must be a topic name" }).min(1, { error: "must not be empty: a topic name like public.orders" }));
+
+const { properties: inputs, schema: inputSchema } = declareInputs({
+  name: nameInput("pipeline", ", unique per tenant"),
+  source: {
     type: { object: "cdc:index:ConnectorRef" },
-    required: true,
     description: "The source the pipeline reads: its id, and optionally its name and connector (read from the API when left out).",
+    check: ref("Source"),
   },
-  {
-    name: "destination",
+  destination: {
     type: { object: "cdc:index:ConnectorRef" },
-    required: true,
     description: "The destination the pipeline writes to: its id, and optionally its name and connector (read from the API when left out).",
+    check: ref("Destination"),
   },
-  {
-    name: "sourceTopics",
+  sourceTopics: {
     type: STRINGS,
     description:
       "The source's topics that go to the destination, as the source names them (`public.orders`). A set: the API echoing them as topic ids or in another order is no change. Default: none.",
+    check: z.array(topic, { error: "must be a list of the source's topic names, e.g. [\"public.orders\"]" }).optional(),
   },
-  {
-    name: "transforms",
+  transforms: {
     type: { arrayOf: { object: "cdc:index:PipelineTransform" } },
     description: "The transforms of the pipeline, each with the topics of it that go to the destination. Default: none.",
+    check: z
+      .array(
+        z.object({
+          id: id("Transform"),
+          topics: z.array(topic, { error: "must be a list of the transform's topic names" }).min(1, { error: NO_TOPICS }),
+        }),
+        { error: "must be a list of {transform, topics}" },
+      )
+      .optional(),
   },
-  { name: "snapshotNewTables", type: "boolean", description: "Snapshot tables newly added to the pipeline. Default `false`." },
-  tagsInput("pipeline"),
-  adoptInput("pipeline", "otherwise one update makes it match."),
-];
+  snapshotNewTables: {
+    type: "boolean",
+    description: "Snapshot tables newly added to the pipeline. Default `false`.",
+    check: z.boolean({ error: "must be true or false" }).optional(),
+  },
+  tags: tagsInput("pipeline"),
+  adoptId: adoptInput("pipeline", "otherwise one update makes it match."),
+});
 
 export const PIPELINE = {
   name: "Pipeline",
@@ -46,11 +75,11 @@ export const PIPELINE = {
   description:
     "Joins a source to a destination: the source's topics it sends as they are, and per transform the topics of it it sends. Every field updates in place; changes made outside Pulumi, and deletion, show in a plain `pulumi preview`.",
   inputs,
+  inputSchema,
   outputs: [
     ...echo(inputs, ["name", "source", "destination", "sourceTopics", "transforms", "snapshotNewTables"]),
     { name: "status", type: "string", required: true, description: "The API's status of the pipeline." },
     { name: "topicIds", type: STRINGS, required: true, description: "The ids of every topic the pipeline sends, as the API names them." },
     { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the pipeline has, also when the program does not manage them." },
   ],
-  rules: async () => new (await import("../resources/pipeline.js")).PipelineProvider(),
 } satisfies KindSpec<"Pipeline">;

@@ -16,5 +16,4 @@ export const SOURCE = {
   recover: "name",
   catalogue: { kind: "source", codeProperty: "connector", module: "sources" },
   ...connectorKind("Source"),
-  rules: async () => { const { ConnectorProvider, SOURCE } = await import("../resources/connector.js"); return new ConnectorProvider(SOURCE); },
 } satisfies KindSpec<"Source">;

@@ -1,3 +1,5 @@
+import type { ZodObject } from "zod";
+
 /**
  * The shapes of the kinds' declarations (a kind, its properties, object types, functions, config),
  * in a module of their own that every declaration imports.
@@ -46,6 +48,8 @@ export interface KindSpec<N extends string = string> {
   plural: string;
   description: string;
   inputs: PropertySpec[];
+  /** The core's check of the inputs, from the same declaration (provider/kinds/inputs.ts). */
+  inputSchema: ZodObject;
   outputs: PropertySpec[];
   /** `pulumi-cdc drift`: the kind as its report names it. Sources, destinations and pipelines have checks of their own. */
   report: string;
@@ -70,8 +74,6 @@ export interface KindSpec<N extends string = string> {
   catalogue?: { kind: "source" | "destination" | "transform"; codeProperty: "connector" | "transform"; module: "sources" | "destinations" | "transforms" };
   /** The paths of its properties that hold secrets whether or not the program marked them (besides those marked `secret`). */
   secretPaths?: (props: Record<string, unknown>) => Path[];
-  /** Its API rules (provider/resources/), loaded on first use: check, diff, create, read, update, delete. */
-  rules: () => Promise<object>;
 }
 
 export type ObjectTypeToken = "cdc:index:ConnectorRef" | "cdc:index:PipelineTransform" | "cdc:index:DriftReport" | "cdc:index:Role" | "cdc:index:KafkaAcl" | "cdc:index:TagInfo" | "cdc:index:TopicInfo" | "cdc:index:TopicMetrics" | "cdc:index:TopicRef" | "cdc:index:SmtTransform";

@@ -1,22 +1,34 @@
 import { TAG_TYPES } from "../../catalogue/kind-values.js";
-import { echo, list, nameInput, STRINGS } from "./shared.js";
-import type { KindSpec, PropertySpec } from "./spec.js";
+import { z } from "zod";
+import { declareInputs } from "./inputs.js";
+import { adoptCheck, echo, list, nameInput, STRINGS } from "./shared.js";
+import type { KindSpec } from "./spec.js";
 
-const inputs: PropertySpec[] = [
-  nameInput("tag", ", unique per tenant"),
-  { name: "description", type: "string", description: "What the tag means, at most 1024 characters. Default: empty." },
-  {
-    name: "type",
-    type: STRINGS,
-    required: true,
-    description: `What the tag is for, at least one, spelt as the platform spells it: ${list(TAG_TYPES)}.`,
+/** The longest description the API keeps. */
+const DESCRIPTION_MAX = 1024;
+
+const { properties: inputs, schema: inputSchema } = declareInputs({
+  name: nameInput("tag", ", unique per tenant"),
+  description: {
+    type: "string",
+    description: `What the tag means, at most ${DESCRIPTION_MAX} characters. Default: empty.`,
+    check: z.string({ error: "must be a string" }).max(DESCRIPTION_MAX, { error: `must be at most ${DESCRIPTION_MAX} characters` }).optional(),
   },
-  {
-    name: "adoptId",
+  type: {
+    type: STRINGS,
+    description: `What the tag is for, at least one, spelt as the platform spells it: ${list(TAG_TYPES)}.`,
+    check: z
+      .array(z.enum(TAG_TYPES, { error: `must be one of ${TAG_TYPES.join(", ")}` }), {
+        error: `is required: a list of what the tag is for, e.g. ["sources", "destinations"]`,
+      })
+      .min(1, { error: `needs at least one of ${TAG_TYPES.join(", ")}` }),
+  },
+  adoptId: {
     type: "string",
     description: "The id of an existing tag to take over instead of creating one: `pulumi up` makes it match the program, writing nothing when it already does.",
+    check: adoptCheck("tag"),
   },
-];
+});
 
 export const TAG = {
   name: "Tag",
@@ -33,10 +45,10 @@ export const TAG = {
   recover: "name",
   description: "A tag for organising sources, destinations, pipelines and the platform's other objects.",
   inputs,
+  inputSchema,
   outputs: [
     ...echo(inputs, ["name", "description", "type"]),
     { name: "system", type: "boolean", required: true, description: "Whether the tag is one of the platform's own." },
     { name: "custom", type: "boolean", required: true, description: "Whether the tag was made by a user." },
   ],
-  rules: async () => new (await import("../resources/tag.js")).TagProvider(),
 } satisfies KindSpec<"Tag">;

@@ -1,23 +1,31 @@
+import { z } from "zod";
+import { knowable } from "../check.js";
+import { declareInputs } from "./inputs.js";
 import { echo, STRINGS, tagsInput } from "./shared.js";
-import type { KindSpec, PropertySpec } from "./spec.js";
+import type { KindSpec } from "./spec.js";
 
-const inputs: PropertySpec[] = [
-  {
-    name: "topicId",
+/** The most partitions a topic may have. */
+const PARTITIONS_MAX = 1000;
+
+const { properties: inputs, schema: inputSchema } = declareInputs({
+  topicId: {
     type: "string",
-    required: true,
     replaceOnChange: true,
     description:
       "The id of a topic a source or transform made, e.g. a `Source`'s `topicIds[0]` (`source_<id>.public.orders`) or `transform_<id>_<version>.<name>`. Changing it replaces the resource; both topics stay.",
+    check: knowable(z.string({ error: "is required: the id of an existing topic, e.g. a Source's topicIds[0]" }).min(1, { error: "must not be empty" })),
   },
-  {
-    name: "partitionCount",
+  partitionCount: {
     type: "integer",
-    required: true,
-    description: "The topic's partitions, from 1 to 1000. They can only be increased: a lower count fails `pulumi preview` before any API call.",
+    description: `The topic's partitions, from 1 to ${PARTITIONS_MAX}. They can only be increased: a lower count fails \`pulumi preview\` before any API call.`,
+    check: z
+      .number({ error: "is required: the number of partitions" })
+      .int({ error: "must be a whole number" })
+      .min(1, { error: "must be at least 1" })
+      .max(PARTITIONS_MAX, { error: `must be at most ${PARTITIONS_MAX}` }),
   },
-  tagsInput("topic"),
-];
+  tags: tagsInput("topic"),
+});
 
 export const TOPIC = {
   name: "Topic",
@@ -34,10 +42,10 @@ export const TOPIC = {
   description:
     "Tunes a topic that a source (one per table) or a transform made: its partition count, which only grows, and its tags. Pulumi never creates or deletes the topic: destroy leaves it, and it goes with its source's table or its transform.",
   inputs,
+  inputSchema,
   outputs: [
     ...echo(inputs, ["topicId", "partitionCount"]),
     { name: "name", type: "string", required: true, description: "The topic's name, without its owner's prefix." },
     { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the topic has." },
   ],
-  rules: async () => new (await import("../resources/topic.js")).TopicProvider(),
 } satisfies KindSpec<"Topic">;

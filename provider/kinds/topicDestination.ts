@@ -1,23 +1,31 @@
+import { z } from "zod";
+import { knowable } from "../check.js";
+import { declareInputs } from "./inputs.js";
 import { echo } from "./shared.js";
-import type { KindSpec, PropertySpec } from "./spec.js";
+import type { KindSpec } from "./spec.js";
 
-const inputs: PropertySpec[] = [
-  {
-    name: "topicId",
+/** An API source's topic id: `source_<source id>.<connector>.<resource>`. */
+const TOPIC = /^source_[^.]+\..+/;
+
+const { properties: inputs, schema: inputSchema } = declareInputs({
+  topicId: {
     type: "string",
-    required: true,
     replaceOnChange: true,
     description:
       "A topic of an API source (HubSpot, Salesforce, Stripe, ...), `source_<source id>.<connector>.<resource>`, e.g. a source's `topicIds[0]`. Only API sources deliver this way. Changing it replaces the resource.",
+    check: knowable(
+      z
+        .string({ error: "is required: an API source's topic id, e.g. a HubSpot source's topicIds[0] (source_<id>.hubspot.contacts)" })
+        .regex(TOPIC, { error: "must be an API source's topic id, source_<source id>.<connector>.<resource> (e.g. source_<id>.hubspot.contacts)" }),
+    ),
   },
-  {
-    name: "destinationId",
+  destinationId: {
     type: "string",
-    required: true,
     replaceOnChange: true,
     description: "The id of the destination the topic is sent to. Changing it replaces the resource.",
+    check: knowable(z.string({ error: "is required: the Destination resource, or its id" }).min(1, { error: "must not be empty: the Destination resource, or its id" })),
   },
-];
+});
 
 export const TOPIC_DESTINATION = {
   name: "TopicDestination",
@@ -35,10 +43,10 @@ export const TOPIC_DESTINATION = {
   description:
     "Sends one topic of an API source to a destination. The platform keeps one binding per source and destination, shared by the topics sent there: deleting this resource detaches this topic only. A detach made in the console shows in a plain `pulumi preview`, and `pulumi up` attaches it again. Import id: `<topicId>|<destinationId>`.",
   inputs,
+  inputSchema,
   outputs: [
     ...echo(inputs, ["topicId", "destinationId"]),
     { name: "bindingId", type: "string", required: true, description: "The platform's binding of this source and destination, shared by the topics sent there." },
     { name: "sourceId", type: "string", required: true, description: "The id of the API source the topic belongs to." },
   ],
-  rules: async () => new (await import("../resources/topicDestination.js")).TopicDestinationProvider(),
 } satisfies KindSpec<"TopicDestination">;

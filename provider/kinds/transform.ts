@@ -1,39 +1,59 @@
+import { z } from "zod";
 import { REPLAY_WINDOWS } from "../../catalogue/kind-values.js";
+import { configValue } from "../check.js";
+import { declareInputs } from "./inputs.js";
 import { adoptInput, echo, list, nameInput, STRINGS, tagsInput, TRANSFORM_TYPES } from "./shared.js";
-import type { KindSpec, PropertySpec } from "./spec.js";
+import type { KindSpec } from "./spec.js";
 
-const inputs: PropertySpec[] = [
-  nameInput("transform", ", unique per tenant; the same as config `transforms.name`, which it fills in"),
-  {
-    name: "transform",
+/** How long a deploy waits for the transform's job to reach `RUNNING` unless the resource sets `deployTimeoutSec`, and the range it may set, in seconds. */
+export const DEFAULT_DEPLOY_TIMEOUT_SEC = 600;
+const DEPLOY_TIMEOUT_MIN = 10;
+const DEPLOY_TIMEOUT_MAX = 3600;
+
+const { properties: inputs, schema: inputSchema } = declareInputs({
+  name: nameInput("transform", ", unique per tenant; the same as config `transforms.name`, which it fills in"),
+  transform: {
     type: "string",
-    required: true,
     replaceOnChange: true,
     description: `The transform's type: ${list(TRANSFORM_TYPES)}. Changing it replaces the transform.`,
+    check: z.enum(TRANSFORM_TYPES as [string, ...string[]], { error: `must be one of ${TRANSFORM_TYPES.join(", ")}` }),
   },
-  {
-    name: "config",
+  config: {
     type: { mapOf: "any" },
     description:
       "The transform's settings, in the platform's keys (e.g. `transforms.input.topic.pattern`), checked against the catalogue before any API call: required keys, types, allowed values and ranges. Settings changed outside Pulumi are drift.",
+    check: z.record(z.string(), configValue, { error: "must be an object of transform settings (a helper such as mapFilterTransform builds it)" }).optional(),
   },
-  {
-    name: "implementation",
+  implementation: {
     type: { mapOf: "any" },
     description:
       "The code or SQL, in the type's shape: for the code types (`map_filter`, `enrich_async`, `fan_out`) `{language, value_transform, key_transform, topic_transform, common_transform}`; SQL for `enrich`, `sql_join` and `rollup`. " +
       "Unset: managed elsewhere. A new implementation is a new version, and a deployed transform is redeployed.",
+    check: z.record(z.string(), z.unknown(), { error: "must be an object: the code or SQL in the type's shape (e.g. codeImplementation({...}))" }).optional(),
   },
-  {
-    name: "deploy",
+  deploy: {
     type: "boolean",
     description: "Deploy the transform and wait for its job to be `RUNNING`; a job that ends `FAILED` fails the update with the API's reason. Default `false`.",
+    check: z.boolean({ error: "must be true (deploy and wait for RUNNING) or false" }).optional(),
   },
-  { name: "deployTimeoutSec", type: "integer", description: "How long a deploy waits for `RUNNING`, in seconds, from 10 to 3600. Default 600." },
-  { name: "replayWindow", type: "string", description: `How far back a deployment replays its input: ${list(REPLAY_WINDOWS)}. Unset: the platform's default.` },
-  tagsInput("transform"),
-  adoptInput("transform", "otherwise it is updated to match (of the same type)."),
-];
+  deployTimeoutSec: {
+    type: "integer",
+    description: `How long a deploy waits for \`RUNNING\`, in seconds, from ${DEPLOY_TIMEOUT_MIN} to ${DEPLOY_TIMEOUT_MAX}. Default ${DEFAULT_DEPLOY_TIMEOUT_SEC}.`,
+    check: z
+      .number({ error: "must be a number of seconds" })
+      .int({ error: "must be a whole number of seconds" })
+      .min(DEPLOY_TIMEOUT_MIN, { error: `must be at least ${DEPLOY_TIMEOUT_MIN} seconds` })
+      .max(DEPLOY_TIMEOUT_MAX, { error: `must be at most ${DEPLOY_TIMEOUT_MAX} seconds (one hour)` })
+      .optional(),
+  },
+  replayWindow: {
+    type: "string",
+    description: `How far back a deployment replays its input: ${list(REPLAY_WINDOWS)}. Unset: the platform's default.`,
+    check: z.enum(REPLAY_WINDOWS, { error: `must be one of ${REPLAY_WINDOWS.join(", ")}` }).optional(),
+  },
+  tags: tagsInput("transform"),
+  adoptId: adoptInput("transform", "otherwise it is updated to match (of the same type)."),
+});
 
 export const TRANSFORM = {
   name: "Transform",
@@ -50,6 +70,7 @@ export const TRANSFORM = {
   },
   description: `A stream processor of one of the seven types (${list(TRANSFORM_TYPES)}), between a source's topics and a pipeline's destination. Settings, implementation, name and tags update in place; changing the type replaces it.`,
   inputs,
+  inputSchema,
   outputs: [
     ...echo(inputs, ["name", "transform", "config", "deploy", "deployTimeoutSec"]),
     { name: "status", type: "string", required: true, description: "The status of the transform's job: `RUNNING`, `FAILED`, `DEPLOYING`, ... or `NOT_DEPLOYED`." },
@@ -59,5 +80,4 @@ export const TRANSFORM = {
     { name: "startTime", type: "string", required: true, description: "When the transform's job started, as the API reports it; empty when it has not." },
     { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the transform has, also when the program does not manage them." },
   ],
-  rules: async () => new (await import("../resources/transform.js")).TransformProvider(),
 } satisfies KindSpec<"Transform">;

@@ -2,9 +2,6 @@ import { setTimeout as delay } from "node:timers/promises";
 import { CdcApiError, type CdcClient } from "../client/index.js";
 import { jobStatusSchema, type JobStatus } from "./schemas.js";
 
-/** How long `deploy` waits for a transform's job to reach RUNNING, unless the resource sets `deployTimeoutSec`. */
-export const DEFAULT_DEPLOY_TIMEOUT_SEC = 600;
-
 /** Job states after which waiting longer changes nothing. */
 const SETTLED_BAD = new Set(["FAILED", "CANCELED", "CANCELLED", "STOPPED"]);
 

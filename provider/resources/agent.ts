@@ -1,7 +1,7 @@
-import { z } from "zod";
-import { failuresFromZod, knowable, nameSchema } from "../check.js";
+import { failuresFromZod } from "../check.js";
 import { agentSchema, isNotFound, type Agent, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import { AGENT } from "../kinds/agent.js";
 import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers } from "../normalize.js";
@@ -32,19 +32,6 @@ export interface AgentOutputs extends AgentInputs {
   createdFrom: string;
 }
 
-const id = z.string({ error: "must be an id string" }).min(1, { error: "must not be empty" });
-export const inputSchema = z.object({
-  logicalName: z.string().optional(),
-  name: knowable(nameSchema).optional(),
-  instructions: knowable(z.string({ error: "is required: what the agent does, in words" }).min(1, { error: "must not be empty: say what the agent does" })),
-  description: knowable(z.string().max(2000, { error: "must be at most 2000 characters" })).optional(),
-  llmConnectionId: knowable(
-    z.string({ error: "is required: the LlmConnection the agent thinks with (the resource, or its id)" }).min(1, { error: "must not be empty" }),
-  ),
-  httpConnectionIds: z.array(knowable(id)).optional(),
-  deployed: z.boolean({ error: "must be true (deployed, running) or false (not running)" }).optional(),
-  adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing agent to adopt" })).optional(),
-});
 
 const path = "/agents/{id}";
 
@@ -98,7 +85,7 @@ export class AgentProvider {
   }
 
   async check(olds: Partial<AgentInputs>, news: Record<string, unknown>) {
-    const parsed = inputSchema.safeParse(news);
+    const parsed = AGENT.inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
     const inputs: AgentInputs = {

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { failuresFromZod, knowable } from "../check.js";
+import { failuresFromZod } from "../check.js";
 import { setTimeout as delay } from "node:timers/promises";
 import { backoffDelay, BEFORE_SEND_CODES, clientCredentialSchema, ConnectionError, currentBudget, isNotFound, NotFoundError, type CdcClient, type ClientCredential } from "../client/index.js";
 import { isTransient } from "./create.js";
 import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
+import { CLIENT_CREDENTIAL } from "../kinds/clientCredential.js";
 import type { DriftFindings } from "../kinds/spec.js";
 import { isMasked, sameMembers } from "../normalize.js";
 
@@ -25,15 +26,6 @@ export interface ClientCredentialOutputs extends ClientCredentialInputs {
   createdAt: string;
 }
 
-export const inputSchema = z.object({
-  roleIds: z
-    .array(knowable(z.string().min(1, { error: "must not be empty" })), {
-      error: "is required: a list of role ids, e.g. [\"viewer\"] (see GET /auth/roles)",
-    })
-    .min(1, { error: "needs at least one role id: a credential is bound to one or more roles" }),
-  description: z.string({ error: "must be a string" }).max(1024, { error: "must be at most 1024 characters" }).optional(),
-  serviceId: knowable(z.string().min(1, { error: "must not be empty: leave it unset for no service" })).optional(),
-});
 
 function outputs(cred: ClientCredential, inputs: ClientCredentialInputs, secret: string | undefined): ClientCredentialOutputs {
   return {
@@ -145,7 +137,7 @@ export class ClientCredentialProvider {
   readonly replaceOnChange = ["serviceId"] as const;
 
   async check(_olds: unknown, news: Record<string, unknown>) {
-    const parsed = inputSchema.safeParse(news);
+    const parsed = CLIENT_CREDENTIAL.inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const { roleIds, description, serviceId } = parsed.data;
     const inputs: ClientCredentialInputs = {

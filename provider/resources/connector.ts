@@ -1,8 +1,7 @@
-import { z } from "zod";
 import { DESTINATION_STATES, SOURCE_STATES, type DesiredState } from "../../catalogue/kind-values.js";
 import { findConnector, replacingKeys, secretKeySet, type ConnectorKind, type ConnectorSpec } from "../catalogue.js";
 import { apiCreateConfig, apiUpdateConfig, checkApiSource, connectionWarning, liveAsProgram, recordedAsCompared, withClearedSecrets, withoutKeptSecrets } from "../api-sources.js";
-import { checkConnectorConfig, configAsProgram, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, wireConfigWithDefaults, withoutRemovedKeys, type CheckFailure } from "../check.js";
+import { checkConnectorConfig, configAsProgram, failuresFromZod, toWireConfig, wireConfigWithDefaults, withoutRemovedKeys, type CheckFailure } from "../check.js";
 import {
   destinationConnectorSchema,
   ConflictError,
@@ -12,6 +11,8 @@ import {
   type DestinationConnector,
 } from "../client/index.js";
 import { client } from "../context.js";
+import { DESTINATION as DESTINATION_KIND } from "../kinds/destination.js";
+import { SOURCE as SOURCE_KIND } from "../kinds/source.js";
 import type { FoundByName } from "../kinds/spec.js";
 import { checkLive, compareToOriginal, NO_DRIFT, reportDrift, reportWarning, type DriftReport, type ManagedConnector } from "../drift.js";
 import { liveCache } from "../live-cache.js";
@@ -62,6 +63,8 @@ interface KindSpec {
   label: string;
   states: readonly DesiredState[];
   schema: typeof sourceConnectorSchema | typeof destinationConnectorSchema;
+  /** The kind's input check, from its declaration. */
+  inputSchema: (typeof SOURCE_KIND)["inputSchema"] | (typeof DESTINATION_KIND)["inputSchema"];
 }
 
 /**
@@ -77,6 +80,7 @@ export const SOURCE: KindSpec = {
   label: "source",
   states: SOURCE_STATES,
   schema: sourceConnectorSchema,
+  inputSchema: SOURCE_KIND.inputSchema,
 };
 
 export const DESTINATION: KindSpec = {
@@ -85,33 +89,9 @@ export const DESTINATION: KindSpec = {
   label: "destination",
   states: DESTINATION_STATES,
   schema: destinationConnectorSchema,
+  inputSchema: DESTINATION_KIND.inputSchema,
 };
 
-export function inputSchema(spec: KindSpec) {
-  return z.object({
-    logicalName: z.string().optional(),
-    name: knowable(nameSchema).optional(),
-    connector: knowable(
-      z
-        .string({ error: `is required: the ${spec.label} connector kind, e.g. "postgresql"` })
-        .min(1, { error: `must not be empty: set the ${spec.label} connector kind` }),
-    ),
-    config: z.record(z.string(), configValue, {
-      error: `is required: an object of connector settings (string, number, boolean, list or map values)`,
-    }),
-    tags: z
-      .array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), {
-        error: "must be a list of tag ids or Tag resources",
-      })
-      .optional(),
-    desiredState: z
-      .enum(spec.states as [DesiredState, ...DesiredState[]], {
-        error: `must be one of ${spec.states.join(", ")}`,
-      })
-      .optional(),
-    adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing object to adopt" })).optional(),
-  });
-}
 
 /** The tag ids of a connector as the API echoes it: `tags` is left out when there are none. */
 function tagIdsOf(live: Record<string, unknown>): string[] {
@@ -218,12 +198,7 @@ export class ConnectorProvider {
 
   /** Another connector is another object (replace-on-change config keys are the catalogue's). */
   readonly replaceOnChange = ["connector"] as const;
-  // Built once: zod compiles an object schema on its first parse, and building it anew in every
-  // check cost a 200-resource preview about 130 ms of this provider's CPU.
-  readonly #inputs: ReturnType<typeof inputSchema>;
-
   constructor(readonly spec: KindSpec) {
-    this.#inputs = inputSchema(spec);
   }
 
   private path(id?: string) {
@@ -233,7 +208,7 @@ export class ConnectorProvider {
   async check(olds: Partial<ConnectorInputs>, news: Record<string, unknown>) {
     // A config known only after another resource is made (preview) is checked when it is known.
     const configKnown = !isUnknown(news.config);
-    const parsed = this.#inputs.safeParse(configKnown ? news : { ...news, config: {} });
+    const parsed = this.spec.inputSchema.safeParse(configKnown ? news : { ...news, config: {} });
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
     const apiSpec = this.apiSource(input.connector);

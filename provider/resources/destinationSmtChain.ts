@@ -1,28 +1,13 @@
-import { failuresFromZod, knowable, type CheckFailure } from "../check.js";
-import { z } from "zod";
+import { failuresFromZod, type CheckFailure } from "../check.js";
 import type { CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import { DESTINATION_SMT_CHAIN } from "../kinds/destinationSmtChain.js";
 import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown } from "../normalize.js";
 import { newSalt } from "../secret-digest.js";
 import { getChain, putChain, type LiveChain, type TypedInstance } from "../smt/api.js";
-import {
-  buildWrites,
-  checkEntries,
-  compareEntries,
-  digestsOf,
-  entryAsProgram,
-  withHeldSecrets,
-  liveEntries,
-  priorsOf,
-  secretPresenceFindings,
-  TRANSFORMS_REQUIRED,
-  withoutSecrets,
-  type Finding,
-  type SecretDigests,
-  type SmtEntry,
-} from "../smt/entries.js";
+import { buildWrites, checkEntries, compareEntries, digestsOf, entryAsProgram, withHeldSecrets, liveEntries, priorsOf, secretPresenceFindings, withoutSecrets, type Finding, type SecretDigests, type SmtEntry } from "../smt/entries.js";
 import { chainWriteError } from "../smt/errors.js";
 
 export type { SmtEntry } from "../smt/entries.js";
@@ -46,11 +31,6 @@ export interface DestinationSmtChainOutputs extends DestinationSmtChainInputs {
   secretDigests: SecretDigests;
 }
 
-/** The inputs' outer shape; each entry of `transforms` is checked against the SMT catalogue (smt/entries.ts). */
-export const inputSchema = z.object({
-  destination: knowable(z.string({ error: "is required: a Destination resource, or the id of a destination" }).min(1, { error: "must not be empty: a destination's id" })),
-  transforms: z.array(z.unknown(), { error: TRANSFORMS_REQUIRED }),
-});
 
 /**
  * The live chain the last diff of this run read, by destination. A plain `pulumi up` shows a
@@ -116,7 +96,7 @@ export class DestinationSmtChainProvider {
   readonly replaceOnChange = ["destination"] as const;
 
   async check(_olds: Partial<DestinationSmtChainInputs>, news: Record<string, unknown>) {
-    const parsed = inputSchema.safeParse(news);
+    const parsed = DESTINATION_SMT_CHAIN.inputSchema.safeParse(news);
     const failures: CheckFailure[] = parsed.success ? [] : failuresFromZod(parsed.error);
     if (!Array.isArray(news.transforms)) return { inputs: news, failures };
     const { entries, failures: entryFailures } = checkEntries(news.transforms);

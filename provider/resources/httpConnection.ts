@@ -1,7 +1,7 @@
-import { z } from "zod";
-import { failuresFromZod, knowable, nameSchema } from "../check.js";
+import { failuresFromZod } from "../check.js";
 import { httpConnectionSchema, type CdcClient, type HttpConnection } from "../client/index.js";
 import { client } from "../context.js";
+import { HTTP_CONNECTION } from "../kinds/httpConnection.js";
 import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK, sameMembers } from "../normalize.js";
@@ -31,24 +31,7 @@ export interface HttpConnectionOutputs extends Omit<HttpConnectionInputs, "heade
   createdFrom: string;
 }
 
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-export const inputSchema = z.object({
-  logicalName: z.string().optional(),
-  name: knowable(nameSchema).optional(),
-  url: knowable(
-    z.string({ error: "is required: the absolute http(s) URL the agent calls" }).refine((u) => /^https?:\/\/[^/]/.test(u), {
-      error: "must be an absolute http or https URL, e.g. https://api.example.com",
-    }),
-  ),
-  headers: z
-    .record(
-      z.string().regex(HEADER_NAME, { error: "header names must be HTTP tokens (letters, digits and !#$%&'*+.^_`|~-)" }),
-      z.string({ error: "header values must be strings" }).refine((v) => v !== MASK, { error: `"${MASK}" is the API's mask, not a value: set the real header value` }),
-    )
-    .optional(),
-  adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing HTTP connection to adopt" })).optional(),
-});
 
 const path = "/agents/connections/http/{id}";
 
@@ -115,7 +98,7 @@ export class HttpConnectionProvider {
   }
 
   async check(olds: Partial<HttpConnectionInputs>, news: Record<string, unknown>) {
-    const parsed = inputSchema.safeParse(news);
+    const parsed = HTTP_CONNECTION.inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
     const inputs: HttpConnectionInputs = {

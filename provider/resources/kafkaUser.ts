@@ -1,9 +1,8 @@
-import { isIP } from "node:net";
-import { z } from "zod";
-import { KAFKA_GROUP_OPERATIONS, KAFKA_OPERATIONS, KAFKA_PATTERN_TYPES, KAFKA_RESOURCES } from "../../catalogue/kind-values.js";
-import { failuresFromZod, knowable, type CheckFailure } from "../check.js";
+import { KAFKA_PATTERN_TYPES, KAFKA_RESOURCES } from "../../catalogue/kind-values.js";
+import { failuresFromZod, type CheckFailure } from "../check.js";
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import { KAFKA_USER, WHITELIST_MAX } from "../kinds/kafkaUser.js";
 import type { DriftFindings, FoundByName } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { aclOf, findKafkaUser, KAFKA_USER_PATH, KAFKA_USERS_PATH, kafkaUserSchema, whitelistOf, type KafkaAcl, type LiveKafkaUser } from "../kafka/api.js";
@@ -17,13 +16,11 @@ import { createSurvivingFaults } from "./create.js";
 import { unlessGone } from "./gone.js";
 
 /** The values, by meaning: a rule names a topic exactly or by prefix, and is on a topic (the default) or a consumer group. */
-const [PATTERN_EXACT, PATTERN_PREFIX] = KAFKA_PATTERN_TYPES;
-const [ON_TOPIC, ON_GROUP] = KAFKA_RESOURCES;
+const [, PATTERN_PREFIX] = KAFKA_PATTERN_TYPES;
+const [ON_TOPIC] = KAFKA_RESOURCES;
 
-/** 1-24 characters: letters, digits and dashes, neither first nor last a dash (the platform's rule). */
-const USERNAME = /^[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]$|^[a-zA-Z0-9]$/;
-/** The API's limit on the comma-separated whitelist. */
-const WHITELIST_MAX = 1000;
+
+export { isIpOrCidr } from "../kinds/kafkaUser.js";
 
 export interface KafkaUserInputs {
   logicalName?: string;
@@ -47,76 +44,9 @@ export interface KafkaUserOutputs extends Omit<KafkaUserInputs, "password"> {
   createdFrom: string;
 }
 
-/** An IPv4 or IPv6 address, or a CIDR range of one. */
-export function isIpOrCidr(entry: string): boolean {
-  const slash = entry.indexOf("/");
-  const address = slash < 0 ? entry : entry.slice(0, slash);
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (slash < 0) return true;
-  const bits = entry.slice(slash + 1);
-  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
-}
 
-/** One of `values`, or unknown during a preview (checked again when known); the message names them all. */
-const oneOf = (values: readonly string[], message: string) =>
-  z.string({ error: message }).refine((v) => isUnknown(v) || values.includes(v), { error: message });
 
-const aclSchema = z
-  .object({
-    topicName: knowable(
-      z
-        .string({ error: "is required: the topic (or, for a GROUP rule, the consumer group) name or prefix" })
-        .min(1, { error: "must not be empty: the topic (or consumer group) name or prefix" })
-        .max(255, { error: "must be at most 255 characters" }),
-    ),
-    operation: oneOf(KAFKA_OPERATIONS, `must be one of ${KAFKA_OPERATIONS.join(", ")} (upper case)`),
-    resourcePatternType: oneOf(KAFKA_PATTERN_TYPES, `must be ${PATTERN_EXACT} (the exact name) or ${PATTERN_PREFIX} (every name starting with it)`),
-    resource: oneOf(KAFKA_RESOURCES, `must be ${ON_TOPIC} (the default) or ${ON_GROUP} (a consumer group)`).optional(),
-  })
-  .superRefine((acl, ctx) => {
-    if (acl.resource === ON_GROUP && !isUnknown(acl.operation) && !(KAFKA_GROUP_OPERATIONS as readonly string[]).includes(acl.operation)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["operation"],
-        message: `must be one of ${KAFKA_GROUP_OPERATIONS.join(", ")} for a ${ON_GROUP} rule (Kafka allows nothing else on a consumer group); got ${acl.operation}`,
-      });
-    }
-  });
 
-export const inputSchema = z.object({
-  logicalName: z.string().optional(),
-  username: knowable(
-    z
-      .string({ error: "is required: the broker user's name, 1-24 letters, digits and dashes" })
-      .min(1, { error: "must not be empty: 1-24 letters, digits and dashes" })
-      .max(24, { error: "must be at most 24 characters" })
-      .regex(USERNAME, { error: "may hold only letters, digits and dashes, and must start and end with a letter or digit" }),
-  ),
-  password: knowable(
-    z
-      .string({ error: "is required: the user's password, 12-128 characters (pass it as a secret, e.g. config.requireSecret(...))" })
-      .superRefine((v, ctx) => {
-        // The placeholder an import writes is too short as well: this says why.
-        if (v === MASK) ctx.addIssue({ code: "custom", message: `"${MASK}" is a placeholder, not a password: set the real password (e.g. config.requireSecret(...))` });
-        else if (v.length < 12) ctx.addIssue({ code: "custom", message: "must be at least 12 characters" });
-        else if (v.length > 128) ctx.addIssue({ code: "custom", message: "must be at most 128 characters" });
-      }),
-  ),
-  whitelistIps: z
-    .array(
-      knowable(
-        z
-          .string({ error: "must be an IP address or CIDR range, as a string" })
-          .transform((v) => v.trim())
-          .refine(isIpOrCidr, { error: "must be an IPv4 or IPv6 address or CIDR range, e.g. 10.0.0.0/8 or 203.0.113.7" }),
-      ),
-      { error: "must be a list of IP addresses or CIDR ranges" },
-    )
-    .optional(),
-  isCreateSchemaRegistry: z.boolean({ error: "must be true or false" }).optional(),
-  kafkaAcls: z.array(aclSchema, { error: "must be a list of ACL rules {topicName, operation, resourcePatternType, resource?}" }).optional(),
-});
 
 const aclKey = (a: KafkaAcl) => `${a.resource}|${a.resourcePatternType}|${a.topicName}|${a.operation}`;
 
@@ -225,7 +155,7 @@ export class KafkaUserProvider {
   readonly replaceOnChange = ["username"] as const;
 
   async check(_olds: Partial<KafkaUserInputs>, news: Record<string, unknown>) {
-    const parsed = inputSchema.safeParse(news);
+    const parsed = KAFKA_USER.inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
     const failures: CheckFailure[] = [];

@@ -1,8 +1,7 @@
-import { z } from "zod";
-import { LLM_PROVIDERS } from "../../catalogue/kind-values.js";
-import { failuresFromZod, knowable, nameSchema } from "../check.js";
+import { failuresFromZod } from "../check.js";
 import { llmConnectionSchema, type CdcClient, type LlmConnection } from "../client/index.js";
 import { client } from "../context.js";
+import { LLM_CONNECTION } from "../kinds/llmConnection.js";
 import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK } from "../normalize.js";
@@ -31,20 +30,6 @@ export interface LlmConnectionOutputs extends Omit<LlmConnectionInputs, "apiKey"
   createdFrom: string;
 }
 
-export const inputSchema = z.object({
-  logicalName: z.string().optional(),
-  name: knowable(nameSchema).optional(),
-  provider: knowable(z.enum(LLM_PROVIDERS, { error: `must be one of ${LLM_PROVIDERS.join(", ")}` })),
-  model: knowable(z.string({ error: "is required: the model name, e.g. gpt-4o" }).min(1, { error: "must not be empty: the model name, e.g. gpt-4o" })),
-  apiKey: knowable(
-    z
-      .string({ error: "is required: the provider's API key (pass it as a secret, e.g. config.requireSecret(...))" })
-      .min(1, { error: "must not be empty" })
-      .refine((v) => v !== MASK, { error: `"${MASK}" is the API's mask, not a key: set the real API key` }),
-  ),
-  baseUrl: knowable(z.string().refine((u) => /^https?:\/\/[^/]/.test(u), { error: "must be an absolute http or https URL" })).optional(),
-  adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing LLM connection to adopt" })).optional(),
-});
 
 const path = "/agents/connections/llm/{id}";
 /** Every input is fixed at creation: the API has no update for LLM connections. */
@@ -101,7 +86,7 @@ export class LlmConnectionProvider {
   readonly replaceOnChange = REPLACE_KEYS;
 
   async check(olds: Partial<LlmConnectionInputs>, news: Record<string, unknown>) {
-    const parsed = inputSchema.safeParse(news);
+    const parsed = LLM_CONNECTION.inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
     // Names need not be unique, so a replacement keeps an autoname.

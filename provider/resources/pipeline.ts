@@ -1,7 +1,7 @@
-import { z } from "zod";
-import { failuresFromZod, knowable, nameSchema } from "../check.js";
+import { failuresFromZod } from "../check.js";
 import { ConflictError, connectorSchema, isNotFound, ValidationError, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import { PIPELINE } from "../kinds/pipeline.js";
 import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers, withoutUndefined } from "../normalize.js";
@@ -43,40 +43,6 @@ export interface PipelineOutputs extends PipelineInputs {
   tagIds: string[];
 }
 
-const id = (what: string) => knowable(z.string({ error: `is required: the ${what}, or its id` }).min(1, { error: `must not be empty: the ${what}, or its id` }));
-const ref = (what: string) =>
-  z.object(
-    { id: id(what), name: knowable(z.string()).optional(), connector: knowable(z.string()).optional() },
-    { error: `is required: a ${what} resource, or its id` },
-  );
-/**
- * An empty `transforms[i].topics`: most often a Transform's `topics` output, empty because the
- * transform was created before its source's topics existed (nothing orders the two).
- */
-const NO_TOPICS =
-  "is empty: the transform has no topics yet, so there is nothing of it to send. A Transform gets its topics from its source's, " +
-  "and one created before they existed has none (its `topics` output is []). Give the Transform `dependsOn: [source]` " +
-  "(for one already created, run `pulumi refresh` once so it reads its topics), or list the topics here by name, e.g. [\"clean.orders\"]";
-const topic = knowable(z.string({ error: "must be a topic name" }).min(1, { error: "must not be empty: a topic name like public.orders" }));
-export const inputSchema = z.object({
-  logicalName: z.string().optional(),
-  name: knowable(nameSchema).optional(),
-  source: ref("Source"),
-  destination: ref("Destination"),
-  sourceTopics: z.array(topic, { error: "must be a list of the source's topic names, e.g. [\"public.orders\"]" }).optional(),
-  transforms: z
-    .array(
-      z.object({
-        id: id("Transform"),
-        topics: z.array(topic, { error: "must be a list of the transform's topic names" }).min(1, { error: NO_TOPICS }),
-      }),
-      { error: "must be a list of {transform, topics}" },
-    )
-    .optional(),
-  snapshotNewTables: z.boolean({ error: "must be true or false" }).optional(),
-  tags: z.array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), { error: "must be a list of tag ids or Tag resources" }).optional(),
-  adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing pipeline to adopt" })).optional(),
-});
 
 const path = "/pipelines/{id}";
 
@@ -141,7 +107,7 @@ export class PipelineProvider {
   }
 
   async check(olds: Partial<PipelineInputs>, news: Record<string, unknown>) {
-    const parsed = inputSchema.safeParse(news);
+    const parsed = PIPELINE.inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
     const inputs: PipelineInputs = withoutUndefined({

@@ -1,6 +1,5 @@
-import { z } from "zod";
-import { TAG_TYPES } from "../../catalogue/kind-values.js";
-import { failuresFromZod, knowable, nameSchema } from "../check.js";
+import { failuresFromZod } from "../check.js";
+import { TAG } from "../kinds/tag.js";
 import { ConflictError, isNotFound, tagSchema, type CdcClient, type Tag } from "../client/index.js";
 import { findTagByName, listTags, notOurs } from "../lookup.js";
 import { createSurvivingFaults } from "./create.js";
@@ -25,17 +24,6 @@ export interface TagOutputs extends TagInputs {
   custom: boolean;
 }
 
-export const inputSchema = z.object({
-  logicalName: z.string().optional(),
-  name: knowable(nameSchema).optional(),
-  description: z.string({ error: "must be a string" }).max(1024, { error: "must be at most 1024 characters" }).optional(),
-  type: z
-    .array(z.enum(TAG_TYPES, { error: `must be one of ${TAG_TYPES.join(", ")}` }), {
-      error: `is required: a list of what the tag is for, e.g. ["sources", "destinations"]`,
-    })
-    .min(1, { error: `needs at least one of ${TAG_TYPES.join(", ")}` }),
-  adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing tag to adopt" })).optional(),
-});
 
 export async function findTag(api: CdcClient, id: string): Promise<Tag | undefined> {
   return (await listTags(api, { tag_ids: id })).find((t) => t.id === id);
@@ -81,7 +69,7 @@ export class TagProvider {
   }
 
   async check(olds: Partial<TagInputs>, news: Record<string, unknown>) {
-    const parsed = inputSchema.safeParse(news);
+    const parsed = TAG.inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
     const inputs: TagInputs = {

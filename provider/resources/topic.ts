@@ -1,7 +1,7 @@
-import { z } from "zod";
-import { failuresFromZod, knowable } from "../check.js";
+import { failuresFromZod } from "../check.js";
 import { isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import { TOPIC } from "../kinds/topic.js";
 import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, isUnknown, sameMembers, withoutUndefined } from "../normalize.js";
@@ -21,15 +21,6 @@ export interface TopicOutputs extends TopicInputs {
   tagIds: string[];
 }
 
-export const inputSchema = z.object({
-  topicId: knowable(z.string({ error: "is required: the id of an existing topic, e.g. a Source's topicIds[0]" }).min(1, { error: "must not be empty" })),
-  partitionCount: z
-    .number({ error: "is required: the number of partitions" })
-    .int({ error: "must be a whole number" })
-    .min(1, { error: "must be at least 1" })
-    .max(1000, { error: "must be at most 1000" }),
-  tags: z.array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), { error: "must be a list of tag ids or Tag resources" }).optional(),
-});
 
 export async function getTopic(api: CdcClient, topicId: string): Promise<LiveTopic | undefined> {
   try {
@@ -70,7 +61,7 @@ export class TopicProvider {
   readonly replaceOnChange = ["topicId"] as const;
 
   async check(olds: Partial<TopicInputs>, news: Record<string, unknown>) {
-    const parsed = inputSchema.safeParse(news);
+    const parsed = TOPIC.inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
     const failures =

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { failuresFromZod, knowable } from "../check.js";
+import { failuresFromZod } from "../check.js";
 import { isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import { TOPIC_DESTINATION } from "../kinds/topicDestination.js";
 import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, isUnknown, withoutUndefined } from "../normalize.js";
@@ -38,15 +39,6 @@ const bindingFields = z
 export const bindingSchema = z.union([z.object({ result: bindingFields }).transform((r) => r.result), bindingFields]);
 export type LiveBinding = z.output<typeof bindingSchema>;
 
-const TOPIC = /^source_[^.]+\..+/;
-export const inputSchema = z.object({
-  topicId: knowable(
-    z
-      .string({ error: "is required: an API source's topic id, e.g. a HubSpot source's topicIds[0] (source_<id>.hubspot.contacts)" })
-      .regex(TOPIC, { error: "must be an API source's topic id, source_<source id>.<connector>.<resource> (e.g. source_<id>.hubspot.contacts)" }),
-  ),
-  destinationId: knowable(z.string({ error: "is required: the Destination resource, or its id" }).min(1, { error: "must not be empty: the Destination resource, or its id" })),
-});
 
 /** `<topic_id>|<destination_id>`: the resource's id, and what `pulumi import` takes. */
 export function bindingId(inputs: TopicDestinationInputs): string {
@@ -99,7 +91,7 @@ export class TopicDestinationProvider {
   readonly replaceOnChange = ["topicId", "destinationId"] as const;
 
   async check(_olds: Partial<TopicDestinationInputs>, news: Record<string, unknown>) {
-    const parsed = inputSchema.safeParse(news);
+    const parsed = TOPIC_DESTINATION.inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     return { inputs: { topicId: parsed.data.topicId, destinationId: parsed.data.destinationId }, failures: [] };
   }

@@ -1,14 +1,13 @@
-import { z } from "zod";
 import { connectorCodes } from "../../catalogue/index.js";
-import { REPLAY_WINDOWS } from "../../catalogue/kind-values.js";
-import { checkConnectorConfig, configAsProgram, configValue, failuresFromZod, knowable, nameSchema, toWireConfig, type CheckFailure } from "../check.js";
+import { checkConnectorConfig, configAsProgram, failuresFromZod, toWireConfig, type CheckFailure } from "../check.js";
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import { DEFAULT_DEPLOY_TIMEOUT_SEC, TRANSFORM } from "../kinds/transform.js";
 import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { alignLiveConfig, canonicalJson, changedConfigKeys, containsUnknown, isUnknown, sameMembers, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { findByName, getTransform, waitUntilGone } from "../pipelines/api.js";
-import { DEFAULT_DEPLOY_TIMEOUT_SEC, deployAndWait, jobStatus } from "../pipelines/deploy.js";
+import { deployAndWait, jobStatus } from "../pipelines/deploy.js";
 import { implementationVersionSchema, transformSchema, type LiveTransform } from "../pipelines/schemas.js";
 import { createSurvivingFaults } from "./create.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
@@ -47,23 +46,6 @@ export interface TransformOutputs extends TransformInputs {
   tagIds: string[];
 }
 
-export const inputSchema = z.object({
-  logicalName: z.string().optional(),
-  name: knowable(nameSchema).optional(),
-  transform: z.enum(TRANSFORM_TYPES as [string, ...string[]], { error: `must be one of ${TRANSFORM_TYPES.join(", ")}` }),
-  config: z.record(z.string(), configValue, { error: "must be an object of transform settings (a helper such as mapFilterTransform builds it)" }).optional(),
-  implementation: z.record(z.string(), z.unknown(), { error: "must be an object: the code or SQL in the type's shape (e.g. codeImplementation({...}))" }).optional(),
-  deploy: z.boolean({ error: "must be true (deploy and wait for RUNNING) or false" }).optional(),
-  deployTimeoutSec: z
-    .number({ error: "must be a number of seconds" })
-    .int({ error: "must be a whole number of seconds" })
-    .min(10, { error: "must be at least 10 seconds" })
-    .max(3600, { error: "must be at most 3600 seconds (one hour)" })
-    .optional(),
-  replayWindow: z.enum(REPLAY_WINDOWS, { error: `must be one of ${REPLAY_WINDOWS.join(", ")}` }).optional(),
-  tags: z.array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), { error: "must be a list of tag ids or Tag resources" }).optional(),
-  adoptId: knowable(z.string().min(1, { error: "must not be empty: the id of the existing transform to adopt" })).optional(),
-});
 
 /** Whether the API's implementation holds what the program set: the platform adds defaults and null keys. */
 export function implementationMatches(planned: unknown, live: unknown): boolean {
@@ -130,7 +112,7 @@ export class TransformProvider {
   readonly replaceOnChange = ["transform"] as const;
 
   async check(olds: Partial<TransformInputs>, news: Record<string, unknown>) {
-    const parsed = inputSchema.safeParse(news);
+    const parsed = TRANSFORM.inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
     const config = { ...(input.config ?? {}) } as Record<string, unknown>;

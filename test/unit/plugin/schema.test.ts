@@ -6,18 +6,18 @@ import { CATALOGUE } from "../../../catalogue/index.js";
 import { DESTINATION_STATES, LLM_PROVIDERS, REPLAY_WINDOWS, SOURCE_STATES, TAG_TYPES } from "../../../catalogue/kind-values.js";
 import { resolveSettings } from "../../../provider/client/settings.js";
 import { resolveTuning } from "../../../provider/client/tuning.js";
-import { AgentProvider, inputSchema as agentInputs } from "../../../provider/resources/agent.js";
-import { ClientCredentialProvider, inputSchema as credentialInputs } from "../../../provider/resources/clientCredential.js";
-import { ConnectorProvider, DESTINATION, inputSchema as connectorInputs, SOURCE } from "../../../provider/resources/connector.js";
-import { HttpConnectionProvider, inputSchema as httpInputs } from "../../../provider/resources/httpConnection.js";
-import { inputSchema as kafkaUserInputs, KafkaUserProvider } from "../../../provider/resources/kafkaUser.js";
-import { inputSchema as llmInputs, LlmConnectionProvider } from "../../../provider/resources/llmConnection.js";
-import { inputSchema as pipelineInputs, PipelineProvider } from "../../../provider/resources/pipeline.js";
-import { inputSchema as tagInputs, TagProvider } from "../../../provider/resources/tag.js";
-import { inputSchema as topicInputs, TopicProvider } from "../../../provider/resources/topic.js";
-import { inputSchema as topicDestinationInputs, TopicDestinationProvider } from "../../../provider/resources/topicDestination.js";
-import { inputSchema as transformInputs, TransformProvider } from "../../../provider/resources/transform.js";
-import { DestinationSmtChainProvider, inputSchema as smtChainInputs } from "../../../provider/resources/destinationSmtChain.js";
+import { AgentProvider } from "../../../provider/resources/agent.js";
+import { ClientCredentialProvider } from "../../../provider/resources/clientCredential.js";
+import { ConnectorProvider, DESTINATION, SOURCE } from "../../../provider/resources/connector.js";
+import { HttpConnectionProvider } from "../../../provider/resources/httpConnection.js";
+import { KafkaUserProvider } from "../../../provider/resources/kafkaUser.js";
+import { LlmConnectionProvider } from "../../../provider/resources/llmConnection.js";
+import { PipelineProvider } from "../../../provider/resources/pipeline.js";
+import { TagProvider } from "../../../provider/resources/tag.js";
+import { TopicProvider } from "../../../provider/resources/topic.js";
+import { TopicDestinationProvider } from "../../../provider/resources/topicDestination.js";
+import { TransformProvider } from "../../../provider/resources/transform.js";
+import { DestinationSmtChainProvider } from "../../../provider/resources/destinationSmtChain.js";
 import { FUNCTIONS, INTERNAL_PROPERTIES, KINDS, OBJECT_TYPES, PROVIDER_CONFIG, type KindName, type TypeSpec } from "../../../provider/kinds/index.js";
 import { TYPED_TYPES, type TypedToken } from "../../../provider/typed/kinds.js";
 import { packageVersion, renderSchema, SCHEMA_PATH } from "../../../scripts/generate/schema.js";
@@ -33,21 +33,21 @@ interface Core {
   check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<{ inputs: Record<string, unknown>; failures: unknown[] }>;
 }
 
-/** Each kind's core (the check() the plugin calls) and the zod schema that check() parses with. */
+/** Each kind's core (the check() the plugin calls) and the zod schema that check() parses with (its declaration's). */
 const CORES: Record<KindName, { core: Core; zod: z.ZodObject }> = {
-  Source: { core: new ConnectorProvider(SOURCE) as unknown as Core, zod: connectorInputs(SOURCE) },
-  Destination: { core: new ConnectorProvider(DESTINATION) as unknown as Core, zod: connectorInputs(DESTINATION) },
-  Tag: { core: new TagProvider() as unknown as Core, zod: tagInputs },
-  ClientCredential: { core: new ClientCredentialProvider() as unknown as Core, zod: credentialInputs },
-  HttpConnection: { core: new HttpConnectionProvider() as unknown as Core, zod: httpInputs },
-  LlmConnection: { core: new LlmConnectionProvider() as unknown as Core, zod: llmInputs },
-  Agent: { core: new AgentProvider() as unknown as Core, zod: agentInputs },
-  Pipeline: { core: new PipelineProvider() as unknown as Core, zod: pipelineInputs },
-  Transform: { core: new TransformProvider() as unknown as Core, zod: transformInputs },
-  Topic: { core: new TopicProvider() as unknown as Core, zod: topicInputs },
-  TopicDestination: { core: new TopicDestinationProvider() as unknown as Core, zod: topicDestinationInputs },
-  KafkaUser: { core: new KafkaUserProvider() as unknown as Core, zod: kafkaUserInputs },
-  DestinationSmtChain: { core: new DestinationSmtChainProvider() as unknown as Core, zod: smtChainInputs },
+  Source: { core: new ConnectorProvider(SOURCE) as unknown as Core, zod: KINDS.Source.inputSchema },
+  Destination: { core: new ConnectorProvider(DESTINATION) as unknown as Core, zod: KINDS.Destination.inputSchema },
+  Tag: { core: new TagProvider() as unknown as Core, zod: KINDS.Tag.inputSchema },
+  ClientCredential: { core: new ClientCredentialProvider() as unknown as Core, zod: KINDS.ClientCredential.inputSchema },
+  HttpConnection: { core: new HttpConnectionProvider() as unknown as Core, zod: KINDS.HttpConnection.inputSchema },
+  LlmConnection: { core: new LlmConnectionProvider() as unknown as Core, zod: KINDS.LlmConnection.inputSchema },
+  Agent: { core: new AgentProvider() as unknown as Core, zod: KINDS.Agent.inputSchema },
+  Pipeline: { core: new PipelineProvider() as unknown as Core, zod: KINDS.Pipeline.inputSchema },
+  Transform: { core: new TransformProvider() as unknown as Core, zod: KINDS.Transform.inputSchema },
+  Topic: { core: new TopicProvider() as unknown as Core, zod: KINDS.Topic.inputSchema },
+  TopicDestination: { core: new TopicDestinationProvider() as unknown as Core, zod: KINDS.TopicDestination.inputSchema },
+  KafkaUser: { core: new KafkaUserProvider() as unknown as Core, zod: KINDS.KafkaUser.inputSchema },
+  DestinationSmtChain: { core: new DestinationSmtChainProvider() as unknown as Core, zod: KINDS.DestinationSmtChain.inputSchema },
 };
 
 const { "transforms.name": _name, ...mapFilterConfig } = requiredConfig(CATALOGUE.transform.map_filter!);
@@ -242,13 +242,13 @@ describe("the provider plugin's package schema", () => {
   });
 
   it("finds the allowed values of the cores' enum inputs", () => {
-    expect(enumValues(tagInputs.shape.type)).toEqual([...TAG_TYPES]);
-    expect(enumValues(llmInputs.shape.provider)).toEqual([...LLM_PROVIDERS]);
-    expect(enumValues(connectorInputs(SOURCE).shape.desiredState)).toEqual([...SOURCE_STATES]);
-    expect(enumValues(connectorInputs(DESTINATION).shape.desiredState)).toEqual([...DESTINATION_STATES]);
-    expect(enumValues(transformInputs.shape.transform)).toHaveLength(7);
+    expect(enumValues(KINDS.Tag.inputSchema.shape.type)).toEqual([...TAG_TYPES]);
+    expect(enumValues(KINDS.LlmConnection.inputSchema.shape.provider)).toEqual([...LLM_PROVIDERS]);
+    expect(enumValues(KINDS.Source.inputSchema.shape.desiredState)).toEqual([...SOURCE_STATES]);
+    expect(enumValues(KINDS.Destination.inputSchema.shape.desiredState)).toEqual([...DESTINATION_STATES]);
+    expect(enumValues(KINDS.Transform.inputSchema.shape.transform)).toHaveLength(7);
     // (sorted: zod keeps its enums in an object, whose integer-like key "0" comes first)
-    expect(enumValues(transformInputs.shape.replayWindow).sort()).toEqual([...REPLAY_WINDOWS].sort());
+    expect(enumValues(KINDS.Transform.inputSchema.shape.replayWindow).sort()).toEqual([...REPLAY_WINDOWS].sort());
   });
 
   describe.each(Object.keys(KINDS) as KindName[])("%s inputs", (kind) => {
