@@ -15,7 +15,10 @@ const WORDS: Readonly<Record<string, string>> = {
   oracleaws: "oracleAws",
 };
 
-const SUFFIX: Record<CatalogueKind, string> = { source: "Source", destination: "Destination", transform: "Transform" };
+/** `Source`, `Destination`, `Transform`: a part of the catalogue as its kind is named (provider/kinds/), the suffix of its helpers. */
+export function kindOfPart(kind: CatalogueKind): string {
+  return `${kind[0]!.toUpperCase()}${kind.slice(1)}`;
+}
 
 function camel(snake: string): string {
   return snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -29,5 +32,5 @@ function baseName(spec: ConnectorSpec): string {
 
 /** `postgresqlSource`, `snowflakeDestination`, `mapFilterTransform`: the generated helper of a connector or transform type. */
 export function helperName(spec: ConnectorSpec): string {
-  return `${baseName(spec)}${SUFFIX[spec.kind]}`;
+  return `${baseName(spec)}${kindOfPart(spec.kind)}`;
 }

@@ -9,7 +9,7 @@ import "./node-version.js";
 import "./compile-cache.js";
 import { currentTuning, withBudget, type ConfigSource } from "./client/index.js";
 import { configure } from "./context.js";
-import { DECLARATIONS, KINDS, replaceOnChange, type DeclarationOf, type KindName } from "./kinds/index.js";
+import { DECLARATIONS, KINDS, type DeclarationOf, type KindName } from "./kinds/index.js";
 import { tolerateUnknowns } from "./unknowns.js";
 
 export { configure };
@@ -46,7 +46,7 @@ function lazyRules<K extends KindName>(kind: DeclarationOf<K>): Rules<K> {
   const ops = Object.fromEntries(
     [...OPERATIONS].map((op) => [op, async (...args: unknown[]) => ((await rules()) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[op]!(...args)]),
   );
-  return { ...ops, replaceOnChange: replaceOnChange(kind) } as unknown as Rules<K>;
+  return { ...ops, replaceOnChange: kind.replaceOnChange } as unknown as Rules<K>;
 }
 
 const providers = Object.fromEntries(DECLARATIONS.map((d) => [d.name, budgeted(d.noun, tolerateUnknowns(lazyRules(d)))])) as unknown as { [K in KindName]: Rules<K> };

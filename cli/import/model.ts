@@ -19,6 +19,7 @@ import type { Tenant, TenantBinding, TenantTopic } from "./tenant.js";
 
 // The kinds and their command-line names live in kinds.ts, which loads nothing: `pulumi-cdc`'s
 // argument parsing reads them for every command, and this module loads the provider's core.
+import type { ConnectorKindName } from "../../provider/kinds/index.js";
 import { IMPORTED_KINDS, KIND_ORDER, PLATFORM_TOPIC_PARTITIONS, type Kind } from "./kinds.js";
 export { KIND_NAMES, KIND_ORDER, PLATFORM_TOPIC_PARTITIONS, type Kind } from "./kinds.js";
 
@@ -75,7 +76,7 @@ interface Base {
 export type Resource = Base &
   (
     | { kind: "Tag"; description?: string; type: string[] }
-    | { kind: "Source" | "Destination"; connector: string; settings: Settings; desiredState?: string; tags?: Ref[] }
+    | { kind: ConnectorKindName; connector: string; settings: Settings; desiredState?: string; tags?: Ref[] }
     | { kind: "Transform"; transform: string; settings: Settings; implementation?: Record<string, Value>; deploy?: true; tags?: Ref[] }
     | { kind: "Pipeline"; source: Ref; destination: Ref; sourceTopics: string[]; transforms: Array<{ ref: Ref; topics: string[] }>; snapshotNewTables?: true; tags?: Ref[] }
     | { kind: "HttpConnection"; url: string; headers: Array<[string, Secret]> }
@@ -132,6 +133,8 @@ interface Candidate {
   id: string;
   name: string;
   tagIds: string[];
+  /** The object as the tenant read it. */
+  live: unknown;
 }
 
 const byNameThenId = <T extends { name: string; id: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -143,21 +146,21 @@ function str(value: string | null | undefined): string {
 /** The candidates of every kind, sorted by name then id within the kind. */
 function candidates(tenant: Tenant): Candidate[] {
   const out: Candidate[] = [
-    ...tenant.tags.filter((t) => !t.system).map((t) => ({ kind: "Tag" as const, id: t.id, name: t.name, tagIds: [] })),
-    ...tenant.llmConnections.map((c) => ({ kind: "LlmConnection" as const, id: c.connection_id, name: str(c.name), tagIds: [] })),
-    ...tenant.httpConnections.map((c) => ({ kind: "HttpConnection" as const, id: c.connection_id, name: str(c.name), tagIds: [] })),
-    ...tenant.agents.map((a) => ({ kind: "Agent" as const, id: a.job_id, name: str(a.name), tagIds: [] })),
-    ...tenant.sources.map((s) => ({ kind: "Source" as const, id: str(s.id), name: str(s.name), tagIds: connectorTags(s) })),
-    ...tenant.destinations.map((d) => ({ kind: "Destination" as const, id: str(d.id), name: str(d.name), tagIds: connectorTags(d) })),
+    ...tenant.tags.filter((t) => !t.system).map((t) => ({ kind: "Tag" as const, id: t.id, name: t.name, tagIds: [], live: t })),
+    ...tenant.llmConnections.map((c) => ({ kind: "LlmConnection" as const, id: c.connection_id, name: str(c.name), tagIds: [], live: c })),
+    ...tenant.httpConnections.map((c) => ({ kind: "HttpConnection" as const, id: c.connection_id, name: str(c.name), tagIds: [], live: c })),
+    ...tenant.agents.map((a) => ({ kind: "Agent" as const, id: a.job_id, name: str(a.name), tagIds: [], live: a })),
+    ...tenant.sources.map((s) => ({ kind: "Source" as const, id: str(s.id), name: str(s.name), tagIds: connectorTags(s), live: s })),
+    ...tenant.destinations.map((d) => ({ kind: "Destination" as const, id: str(d.id), name: str(d.name), tagIds: connectorTags(d), live: d })),
     // A chain goes where its destination goes: named and tagged as it is.
     ...tenant.smtChains.flatMap((c) => {
       const d = tenant.destinations.find((x) => x.id === c.destinationId);
-      return d ? [{ kind: "DestinationSmtChain" as const, id: c.destinationId, name: str(d.name), tagIds: connectorTags(d) }] : [];
+      return d ? [{ kind: "DestinationSmtChain" as const, id: c.destinationId, name: str(d.name), tagIds: connectorTags(d), live: c.chain }] : [];
     }),
-    ...tenant.transforms.map((t) => ({ kind: "Transform" as const, id: t.id, name: str(t.name), tagIds: t.tags })),
-    ...tenant.pipelines.map((p) => ({ kind: "Pipeline" as const, id: p.id, name: str(p.name), tagIds: p.tags })),
-    ...tenant.topics.filter(tunedTopic).map((t) => ({ kind: "Topic" as const, id: t.id, name: t.name, tagIds: t.tags })),
-    ...tenant.topicDestinations.map((b) => ({ kind: "TopicDestination" as const, id: `${b.topicId}|${b.destinationId}`, name: bindingName(tenant, b), tagIds: [] })),
+    ...tenant.transforms.map((t) => ({ kind: "Transform" as const, id: t.id, name: str(t.name), tagIds: t.tags, live: t })),
+    ...tenant.pipelines.map((p) => ({ kind: "Pipeline" as const, id: p.id, name: str(p.name), tagIds: p.tags, live: p })),
+    ...tenant.topics.filter(tunedTopic).map((t) => ({ kind: "Topic" as const, id: t.id, name: t.name, tagIds: t.tags, live: t })),
+    ...tenant.topicDestinations.map((b) => ({ kind: "TopicDestination" as const, id: `${b.topicId}|${b.destinationId}`, name: bindingName(tenant, b), tagIds: [], live: b })),
   ];
   return KIND_ORDER.flatMap((kind) => out.filter((c) => c.kind === kind).sort(byNameThenId));
 }
@@ -236,19 +239,6 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
   const secrets: Secret[] = [];
   const warnings: string[] = [];
   const resources: Resource[] = [];
-  const byId = {
-    Tag: new Map(tenant.tags.map((t) => [t.id, t])),
-    Source: new Map(tenant.sources.map((s) => [str(s.id), s])),
-    Destination: new Map(tenant.destinations.map((d) => [str(d.id), d])),
-    Transform: new Map(tenant.transforms.map((t) => [t.id, t])),
-    Pipeline: new Map(tenant.pipelines.map((p) => [p.id, p])),
-    HttpConnection: new Map(tenant.httpConnections.map((c) => [c.connection_id, c])),
-    LlmConnection: new Map(tenant.llmConnections.map((c) => [c.connection_id, c])),
-    Agent: new Map(tenant.agents.map((a) => [a.job_id, a])),
-    Topic: new Map(tenant.topics.map((t) => [t.id, t])),
-    TopicDestination: new Map(tenant.topicDestinations.map((b) => [`${b.topicId}|${b.destinationId}`, b])),
-    DestinationSmtChain: new Map(tenant.smtChains.map((c) => [c.destinationId, c.chain])),
-  };
 
   for (const c of chosen) {
     const ident = identOf(c.kind, c.id)!;
@@ -260,17 +250,17 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
     };
     const base = { ident, id: c.id, name: c.name, notes: [] as string[], dependsOn: [] as Ref[] };
     // The console may allow names pulumi-cdc's check does not: said, not hidden (topics have no name input).
-    const badName = c.kind === "Topic" || c.kind === "TopicDestination" || c.kind === "DestinationSmtChain" ? undefined : nameSchema.safeParse(c.name).error?.issues[0]?.message;
+    const badName = IMPORTED_KINDS[c.kind].inputs.some((p) => p.name === "name") ? nameSchema.safeParse(c.name).error?.issues[0]?.message : undefined;
     if (badName) base.notes.push(`pulumi-cdc's check refuses its name ${JSON.stringify(c.name)}: it ${badName}. \`pulumi preview\` fails until it is renamed, here and in the console.`);
     switch (c.kind) {
       case "Tag": {
-        const t = byId.Tag.get(c.id)!;
+        const t = c.live as Tenant["tags"][number];
         resources.push({ ...base, kind: "Tag", ...(t.description ? { description: t.description } : {}), type: [...t.type] });
         break;
       }
       case "Source":
       case "Destination": {
-        const live = (c.kind === "Source" ? byId.Source : byId.Destination).get(c.id)!;
+        const live = c.live as Tenant["sources"][number] | Tenant["destinations"][number];
         const kind = c.kind === "Source" ? "source" : "destination";
         const connector = str(live.connector);
         const raw = (selection.rawConfig ?? []).some((g) => globToRegExp(g).test(c.name));
@@ -281,7 +271,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
         break;
       }
       case "Transform": {
-        const t = byId.Transform.get(c.id)!;
+        const t = c.live as Tenant["transforms"][number];
         const type = str(t.transform_type);
         const settings = connectorSettings("transform", type, t.config ?? {}, false, (key, property) => secret(property ?? key, `transform "${c.name}": ${key}`), base.notes);
         const implementation = withoutNulls(t.implementation ?? {});
@@ -301,7 +291,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
         break;
       }
       case "Pipeline": {
-        const p = byId.Pipeline.get(c.id)!;
+        const p = c.live as Tenant["pipelines"][number];
         const view = livePipelineView(p);
         resources.push({
           ...base,
@@ -318,7 +308,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
         break;
       }
       case "HttpConnection": {
-        const h = byId.HttpConnection.get(c.id)!;
+        const h = c.live as Tenant["httpConnections"][number];
         const headers = Object.keys(h.headers)
           .sort()
           .map((n): [string, Secret] => [n, secret(`header ${n}`, `HTTP connection "${c.name}": header ${n}`)]);
@@ -326,7 +316,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
         break;
       }
       case "LlmConnection": {
-        const l = byId.LlmConnection.get(c.id)!;
+        const l = c.live as Tenant["llmConnections"][number];
         resources.push({
           ...base,
           kind: "LlmConnection",
@@ -338,7 +328,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
         break;
       }
       case "Agent": {
-        const a = byId.Agent.get(c.id)!;
+        const a = c.live as Tenant["agents"][number];
         const llmId = str(a.llm_connection_id);
         if (a.flags.includes("llm_connection_missing")) base.notes.push(`Its LLM connection ${llmId} is gone (flag llm_connection_missing): point llmConnection at one that exists.`);
         resources.push({
@@ -353,14 +343,14 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
         break;
       }
       case "Topic": {
-        const t = byId.Topic.get(c.id)!;
+        const t = c.live as Tenant["topics"][number];
         const ownerName = t.owner.kind === "source" ? names.source.get(t.owner.id) : names.transform.get(t.owner.id);
         base.dependsOn.push(ref(t.owner.kind === "source" ? "Source" : "Transform", t.owner.id, ownerName));
         resources.push({ ...base, kind: "Topic", topicId: t.id, partitionCount: t.partitions ?? PLATFORM_TOPIC_PARTITIONS, ...optional("tags", tagRefs(t.tags)) });
         break;
       }
       case "DestinationSmtChain": {
-        const chain = byId.DestinationSmtChain.get(c.id)!;
+        const chain = c.live as Tenant["smtChains"][number]["chain"];
         const { unmanaged } = liveEntries(chain);
         if (unmanaged.length > 0) {
           // The kind refuses to read such a chain, so a resource for it could never be adopted.
@@ -384,7 +374,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
         break;
       }
       case "TopicDestination": {
-        const b = byId.TopicDestination.get(c.id)!;
+        const b = c.live as Tenant["topicDestinations"][number];
         base.dependsOn.push(ref("Source", b.sourceId, names.source.get(b.sourceId)));
         resources.push({ ...base, kind: "TopicDestination", topicId: b.topicId, destination: ref("Destination", b.destinationId, names.destination.get(b.destinationId)) });
         break;

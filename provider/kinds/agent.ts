@@ -9,7 +9,7 @@ const DESCRIPTION_MAX = 2000;
 
 const id = z.string({ error: "must be an id string" }).min(1, { error: "must not be empty" });
 
-const { properties: inputs, schema: inputSchema } = declareInputs({
+const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   name: nameInput("agent"),
   instructions: {
     type: "string",
@@ -51,6 +51,7 @@ export const AGENT = {
     "A stream-processing AI agent. `deployed` is its desired state; destroying it is the API's soft delete (a running agent is cancelled first). Instructions, connections or status changed outside Pulumi are drift.",
   inputs,
   inputSchema,
+  replaceOnChange,
   outputs: [
     ...echo(inputs, ["name", "instructions", "llmConnectionId", "httpConnectionIds", "deployed"]),
     { name: "status", type: "string", required: true, description: "The API's status of the agent: `draft`, `running` or `cancelled`." },

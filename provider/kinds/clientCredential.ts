@@ -7,7 +7,7 @@ import type { KindSpec } from "./spec.js";
 /** The longest description the API keeps. */
 const DESCRIPTION_MAX = 1024;
 
-const { properties: inputs, schema: inputSchema } = declareInputs({
+const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   roleIds: {
     type: STRINGS,
     description: "The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.",
@@ -42,6 +42,7 @@ export const CLIENT_CREDENTIAL = {
     "An API client credential for a downstream service. Its roles and description change in place (the client id and secret stay); a new service id replaces it, with a new secret. The API shows the secret only at creation: it is a Pulumi secret.",
   inputs,
   inputSchema,
+  replaceOnChange,
   outputs: [
     ...echo(inputs, ["roleIds"]),
     { name: "clientId", type: "string", required: true, description: "The credential's client id, exchanged with the secret for an access token." },

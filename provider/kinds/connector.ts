@@ -10,7 +10,7 @@ export function connectorKind<K extends "Source" | "Destination">(kind: K) {
   const what = kind === "Source" ? "source" : "destination";
   const codes = kind === "Source" ? SOURCE_CODES : DESTINATION_CODES;
   const states = kind === "Source" ? SOURCE_STATES : DESTINATION_STATES;
-  const { properties: inputs, schema: inputSchema } = declareInputs({
+  const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
     name: nameInput(what, ", unique per tenant"),
     connector: {
       type: "string",
@@ -78,6 +78,7 @@ export function connectorKind<K extends "Source" | "Destination">(kind: K) {
         : "A CDC destination connector: writes topics into a warehouse, lake, database or service. Its config is checked against the platform's connector catalogue before any API call; drift is detected through the API's config history, so changes made outside Pulumi show in a plain `pulumi preview`.",
     inputs,
     inputSchema,
+    replaceOnChange,
     outputs,
   };
 }

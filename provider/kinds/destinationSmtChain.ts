@@ -6,7 +6,7 @@ import { smtSecretPaths } from "./smt-secrets.js";
 import type { KindSpec } from "./spec.js";
 
 /** The inputs' outer shape; each entry of `transforms` is checked against the SMT catalogue (provider/smt/entries.ts). */
-const { properties: inputs, schema: inputSchema } = declareInputs({
+const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   destination: {
     type: "string",
     replaceOnChange: true,
@@ -39,6 +39,7 @@ export const DESTINATION_SMT_CHAIN = {
     "Writes are guarded by the chain's revision; a chain edited in the console shows in a plain `pulumi preview`, entry and field named. Destroy empties the chain. Import id: the destination's id.",
   inputs,
   inputSchema,
+  replaceOnChange,
   outputs: [
     ...inputs.map(({ replaceOnChange: _r, ...p }) => p),
     { name: "chainRevision", type: "string", required: true, description: "The chain's revision after Pulumi's last write or read: what the next write expects." },

@@ -8,7 +8,7 @@ import type { KindSpec } from "./spec.js";
 /** An HTTP header's name: a token (RFC 9110). */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-const { properties: inputs, schema: inputSchema } = declareInputs({
+const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   name: nameInput("HTTP connection"),
   url: {
     type: "string",
@@ -51,6 +51,7 @@ export const HTTP_CONNECTION = {
     "An HTTP endpoint an agent may call. Header values are secrets: encrypted in the stack, sent to the API once and never read back; a header added or removed, or the URL changed, outside Pulumi is drift.",
   inputs,
   inputSchema,
+  replaceOnChange,
   outputs: [
     ...echo(
       inputs.filter((p) => p.name !== "headers"),

@@ -54,17 +54,16 @@ export type DeclarationOf<K extends KindName> = Extract<Declaration, { name: K }
 /** Any kind of the registry, seen through the declarations' common shape, with its rules. */
 export type Registered = KindSpec<KindName> & { rules(): Promise<object> };
 
+/** The kinds whose objects are the catalogue's connectors (Source, Destination) or transform types (Transform as well). */
+export type CatalogueKindName = Extract<Declaration, { catalogue: object }>["name"];
+export type ConnectorKindName = Extract<Declaration, { catalogue: { codeProperty: "connector" } }>["name"];
+
 export const KIND_NAMES: readonly KindName[] = DECLARATIONS.map((d) => d.name);
 
 export const KINDS = Object.fromEntries(DECLARATIONS.map((d) => [d.name, d])) as unknown as { readonly [K in KindName]: DeclarationOf<K> };
 
 export function isKindName(name: string): name is KindName {
   return Object.hasOwn(KINDS, name);
-}
-
-/** The top-level inputs whose change replaces the object. */
-export function replaceOnChange(kind: KindSpec): string[] {
-  return kind.inputs.filter((p) => p.replaceOnChange).map((p) => p.name);
 }
 
 /**

@@ -15,15 +15,20 @@ export type InputSpecs = Record<string, InputSpec>;
 /** The zod shape of a kind's inputs: each input's check, and `logicalName`, the resource's name, which both hosts add. */
 type Shape<I extends InputSpecs> = { logicalName: z.ZodOptional<z.ZodString> } & { [K in keyof I]: I[K]["check"] };
 
+/** The names of the inputs whose change replaces the object. */
+type Replacing<I extends InputSpecs> = { [K in keyof I]: I[K] extends { replaceOnChange: true } ? K : never }[keyof I] & string;
+
 /**
- * A kind's inputs as the schema lists them (`properties`) and the core's input check (`schema`),
- * both from the one declaration of each input.
+ * A kind's inputs as the schema lists them (`properties`), the core's input check (`schema`), and
+ * the inputs whose change replaces the object (`replaceOnChange`), all from the one declaration of
+ * each input.
  */
-export function declareInputs<const I extends InputSpecs>(inputs: I): { properties: PropertySpec[]; schema: z.ZodObject<Shape<I>> } {
+export function declareInputs<const I extends InputSpecs>(inputs: I): { properties: PropertySpec[]; schema: z.ZodObject<Shape<I>>; replaceOnChange: readonly Replacing<I>[] } {
   const properties = Object.entries(inputs).map(([name, { check, ...spec }]): PropertySpec => {
     const required = !check.safeParse(undefined).success;
     return { name, ...spec, ...(required ? { required: true } : {}) };
   });
   const shape = { logicalName: z.string().optional(), ...Object.fromEntries(Object.entries(inputs).map(([name, spec]) => [name, spec.check])) };
-  return { properties, schema: z.object(shape) as unknown as z.ZodObject<Shape<I>> };
+  const replaceOnChange = properties.filter((p) => p.replaceOnChange).map((p) => p.name as Replacing<I>);
+  return { properties, schema: z.object(shape) as unknown as z.ZodObject<Shape<I>>, replaceOnChange };
 }

@@ -54,7 +54,7 @@ const aclSchema = z
     }
   });
 
-const { properties: inputs, schema: inputSchema } = declareInputs({
+const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   username: {
     type: "string",
     replaceOnChange: true,
@@ -121,6 +121,7 @@ export const KAFKA_USER = {
     "A Kafka user of the platform's Kafka access: a broker user with ACL rules, for clients that read or write the platform's topics. The password is write-only (the API never returns it); ACLs, IPs or the schema-registry user changed outside Pulumi show in a plain `pulumi preview`.",
   inputs,
   inputSchema,
+  replaceOnChange,
   outputs: [
     ...echo(
       inputs.filter((p) => p.name !== "password"),

@@ -6,7 +6,7 @@ import { declareInputs } from "./inputs.js";
 import { adoptInput, echo, list, nameInput } from "./shared.js";
 import type { KindSpec } from "./spec.js";
 
-const { properties: inputs, schema: inputSchema } = declareInputs({
+const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   name: { ...nameInput("LLM connection"), replaceOnChange: true },
   provider: {
     type: "string",
@@ -57,6 +57,7 @@ export const LLM_CONNECTION = {
     "A connection to a language model. The API cannot update one, so any change replaces it: the replacement is created first, the agents of the stack that use it are repointed, then the old one is deleted.",
   inputs,
   inputSchema,
+  replaceOnChange,
   outputs: [
     ...echo(
       inputs.filter((p) => p.name !== "apiKey"),

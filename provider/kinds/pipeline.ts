@@ -20,7 +20,7 @@ const NO_TOPICS =
   "(for one already created, run `pulumi refresh` once so it reads its topics), or list the topics here by name, e.g. [\"clean.orders\"]";
 const topic = knowable(z.string({ error: "must be a topic name" }).min(1, { error: "must not be empty: a topic name like public.orders" }));
 
-const { properties: inputs, schema: inputSchema } = declareInputs({
+const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   name: nameInput("pipeline", ", unique per tenant"),
   source: {
     type: { object: "cdc:index:ConnectorRef" },
@@ -76,6 +76,7 @@ export const PIPELINE = {
     "Joins a source to a destination: the source's topics it sends as they are, and per transform the topics of it it sends. Every field updates in place; changes made outside Pulumi, and deletion, show in a plain `pulumi preview`.",
   inputs,
   inputSchema,
+  replaceOnChange,
   outputs: [
     ...echo(inputs, ["name", "source", "destination", "sourceTopics", "transforms", "snapshotNewTables"]),
     { name: "status", type: "string", required: true, description: "The API's status of the pipeline." },

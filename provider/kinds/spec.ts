@@ -50,6 +50,8 @@ export interface KindSpec<N extends string = string> {
   inputs: PropertySpec[];
   /** The core's check of the inputs, from the same declaration (provider/kinds/inputs.ts). */
   inputSchema: ZodObject;
+  /** The inputs whose change replaces the object (those declared `replaceOnChange`). */
+  replaceOnChange: readonly string[];
   outputs: PropertySpec[];
   /** `pulumi-cdc drift`: the kind as its report names it. Sources, destinations and pipelines have checks of their own. */
   report: string;

@@ -7,7 +7,7 @@ import type { KindSpec } from "./spec.js";
 /** The longest description the API keeps. */
 const DESCRIPTION_MAX = 1024;
 
-const { properties: inputs, schema: inputSchema } = declareInputs({
+const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   name: nameInput("tag", ", unique per tenant"),
   description: {
     type: "string",
@@ -46,6 +46,7 @@ export const TAG = {
   description: "A tag for organising sources, destinations, pipelines and the platform's other objects.",
   inputs,
   inputSchema,
+  replaceOnChange,
   outputs: [
     ...echo(inputs, ["name", "description", "type"]),
     { name: "system", type: "boolean", required: true, description: "Whether the tag is one of the platform's own." },

@@ -7,7 +7,7 @@ import type { KindSpec } from "./spec.js";
 /** The most partitions a topic may have. */
 const PARTITIONS_MAX = 1000;
 
-const { properties: inputs, schema: inputSchema } = declareInputs({
+const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   topicId: {
     type: "string",
     replaceOnChange: true,
@@ -43,6 +43,7 @@ export const TOPIC = {
     "Tunes a topic that a source (one per table) or a transform made: its partition count, which only grows, and its tags. Pulumi never creates or deletes the topic: destroy leaves it, and it goes with its source's table or its transform.",
   inputs,
   inputSchema,
+  replaceOnChange,
   outputs: [
     ...echo(inputs, ["topicId", "partitionCount"]),
     { name: "name", type: "string", required: true, description: "The topic's name, without its owner's prefix." },

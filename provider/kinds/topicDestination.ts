@@ -7,7 +7,7 @@ import type { KindSpec } from "./spec.js";
 /** An API source's topic id: `source_<source id>.<connector>.<resource>`. */
 const TOPIC = /^source_[^.]+\..+/;
 
-const { properties: inputs, schema: inputSchema } = declareInputs({
+const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   topicId: {
     type: "string",
     replaceOnChange: true,
@@ -44,6 +44,7 @@ export const TOPIC_DESTINATION = {
     "Sends one topic of an API source to a destination. The platform keeps one binding per source and destination, shared by the topics sent there: deleting this resource detaches this topic only. A detach made in the console shows in a plain `pulumi preview`, and `pulumi up` attaches it again. Import id: `<topicId>|<destinationId>`.",
   inputs,
   inputSchema,
+  replaceOnChange,
   outputs: [
     ...echo(inputs, ["topicId", "destinationId"]),
     { name: "bindingId", type: "string", required: true, description: "The platform's binding of this source and destination, shared by the topics sent there." },

@@ -10,7 +10,7 @@ export const DEFAULT_DEPLOY_TIMEOUT_SEC = 600;
 const DEPLOY_TIMEOUT_MIN = 10;
 const DEPLOY_TIMEOUT_MAX = 3600;
 
-const { properties: inputs, schema: inputSchema } = declareInputs({
+const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   name: nameInput("transform", ", unique per tenant; the same as config `transforms.name`, which it fills in"),
   transform: {
     type: "string",
@@ -71,6 +71,7 @@ export const TRANSFORM = {
   description: `A stream processor of one of the seven types (${list(TRANSFORM_TYPES)}), between a source's topics and a pipeline's destination. Settings, implementation, name and tags update in place; changing the type replaces it.`,
   inputs,
   inputSchema,
+  replaceOnChange,
   outputs: [
     ...echo(inputs, ["name", "transform", "config", "deploy", "deployTimeoutSec"]),
     { name: "status", type: "string", required: true, description: "The status of the transform's job: `RUNNING`, `FAILED`, `DEPLOYING`, ... or `NOT_DEPLOYED`." },

@@ -134,7 +134,7 @@ export class ClientCredentialProvider {
   }
 
   /** Read by the unknowns wrapper: a pending service id plans a replacement. */
-  readonly replaceOnChange = ["serviceId"] as const;
+  readonly replaceOnChange = CLIENT_CREDENTIAL.replaceOnChange;
 
   async check(_olds: unknown, news: Record<string, unknown>) {
     const parsed = CLIENT_CREDENTIAL.inputSchema.safeParse(news);

@@ -65,6 +65,7 @@ interface KindSpec {
   schema: typeof sourceConnectorSchema | typeof destinationConnectorSchema;
   /** The kind's input check, from its declaration. */
   inputSchema: (typeof SOURCE_KIND)["inputSchema"] | (typeof DESTINATION_KIND)["inputSchema"];
+  replaceOnChange: (typeof SOURCE_KIND)["replaceOnChange"];
 }
 
 /**
@@ -81,6 +82,7 @@ export const SOURCE: KindSpec = {
   states: SOURCE_STATES,
   schema: sourceConnectorSchema,
   inputSchema: SOURCE_KIND.inputSchema,
+  replaceOnChange: SOURCE_KIND.replaceOnChange,
 };
 
 export const DESTINATION: KindSpec = {
@@ -90,6 +92,7 @@ export const DESTINATION: KindSpec = {
   states: DESTINATION_STATES,
   schema: destinationConnectorSchema,
   inputSchema: DESTINATION_KIND.inputSchema,
+  replaceOnChange: DESTINATION_KIND.replaceOnChange,
 };
 
 
@@ -197,7 +200,9 @@ export class ConnectorProvider {
   }
 
   /** Another connector is another object (replace-on-change config keys are the catalogue's). */
-  readonly replaceOnChange = ["connector"] as const;
+  get replaceOnChange() {
+    return this.spec.replaceOnChange;
+  }
   constructor(readonly spec: KindSpec) {
   }
 

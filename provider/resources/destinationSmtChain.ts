@@ -93,7 +93,7 @@ export class DestinationSmtChainProvider {
     return { gone: live === undefined, findings: smtChainDrift(live, recorded) };
   }
 
-  readonly replaceOnChange = ["destination"] as const;
+  readonly replaceOnChange = DESTINATION_SMT_CHAIN.replaceOnChange;
 
   async check(_olds: Partial<DestinationSmtChainInputs>, news: Record<string, unknown>) {
     const parsed = DESTINATION_SMT_CHAIN.inputSchema.safeParse(news);

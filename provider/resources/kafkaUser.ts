@@ -152,7 +152,7 @@ export class KafkaUserProvider {
     return { gone: live === undefined, findings: kafkaUserFindings(live, recorded).findings };
   }
 
-  readonly replaceOnChange = ["username"] as const;
+  readonly replaceOnChange = KAFKA_USER.replaceOnChange;
 
   async check(_olds: Partial<KafkaUserInputs>, news: Record<string, unknown>) {
     const parsed = KAFKA_USER.inputSchema.safeParse(news);

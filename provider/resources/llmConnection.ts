@@ -32,8 +32,6 @@ export interface LlmConnectionOutputs extends Omit<LlmConnectionInputs, "apiKey"
 
 
 const path = "/agents/connections/llm/{id}";
-/** Every input is fixed at creation: the API has no update for LLM connections. */
-const REPLACE_KEYS = ["name", "provider", "model", "apiKey", "baseUrl"] as const;
 
 export function getLive(api: CdcClient, id: string): Promise<LlmConnection | undefined> {
   return unlessGone(() => api.get(path, { params: { id }, schema: llmConnectionSchema }));
@@ -83,7 +81,8 @@ export class LlmConnectionProvider {
     return { gone: live === undefined, findings: llmConnectionFindings(live, recorded) };
   }
 
-  readonly replaceOnChange = REPLACE_KEYS;
+  /** Every input is fixed at creation: the API has no update for LLM connections. */
+  readonly replaceOnChange = LLM_CONNECTION.replaceOnChange;
 
   async check(olds: Partial<LlmConnectionInputs>, news: Record<string, unknown>) {
     const parsed = LLM_CONNECTION.inputSchema.safeParse(news);
@@ -106,7 +105,7 @@ export class LlmConnectionProvider {
     // An empty digest: the key of a connection `pulumi import` took in, which Pulumi never saw
     // (the API never shows it). The program's key is taken as the stored one; a replacement for
     // any other reason sends it and records its digest.
-    const replaces = REPLACE_KEYS.filter((k) =>
+    const replaces = this.replaceOnChange.filter((k) =>
       k === "apiKey" ? olds.apiKeyDigest !== "" && !sameSecret(olds.secretSalt, olds.apiKeyDigest, news.apiKey) : (olds[k] ?? "") !== (news[k] ?? ""),
     );
     let drifted = false;

@@ -58,7 +58,7 @@ export class TopicProvider {
     return { gone: live === undefined, findings: topicFindings(live, recorded) };
   }
 
-  readonly replaceOnChange = ["topicId"] as const;
+  readonly replaceOnChange = TOPIC.replaceOnChange;
 
   async check(olds: Partial<TopicInputs>, news: Record<string, unknown>) {
     const parsed = TOPIC.inputSchema.safeParse(news);

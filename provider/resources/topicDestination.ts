@@ -88,7 +88,7 @@ export class TopicDestinationProvider {
     return { gone: false, findings: topicDestinationFindings(await getTopicDestination(api, ends), ends) };
   }
 
-  readonly replaceOnChange = ["topicId", "destinationId"] as const;
+  readonly replaceOnChange = TOPIC_DESTINATION.replaceOnChange;
 
   async check(_olds: Partial<TopicDestinationInputs>, news: Record<string, unknown>) {
     const parsed = TOPIC_DESTINATION.inputSchema.safeParse(news);

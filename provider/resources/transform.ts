@@ -109,7 +109,7 @@ export class TransformProvider {
     return { gone: live === undefined, findings: transformFindings(live, recorded as unknown as TransformOutputs, job) };
   }
 
-  readonly replaceOnChange = ["transform"] as const;
+  readonly replaceOnChange = TRANSFORM.replaceOnChange;
 
   async check(olds: Partial<TransformInputs>, news: Record<string, unknown>) {
     const parsed = TRANSFORM.inputSchema.safeParse(news);

@@ -1,6 +1,6 @@
 import { helperName } from "../../catalogue/helpers.js";
 import { CATALOGUE, KINDS as CATALOGUE_KINDS, type CatalogueKind, type ConnectorSpec, type KeySpec } from "../../catalogue/index.js";
-import { DECLARATIONS, type KindSpec, type PropertySpec, type TypeSpec } from "../kinds/index.js";
+import { DECLARATIONS, type CatalogueKindName, type KindSpec, type PropertySpec, type TypeSpec } from "../kinds/index.js";
 
 /**
  * The typed resources of the plugin's schema, as data generated from the catalogue: one per
@@ -15,7 +15,8 @@ import { DECLARATIONS, type KindSpec, type PropertySpec, type TypeSpec } from ".
 
 export type TypedModule = "sources" | "destinations" | "transforms";
 export type TypedToken = `cdc:${TypedModule}:${string}`;
-export type GenericKind = "Source" | "Destination" | "Transform";
+/** The kinds whose objects are the catalogue's: a typed resource is one of them. */
+export type GenericKind = CatalogueKindName;
 
 /** A connector key as a typed property. */
 export interface TypedProperty {

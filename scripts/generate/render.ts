@@ -1,4 +1,4 @@
-import { helperName } from "../../catalogue/helpers.js";
+import { helperName, kindOfPart } from "../../catalogue/helpers.js";
 import { CATALOGUE, KINDS, ORIGIN, type CatalogueKind, type ConnectorSpec, type KeySpec } from "../../catalogue/index.js";
 
 export { helperName };
@@ -9,7 +9,6 @@ export { helperName };
  * committed files (they are stale when the two differ).
  */
 
-const SUFFIX: Record<CatalogueKind, string> = { source: "Source", destination: "Destination", transform: "Transform" };
 const FILE: Record<CatalogueKind, string> = { source: "sources.ts", destination: "destinations.ts", transform: "transforms.ts" };
 
 export function argsName(spec: ConnectorSpec): string {
@@ -79,7 +78,7 @@ function renderSpec(spec: ConnectorSpec): string {
     ...keys.map((k) => `  ${k.name}: ${JSON.stringify(k.key)},`),
     "};",
     "",
-    `/** The ${spec.displayName} ${spec.kind} (\`${spec.code}\`): \`{${field}, config}\` in the API's keys${spec.kind === "transform" ? "" : `, to spread into \`${SUFFIX[spec.kind]}\` args`}. */`,
+    `/** The ${spec.displayName} ${spec.kind} (\`${spec.code}\`): \`{${field}, config}\` in the API's keys${spec.kind === "transform" ? "" : `, to spread into \`${kindOfPart(spec.kind)}\` args`}. */`,
     `export function ${fn}(args: ${args}${anyRequired ? "" : " = {}"}): ${result} {`,
     `  return { ${field}: ${JSON.stringify(spec.code)}, config: buildConfig(${JSON.stringify(spec.kind)}, ${JSON.stringify(spec.code)}, ${map}, args) };`,
     "}",

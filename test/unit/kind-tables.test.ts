@@ -1,0 +1,61 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { KIND_NAMES } from "../../provider/kinds/index.js";
+
+// A kind is declared once, in provider/kinds/ (the registry); every table of kinds elsewhere is
+// derived from it. This finds tables of kinds written by hand in the product's code: two kinds in
+// a row in a list or a union (`"Tag", "Topic"`, `"Tag" | "Topic"`), or two lines in a row each
+// keyed by a kind (a map written a row per kind). A kind's own rules, its emulator route and its
+// tests may name it; generated code is written from the registry.
+
+const root = join(__dirname, "..", "..");
+/** The product, and the generator that writes code from the registry. */
+const PRODUCT = ["provider", "plugin", "sdk", "cli", "catalogue", "scripts/generate"];
+const EXEMPT = [/^provider\/kinds\//, /(^|\/)generated\//, /\.test\.ts$/];
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) return entry === "node_modules" ? [] : sources(path);
+    return /\.(ts|mts|js|mjs)$/.test(entry) ? [path] : [];
+  });
+}
+
+const names = KIND_NAMES.join("|");
+/** Two kinds in a row, quoted, with only a comma or a bar between (a list or a union of them), or only a key between (a one-line map). */
+const listed = new RegExp(`["'\`](${names})["'\`]\\s*(,|\\||,\\s*["']?[\\w-]+["']?\\s*:)\\s*["'\`](${names})["'\`]`);
+/** A line keyed by a kind: a row of a map. */
+const keyed = new RegExp(`^\\s*["']?(${names})["']?\\s*:`);
+
+/** The hand-written tables of kinds in one file's text, as `line: text`. */
+export function kindTables(text: string): string[] {
+  const lines = text.split("\n");
+  const found: string[] = [];
+  lines.forEach((line, i) => {
+    if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
+    const rowOfMap = keyed.test(line) && (keyed.test(lines[i - 1] ?? "") || keyed.test(lines[i + 1] ?? ""));
+    if (listed.test(line) || rowOfMap) found.push(`${i + 1}: ${line.trim()}`);
+  });
+  return found;
+}
+
+describe("the kind registry", () => {
+  it("finds a table of kinds written by hand (the detector itself)", () => {
+    expect(kindTables(`const order = ["Tag", "Source"];`)).toHaveLength(1);
+    expect(kindTables(`type K = "Tag" | "Topic";`)).toHaveLength(1);
+    expect(kindTables(`const SUFFIX = { source: "Source", destination: "Destination" };`)).toHaveLength(1);
+    expect(kindTables(["const LABEL = {", "  Tag: \"tag\",", "  Topic: \"topic\",", "};"].join("\n"))).toHaveLength(2);
+    expect(kindTables(`if (kind === "Tag") return;`)).toEqual([]);
+    expect(kindTables(`ref(owner === "source" ? "Source" : "Transform", id)`)).toEqual([]);
+    expect(kindTables(`// Tag, Topic and Source are kinds`)).toEqual([]);
+  });
+
+  it("is the only place that lists kinds: no product file outside provider/kinds/ holds a table of them", () => {
+    const tables = PRODUCT.flatMap((dir) => sources(join(root, dir)))
+      .map((path) => relative(root, path).split("\\").join("/"))
+      .filter((path) => !EXEMPT.some((re) => re.test(path)))
+      .flatMap((path) => kindTables(readFileSync(join(root, path), "utf8")).map((row) => `${path}:${row}`));
+    expect(tables, "a table of kinds written by hand: derive it from the registry (provider/kinds/index.ts) instead").toEqual([]);
+  });
+});
