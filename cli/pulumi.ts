@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { ENGINE_FLAGS } from "./engine-flags.js";
 // The client's leaf modules, not its index: reading a stack needs neither undici nor zod.
 import { redact } from "../provider/client/redact.js";
 import { TUNING_SPECS } from "../provider/client/tuning.js";
@@ -36,8 +37,7 @@ export function pulumiRunner(options: { binary?: string; env?: NodeJS.ProcessEnv
       const timeout = perCall?.timeoutMs ?? defaultTimeout;
       execFile(
         binary,
-        // Never prompt (there is no one to answer in CI) and no colour codes in error text we quote.
-        [...args, "--non-interactive", "--color", "never"],
+        [...args, ...ENGINE_FLAGS],
         { cwd, env: options.env ?? process.env, timeout, killSignal: "SIGKILL", maxBuffer: 256 * 1024 * 1024, windowsHide: true },
         (error, stdout, stderr) => {
           if (error && (error as NodeJS.ErrnoException).code === "ENOENT") {

@@ -15,7 +15,7 @@ import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorStats, type RunningEmulator } from "../../dist/emulator/index.js";
 import { CdcClient, clientCredentialSchema, destinationConnectorSchema, sourceConnectorSchema, tagSchema } from "../../dist/provider/client/index.js";
-import { ENGINE_FLAGS, run, type Ran } from "../lib/process.js";
+import { ENGINE_FLAGS, run, type Ran } from "../lib/process";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAM = join(ROOT, "test", "e2e", "fixtures", "chaos");

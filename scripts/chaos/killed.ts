@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import { killTree } from "./kill-tree";
 import { startEmulator, type RunningEmulator } from "../../dist/emulator/index.js";
 import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
-import { ENGINE_FLAGS, run, type Ran } from "../lib/process.js";
+import { ENGINE_FLAGS, run, type Ran } from "../lib/process";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAM = join(ROOT, "scripts", "bench", "programs", "cdc-plugin");

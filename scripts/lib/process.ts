@@ -3,8 +3,9 @@ import { spawn, spawnSync } from "node:child_process";
 // The one way the scripts (release, bench, chaos, conformance, generate) run a command to its
 // end. Servers a script starts and stops (the emulator) are not commands run to their end.
 
-/** What every `pulumi` command of the scripts runs with: no prompt, no colour codes in what it prints. */
-export const ENGINE_FLAGS = ["--non-interactive", "--color", "never"] as const;
+/** What every `pulumi` command runs with, the CLI's (no prompt, no colour codes in what it prints). */
+// Without an extension: the chaos scripts run under ts-node, which resolves no `.js` to its `.ts`.
+export { ENGINE_FLAGS } from "../../cli/engine-flags";
 
 /** What a command did: its exit code, and its output. */
 export interface Ran {
