@@ -5,8 +5,8 @@ const inputs: PropertySpec[] = [
   nameInput("agent"),
   { name: "instructions", type: "string", required: true, description: "What the agent does, in words. Changed outside Pulumi, it is drift." },
   { name: "description", type: "string", description: "A description of the agent, at most 2000 characters." },
-  { name: "llmConnectionId", type: "string", required: true, description: "The id of the `LlmConnection` the agent thinks with." },
-  { name: "httpConnectionIds", type: STRINGS, description: "The ids of the `HttpConnection`s the agent may call. Default: none." },
+  { name: "llmConnectionId", type: "string", ts: { arg: "llmConnection", input: "LlmConnection | pulumi.Input<string>", convert: "idOf" }, required: true, description: "The id of the `LlmConnection` the agent thinks with." },
+  { name: "httpConnectionIds", type: STRINGS, ts: { arg: "httpConnections", input: "Array<HttpConnection | pulumi.Input<string>>", convert: "idsOf" }, description: "The ids of the `HttpConnection`s the agent may call. Default: none." },
   {
     name: "deployed",
     type: "boolean",
@@ -21,6 +21,7 @@ export const AGENT = {
   noun: "agent",
   plural: "agents",
   report: "agent",
+  internal: ["logicalName"],
   imported: {
     flag: "agents",
     suffix: "Agent",

@@ -21,6 +21,7 @@ export function connectorKind<K extends "Source" | "Destination">(kind: K) {
     {
       name: "config",
       type: { mapOf: "any" },
+      ts: { type: "ConfigValue", convert: kind === "Source" ? "sourceConfig" : "destinationConfig" },
       required: true,
       description:
         `The connector's settings, in the platform's own keys (e.g. \`${kind === "Source" ? "database.hostname.user.defined" : "snowflake.url.name"}\`). ` +
@@ -32,6 +33,7 @@ export function connectorKind<K extends "Source" | "Destination">(kind: K) {
     {
       name: "desiredState",
       type: "string",
+      ts: { type: kind === "Source" ? "SourceState" : "DesiredState" },
       description: `The state Pulumi keeps the ${what} in: ${states}. The ${what} is paused${kind === "Destination" ? ", stopped" : ""} or resumed to match; a status changed outside Pulumi is drift.`,
     },
     {
@@ -63,6 +65,7 @@ export function connectorKind<K extends "Source" | "Destination">(kind: K) {
     {
       name: "drift",
       type: { object: "cdc:index:DriftReport" },
+      ts: { type: "DriftReport" },
       required: true,
       description:
         kind === "Source"

@@ -14,6 +14,7 @@ export const DESTINATION = {
     section: "Destinations",
   },
   recover: "name",
+  internal: ["logicalName"],
   catalogue: { kind: "destination", codeProperty: "connector", module: "destinations" },
   ...connectorKind("Destination"),
   rules: async () => { const { ConnectorProvider, DESTINATION } = await import("../resources/connector.js"); return new ConnectorProvider(DESTINATION); },

@@ -5,6 +5,7 @@ const inputs: PropertySpec[] = [
   {
     name: "destination",
     type: "string",
+    ts: { input: "Destination | pulumi.Input<string>", convert: "idOf" },
     required: true,
     replaceOnChange: true,
     description: "The id of the destination whose chain this is (a `Destination`'s id). Changing it replaces the resource: the old destination's chain is emptied.",
@@ -12,6 +13,7 @@ const inputs: PropertySpec[] = [
   {
     name: "transforms",
     type: { arrayOf: { object: "cdc:index:SmtTransform" } },
+    ts: { type: "SmtTransformArgs", output: "SmtTransform[]", convert: "smtSecrets" },
     required: true,
     description: "The destination's user chain, in the order the connector runs it; `[]` for none. The platform's own managed transforms are not part of it.",
   },
@@ -31,6 +33,7 @@ export const DESTINATION_SMT_CHAIN = {
   },
   recover: "destination",
   secretPaths: smtSecretPaths,
+  internal: ["secretSalt", "secretDigests"],
   description:
     "The chain of single message transforms (SMTs) of a destination, written through the chain endpoint only, never the connector's config, so it works the same for every destination connector. " +
     "Writes are guarded by the chain's revision; a chain edited in the console shows in a plain `pulumi preview`, entry and field named. Destroy empties the chain. Import id: the destination's id.",

@@ -4,7 +4,7 @@ import type { KindSpec, PropertySpec } from "./spec.js";
 
 const inputs: PropertySpec[] = [
   { ...nameInput("LLM connection"), replaceOnChange: true },
-  { name: "provider", type: "string", required: true, replaceOnChange: true, description: `The model's provider: ${list(LLM_PROVIDERS)}.` },
+  { name: "provider", type: "string", ts: { type: "LlmProvider" }, required: true, replaceOnChange: true, description: `The model's provider: ${list(LLM_PROVIDERS)}.` },
   { name: "model", type: "string", required: true, replaceOnChange: true, description: "The model's name, e.g. `gpt-4o`." },
   {
     name: "apiKey",
@@ -24,6 +24,7 @@ export const LLM_CONNECTION = {
   noun: "LLM connection",
   plural: "LLM connections",
   report: "llm_connection",
+  internal: ["logicalName", "apiKeyDigest", "secretSalt"],
   imported: {
     flag: "llm-connections",
     suffix: "LlmConnection",

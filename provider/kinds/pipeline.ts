@@ -6,12 +6,14 @@ const inputs: PropertySpec[] = [
   {
     name: "source",
     type: { object: "cdc:index:ConnectorRef" },
+    ts: { type: "ConnectorRef", input: "Source | pulumi.Input<string>", convert: "connectorRef" },
     required: true,
     description: "The source the pipeline reads: its id, and optionally its name and connector (read from the API when left out).",
   },
   {
     name: "destination",
     type: { object: "cdc:index:ConnectorRef" },
+    ts: { type: "ConnectorRef", input: "Destination | pulumi.Input<string>", convert: "connectorRef" },
     required: true,
     description: "The destination the pipeline writes to: its id, and optionally its name and connector (read from the API when left out).",
   },
@@ -24,6 +26,7 @@ const inputs: PropertySpec[] = [
   {
     name: "transforms",
     type: { arrayOf: { object: "cdc:index:PipelineTransform" } },
+    ts: { type: "PipelineTransform", input: "PipelineTransformOf<Transform>[]", convert: "pipelineTransforms" },
     description: "The transforms of the pipeline, each with the topics of it that go to the destination. Default: none.",
   },
   { name: "snapshotNewTables", type: "boolean", description: "Snapshot tables newly added to the pipeline. Default `false`." },
@@ -37,6 +40,7 @@ export const PIPELINE = {
   noun: "pipeline",
   plural: "pipelines",
   report: "pipeline",
+  internal: ["logicalName"],
   imported: {
     flag: "pipelines",
     suffix: "Pipeline",

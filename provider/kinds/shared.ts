@@ -19,6 +19,7 @@ export function echo(inputs: readonly PropertySpec[], alwaysSet: readonly string
 export const tagsInput = (what: string): PropertySpec => ({
   name: "tags",
   type: STRINGS,
+  ts: { input: "TagsOf<Tag>", convert: "tagIds" },
   description: `Tag ids on the ${what} (a \`Tag\` resource's id, or the id of one of the platform's own tags). Unset: the ${what}'s tags are left as they are; \`[]\` removes them all. Tags changed outside Pulumi are drift.`,
 });
 

@@ -8,6 +8,7 @@ const inputs: PropertySpec[] = [
   {
     name: "type",
     type: STRINGS,
+    ts: { type: "TagType" },
     required: true,
     description: `What the tag is for, at least one, spelt as the platform spells it: ${list(TAG_TYPES)}.`,
   },
@@ -31,6 +32,7 @@ export const TAG = {
     section: "Tags",
   },
   recover: "name",
+  internal: ["logicalName"],
   description: "A tag for organising sources, destinations, pipelines and the platform's other objects.",
   inputs,
   outputs: [

@@ -13,6 +13,7 @@ const inputs: PropertySpec[] = [
   {
     name: "destinationId",
     type: "string",
+    ts: { arg: "destination", input: "Destination | pulumi.Input<string>", convert: "idOf" },
     required: true,
     replaceOnChange: true,
     description: "The id of the destination the topic is sent to. Changing it replaces the resource.",

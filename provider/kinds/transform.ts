@@ -7,6 +7,7 @@ const inputs: PropertySpec[] = [
   {
     name: "transform",
     type: "string",
+    ts: { type: "TransformType" },
     required: true,
     replaceOnChange: true,
     description: `The transform's type: ${list(TRANSFORM_TYPES)}. Changing it replaces the transform.`,
@@ -14,6 +15,7 @@ const inputs: PropertySpec[] = [
   {
     name: "config",
     type: { mapOf: "any" },
+    ts: { type: "ConfigValue" },
     description:
       "The transform's settings, in the platform's keys (e.g. `transforms.input.topic.pattern`), checked against the catalogue before any API call: required keys, types, allowed values and ranges. Settings changed outside Pulumi are drift.",
   },
@@ -30,7 +32,7 @@ const inputs: PropertySpec[] = [
     description: "Deploy the transform and wait for its job to be `RUNNING`; a job that ends `FAILED` fails the update with the API's reason. Default `false`.",
   },
   { name: "deployTimeoutSec", type: "integer", description: "How long a deploy waits for `RUNNING`, in seconds, from 10 to 3600. Default 600." },
-  { name: "replayWindow", type: "string", description: `How far back a deployment replays its input: ${list(REPLAY_WINDOWS)}. Unset: the platform's default.` },
+  { name: "replayWindow", type: "string", ts: { type: "ReplayWindow" }, description: `How far back a deployment replays its input: ${list(REPLAY_WINDOWS)}. Unset: the platform's default.` },
   tagsInput("transform"),
   adoptInput("transform", "otherwise it is updated to match (of the same type)."),
 ];
@@ -41,6 +43,7 @@ export const TRANSFORM = {
   noun: "transform",
   plural: "transforms",
   report: "transform",
+  internal: ["logicalName"],
   catalogue: { kind: "transform", codeProperty: "transform", module: "transforms" },
   imported: {
     flag: "transforms",

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm run generate`: the SDK's typed helpers (sdk/generated/*.ts) from catalogue/connectors.json,
+# `npm run generate`: the SDK's typed helpers (sdk/generated/*.ts) from catalogue/connectors.json
+# and its dynamic classes (sdk/generated/kinds.ts) from the kinds' declarations (provider/kinds/),
 # after completing the catalogue from the vendor's provider when PULUMI_CDC_VENDOR_REPO names a clone
 # and adding the ranges pulumi-cdc gives keys the platform publishes none for.
 # Run it after changing the catalogue and commit the result; the tests fail while it is stale.
