@@ -1,8 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { SMT_CATALOGUE } from "../catalogue/smt-data.js";
 import { findSmtType } from "../catalogue/smt.js";
-import type { Destination } from "./destination.js";
-import { CdcResource } from "./dynamic.js";
+
+/** What the `DestinationSmtChain` class (sdk/generated/kinds.ts) takes beyond its declaration: its entries' types, and their secrets. */
 
 // The entry types below are derived from the SMT catalogue itself (catalogue/smt-data.ts): a
 // type, field, enum value or default it adds reaches programs with no edit here.
@@ -34,17 +34,6 @@ export type SmtTransform = {
   [T in Catalogued as T["type_id"]]: { type: T["type_id"]; name: string; enabled: boolean } & Fields<T, "output">;
 }[SmtType];
 
-export interface DestinationSmtChainArgs {
-  /** The destination whose chain this is: a `Destination` resource or its id. Changing it replaces the resource. */
-  destination: Destination | pulumi.Input<string>;
-  /** The user chain, in the order the connector runs it; `[]` for none. */
-  transforms: pulumi.Input<pulumi.Input<SmtTransformArgs>[]>;
-}
-
-function destinationId(destination: Destination | pulumi.Input<string>): pulumi.Input<string> {
-  return pulumi.CustomResource.isInstance(destination) ? (destination as Destination).id : (destination as pulumi.Input<string>);
-}
-
 /** An entry with its secret fields (by the catalogue) as Pulumi secrets, so state holds them encrypted. */
 function entryWithSecrets(entry: SmtTransformArgs): SmtTransformArgs {
   const out: Record<string, unknown> = { ...entry };
@@ -57,48 +46,9 @@ function entryWithSecrets(entry: SmtTransformArgs): SmtTransformArgs {
  * other field in the clear, so a preview still names what changes; an entry or list that is an
  * output is marked as it resolves, which makes that output secret as a whole.
  */
-function withSecrets(transforms: DestinationSmtChainArgs["transforms"]): pulumi.Input<pulumi.Input<SmtTransformArgs>[]> {
+export function smtSecrets(transforms: pulumi.Input<pulumi.Input<SmtTransformArgs>[]>, _args?: object): pulumi.Input<pulumi.Input<SmtTransformArgs>[]> {
   const plain = (entry: pulumi.Input<SmtTransformArgs>): entry is SmtTransformArgs => !pulumi.Output.isInstance(entry) && !(entry instanceof Promise);
   const one = (entry: pulumi.Input<SmtTransformArgs>) => (plain(entry) ? entryWithSecrets(entry) : pulumi.output(entry).apply((e) => entryWithSecrets(e as SmtTransformArgs)));
   if (Array.isArray(transforms)) return transforms.map(one) as pulumi.Input<SmtTransformArgs>[];
   return pulumi.output(transforms).apply((entries) => entries.map((e) => entryWithSecrets(e as SmtTransformArgs))) as pulumi.Input<pulumi.Input<SmtTransformArgs>[]>;
-}
-
-/**
- * The chain of single message transforms of a destination: a resource of its own, written
- * through the chain endpoint only (never the connector's config), the same for every
- * destination connector. Writes are guarded by the chain's revision; a chain edited in the
- * console shows in a plain `pulumi preview`. Destroy empties the chain.
- */
-export class DestinationSmtChain extends CdcResource {
-  declare readonly destination: pulumi.Output<string>;
-  declare readonly transforms: pulumi.Output<SmtTransform[]>;
-  /** The chain's revision after Pulumi's last write or read. */
-  declare readonly chainRevision: pulumi.Output<string>;
-  /** `pending`, `applying`, `applied` or `failed`: whether the connector runs the saved chain yet. */
-  declare readonly applicationStatus: pulumi.Output<string>;
-  /** The platform's id of each transform's instance, in order. */
-  declare readonly instanceIds: pulumi.Output<string[]>;
-
-  constructor(name: string, args: DestinationSmtChainArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      "DestinationSmtChain",
-      name,
-      {
-        destination: args?.destination === undefined ? undefined : destinationId(args.destination),
-        transforms: args?.transforms === undefined ? undefined : withSecrets(args.transforms),
-        chainRevision: undefined,
-        applicationStatus: undefined,
-        instanceIds: undefined,
-        secretSalt: undefined,
-        secretDigests: undefined,
-      },
-      opts,
-    );
-  }
-
-  /** Reads a destination's chain (its id is the destination's) without managing it. */
-  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): DestinationSmtChain {
-    return new DestinationSmtChain(name, undefined as unknown as DestinationSmtChainArgs, { ...opts, id });
-  }
 }

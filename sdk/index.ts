@@ -1,10 +1,38 @@
 /** pulumi-cdc: CDC sources, destinations, client credentials and tags as Pulumi resources. */
 // First: on a Node.js too old for pulumi-cdc, one line saying so instead of a stack trace.
 import "../provider/node-version.js";
-export { Source, type SourceArgs } from "./source.js";
-export { Destination, type DestinationArgs } from "./destination.js";
-export { Tag, type TagArgs } from "./tag.js";
-export { ClientCredential, type ClientCredentialArgs } from "./clientCredential.js";
+import type { Tag, Transform } from "./generated/kinds.js";
+import type { TagsOf } from "./inputs.js";
+import type { PipelineTransformOf } from "./pipeline.js";
+// The dynamic classes and their arguments, generated from the kinds' declarations (npm run generate).
+export {
+  Agent,
+  ClientCredential,
+  Destination,
+  DestinationSmtChain,
+  HttpConnection,
+  KafkaUser,
+  LlmConnection,
+  Pipeline,
+  Source,
+  Tag,
+  Topic,
+  TopicDestination,
+  Transform,
+  type AgentArgs,
+  type ClientCredentialArgs,
+  type DestinationArgs,
+  type DestinationSmtChainArgs,
+  type HttpConnectionArgs,
+  type KafkaUserArgs,
+  type LlmConnectionArgs,
+  type PipelineArgs,
+  type SourceArgs,
+  type TagArgs,
+  type TopicArgs,
+  type TopicDestinationArgs,
+  type TransformArgs,
+} from "./generated/kinds.js";
 export {
   getDestination,
   getKafkaUser,
@@ -34,18 +62,19 @@ export {
   type TopicMetricsLookup,
   type TransformLookup,
 } from "./lookups.js";
-export { Agent, HttpConnection, LlmConnection, type AgentArgs, type HttpConnectionArgs, type LlmConnectionArgs } from "./agents.js";
-export { Pipeline, type PipelineArgs, type PipelineTransformArgs } from "./pipeline.js";
-export { Transform, codeImplementation, type CodeImplementationArgs, type TransformArgs, type TransformImplementation, type TransformType } from "./transform.js";
-export { Topic, type TopicArgs } from "./topic.js";
-export { TopicDestination, type TopicDestinationArgs } from "./topicDestination.js";
-export { KafkaUser, type KafkaAcl, type KafkaAclArgs, type KafkaOperation, type KafkaUserArgs } from "./kafkaUser.js";
-export { DestinationSmtChain, type DestinationSmtChainArgs, type SmtTransform, type SmtTransformArgs, type SmtType } from "./destinationSmtChain.js";
+// What the classes take beyond their declarations (sdk/kind-types.ts lists what the declarations name).
+export { codeImplementation, type CodeImplementationArgs, type TransformImplementation, type TransformType } from "./transform.js";
+export type { KafkaAcl, KafkaAclArgs, KafkaOperation } from "./kafkaUser.js";
+export type { SmtTransform, SmtTransformArgs, SmtType } from "./destinationSmtChain.js";
+/** A transform of a pipeline and the topics of it (names as the transform writes them) that go to the destination. */
+export type PipelineTransformArgs = PipelineTransformOf<Transform>;
+/** Tags on an object: `Tag` resources or tag ids (the platform's own tags, say). */
+export type TagsInput = TagsOf<Tag>;
 // One typed helper per connector and transform type of the catalogue, generated (npm run generate).
 export * from "./generated/index.js";
 export * from "./connectors.js";
 export type { ConnectorConfig, TransformConfig } from "./build-config.js";
-export type { ConfigInput, ConfigValue, TagsInput } from "./inputs.js";
+export type { ConfigInput, ConfigValue } from "./inputs.js";
 // The allowed values of the enumerated inputs (catalogue/kind-values.ts, the one list each).
 export type { CodeLanguage, DesiredState, KafkaPatternType, KafkaResource, LlmProvider, ReplayWindow, SourceState, TagType } from "../catalogue/kind-values.js";
 export type { DriftReport } from "../provider/drift.js";

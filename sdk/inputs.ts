@@ -1,14 +1,21 @@
 import * as pulumi from "@pulumi/pulumi";
 import { CATALOGUE, type ConnectorKind } from "../catalogue/index.js";
 import { looksSecret } from "../provider/normalize.js";
-import type { Tag } from "./tag.js";
+
+/**
+ * What the dynamic classes (sdk/generated/kinds.ts) take besides plain values, and the converters
+ * their property bags call (`(value, args)`, named by the kinds' declarations' `ts.convert`).
+ */
 
 /** A config value: a scalar, a list of strings, or a map (objects, for the few map keys). */
 export type ConfigValue = string | number | boolean | string[] | { [key: string]: unknown };
 export type ConfigInput = pulumi.Input<Record<string, pulumi.Input<ConfigValue>>>;
 
-/** Tags on a source or destination: `Tag` resources or tag ids (the platform's own tags, say). */
-export type TagsInput = Array<Tag | pulumi.Input<string>> | pulumi.Input<pulumi.Input<string>[]>;
+/**
+ * Tags on an object: `Tag` resources or tag ids (the platform's own tags, say). Of the `Tag`
+ * class, `TagsInput` (sdk/index.ts): the class is generated, and this module comes before it.
+ */
+export type TagsOf<Tag> = Array<Tag | pulumi.Input<string>> | pulumi.Input<pulumi.Input<string>[]>;
 
 function secretKeysOf(kind: ConnectorKind, connector: pulumi.Input<string>): Set<string> {
   // The connector may be known only later (an Output): then every connector's secret keys count.
@@ -38,38 +45,27 @@ export function protectConfig(kind: ConnectorKind, config: ConfigInput, connecto
 }
 
 /** Tag resources become their ids; ids pass as they are. */
-export function tagIds(tags: TagsInput | undefined): pulumi.Input<pulumi.Input<string>[]> | undefined {
-  if (tags === undefined) return undefined;
+export function tagIds(tags: TagsOf<pulumi.CustomResource>, _args?: object): pulumi.Input<pulumi.Input<string>[]> {
   if (Array.isArray(tags)) return tags.map((t) => (pulumi.CustomResource.isInstance(t) ? t.id : t));
   return tags;
 }
 
-interface ConnectorArgsLike {
-  name?: pulumi.Input<string>;
-  connector: pulumi.Input<string>;
-  config: ConfigInput;
-  desiredState?: pulumi.Input<string>;
-  adoptId?: pulumi.Input<string>;
-  tags?: TagsInput;
+/** A resource becomes its id; an id passes as it is. */
+export function idOf(r: pulumi.CustomResource | pulumi.Input<string>, _args?: object): pulumi.Input<string> {
+  return pulumi.CustomResource.isInstance(r) ? (r.id as pulumi.Output<string>) : (r as pulumi.Input<string>);
 }
 
-/**
- * The property bag of a Source or Destination: the inputs (secret config keys protected) and,
- * as undefined, the outputs the provider fills in, so they appear on the resource object.
- */
-export function connectorProps(kind: ConnectorKind, logicalName: string, args: ConnectorArgsLike | undefined, outputs: readonly string[]): pulumi.Inputs {
-  // No args: a `get()`, which reads the object by id and sets nothing.
-  const props: pulumi.Inputs = !args ? { logicalName } : {
-    logicalName,
-    name: args.name,
-    connector: args.connector,
-    config: protectConfig(kind, args.config, args.connector),
-    desiredState: args.desiredState,
-    adoptId: args.adoptId,
-    tags: tagIds(args.tags),
-  };
-  for (const key of ["name", "connector", "config", "desiredState", "tags", "status", "displayName", "createdTimestamp", "drift", ...outputs]) {
-    if (!(key in props)) props[key] = undefined;
-  }
-  return props;
+/** Resources become their ids; ids pass as they are. */
+export function idsOf(rs: Array<pulumi.CustomResource | pulumi.Input<string>>, _args?: object): pulumi.Input<string>[] {
+  return rs.map((r) => idOf(r));
+}
+
+/** A source's config, its secret keys (of its connector, by the catalogue) protected. */
+export function sourceConfig(config: ConfigInput, args: { connector: pulumi.Input<string> }): ConfigInput {
+  return protectConfig("source", config, args.connector);
+}
+
+/** A destination's config, its secret keys (of its connector, by the catalogue) protected. */
+export function destinationConfig(config: ConfigInput, args: { connector: pulumi.Input<string> }): ConfigInput {
+  return protectConfig("destination", config, args.connector);
 }

@@ -23,10 +23,16 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
   },
   llmConnectionId: {
     type: "string",
+    ts: { arg: "llmConnection", input: "LlmConnection | pulumi.Input<string>", convert: "idOf" },
     description: "The id of the `LlmConnection` the agent thinks with.",
     check: knowable(z.string({ error: "is required: the LlmConnection the agent thinks with (the resource, or its id)" }).min(1, { error: "must not be empty" })),
   },
-  httpConnectionIds: { type: STRINGS, description: "The ids of the `HttpConnection`s the agent may call. Default: none.", check: z.array(knowable(id)).optional() },
+  httpConnectionIds: {
+    type: STRINGS,
+    ts: { arg: "httpConnections", input: "Array<HttpConnection | pulumi.Input<string>>", convert: "idsOf" },
+    description: "The ids of the `HttpConnection`s the agent may call. Default: none.",
+    check: z.array(knowable(id)).optional(),
+  },
   deployed: {
     type: "boolean",
     description: "The agent's desired state: `true` (the default) deploys it, so it runs; `false` keeps it a draft, or cancels it when it runs.",
@@ -41,6 +47,7 @@ export const AGENT = {
   noun: "agent",
   plural: "agents",
   report: "agent",
+  internal: ["logicalName"],
   imported: {
     flag: "agents",
     suffix: "Agent",

@@ -50,6 +50,8 @@ export const CLIENT_CREDENTIAL = {
       name: "secret",
       type: "string",
       secret: true,
+      // The TypeScript class has always typed it present; kept so, for the programs that rely on it.
+      ts: { output: "string" },
       description: "The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported or adopted: the API showed its secret once, to its creator.",
     },
     { name: "roleKeys", type: STRINGS, required: true, description: "The keys of the credential's roles." },

@@ -22,6 +22,7 @@ export function connectorKind<K extends "Source" | "Destination">(kind: K) {
     },
     config: {
       type: { mapOf: "any" },
+      ts: { type: "ConfigValue", convert: kind === "Source" ? "sourceConfig" : "destinationConfig" },
       description:
         `The connector's settings, in the platform's own keys (e.g. \`${kind === "Source" ? "database.hostname.user.defined" : "snowflake.url.name"}\`). ` +
         "Values are strings, numbers, booleans, lists of strings, or objects for the few map-valued keys; `null` leaves a key unset. " +
@@ -32,6 +33,7 @@ export function connectorKind<K extends "Source" | "Destination">(kind: K) {
     },
     desiredState: {
       type: "string",
+      ts: { type: kind === "Source" ? "SourceState" : "DesiredState" },
       description: `The state Pulumi keeps the ${what} in: ${defaultFirstText(states)}. The ${what} is paused${kind === "Destination" ? ", stopped" : ""} or resumed to match; a status changed outside Pulumi is drift.`,
       check: z.enum(states as readonly DesiredState[] as [DesiredState, ...DesiredState[]], { error: `must be one of ${states.join(", ")}` }).optional(),
     },
@@ -64,6 +66,7 @@ export function connectorKind<K extends "Source" | "Destination">(kind: K) {
     {
       name: "drift",
       type: { object: "cdc:index:DriftReport" },
+      ts: { type: "DriftReport" },
       required: true,
       description:
         kind === "Source"

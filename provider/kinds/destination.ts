@@ -14,6 +14,7 @@ export const DESTINATION = {
     section: "Destinations",
   },
   recover: "name",
+  internal: ["logicalName"],
   catalogue: { kind: "destination", codeProperty: "connector", module: "destinations" },
   ...connectorKind("Destination"),
 } satisfies KindSpec<"Destination">;

@@ -9,12 +9,14 @@ import type { KindSpec } from "./spec.js";
 const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   destination: {
     type: "string",
+    ts: { input: "Destination | pulumi.Input<string>", convert: "idOf" },
     replaceOnChange: true,
     description: "The id of the destination whose chain this is (a `Destination`'s id). Changing it replaces the resource: the old destination's chain is emptied.",
     check: knowable(z.string({ error: "is required: a Destination resource, or the id of a destination" }).min(1, { error: "must not be empty: a destination's id" })),
   },
   transforms: {
     type: { arrayOf: { object: "cdc:index:SmtTransform" } },
+    ts: { type: "SmtTransformArgs", output: "SmtTransform[]", convert: "smtSecrets" },
     description: "The destination's user chain, in the order the connector runs it; `[]` for none. The platform's own managed transforms are not part of it.",
     check: z.array(z.unknown(), { error: TRANSFORMS_REQUIRED }),
   },
@@ -34,6 +36,7 @@ export const DESTINATION_SMT_CHAIN = {
   },
   recover: "destination",
   secretPaths: smtSecretPaths,
+  internal: ["secretSalt", "secretDigests"],
   description:
     "The chain of single message transforms (SMTs) of a destination, written through the chain endpoint only, never the connector's config, so it works the same for every destination connector. " +
     "Writes are guarded by the chain's revision; a chain edited in the console shows in a plain `pulumi preview`, entry and field named. Destroy empties the chain. Import id: the destination's id.",

@@ -41,6 +41,7 @@ export const HTTP_CONNECTION = {
   noun: "HTTP connection",
   plural: "HTTP connections",
   report: "http_connection",
+  internal: ["logicalName", "headerDigests", "secretSalt"],
   imported: {
     flag: "http-connections",
     suffix: "HttpConnection",

@@ -88,15 +88,10 @@ function catalogueSecretPaths(kind: KindSpec, props: Record<string, unknown>): P
   return [...secretKeySet(kind.catalogue.kind, String(props[kind.catalogue.codeProperty] ?? ""), config)].filter((k) => k in config).map((k) => ["config", k]);
 }
 
-/**
- * Properties the core carries that are not part of the schema: what the dynamic SDK adds
- * (`logicalName` names the autoname, `__provider` loads the provider) and what the core keeps
- * for itself in outputs (`autonamed`; the salt and keyed digests that stand for secret values,
- * which no program reads).
- */
-export const INTERNAL_PROPERTIES = ["logicalName", "autonamed", "__provider", "secretSalt", "headerDigests", "apiKeyDigest", "passwordDigest", "secretDigests"] as const;
+/** Properties the core carries that are not part of the schema (provider/kinds/spec.ts). */
+export { INTERNAL_PROPERTIES } from "./spec.js";
 
-export type { TypeSpec, PropertySpec, KindSpec, ObjectTypeToken, ObjectTypeSpec, FunctionToken, FunctionSpec, ConfigSpec, Path } from "./spec.js";
+export type { TypeSpec, PropertySpec, TsSpec, InternalProperty, KindSpec, ObjectTypeToken, ObjectTypeSpec, FunctionToken, FunctionSpec, ConfigSpec, Path } from "./spec.js";
 export { OBJECT_TYPES } from "./object-types.js";
 export { FUNCTIONS } from "./functions.js";
 export { PACKAGE, PROVIDER_CONFIG } from "./config.js";

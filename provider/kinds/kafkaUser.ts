@@ -105,6 +105,7 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
   },
   kafkaAcls: {
     type: { arrayOf: { object: "cdc:index:KafkaAcl" } },
+    ts: { type: "KafkaAclArgs", output: "KafkaAcl[]" },
     description: "The user's ACL rules, a set: order and duplicates do not matter. Default: none. Rules added or removed outside Pulumi are drift.",
     check: z.array(aclSchema, { error: "must be a list of ACL rules {topicName, operation, resourcePatternType, resource?}" }).optional(),
   },
@@ -117,6 +118,7 @@ export const KAFKA_USER = {
   plural: "Kafka users",
   report: "kafka_user",
   recover: "username",
+  internal: ["logicalName", "passwordDigest", "secretSalt"],
   description:
     "A Kafka user of the platform's Kafka access: a broker user with ACL rules, for clients that read or write the platform's topics. The password is write-only (the API never returns it); ACLs, IPs or the schema-registry user changed outside Pulumi show in a plain `pulumi preview`.",
   inputs,

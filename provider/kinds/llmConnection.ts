@@ -10,6 +10,7 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
   name: { ...nameInput("LLM connection"), replaceOnChange: true },
   provider: {
     type: "string",
+    ts: { type: "LlmProvider" },
     replaceOnChange: true,
     description: `The model's provider: ${list(LLM_PROVIDERS)}.`,
     check: knowable(z.enum(LLM_PROVIDERS, { error: `must be one of ${LLM_PROVIDERS.join(", ")}` })),
@@ -47,6 +48,7 @@ export const LLM_CONNECTION = {
   noun: "LLM connection",
   plural: "LLM connections",
   report: "llm_connection",
+  internal: ["logicalName", "apiKeyDigest", "secretSalt"],
   imported: {
     flag: "llm-connections",
     suffix: "LlmConnection",

@@ -24,11 +24,13 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
   name: nameInput("pipeline", ", unique per tenant"),
   source: {
     type: { object: "cdc:index:ConnectorRef" },
+    ts: { type: "ConnectorRef", input: "Source | pulumi.Input<string>", convert: "connectorRef" },
     description: "The source the pipeline reads: its id, and optionally its name and connector (read from the API when left out).",
     check: ref("Source"),
   },
   destination: {
     type: { object: "cdc:index:ConnectorRef" },
+    ts: { type: "ConnectorRef", input: "Destination | pulumi.Input<string>", convert: "connectorRef" },
     description: "The destination the pipeline writes to: its id, and optionally its name and connector (read from the API when left out).",
     check: ref("Destination"),
   },
@@ -40,6 +42,7 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
   },
   transforms: {
     type: { arrayOf: { object: "cdc:index:PipelineTransform" } },
+    ts: { type: "PipelineTransform", input: "PipelineTransformOf<Transform>[]", convert: "pipelineTransforms" },
     description: "The transforms of the pipeline, each with the topics of it that go to the destination. Default: none.",
     check: z
       .array(
@@ -66,6 +69,7 @@ export const PIPELINE = {
   noun: "pipeline",
   plural: "pipelines",
   report: "pipeline",
+  internal: ["logicalName"],
   imported: {
     flag: "pipelines",
     suffix: "Pipeline",

@@ -24,6 +24,7 @@ export const tagsInput = (what: string) => ({
   check: z
     .array(knowable(z.string().min(1, { error: "must not be empty: a tag id, or a Tag resource" })), { error: "must be a list of tag ids or Tag resources" })
     .optional(),
+  ts: { input: "TagsOf<Tag>", convert: "tagIds" },
   description: `Tag ids on the ${what} (a \`Tag\` resource's id, or the id of one of the platform's own tags). Unset: the ${what}'s tags are left as they are; \`[]\` removes them all. Tags changed outside Pulumi are drift.`,
 });
 

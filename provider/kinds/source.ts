@@ -14,6 +14,7 @@ export const SOURCE = {
     section: "Sources",
   },
   recover: "name",
+  internal: ["logicalName"],
   catalogue: { kind: "source", codeProperty: "connector", module: "sources" },
   ...connectorKind("Source"),
 } satisfies KindSpec<"Source">;

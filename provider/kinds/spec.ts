@@ -24,6 +24,8 @@ export type TypeSpec =
 export interface PropertySpec {
   name: string;
   type: TypeSpec;
+  /** The TypeScript SDK's types, where the schema's are looser (TsSpec). */
+  ts?: TsSpec;
   /** Inputs: the program must set it. Outputs: always present. */
   required?: boolean;
   /** A Pulumi secret: encrypted in state, hidden in output. */
@@ -76,6 +78,30 @@ export interface KindSpec<N extends string = string> {
   catalogue?: { kind: "source" | "destination" | "transform"; codeProperty: "connector" | "transform"; module: "sources" | "destinations" | "transforms" };
   /** The paths of its properties that hold secrets whether or not the program marked them (besides those marked `secret`). */
   secretPaths?: (props: Record<string, unknown>) => Path[];
+  /**
+   * The internal properties (INTERNAL_PROPERTIES) its TypeScript dynamic class registers besides
+   * the declared ones: `logicalName`, the resource's name, which names the autoname; the others
+   * as outputs the core fills in (the salt and digests that stand for secret values).
+   */
+  internal?: readonly InternalProperty[];
+}
+
+/**
+ * How the TypeScript dynamic classes (sdk/generated/kinds.ts, written by `npm run generate`) type
+ * a property where the schema's type is looser, and what a class does with its argument. Each
+ * text is TypeScript naming the generated classes, `pulumi`, and what sdk/kind-types.ts exports.
+ */
+export interface TsSpec {
+  /** The values' type in place of the schema's scalar, or of a list's or map's entries (an enum of catalogue/kind-values.ts, an object type). Arguments and outputs alike. */
+  type?: string;
+  /** The output's whole type, when it is not the schema's with `type` (an object type's output form). */
+  output?: string;
+  /** The argument's whole type, when it is not `pulumi.Input` of the property's (a resource for its id); `convert` makes the property of it. */
+  input?: string;
+  /** The argument's name, when it is not the property's (`llmConnection` for `llmConnectionId`). */
+  arg?: string;
+  /** The function of sdk/kind-types.ts that makes the property's value of the argument, `(value, args)`, when it is set. */
+  convert?: string;
 }
 
 export type ObjectTypeToken = "cdc:index:ConnectorRef" | "cdc:index:PipelineTransform" | "cdc:index:DriftReport" | "cdc:index:Role" | "cdc:index:KafkaAcl" | "cdc:index:TagInfo" | "cdc:index:TopicInfo" | "cdc:index:TopicMetrics" | "cdc:index:TopicRef" | "cdc:index:SmtTransform";
@@ -131,3 +157,12 @@ export interface FoundByName {
   connector?: string | null;
   created_from?: string | null;
 }
+
+/**
+ * Properties the core carries that are not part of the schema: what the dynamic SDK adds
+ * (`logicalName` names the autoname, `__provider` loads the provider) and what the core keeps
+ * for itself in outputs (`autonamed`; the salt and keyed digests that stand for secret values,
+ * which no program reads).
+ */
+export const INTERNAL_PROPERTIES = ["logicalName", "autonamed", "__provider", "secretSalt", "headerDigests", "apiKeyDigest", "passwordDigest", "secretDigests"] as const;
+export type InternalProperty = (typeof INTERNAL_PROPERTIES)[number];

@@ -16,6 +16,7 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
   },
   type: {
     type: STRINGS,
+    ts: { type: "TagType" },
     description: `What the tag is for, at least one, spelt as the platform spells it: ${list(TAG_TYPES)}.`,
     check: z
       .array(z.enum(TAG_TYPES, { error: `must be one of ${TAG_TYPES.join(", ")}` }), {
@@ -43,6 +44,7 @@ export const TAG = {
     section: "Tags",
   },
   recover: "name",
+  internal: ["logicalName"],
   description: "A tag for organising sources, destinations, pipelines and the platform's other objects.",
   inputs,
   inputSchema,

@@ -21,6 +21,7 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
   },
   destinationId: {
     type: "string",
+    ts: { arg: "destination", input: "Destination | pulumi.Input<string>", convert: "idOf" },
     replaceOnChange: true,
     description: "The id of the destination the topic is sent to. Changing it replaces the resource.",
     check: knowable(z.string({ error: "is required: the Destination resource, or its id" }).min(1, { error: "must not be empty: the Destination resource, or its id" })),

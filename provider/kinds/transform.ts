@@ -14,12 +14,14 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
   name: nameInput("transform", ", unique per tenant; the same as config `transforms.name`, which it fills in"),
   transform: {
     type: "string",
+    ts: { type: "TransformType" },
     replaceOnChange: true,
     description: `The transform's type: ${list(TRANSFORM_TYPES)}. Changing it replaces the transform.`,
     check: z.enum(TRANSFORM_TYPES as [string, ...string[]], { error: `must be one of ${TRANSFORM_TYPES.join(", ")}` }),
   },
   config: {
     type: { mapOf: "any" },
+    ts: { type: "ConfigValue" },
     description:
       "The transform's settings, in the platform's keys (e.g. `transforms.input.topic.pattern`), checked against the catalogue before any API call: required keys, types, allowed values and ranges. Settings changed outside Pulumi are drift.",
     check: z.record(z.string(), configValue, { error: "must be an object of transform settings (a helper such as mapFilterTransform builds it)" }).optional(),
@@ -48,6 +50,7 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
   },
   replayWindow: {
     type: "string",
+    ts: { type: "ReplayWindow" },
     description: `How far back a deployment replays its input: ${list(REPLAY_WINDOWS)}. Unset: the platform's default.`,
     check: z.enum(REPLAY_WINDOWS, { error: `must be one of ${REPLAY_WINDOWS.join(", ")}` }).optional(),
   },
@@ -61,6 +64,7 @@ export const TRANSFORM = {
   noun: "transform",
   plural: "transforms",
   report: "transform",
+  internal: ["logicalName"],
   catalogue: { kind: "transform", codeProperty: "transform", module: "transforms" },
   imported: {
     flag: "transforms",

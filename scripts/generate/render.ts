@@ -1,12 +1,14 @@
 import { helperName, kindOfPart } from "../../catalogue/helpers.js";
 import { CATALOGUE, KINDS, ORIGIN, type CatalogueKind, type ConnectorSpec, type KeySpec } from "../../catalogue/index.js";
+import { renderKindClasses } from "./kinds-ts.js";
 
 export { helperName };
 
 /**
- * Renders the SDK's typed helpers (sdk/generated/*.ts) from the catalogue. Pure: the same
- * catalogue always gives the same text, so a test can render in memory and compare with the
- * committed files (they are stale when the two differ).
+ * Renders the SDK's typed helpers (sdk/generated/*.ts) from the catalogue, and its dynamic
+ * classes (sdk/generated/kinds.ts, by ./kinds-ts.ts) from the kinds' declarations. Pure: the same
+ * catalogue and declarations always give the same text, so a test can render in memory and
+ * compare with the committed files (they are stale when the two differ).
  */
 
 const FILE: Record<CatalogueKind, string> = { source: "sources.ts", destination: "destinations.ts", transform: "transforms.ts" };
@@ -126,5 +128,6 @@ export function renderAll(): Map<string, string> {
   const files = new Map<string, string>();
   for (const kind of KINDS) files.set(`sdk/generated/${FILE[kind]}`, renderKind(kind));
   files.set("sdk/generated/index.ts", renderIndex());
+  files.set("sdk/generated/kinds.ts", renderKindClasses());
   return files;
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm run generate`: the SDK's typed helpers (sdk/generated/*.ts) from catalogue/connectors.json,
+# `npm run generate`: the SDK's typed helpers (sdk/generated/*.ts) from catalogue/connectors.json
+# and its dynamic classes (sdk/generated/kinds.ts) from the kinds' declarations (provider/kinds/),
 # after completing the catalogue from the vendor's provider when PULUMI_CDC_VENDOR_REPO names a clone
 # and adding the ranges pulumi-cdc gives keys the platform publishes none for.
 # Run it after changing the catalogue and commit the result; the tests fail while it is stale.
@@ -8,8 +9,10 @@ cd "$(dirname "$0")/../.."
 # shellcheck source=scripts/toolchain.sh
 source scripts/toolchain.sh
 cdc_toolchain
-# Compiled on its own (not from dist/, which is built from the files it writes).
-out="$(mktemp -d -t pulumi-cdc-generate.XXXXXX)"
+# Compiled on its own (not from dist/, which is built from the files it writes), under the
+# checkout's node_modules so that the compiled modules find its dependencies (zod).
+mkdir -p node_modules/.cache
+out="$(mktemp -d "$(pwd)/node_modules/.cache/pulumi-cdc-generate.XXXXXX")"
 trap 'rm -rf "$out"' EXIT
 npx tsc -p scripts/generate/tsconfig.json --noEmit false --outDir "$out"
 # The catalogue's keys beyond the vendor's generated files, from a clone of the vendor's provider

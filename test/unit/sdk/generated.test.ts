@@ -11,7 +11,7 @@ import { isSecret, requiredArgs, requiredConfig, resolvedConfig } from "../../su
 const root = join(__dirname, "..", "..", "..");
 
 describe("generated helpers", () => {
-  it("are up to date with the catalogue (run `npm run generate` when this fails)", () => {
+  it("are up to date with the catalogue and the kinds' declarations (run `npm run generate` when this fails)", () => {
     for (const [path, content] of renderAll()) {
       expect(readFileSync(join(root, path), "utf8"), `${path} is stale: run npm run generate`).toBe(content);
     }
