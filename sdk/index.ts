@@ -5,34 +5,7 @@ import type { Tag, Transform } from "./generated/kinds.js";
 import type { TagsOf } from "./inputs.js";
 import type { PipelineTransformOf } from "./pipeline.js";
 // The dynamic classes and their arguments, generated from the kinds' declarations (npm run generate).
-export {
-  Agent,
-  ClientCredential,
-  Destination,
-  DestinationSmtChain,
-  HttpConnection,
-  KafkaUser,
-  LlmConnection,
-  Pipeline,
-  Source,
-  Tag,
-  Topic,
-  TopicDestination,
-  Transform,
-  type AgentArgs,
-  type ClientCredentialArgs,
-  type DestinationArgs,
-  type DestinationSmtChainArgs,
-  type HttpConnectionArgs,
-  type KafkaUserArgs,
-  type LlmConnectionArgs,
-  type PipelineArgs,
-  type SourceArgs,
-  type TagArgs,
-  type TopicArgs,
-  type TopicDestinationArgs,
-  type TransformArgs,
-} from "./generated/kinds.js";
+export * from "./generated/classes.js";
 export {
   getDestination,
   getKafkaUser,

@@ -143,6 +143,12 @@ function imported(kinds: readonly KindSpec[]): { types: string[]; converters: st
   return { types: [...types].sort(), converters: [...converters].sort() };
 }
 
+/** sdk/generated/classes.ts: what the package exports of sdk/generated/kinds.ts, each kind's class and arguments. */
+export function renderClassExports(kinds: readonly KindSpec[] = DECLARATIONS): string {
+  const names = kinds.flatMap((k) => [k.name, `type ${k.name}Args`]);
+  return `${HEADER}\nexport {\n${names.map((n) => `  ${n},`).join("\n")}\n} from "./kinds.js";\n`;
+}
+
 /** sdk/generated/kinds.ts. */
 export function renderKindClasses(kinds: readonly KindSpec[] = DECLARATIONS): string {
   const { types, converters } = imported(kinds);

@@ -1,6 +1,6 @@
 import { helperName, kindOfPart } from "../../catalogue/helpers.js";
 import { CATALOGUE, KINDS, ORIGIN, type CatalogueKind, type ConnectorSpec, type KeySpec } from "../../catalogue/index.js";
-import { renderKindClasses } from "./kinds-ts.js";
+import { renderClassExports, renderKindClasses } from "./kinds-ts.js";
 
 export { helperName };
 
@@ -129,5 +129,6 @@ export function renderAll(): Map<string, string> {
   for (const kind of KINDS) files.set(`sdk/generated/${FILE[kind]}`, renderKind(kind));
   files.set("sdk/generated/index.ts", renderIndex());
   files.set("sdk/generated/kinds.ts", renderKindClasses());
+  files.set("sdk/generated/classes.ts", renderClassExports());
   return files;
 }

@@ -6,7 +6,7 @@ import { KIND_NAMES } from "../../provider/kinds/index.js";
 // A kind is declared once, in provider/kinds/ (the registry); every table of kinds elsewhere is
 // derived from it. This finds tables of kinds written by hand in the product's code: two kinds in
 // a row in a list or a union (`"Tag", "Topic"`, `"Tag" | "Topic"`), or two lines in a row each
-// keyed by a kind (a map written a row per kind). A kind's own rules, its emulator route and its
+// keyed by a kind or holding only a kind (a map or a list written a row per kind). A kind's own rules, its emulator route and its
 // tests may name it; generated code is written from the registry.
 
 const root = join(__dirname, "..", "..");
@@ -25,12 +25,19 @@ function sources(dir: string): string[] {
 const names = KIND_NAMES.join("|");
 /** Two kinds in a row, quoted, with only a comma or a bar between (a list or a union of them), or only a key between (a one-line map). */
 const listed = new RegExp(`["'\`](${names})["'\`]\\s*(,|\\||,\\s*["']?[\\w-]+["']?\\s*:)\\s*["'\`](${names})["'\`]`);
-/** A line keyed by a kind: a row of a map. */
-const keyed = new RegExp(`^\\s*["']?(${names})["']?\\s*:`);
+/** A line keyed by a kind (a row of a map), or holding only a kind (a row of a list). */
+const keyed = new RegExp(`^\\s*(["']?(${names})["']?\\s*:|(type\\s+)?["']?(${names})["']?\\s*,\\s*$)`);
 
 /** The hand-written tables of kinds in one file's text, as `line: text`. */
 export function kindTables(text: string): string[] {
-  const lines = text.split("\n");
+  // An import list names what a module uses, whatever it is called: not a table.
+  let inImport = false;
+  const lines = text.split("\n").map((line) => {
+    const skipped = inImport || /^import\b/.test(line);
+    if (/^import\b.*\{\s*$/.test(line)) inImport = true;
+    else if (inImport && /\}\s*from\s/.test(line)) inImport = false;
+    return skipped ? "" : line;
+  });
   const found: string[] = [];
   lines.forEach((line, i) => {
     if (/^\s*(\/\/|\*|\/\*)/.test(line)) return;
@@ -46,6 +53,8 @@ describe("the kind registry", () => {
     expect(kindTables(`type K = "Tag" | "Topic";`)).toHaveLength(1);
     expect(kindTables(`const SUFFIX = { source: "Source", destination: "Destination" };`)).toHaveLength(1);
     expect(kindTables(["const LABEL = {", "  Tag: \"tag\",", "  Topic: \"topic\",", "};"].join("\n"))).toHaveLength(2);
+    expect(kindTables(["export {", "  Tag,", "  Topic,", "} from \"./kinds.js\";"].join("\n"))).toHaveLength(2);
+    expect(kindTables(["import {", "  type Tag,", "  type Topic,", "} from \"./api.js\";"].join("\n"))).toEqual([]);
     expect(kindTables(`if (kind === "Tag") return;`)).toEqual([]);
     expect(kindTables(`ref(owner === "source" ? "Source" : "Transform", id)`)).toEqual([]);
     expect(kindTables(`// Tag, Topic and Source are kinds`)).toEqual([]);
