@@ -95,3 +95,4 @@ export type { TypeSpec, PropertySpec, TsSpec, InternalProperty, KindSpec, Object
 export { OBJECT_TYPES } from "./object-types.js";
 export { FUNCTIONS } from "./functions.js";
 export { PACKAGE, PROVIDER_CONFIG } from "./config.js";
+export { liveOutputs } from "./outputs.js";

@@ -32,6 +32,12 @@ export interface PropertySpec {
   secret?: boolean;
   /** A change replaces the object (the API cannot update it in place). Inputs only. */
   replaceOnChange?: boolean;
+  /**
+   * Outputs only: a field of the API's object that the output echoes as it is (`tenant_id`), and
+   * its value when the API leaves the field out. The kind's rules fill such outputs in from the
+   * declaration (liveOutputs), so adding one is an edit of the declaration alone.
+   */
+  from?: { field: string; absent: unknown };
   description: string;
 }
 

@@ -13,7 +13,8 @@ import {
 import { client } from "../context.js";
 import { DESTINATION as DESTINATION_KIND } from "../kinds/destination.js";
 import { SOURCE as SOURCE_KIND } from "../kinds/source.js";
-import type { FoundByName } from "../kinds/spec.js";
+import { liveOutputs } from "../kinds/outputs.js";
+import type { FoundByName, PropertySpec } from "../kinds/spec.js";
 import { checkLive, compareToOriginal, NO_DRIFT, reportDrift, reportWarning, type DriftReport, type ManagedConnector } from "../drift.js";
 import { liveCache } from "../live-cache.js";
 import { alignLiveConfig, changedConfigKeys, containsUnknown, isMasked, isUnknown, sameMembers, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
@@ -66,6 +67,8 @@ interface KindSpec {
   /** The kind's input check, from its declaration. */
   inputSchema: (typeof SOURCE_KIND)["inputSchema"] | (typeof DESTINATION_KIND)["inputSchema"];
   replaceOnChange: (typeof SOURCE_KIND)["replaceOnChange"];
+  /** Its declaration's outputs, of which those echoing the API's object are read off it. */
+  declaration: { outputs: readonly PropertySpec[] };
 }
 
 /**
@@ -83,6 +86,7 @@ export const SOURCE: KindSpec = {
   schema: sourceConnectorSchema,
   inputSchema: SOURCE_KIND.inputSchema,
   replaceOnChange: SOURCE_KIND.replaceOnChange,
+  declaration: SOURCE_KIND,
 };
 
 export const DESTINATION: KindSpec = {
@@ -93,6 +97,7 @@ export const DESTINATION: KindSpec = {
   schema: destinationConnectorSchema,
   inputSchema: DESTINATION_KIND.inputSchema,
   replaceOnChange: DESTINATION_KIND.replaceOnChange,
+  declaration: DESTINATION_KIND,
 };
 
 
@@ -592,10 +597,7 @@ export class ConnectorProvider {
       status: live.connector_status ?? "Unknown",
       displayName: live.connector_display_name ?? inputs.connector,
       createdTimestamp: live.created_timestamp === null || live.created_timestamp === undefined ? "" : toApiString(live.created_timestamp),
-      tenantId: live.tenant_id ?? "",
-      topics: live.topics ?? [],
-      topicIds: live.topic_ids ?? [],
-      topicMap: live.topic_map ?? {},
+      ...(liveOutputs(this.spec.declaration, live) as Pick<ConnectorOutputs, "tenantId" | "topics" | "topicIds" | "topicMap">),
       drift,
     });
   }
