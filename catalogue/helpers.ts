@@ -1,7 +1,7 @@
 import type { CatalogueKind, ConnectorSpec } from "./index.js";
 
 /**
- * The names of the SDK's generated helpers (sdk/generated/), as data about the catalogue: the
+ * The names of the SDK's generated helpers (generated/typescript/), as data about the catalogue: the
  * generator (scripts/generate/render.ts) writes them, and `pulumi-cdc import` writes calls to them.
  */
 

@@ -110,7 +110,7 @@ export async function runImport(options: ImportOptions, deps: ImportDeps): Promi
 
 const LANG_NAMES = { typescript: "TypeScript", yaml: "YAML", python: "Python" } as const;
 
-/** requirements.txt's path to this checkout's plugin-sdks/python, relative to the program's directory. */
+/** requirements.txt's path to this checkout's generated/sdks/python, relative to the program's directory. */
 function pythonSdkOption(out: string): { pythonSdk?: string } {
   const sdk = pythonSdkDir();
   if (!sdk) return {};

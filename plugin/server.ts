@@ -23,7 +23,7 @@ type Props = Record<string, unknown>;
  */
 export class ResourceProviderServer {
   // The generated schema (npm run generate) stays a file beside the sources, read when asked for.
-  constructor(private readonly schemaPath = packageFile("plugin", "schema.json")) {}
+  constructor(private readonly schemaPath = packageFile("generated", "schema.json")) {}
 
   /** The handlers, as grpc-js wants them: every error becomes a gRPC status with a redacted message. */
   handlers(): Record<string, (call: Call, callback: Callback) => void> {

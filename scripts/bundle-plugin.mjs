@@ -3,7 +3,7 @@
 // everything it runs (the core in provider/, the catalogue, undici, zod, diff, grpc-js,
 // google-protobuf and the protocol definitions of @pulumi/pulumi), so a start reads one file
 // instead of resolving and compiling some hundreds of modules. It runs on Node.js alone, with
-// nothing beside it but the package's package.json and plugin/schema.json, which it reads from
+// nothing beside it but the package's package.json and generated/schema.json, which it reads from
 // disk (two levels up from the bundle, as from dist/plugin/main.js).
 //
 //   node scripts/bundle-plugin.mjs                 # dist/plugin/pulumi-resource-cdc.js (npm run build runs this after tsc)
@@ -16,7 +16,7 @@
 //   <dir>/pulumi-resource-cdc                     the launcher: --launcher posix (the default), sh
 //   <dir>/pulumi-resource-cdc.cmd                 or --launcher windows; --launcher none writes neither
 //   <dir>/dist/plugin/pulumi-resource-cdc.js      the bundle
-//   <dir>/plugin/schema.json                      the schema GetSchema answers with
+//   <dir>/generated/schema.json                   the schema GetSchema answers with
 //   <dir>/package.json                            name, version, license, engines (GetPluginInfo, the user agent)
 //   <dir>/LICENSE
 // Each launcher finds node on PATH (one line naming the Node.js needed when there is none) and runs
@@ -87,8 +87,8 @@ process.stderr.write(`[bundle-plugin] wrote ${outfile} (${(bytes / 1024 / 1024).
 
 if (stage) {
   const options = await pluginNodeOptions();
-  await mkdir(join(stage, "plugin"), { recursive: true });
-  await copyFile(join(root, "plugin", "schema.json"), join(stage, "plugin", "schema.json"));
+  await mkdir(join(stage, "generated"), { recursive: true });
+  await copyFile(join(root, "generated", "schema.json"), join(stage, "generated", "schema.json"));
   await copyFile(join(root, "LICENSE"), join(stage, "LICENSE"));
   const pkg = JSON.parse(await readFile(join(root, "package.json"), "utf8"));
   const manifest = { name: "pulumi-resource-cdc", version: pkg.version, private: true, license: pkg.license, description: "The pulumi-cdc provider plugin (one bundled file: no dependencies to install)", engines: pkg.engines };

@@ -207,8 +207,8 @@ cdc_ensure_pulumi() {
 }
 
 # The Go tools of tools/ (its go.mod and go.sum pinned to the CLI's pkg/v3 and sdk/v3, so the Go
-# caches of the CLI build serve most of it): pulumi-cdc-codegen, which writes plugin-sdks/go, plugin-sdks/python,
-# plugin-sdks/dotnet and docs/reference from plugin/schema.json (`npm run generate`, and the tests that
+# caches of the CLI build serve most of it): pulumi-cdc-codegen, which writes generated/sdks/go,
+# generated/sdks/python, generated/sdks/dotnet, generated/sdks/nodejs and generated/reference from generated/schema.json (`npm run generate`, and the tests that
 # check them), pulumi-cdc-plugin-url, which asks the engine's plugin code where it would download
 # the plugin from (the release checks), and pulumi-language-go and pulumi-language-python, Go and Python language hosts for
 # machines without Pulumi's (their modules are refused by restricted proxies). Built once per
@@ -309,7 +309,7 @@ cdc_ensure_python() {
       return 1
     fi
   fi
-  # Pulumi's SDK, the generated SDK's own requirements beyond it (plugin-sdks/python/setup.py), and the
+  # Pulumi's SDK, the generated SDK's own requirements beyond it (generated/sdks/python/setup.py), and the
   # build tools (setuptools still asks for `wheel` when a package has a setup.py and no pyproject.toml).
   local reqs=("pulumi==$CDC_PULUMI_VERSION" "parver>=0.2.1" "build>=1.2,<2" "setuptools>=70.1,<81" "wheel")
   local tag

@@ -6,10 +6,10 @@ import {
   type MongodbSourceArgs,
   type MysqlSourceArgs,
   type PostgresqlSourceArgs,
-} from "./generated/sources.js";
+} from "../generated/typescript/sources.js";
 
 /**
- * Hand-written conveniences on top of the generated helpers (sdk/generated/), where a plain
+ * Hand-written conveniences on top of the generated helpers (generated/typescript/), where a plain
  * list reads better than the API's comma-separated keys. Every other connector and setting:
  * the generated helper of the same name.
  */

@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { SMT_CATALOGUE } from "../catalogue/smt-data.js";
 import { findSmtType } from "../catalogue/smt.js";
 
-/** What the `DestinationSmtChain` class (sdk/generated/kinds.ts) takes beyond its declaration: its entries' types, and their secrets. */
+/** What the `DestinationSmtChain` class (generated/typescript/kinds.ts) takes beyond its declaration: its entries' types, and their secrets. */
 
 // The entry types below are derived from the SMT catalogue itself (catalogue/smt-data.ts): a
 // type, field, enum value or default it adds reaches programs with no edit here.

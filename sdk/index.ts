@@ -1,11 +1,11 @@
 /** pulumi-cdc: CDC sources, destinations, client credentials and tags as Pulumi resources. */
 // First: on a Node.js too old for pulumi-cdc, one line saying so instead of a stack trace.
 import "../provider/node-version.js";
-import type { Tag, Transform } from "./generated/kinds.js";
+import type { Tag, Transform } from "../generated/typescript/kinds.js";
 import type { TagsOf } from "./inputs.js";
 import type { PipelineTransformOf } from "./pipeline.js";
 // The dynamic classes and their arguments, generated from the kinds' declarations (npm run generate).
-export * from "./generated/classes.js";
+export * from "../generated/typescript/classes.js";
 export {
   getDestination,
   getKafkaUser,
@@ -44,7 +44,7 @@ export type PipelineTransformArgs = PipelineTransformOf<Transform>;
 /** Tags on an object: `Tag` resources or tag ids (the platform's own tags, say). */
 export type TagsInput = TagsOf<Tag>;
 // One typed helper per connector and transform type of the catalogue, generated (npm run generate).
-export * from "./generated/index.js";
+export * from "../generated/typescript/index.js";
 export * from "./connectors.js";
 export type { ConnectorConfig, TransformConfig } from "./build-config.js";
 export type { ConfigInput, ConfigValue } from "./inputs.js";

@@ -3,7 +3,7 @@ import { CATALOGUE, type ConnectorKind } from "../catalogue/index.js";
 import { looksSecret } from "../provider/normalize.js";
 
 /**
- * What the dynamic classes (sdk/generated/kinds.ts) take besides plain values, and the converters
+ * What the dynamic classes (generated/typescript/kinds.ts) take besides plain values, and the converters
  * their property bags call (`(value, args)`, named by the kinds' declarations' `ts.convert`).
  */
 

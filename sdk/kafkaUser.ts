@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { KafkaOperation, KafkaPatternType, KafkaResource } from "../catalogue/kind-values.js";
 
-/** What the `KafkaUser` class (sdk/generated/kinds.ts) takes beyond its declaration: its ACL rules' types. */
+/** What the `KafkaUser` class (generated/typescript/kinds.ts) takes beyond its declaration: its ACL rules' types. */
 
 /** What an ACL rule allows. A GROUP rule takes fewer (KAFKA_GROUP_OPERATIONS). */
 export type { KafkaOperation, KafkaPatternType, KafkaResource };

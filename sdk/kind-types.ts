@@ -1,6 +1,6 @@
 /**
  * The names the kinds' declarations (provider/kinds/, their properties' `ts` fields) give the
- * generated dynamic classes (sdk/generated/kinds.ts): the types more precise than the schema's,
+ * generated dynamic classes (generated/typescript/kinds.ts): the types more precise than the schema's,
  * and the converters that make a property of what a program passes (`(value, args)`). Nothing
  * here imports the generated classes: an argument type that names one is generic in it
  * (`TagsOf<Tag>`), and sdk/index.ts gives it its public name (`TagsInput`).

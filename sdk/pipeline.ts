@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 
 /**
- * What the `Pipeline` class (sdk/generated/kinds.ts) takes beyond its declaration: resources for
+ * What the `Pipeline` class (generated/typescript/kinds.ts) takes beyond its declaration: resources for
  * its source, destination and transforms, which become the API's references to them.
  */
 

@@ -1,7 +1,7 @@
 import { CODE_LANGUAGES, type CodeLanguage } from "../catalogue/kind-values.js";
-import type { HELPERS } from "./generated/index.js";
+import type { HELPERS } from "../generated/typescript/index.js";
 
-/** What the `Transform` class (sdk/generated/kinds.ts) takes beyond its declaration: its type's name, and its code in the API's shape. */
+/** What the `Transform` class (generated/typescript/kinds.ts) takes beyond its declaration: its type's name, and its code in the API's shape. */
 
 /** A transform type: the catalogue's transform codes (catalogue/connectors.json), as the generated helpers know them. */
 export type TransformType = keyof (typeof HELPERS)["transform"];

@@ -22,7 +22,7 @@ export interface ProgramOptions {
   importFile?: string;
   /**
    * Python: the SDK's requirement in requirements.txt, a path relative to the program's directory
-   * (pulumi-cdc's plugin-sdks/python, as examples/python-quickstart's `../../plugin-sdks/python`); undefined: none
+   * (pulumi-cdc's generated/sdks/python, as examples/python-quickstart's `../../generated/sdks/python`); undefined: none
    * is known (pulumi-cdc installed without its repository), and the README says how to get it.
    */
   pythonSdk?: string;
@@ -150,12 +150,12 @@ function pulumiYamlTs(project: string): string {
  */
 export const PULUMI_PYTHON_REQUIREMENT = "pulumi>=3.259.0,<3.260.0";
 
-/** The SDK of this checkout, plugin-sdks/python beside pulumi-cdc's package.json, or undefined when absent. */
+/** The SDK of this checkout, generated/sdks/python beside pulumi-cdc's package.json, or undefined when absent. */
 export function pythonSdkDir(): string | undefined {
   for (let dir = __dirname; ; dir = dirname(dir)) {
     const file = join(dir, "package.json");
     if (existsSync(file) && (JSON.parse(readFileSync(file, "utf8")) as { name?: string }).name === "pulumi-cdc") {
-      const sdk = join(dir, "plugin-sdks", "python");
+      const sdk = join(dir, "generated", "sdks", "python");
       return existsSync(join(sdk, "setup.py")) ? sdk : undefined;
     }
     if (dirname(dir) === dir) return undefined;
@@ -168,7 +168,7 @@ function requirementsTxt(sdk: string | undefined): string {
     PULUMI_PYTHON_REQUIREMENT,
     ...(sdk
       ? ["# pulumi-cdc's generated Python SDK (pulumi_cdc), built by pip from the sources of the checkout", "# that wrote this program (README.md says how to install it elsewhere).", sdk]
-      : ["# pulumi-cdc's generated Python SDK (pulumi_cdc): the plugin-sdks/python directory of a pulumi-cdc", "# checkout; put its path on the next line (README.md).", "# ../pulumi-cdc/plugin-sdks/python"]),
+      : ["# pulumi-cdc's generated Python SDK (pulumi_cdc): the generated/sdks/python directory of a pulumi-cdc", "# checkout; put its path on the next line (README.md).", "# ../pulumi-cdc/generated/sdks/python"]),
     "",
   ].join("\n");
 }
@@ -214,10 +214,10 @@ function readme(model: ProgramModel, options: ProgramOptions): string {
       "   The first `pulumi preview` (or `pulumi install`) makes the virtual environment `venv` and installs",
       "   `requirements.txt` into it: Pulumi's Python SDK and pulumi-cdc's (the package `pulumi_cdc`).",
       ...(options.pythonSdk
-        ? ["   `requirements.txt` points at `plugin-sdks/python` of the pulumi-cdc checkout that wrote it, by a relative path."]
-        : ["   `requirements.txt` names no SDK yet: put the path of a pulumi-cdc checkout's `plugin-sdks/python` in it."]),
+        ? ["   `requirements.txt` points at `generated/sdks/python` of the pulumi-cdc checkout that wrote it, by a relative path."]
+        : ["   `requirements.txt` names no SDK yet: put the path of a pulumi-cdc checkout's `generated/sdks/python` in it."]),
       "   Outside that repository (another machine, a moved directory), clone pulumi-cdc and write the path of",
-      "   its `plugin-sdks/python` in `requirements.txt` instead (`pip install <path>` builds it from its sources), or",
+      "   its `generated/sdks/python` in `requirements.txt` instead (`pip install <path>` builds it from its sources), or",
       "   install a wheel of it built there (`pip wheel <path>`) into `venv`.",
     );
   } else {

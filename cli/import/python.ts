@@ -4,7 +4,7 @@ import { pluginInputs } from "./plugin-inputs.js";
 
 /**
  * The Python program (`__main__.py`) of a ProgramModel, on the Python SDK generated from the
- * provider plugin's schema (plugin-sdks/python, `import pulumi_cdc as cdc`). Like the YAML program it
+ * provider plugin's schema (generated/sdks/python, `import pulumi_cdc as cdc`). Like the YAML program it
  * uses the plugin's generic resources (`cdc.Source(connector=..., config={...})`, the platform's
  * config keys), since the model holds every connector's config in those keys; keyword arguments
  * are snake_case as the SDK spells them, references are Python variables (`orders_source.id`),

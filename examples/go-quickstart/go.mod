@@ -3,7 +3,7 @@ module github.com/pulumi-cdc/pulumi-cdc/examples/go-quickstart
 go 1.25.11
 
 require (
-	github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc v0.1.0
+	github.com/pulumi-cdc/pulumi-cdc/generated/sdks/go/cdc v0.1.0
 	github.com/pulumi/pulumi/sdk/v3 v3.259.0
 )
 
@@ -120,5 +120,5 @@ require (
 )
 
 // The Go SDK generated in this repository (npm run generate). Copied elsewhere, drop this line
-// and point the requirement at a published version (or replace it with your checkout's plugin-sdks/go/cdc).
-replace github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc => ../../plugin-sdks/go/cdc
+// and point the requirement at a published version (or replace it with your checkout's generated/sdks/go/cdc).
+replace github.com/pulumi-cdc/pulumi-cdc/generated/sdks/go/cdc => ../../generated/sdks/go/cdc

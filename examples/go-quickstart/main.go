@@ -1,6 +1,6 @@
 // The quickstart (examples/quickstart) in Go: two tags, a PostgreSQL source, a Snowflake
 // destination fed by it, and a client credential for dbt, as resources of the Go SDK generated
-// from the provider plugin's schema (plugin-sdks/go/cdc): the source and the destination as the typed
+// from the provider plugin's schema (generated/sdks/go/cdc): the source and the destination as the typed
 // per-connector resources (cdc:sources:Postgresql, cdc:destinations:Snowflake), their settings
 // as typed fields.
 package main
@@ -10,9 +10,9 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc"
-	"github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc/destinations"
-	"github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc/sources"
+	"github.com/pulumi-cdc/pulumi-cdc/generated/sdks/go/cdc"
+	"github.com/pulumi-cdc/pulumi-cdc/generated/sdks/go/cdc/destinations"
+	"github.com/pulumi-cdc/pulumi-cdc/generated/sdks/go/cdc/sources"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )

@@ -1,6 +1,6 @@
 """The quickstart (examples/quickstart) in Python: two tags, a PostgreSQL source, a Snowflake
 destination fed by it, and a client credential for dbt, as resources of the Python SDK generated
-from the provider plugin's schema (plugin-sdks/python): the source and the destination as the typed
+from the provider plugin's schema (generated/sdks/python): the source and the destination as the typed
 per-connector resources (cdc:sources:Postgresql, cdc:destinations:Snowflake), their settings as
 typed keyword arguments."""
 

@@ -93,7 +93,7 @@ export interface KindSpec<N extends string = string> {
 }
 
 /**
- * How the TypeScript dynamic classes (sdk/generated/kinds.ts, written by `npm run generate`) type
+ * How the TypeScript dynamic classes (generated/typescript/kinds.ts, written by `npm run generate`) type
  * a property where the schema's type is looser, and what a class does with its argument. Each
  * text is TypeScript naming the generated classes, `pulumi`, and what sdk/kind-types.ts exports.
  */

@@ -1,7 +1,7 @@
 import { DECLARATIONS, INTERNAL_PROPERTIES, type KindSpec, type PropertySpec, type TypeSpec } from "../../provider/kinds/index.js";
 
 /**
- * Renders the TypeScript SDK's dynamic classes (sdk/generated/kinds.ts) from the kinds'
+ * Renders the TypeScript SDK's dynamic classes (generated/typescript/kinds.ts) from the kinds'
  * declarations (provider/kinds/): per kind its arguments (`XArgs`, a property per input, TSDoc
  * from the declaration), the class with its outputs, a `static get`, and the function giving the
  * property bag the class registers (`xProps`): every input (secret ones wrapped in
@@ -143,22 +143,22 @@ function imported(kinds: readonly KindSpec[]): { types: string[]; converters: st
   return { types: [...types].sort(), converters: [...converters].sort() };
 }
 
-/** sdk/generated/classes.ts: what the package exports of sdk/generated/kinds.ts, each kind's class and arguments. */
+/** generated/typescript/classes.ts: what the package exports of generated/typescript/kinds.ts, each kind's class and arguments. */
 export function renderClassExports(kinds: readonly KindSpec[] = DECLARATIONS): string {
   const names = kinds.flatMap((k) => [k.name, `type ${k.name}Args`]);
   return `${HEADER}\nexport {\n${names.map((n) => `  ${n},`).join("\n")}\n} from "./kinds.js";\n`;
 }
 
-/** sdk/generated/kinds.ts. */
+/** generated/typescript/kinds.ts. */
 export function renderKindClasses(kinds: readonly KindSpec[] = DECLARATIONS): string {
   const { types, converters } = imported(kinds);
   const lines = [
     HEADER,
     "// Adding a property to a kind: its declaration, then `npm run generate`. What a class does beyond its declaration is sdk/kind-types.ts's.",
     'import * as pulumi from "@pulumi/pulumi";',
-    'import { CdcResource } from "../dynamic.js";',
-    ...(converters.length > 0 ? [`import { ${converters.join(", ")} } from "../kind-types.js";`] : []),
-    ...(types.length > 0 ? [`import type { ${types.join(", ")} } from "../kind-types.js";`] : []),
+    'import { CdcResource } from "../../sdk/dynamic.js";',
+    ...(converters.length > 0 ? [`import { ${converters.join(", ")} } from "../../sdk/kind-types.js";`] : []),
+    ...(types.length > 0 ? [`import type { ${types.join(", ")} } from "../../sdk/kind-types.js";`] : []),
     ...kinds.map((k) => `\n${renderKind(k)}`),
     "",
     "/** Each kind's property bag, by kind: for tools and tests. */",

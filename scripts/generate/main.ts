@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { renderAll } from "./render.js";
 
-// Writes sdk/generated/*.ts from the catalogue and the kinds' declarations; says which files changed.
+// Writes generated/typescript/*.ts (from the catalogue and the kinds' declarations) and generated/README.md; says which files changed.
 const root = process.argv[2] ?? join(__dirname, "..", "..");
 let changed = 0;
 for (const [path, content] of renderAll()) {

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# `npm run generate`: the SDK's typed helpers (sdk/generated/*.ts) from catalogue/connectors.json
-# and its dynamic classes (sdk/generated/kinds.ts) from the kinds' declarations (provider/kinds/),
-# after completing the catalogue from the vendor's provider when PULUMI_CDC_VENDOR_REPO names a clone
-# and adding the ranges pulumi-cdc gives keys the platform publishes none for.
-# Run it after changing the catalogue and commit the result; the tests fail while it is stale.
+# `npm run generate`: the one command that writes everything under generated/ (generated/README.md
+# says what): the SDK's typed helpers (generated/typescript/*.ts) from catalogue/connectors.json,
+# its dynamic classes (generated/typescript/kinds.ts) from the kinds' declarations (provider/kinds/)
+# and generated/README.md, by the TypeScript generator (scripts/generate/); the plugin's schema
+# (generated/schema.json); then, from that schema, the SDKs (generated/sdks/) and the reference pages
+# (generated/reference/) by the Go code generator (tools/pulumi-cdc-codegen). Before them it completes
+# the catalogue from the vendor's provider when PULUMI_CDC_VENDOR_REPO names a clone and adds the
+# ranges pulumi-cdc gives keys the platform publishes none for.
+# Run it after changing the catalogue or the kinds and commit the result; the tests fail while it is stale.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=scripts/toolchain.sh
@@ -36,10 +40,10 @@ node "$out/scripts/generate/add-ranges.js" "$(pwd)"
 # The compiled generator holds a copy of the catalogue from before these steps.
 cp catalogue/connectors.json "$out/catalogue/connectors.json"
 node "$out/scripts/generate/main.js" "$(pwd)"
-# The provider plugin's package schema (plugin/schema.json) from provider/kinds/index.ts and the catalogue.
+# The provider plugin's package schema (generated/schema.json) from provider/kinds/index.ts and the catalogue.
 node "$out/scripts/generate/schema.js" "$(pwd)"
-# The SDKs of the other languages (plugin-sdks/go/cdc, plugin-sdks/python, plugin-sdks/dotnet), the Node.js SDK of the
-# plugin's tokens (plugin-sdks/nodejs, which the TypeScript of `pulumi import` imports) and the reference pages
-# (docs/reference) from that schema, by tools/pulumi-cdc-codegen (built into the toolchain cache).
+# The SDKs of the other languages (generated/sdks/go/cdc, generated/sdks/python, generated/sdks/dotnet),
+# the Node.js SDK of the plugin's tokens (generated/sdks/nodejs, which the TypeScript of `pulumi import`
+# imports) and the reference pages (generated/reference) from that schema, by tools/pulumi-cdc-codegen (built into the toolchain cache).
 cdc_ensure_codegen
-"$PULUMI_CDC_CODEGEN" plugin/schema.json "$(pwd)"
+"$PULUMI_CDC_CODEGEN" generated/schema.json "$(pwd)"

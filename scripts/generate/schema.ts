@@ -4,7 +4,7 @@ import { FUNCTIONS, KINDS, OBJECT_TYPES, PACKAGE, PROVIDER_CONFIG, type Property
 import { TYPED_KINDS, TYPED_TYPES } from "../../provider/typed/kinds.js";
 
 /**
- * The provider plugin's package schema (plugin/schema.json), rendered from the kinds' data in
+ * The provider plugin's package schema (generated/schema.json), rendered from the kinds' data in
  * provider/kinds/index.ts. Pure: the same data and version always give the same text (properties, types
  * and tokens sorted, 2-space JSON, a trailing newline), so a test renders it in memory and
  * compares with the committed file. Run as a script (`npm run generate`), it writes the file.
@@ -21,7 +21,7 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-cdc/pulumi-cdc";
 
 /** The file the plugin serves from GetSchema, relative to the repository root. */
-export const SCHEMA_PATH = "plugin/schema.json";
+export const SCHEMA_PATH = "generated/schema.json";
 
 function sorted<T>(entries: Array<[string, T]>): Record<string, T> {
   return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
@@ -78,7 +78,7 @@ function objectShape(props: readonly PropertySpec[], input: boolean, owner?: str
 }
 
 /**
- * What the generated Node.js SDK (plugin-sdks/nodejs) is, in one line: its package.json's
+ * What the generated Node.js SDK (generated/sdks/nodejs) is, in one line: its package.json's
  * description and its README's first line. The hand-written TypeScript package says the other half
  * (the root package.json's description).
  */
@@ -142,14 +142,14 @@ export function packageSchema(version: string): { [key: string]: Json } {
     functions: sorted(functions),
     language: {
       csharp: { rootNamespace: "PulumiCdc" },
-      go: { importBasePath: "github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc", generateResourceContainerTypes: true },
+      go: { importBasePath: "github.com/pulumi-cdc/pulumi-cdc/generated/sdks/go/cdc", generateResourceContainerTypes: true },
       nodejs: { packageName: "pulumi-cdc-sdk", packageDescription: NODEJS_SDK_LINE, readme: `${NODEJS_SDK_LINE}\n\n${PACKAGE.description}\n` },
       python: { packageName: "pulumi_cdc" },
     },
   };
 }
 
-/** The text of plugin/schema.json. */
+/** The text of generated/schema.json. */
 export function renderSchema(version: string): string {
   return `${JSON.stringify(packageSchema(version), null, 2)}\n`;
 }
@@ -161,7 +161,7 @@ export function packageVersion(root: string): string {
   return version;
 }
 
-/** Writes plugin/schema.json under `root` when it differs; says whether it did. */
+/** Writes generated/schema.json under `root` when it differs; says whether it did. */
 export function writeSchema(root: string): boolean {
   const target = join(root, SCHEMA_PATH);
   const content = renderSchema(packageVersion(root));

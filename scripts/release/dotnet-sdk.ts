@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from "node:f
 import { join } from "node:path";
 import { must, run } from "../lib/process.js";
 
-const DIR = "plugin-sdks/dotnet";
+const DIR = "generated/sdks/dotnet";
 const PROJECT = "PulumiCdc.Cdc.csproj";
 
 export interface DotnetResult {

@@ -41,7 +41,7 @@ async function main(root: string, argv: string[]): Promise<number> {
   const tag = tagAt >= 0 ? argv[tagAt + 1] : undefined;
   const started = Date.now();
   const version = releaseVersion(root);
-  const schema = JSON.parse(readFileSync(join(root, "plugin", "schema.json"), "utf8")) as { pluginDownloadURL?: string };
+  const schema = JSON.parse(readFileSync(join(root, "generated", "schema.json"), "utf8")) as { pluginDownloadURL?: string };
   const downloadUrl = schema.pluginDownloadURL ?? "";
   const out = join(root, "artifacts");
   rmSync(out, { recursive: true, force: true });
@@ -182,7 +182,7 @@ async function main(root: string, argv: string[]): Promise<number> {
   w(`  npm: pulumi-cdc@${version} from ${manifest.npm ?? "(not built: its check failed)"}`);
   w(`  PyPI: pulumi_cdc ${version}: ${manifest.python.join(", ") || "(not built: its check failed)"}`);
   w(`  NuGet: PulumiCdc.Cdc ${version}: ${manifest.nuget.length ? manifest.nuget.join(", ") : "packed by dotnet pack on the release runner (no dotnet SDK here)"}`);
-  w(`  Go: the tag ${manifest.goModuleTag} (module github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc)${goOk ? "" : " (its check failed)"}`);
+  w(`  Go: the tag ${manifest.goModuleTag} (module github.com/pulumi-cdc/pulumi-cdc/generated/sdks/go/cdc)${goOk ? "" : " (its check failed)"}`);
   if (notChecked.length) {
     w("");
     w("Not checked here:");

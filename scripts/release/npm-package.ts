@@ -20,13 +20,15 @@ export const NPM_REQUIRED = [
   "dist/catalogue/connectors.json",
   "bin/pulumi-resource-cdc",
   "bin/plugin-node-options",
-  "plugin/schema.json",
+  "generated/schema.json",
 ];
 
 /**
  * What is wrong with the npm package's file list (empty when nothing): a required file missing,
  * a test or fixture, TypeScript sources (only declarations ship), or a file outside what the
  * package is (the generated SDKs, examples, scripts, the emulator's state, dependencies).
+ * generated/README.md ships beside generated/schema.json (npm packs a folder's README with it),
+ * saying the schema is generated.
  */
 export function npmFileProblems(files: readonly string[]): string[] {
   const have = new Set(files);
@@ -34,7 +36,7 @@ export function npmFileProblems(files: readonly string[]): string[] {
   for (const f of files) {
     if (/(^|\/)(test|tests|__tests__|fixtures?|__fixtures__)(\/|$)|\.(test|spec)\.[cm]?[jt]s$/.test(f)) problems.push(`${f} is a test or fixture`);
     else if (/\.[cm]?ts$/.test(f) && !/\.d\.[cm]?ts$/.test(f)) problems.push(`${f} is a TypeScript source`);
-    else if (!/^(dist|bin)\//.test(f) && !["package.json", "README.md", "LICENSE", "CHANGELOG.md", "plugin/schema.json"].includes(f)) problems.push(`${f} is outside the package`);
+    else if (!/^(dist|bin)\//.test(f) && !["package.json", "README.md", "LICENSE", "CHANGELOG.md", "generated/schema.json", "generated/README.md"].includes(f)) problems.push(`${f} is outside the package`);
   }
   return problems;
 }

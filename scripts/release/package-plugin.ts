@@ -14,7 +14,7 @@ import { releaseVersion } from "./versions.js";
 async function main(root: string, argv: string[]): Promise<void> {
   const host = `linux-${arch() === "arm64" ? "arm64" : "amd64"}` as Platform;
   const platforms = argv.includes("--all") ? [...PLATFORMS.filter((p) => p !== host), host] : [host];
-  const schema = JSON.parse(readFileSync(join(root, "plugin", "schema.json"), "utf8")) as { pluginDownloadURL: string };
+  const schema = JSON.parse(readFileSync(join(root, "generated", "schema.json"), "utf8")) as { pluginDownloadURL: string };
   const version = releaseVersion(root);
   for (const t of await buildPluginTarballs(root, join(root, "artifacts"), version, schema.pluginDownloadURL, platforms)) {
     process.stderr.write(`[package-plugin] wrote ${relative(root, t.file)}; install it with: pulumi plugin install resource cdc ${version} --file ${relative(root, t.file)}\n`);

@@ -23,7 +23,7 @@ export function launcherName(platform: Platform): string {
 }
 
 /** The Go module's tag: a module in a subdirectory is tagged <dir>/v<version>. */
-export const GO_MODULE_DIR = "plugin-sdks/go/cdc";
+export const GO_MODULE_DIR = "generated/sdks/go/cdc";
 export function goModuleTag(version: string): string {
   return `${GO_MODULE_DIR}/v${version}`;
 }

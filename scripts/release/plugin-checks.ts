@@ -25,7 +25,7 @@ const TEST_PATH = /(^|\/)(test|tests|__tests__|fixtures?|__fixtures__)(\/|$)|\.(
 export function pluginEntryProblems(entries: readonly string[], platform: Platform): string[] {
   const have = new Set(entries);
   const problems: string[] = [];
-  const required = [launcherName(platform), "pulumi-plugin.json", "package.json", "LICENSE", "dist/plugin/pulumi-resource-cdc.js", "plugin/schema.json"];
+  const required = [launcherName(platform), "pulumi-plugin.json", "package.json", "LICENSE", "dist/plugin/pulumi-resource-cdc.js", "generated/schema.json"];
   for (const file of required) if (!have.has(file)) problems.push(`${file} is missing`);
   const other = isWindows(platform) ? PLUGIN_EXECUTABLE : `${PLUGIN_EXECUTABLE}.cmd`;
   if (have.has(other)) problems.push(`${other} is another platform's launcher`);

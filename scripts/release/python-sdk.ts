@@ -12,7 +12,7 @@ function pythonEnv(): { python: string; env: NodeJS.ProcessEnv } {
 }
 
 /**
- * plugin-sdks/python built as PyPI takes it: `python -m build` makes the sdist and, from it, the
+ * generated/sdks/python built as PyPI takes it: `python -m build` makes the sdist and, from it, the
  * wheel, into outDir; both must be named for the version (PEP 440's spelling of it), and the
  * wheel installs into a fresh virtual environment beside Pulumi's Python SDK (from the wheelhouse)
  * and imports, reporting the version and its pulumi-plugin.json.
@@ -21,7 +21,7 @@ export async function buildPythonSdk(root: string, outDir: string, version: stri
   const { python, env } = pythonEnv();
   const work = mkdtempSync(join(tmpdir(), "pulumi-cdc-release-py-"));
   try {
-    cpSync(join(root, "plugin-sdks", "python"), join(work, "src"), { recursive: true });
+    cpSync(join(root, "generated", "sdks", "python"), join(work, "src"), { recursive: true });
     const venv = join(work, "build-venv");
     await must(python, ["-m", "venv", venv], { env, timeoutMs: 120_000 });
     await must(join(venv, "bin", "pip"), ["install", "--quiet", "build", "setuptools", "wheel", "packaging"], { env, timeoutMs: 300_000 });

@@ -28,16 +28,16 @@ export function committedVersions(root: string): VersionCopy[] {
   const add = (where: string, version: unknown) => copies.push({ where, version: typeof version === "string" ? version : undefined });
   const lock = json(root, "package-lock.json");
   add("package-lock.json version", lock.version);
-  add("plugin/schema.json version", json(root, "plugin/schema.json").version);
-  const node = json(root, "plugin-sdks/nodejs/package.json");
-  add("plugin-sdks/nodejs/package.json version", node.version);
-  add("plugin-sdks/nodejs/package.json pulumi.version", (node.pulumi as { version?: unknown } | undefined)?.version);
-  for (const file of ["plugin-sdks/go/cdc/pulumi-plugin.json", "plugin-sdks/python/pulumi_cdc/pulumi-plugin.json", "plugin-sdks/dotnet/pulumi-plugin.json"]) {
+  add("generated/schema.json version", json(root, "generated/schema.json").version);
+  const node = json(root, "generated/sdks/nodejs/package.json");
+  add("generated/sdks/nodejs/package.json version", node.version);
+  add("generated/sdks/nodejs/package.json pulumi.version", (node.pulumi as { version?: unknown } | undefined)?.version);
+  for (const file of ["generated/sdks/go/cdc/pulumi-plugin.json", "generated/sdks/python/pulumi_cdc/pulumi-plugin.json", "generated/sdks/dotnet/pulumi-plugin.json"]) {
     add(`${file} version`, existsSync(join(root, file)) ? json(root, file).version : undefined);
   }
-  add("plugin-sdks/python/setup.py VERSION", /^VERSION = "([^"]*)"$/m.exec(read(root, "plugin-sdks/python/setup.py"))?.[1]);
-  add("plugin-sdks/dotnet/PulumiCdc.Cdc.csproj <Version>", /<Version>([^<]*)<\/Version>/.exec(read(root, "plugin-sdks/dotnet/PulumiCdc.Cdc.csproj"))?.[1]);
-  add("plugin-sdks/dotnet/version.txt", read(root, "plugin-sdks/dotnet/version.txt").trim());
+  add("generated/sdks/python/setup.py VERSION", /^VERSION = "([^"]*)"$/m.exec(read(root, "generated/sdks/python/setup.py"))?.[1]);
+  add("generated/sdks/dotnet/PulumiCdc.Cdc.csproj <Version>", /<Version>([^<]*)<\/Version>/.exec(read(root, "generated/sdks/dotnet/PulumiCdc.Cdc.csproj"))?.[1]);
+  add("generated/sdks/dotnet/version.txt", read(root, "generated/sdks/dotnet/version.txt").trim());
   const changelog = /^## \[(\d[^\]]*)\]/m.exec(read(root, "CHANGELOG.md"))?.[1];
   add("CHANGELOG.md latest release", changelog);
   return copies;
@@ -52,9 +52,9 @@ export function versionProblems(copies: readonly VersionCopy[], version: string)
 export function downloadUrlCopies(root: string): VersionCopy[] {
   const out: VersionCopy[] = [];
   const server = (v: unknown) => (typeof v === "string" ? v : undefined);
-  out.push({ where: "plugin/schema.json pluginDownloadURL", version: server(json(root, "plugin/schema.json").pluginDownloadURL) });
-  out.push({ where: "plugin-sdks/nodejs/package.json pulumi.server", version: server((json(root, "plugin-sdks/nodejs/package.json").pulumi as { server?: unknown } | undefined)?.server) });
-  for (const file of ["plugin-sdks/go/cdc/pulumi-plugin.json", "plugin-sdks/python/pulumi_cdc/pulumi-plugin.json", "plugin-sdks/dotnet/pulumi-plugin.json"]) {
+  out.push({ where: "generated/schema.json pluginDownloadURL", version: server(json(root, "generated/schema.json").pluginDownloadURL) });
+  out.push({ where: "generated/sdks/nodejs/package.json pulumi.server", version: server((json(root, "generated/sdks/nodejs/package.json").pulumi as { server?: unknown } | undefined)?.server) });
+  for (const file of ["generated/sdks/go/cdc/pulumi-plugin.json", "generated/sdks/python/pulumi_cdc/pulumi-plugin.json", "generated/sdks/dotnet/pulumi-plugin.json"]) {
     out.push({ where: `${file} server`, version: existsSync(join(root, file)) ? server(json(root, file).server) : undefined });
   }
   return out;

@@ -413,14 +413,14 @@ describe("a Python stack's pulumi up, under faults, killed with -9 halfway", { t
     emulator = await startEmulator({ port: 0 });
     const { url, clientId, clientSecret } = emulator;
     web = new CdcClient({ settings: { apiUrl: url, clientId, clientSecret, createdFrom: "web" } });
-    // A copy of the program, its requirement on the SDK pointed at a copy of plugin-sdks/python (pip
+    // A copy of the program, its requirement on the SDK pointed at a copy of generated/sdks/python (pip
     // builds a local project in place), its Pulumi.yaml at this checkout's plugin (plugins.providers -> bin/).
     root = await mkdtemp(join(tmpdir(), "pulumi-cdc-chaos-py-"));
     const dir = join(root, "program");
     await cp(join(__dirname, "fixtures", "chaos-python"), dir, { recursive: true, filter: (src) => !/Pulumi\.[^/]+\.yaml$|\/venv$|__pycache__/.test(src) });
     const sdk = await pythonSdkCopy(join(root, "sdk-python"));
     const requirements = (await readFile(join(dir, "requirements.txt"), "utf8")).split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#"));
-    expect(requirements).toEqual([pulumiRequirement(py.pulumiVersion), "../../../../plugin-sdks/python"]);
+    expect(requirements).toEqual([pulumiRequirement(py.pulumiVersion), "../../../../generated/sdks/python"]);
     await writeFile(join(dir, "requirements.txt"), `${requirements[0]}\n${sdk}\n`);
     const project = await readFile(join(dir, "Pulumi.yaml"), "utf8");
     await writeFile(join(dir, "Pulumi.yaml"), `${project.trimEnd()}\n\nplugins:\n  providers:\n    - name: cdc\n      path: ${JSON.stringify(join(REPO, "bin"))}\n`);

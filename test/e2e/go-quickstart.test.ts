@@ -14,7 +14,7 @@ import { webClient } from "../support/web.js";
 
 // The Go quickstart (examples/go-quickstart: tags, a typed cdc:sources:Postgresql, a typed
 // cdc:destinations:Snowflake, a client credential) built against the Go SDK generated from the
-// plugin's schema (plugin-sdks/go/cdc, by a go.mod replace) and run under the real engine by a Go language host
+// plugin's schema (generated/sdks/go/cdc, by a go.mod replace) and run under the real engine by a Go language host
 // (Pulumi's when the machine has one, else tools/pulumi-language-go), on the provider plugin
 // pulumi-resource-cdc of this checkout (Pulumi.yaml plugins.providers -> bin/), against the
 // emulator: up, an empty preview, pulumi import of the typed destination into a second stack
@@ -24,8 +24,8 @@ import { webClient } from "../support/web.js";
 // prints it, previews on a fresh stack against the same emulator (the example's go.mod and go.sum).
 
 const REPO_ROOT = join(__dirname, "..", "..");
-const SDK_DIR = join(REPO_ROOT, "plugin-sdks", "go", "cdc");
-const SDK_MODULE = "github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc";
+const SDK_DIR = join(REPO_ROOT, "generated", "sdks", "go", "cdc");
+const SDK_MODULE = "github.com/pulumi-cdc/pulumi-cdc/generated/sdks/go/cdc";
 const DB_PASSWORD = "PGPASS-GO-SENTINEL-5e1b";
 const SNOWFLAKE_KEY = "SFKEY-GO-SENTINEL-90aa";
 
@@ -60,7 +60,7 @@ describe("the Go quickstart on the generated Go SDK under the real engine", { ti
 
   beforeAll(async () => {
     if (!existsSync(join(REPO_ROOT, "dist", "plugin", "main.js"))) throw new Error("dist/plugin/main.js is missing: build first (npm run build, or cdc_build)");
-    if (!existsSync(join(SDK_DIR, "go.mod"))) throw new Error("plugin-sdks/go/cdc is missing: run npm run generate");
+    if (!existsSync(join(SDK_DIR, "go.mod"))) throw new Error("generated/sdks/go/cdc is missing: run npm run generate");
     env = { ...process.env, PATH: await pathWithGoHost() };
     emulator = await startEmulator({ port: 0 });
     web = webClient(emulator);
@@ -81,14 +81,14 @@ describe("the Go quickstart on the generated Go SDK under the real engine", { ti
     await emulator?.stop();
   });
 
-  it("1. the program, every package of the generated SDK and the Go examples of docs/reference build (go vet clean)", async () => {
+  it("1. the program, every package of the generated SDK and the Go examples of generated/reference build (go vet clean)", async () => {
     const build = await run("go", ["build", "-o", join(dir, ".program"), "."], { cwd: dir, env });
     expect(build.code, `go build of examples/go-quickstart failed:\n${build.output}`).toBe(0);
     // Each reference page's Go example as a program of its own in the example's module.
-    const pages = await readdir(join(REPO_ROOT, "docs", "reference"), { recursive: true });
+    const pages = await readdir(join(REPO_ROOT, "generated", "reference"), { recursive: true });
     let examples = 0;
     for (const page of pages.filter((p) => p.endsWith(".md"))) {
-      const code = /```go\n([\s\S]*?)```/.exec(await readFile(join(REPO_ROOT, "docs", "reference", page), "utf8"))?.[1];
+      const code = /```go\n([\s\S]*?)```/.exec(await readFile(join(REPO_ROOT, "generated", "reference", page), "utf8"))?.[1];
       if (!code) continue;
       const target = join(dir, "docs-examples", page.replace(/\.md$/, "").replace(/[/\\]/g, "-"));
       await mkdir(target, { recursive: true });

@@ -229,7 +229,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     const requirements = (await readFile(join(generated, "requirements.txt"), "utf8")).split("\n").filter((l) => l.trim() !== "" && !l.startsWith("#"));
     expect(requirements).toHaveLength(2);
     expect(requirements[0]).toBe(pulumiRequirement(py.pulumiVersion));
-    expect(resolve(generated, requirements[1]!)).toBe(join(REPO_ROOT, "plugin-sdks", "python"));
+    expect(resolve(generated, requirements[1]!)).toBe(join(REPO_ROOT, "generated", "sdks", "python"));
     const copy = await yamlProgram(generated);
     const sdk = await pythonSdkCopy(join(work, "gamma-sdk-python"));
     await writeFile(join(copy.dir, "requirements.txt"), `${requirements[0]}\n${sdk}\n`);

@@ -15,7 +15,7 @@ import { plain } from "../support/yaml.js";
 // engine and this repository's Node.js language host (scripts/toolchain/pulumi-language-nodejs.js),
 // whose GenerateProgram is tools/pulumi-cdc-codegen's `program` mode (pkg/v3's Node.js
 // generator): the TypeScript it writes imports the Node.js SDK generated from the plugin's schema
-// (plugin-sdks/nodejs, the npm package pulumi-cdc-sdk, linked into the project's node_modules), compiles
+// (generated/sdks/nodejs, the npm package pulumi-cdc-sdk, linked into the project's node_modules), compiles
 // under ts-node as written, previews with no changes (the private key comes as the API's mask), and
 // destroy deletes the destination.
 
@@ -28,7 +28,7 @@ const codegen = () => toolchainTool("PULUMI_CDC_CODEGEN", "cdc_ensure_codegen");
 /**
  * A TypeScript project in a temporary directory, on this checkout's plugin (plugins.providers ->
  * bin/): package.json depends on @pulumi/pulumi and on the generated SDK by file path; its
- * node_modules links @pulumi to the repository's copy and pulumi-cdc-sdk to plugin-sdks/nodejs (what
+ * node_modules links @pulumi to the repository's copy and pulumi-cdc-sdk to generated/sdks/nodejs (what
  * `npm install` of those dependencies would do, offline), so program and SDK share one @pulumi/pulumi.
  */
 async function tsProject(): Promise<string> {
@@ -38,7 +38,7 @@ async function tsProject(): Promise<string> {
   const pulumiVersion = (JSON.parse(await readFile(join(REPO_ROOT, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;
   await writeFile(
     join(dir, "package.json"),
-    `${JSON.stringify({ name: "cdc-import-ts", private: true, main: "index.ts", dependencies: { "@pulumi/pulumi": pulumiVersion, "pulumi-cdc-sdk": `file:${join(REPO_ROOT, "plugin-sdks", "nodejs")}` } }, null, 2)}\n`,
+    `${JSON.stringify({ name: "cdc-import-ts", private: true, main: "index.ts", dependencies: { "@pulumi/pulumi": pulumiVersion, "pulumi-cdc-sdk": `file:${join(REPO_ROOT, "generated", "sdks", "nodejs")}` } }, null, 2)}\n`,
   );
   await writeFile(
     join(dir, "tsconfig.json"),
@@ -48,7 +48,7 @@ async function tsProject(): Promise<string> {
   await mkdir(join(dir, "node_modules"));
   await symlink(join(REPO_ROOT, "node_modules", "@pulumi"), join(dir, "node_modules", "@pulumi"), "dir");
   await symlink(join(REPO_ROOT, "node_modules", "@types"), join(dir, "node_modules", "@types"), "dir");
-  await symlink(join(REPO_ROOT, "plugin-sdks", "nodejs"), join(dir, "node_modules", "pulumi-cdc-sdk"), "dir");
+  await symlink(join(REPO_ROOT, "generated", "sdks", "nodejs"), join(dir, "node_modules", "pulumi-cdc-sdk"), "dir");
   return dir;
 }
 

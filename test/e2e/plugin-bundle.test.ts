@@ -53,7 +53,7 @@ describe("the packaged plugin is one bundled file that starts and serves", { tim
   });
 
   it("holds the launcher, the bundle, the schema, package.json and LICENSE, and nothing else", async () => {
-    expect(await files(stage)).toEqual(["LICENSE", "dist/plugin/pulumi-resource-cdc.js", "package.json", "plugin/schema.json", "pulumi-resource-cdc"]);
+    expect(await files(stage)).toEqual(["LICENSE", "dist/plugin/pulumi-resource-cdc.js", "generated/schema.json", "package.json", "pulumi-resource-cdc"]);
     const pkg = JSON.parse(await readFile(join(repo, "package.json"), "utf8")) as { version: string; license: string; engines: unknown };
     expect(JSON.parse(await readFile(join(stage, "package.json"), "utf8"))).toMatchObject({ name: "pulumi-resource-cdc", version: pkg.version, license: pkg.license, engines: pkg.engines });
   });
@@ -74,7 +74,7 @@ describe("the packaged plugin is one bundled file that starts and serves", { tim
     const win = await mkdtemp(join(tmpdir(), "pulumi-cdc-plugin-stage-win-"));
     try {
       await runOk(process.execPath, [join(repo, "scripts", "bundle-plugin.mjs"), "--stage", win, "--launcher", "windows"], { cwd: repo });
-      expect(await files(win)).toEqual(["LICENSE", "dist/plugin/pulumi-resource-cdc.js", "package.json", "plugin/schema.json", "pulumi-resource-cdc.cmd"]);
+      expect(await files(win)).toEqual(["LICENSE", "dist/plugin/pulumi-resource-cdc.js", "generated/schema.json", "package.json", "pulumi-resource-cdc.cmd"]);
       const cmd = await readFile(join(win, "pulumi-resource-cdc.cmd"), "utf8");
       expect(cmd.split("\r\n")).toContain(`node ${HEAP_OPTIONS.join(" ")} "%~dp0dist\\plugin\\pulumi-resource-cdc.js" %*`);
       expect(cmd.replace(/\r\n/g, "")).not.toContain("\n");

@@ -15,7 +15,7 @@ import { consoleEdit, webClient } from "../support/web.js";
 
 // The Python quickstart (examples/python-quickstart: tags, a typed cdc:sources:Postgresql, a typed
 // cdc:destinations:Snowflake, a client credential) on the Python SDK generated from the plugin's
-// schema (plugin-sdks/python, installed by pip from its sources as requirements.txt says), run under the
+// schema (generated/sdks/python, installed by pip from its sources as requirements.txt says), run under the
 // real engine by a Python language host (Pulumi's where the machine has one, else
 // tools/pulumi-language-python) from the virtual environment `venv` that the host makes, on the
 // provider plugin of this checkout (Pulumi.yaml plugins.providers -> bin/), against the emulator:
@@ -36,18 +36,18 @@ const EDITED_SCHEMA = "RAW_BY_HAND";
 const pathWithPythonHost = () => toolchainValue("cdc_ensure_codegen", "PATH");
 
 /**
- * A copy of the example in a temporary directory, with a copy of plugin-sdks/python beside it (pip builds
+ * A copy of the example in a temporary directory, with a copy of generated/sdks/python beside it (pip builds
  * a local project in place, writing build/ and *.egg-info, so never in the checkout):
- * requirements.txt's ../../plugin-sdks/python points at the copy, plugins.providers -> bin/.
+ * requirements.txt's ../../generated/sdks/python points at the copy, plugins.providers -> bin/.
  */
 async function pythonProgram(): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), "pulumi-cdc-py-"));
   const dir = join(root, "program");
   await cp(join(REPO_ROOT, "examples", "python-quickstart"), dir, { recursive: true, filter: (src) => !/Pulumi\.[^/]+\.yaml$|\/venv$|__pycache__/.test(src) });
-  await cp(join(REPO_ROOT, "plugin-sdks", "python"), join(root, "sdk-python"), { recursive: true });
+  await cp(join(REPO_ROOT, "generated", "sdks", "python"), join(root, "sdk-python"), { recursive: true });
   const requirements = await readFile(join(dir, "requirements.txt"), "utf8");
-  if (!/^\.\.\/\.\.\/plugin-sdks\/python$/m.test(requirements)) throw new Error("examples/python-quickstart/requirements.txt no longer installs ../../plugin-sdks/python");
-  await writeFile(join(dir, "requirements.txt"), requirements.replace(/^\.\.\/\.\.\/plugin-sdks\/python$/m, join(root, "sdk-python")));
+  if (!/^\.\.\/\.\.\/generated\/sdks\/python$/m.test(requirements)) throw new Error("examples/python-quickstart/requirements.txt no longer installs ../../generated/sdks/python");
+  await writeFile(join(dir, "requirements.txt"), requirements.replace(/^\.\.\/\.\.\/generated\/sdks\/python$/m, join(root, "sdk-python")));
   const project = join(dir, "Pulumi.yaml");
   const text = await readFile(project, "utf8");
   if (/^plugins:/m.test(text)) throw new Error("examples/python-quickstart/Pulumi.yaml has its own plugins section: the test adds one");

@@ -56,12 +56,12 @@ export async function pathWithPythonHost(): Promise<string> {
 }
 
 /**
- * A copy of this checkout's plugin-sdks/python at `dest`, for a program's requirements.txt: pip
+ * A copy of this checkout's generated/sdks/python at `dest`, for a program's requirements.txt: pip
  * builds a local project in place (build/, *.egg-info), so never from the checkout itself, which
  * other tests read at the same time.
  */
 export async function pythonSdkCopy(dest: string): Promise<string> {
-  await cp(join(REPO_ROOT, "plugin-sdks", "python"), dest, { recursive: true, filter: (src) => !/\/(build|__pycache__)$|\.egg-info$/.test(src) });
+  await cp(join(REPO_ROOT, "generated", "sdks", "python"), dest, { recursive: true, filter: (src) => !/\/(build|__pycache__)$|\.egg-info$/.test(src) });
   return dest;
 }
 

@@ -2,10 +2,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
-// The README, the guides under docs/ (docs/reference included) and the examples' READMEs: every
-// relative link points at a file or directory that exists, and every `#anchor` on a link to a
-// Markdown file (or within one) names a heading of it, slugged as GitHub slugs them. Links with a
-// scheme (http:, https:, mailto:) are not followed: no network here. And the README stays short.
+// The README, the guides under docs/, generated/README.md, the reference pages (generated/reference)
+// and the examples' READMEs: every relative link points at a file or directory that exists, and
+// every `#anchor` on a link to a Markdown file (or within one) names a heading of it, slugged as
+// GitHub slugs them. Links with a scheme (http:, https:, mailto:) are not followed: no network
+// here. And the README stays short.
 
 const REPO_ROOT = join(__dirname, "..", "..");
 const README_MAX_LINES = 250;
@@ -29,6 +30,8 @@ function checkedFiles(root: string): string[] {
   return [
     join(root, "README.md"),
     ...walk(join(root, "docs"), (p) => p.endsWith(".md")),
+    join(root, "generated", "README.md"),
+    ...walk(join(root, "generated", "reference"), (p) => p.endsWith(".md")),
     ...walk(join(root, "examples"), (p) => p.endsWith("/README.md")),
   ];
 }
@@ -128,9 +131,11 @@ describe("documentation links", () => {
     const names = files.map((f) => relative(REPO_ROOT, f));
     expect(names).toContain("README.md");
     expect(names).toContain("docs/README.md");
-    expect(names).toContain("docs/reference/README.md");
+    expect(names).toContain("generated/README.md");
+    expect(names).toContain("generated/reference/README.md");
     expect(names).toContain("examples/README.md");
-    expect(names.filter((n) => n.startsWith("docs/")).length).toBeGreaterThan(20);
+    expect(names.filter((n) => n.startsWith("docs/")).length).toBeGreaterThan(10);
+    expect(names.filter((n) => n.startsWith("generated/reference/")).length).toBeGreaterThan(20);
   });
 
   it("every relative link resolves, and every anchor names a heading", () => {

@@ -9,9 +9,9 @@ import { defaultFirstText, KIND_VALUES, oneOfText } from "../../catalogue/kind-v
 
 const root = resolve(__dirname, "..", "..");
 const DATA = "catalogue/kind-values.ts";
-/** The product's hand-written sources; generated files (plugin/schema.json, the SDKs, docs) are derived from them. */
+/** The product's hand-written sources; generated files (generated/schema.json, the SDKs, docs) are derived from them. */
 const PRODUCT = ["provider", "plugin", "cli", "sdk", "catalogue", "scripts/generate"];
-const GENERATED = ["sdk/generated/"];
+const GENERATED = ["generated/typescript/"];
 
 function sources(dir: string): string[] {
   const out: string[] = [];
@@ -90,9 +90,9 @@ describe("the kinds' allowed values", () => {
     }
   });
 
-  describe("in the plugin's schema (plugin/schema.json)", () => {
+  describe("in the plugin's schema (generated/schema.json)", () => {
     type Props = Record<string, { description: string }>;
-    const schema = JSON.parse(readFileSync(join(root, "plugin/schema.json"), "utf8")) as {
+    const schema = JSON.parse(readFileSync(join(root, "generated/schema.json"), "utf8")) as {
       resources: Record<string, { inputProperties: Props }>;
       types: Record<string, { properties: Props }>;
       functions: Record<string, { inputs: { properties: Props } }>;

@@ -13,20 +13,20 @@ describe("the two TypeScript packages", () => {
     const pkg = json("package.json");
     expect(pkg.name).toBe("pulumi-cdc");
     expect(pkg.description).toMatch(/the package TypeScript programs install/);
-    expect(pkg.description).toContain(json("plugin-sdks/nodejs/package.json").name);
+    expect(pkg.description).toContain(json("generated/sdks/nodejs/package.json").name);
   });
 
-  it("pulumi-cdc-sdk (plugin-sdks/nodejs) says it is the plugin's generated Node.js SDK, and that TypeScript programs normally want pulumi-cdc, in its package.json and its README's first line", () => {
-    const pkg = json("plugin-sdks/nodejs/package.json");
+  it("pulumi-cdc-sdk (generated/sdks/nodejs) says it is the plugin's generated Node.js SDK, and that TypeScript programs normally want pulumi-cdc, in its package.json and its README's first line", () => {
+    const pkg = json("generated/sdks/nodejs/package.json");
     expect(pkg.description).toMatch(/^The generated Node\.js SDK of the pulumi-cdc provider plugin/);
     expect(pkg.description).toContain("`pulumi import`");
     expect(pkg.description).toContain(`TypeScript programs normally want \`${json("package.json").name}\``);
-    expect(firstLine("plugin-sdks/nodejs/README.md")).toBe(pkg.description);
+    expect(firstLine("generated/sdks/nodejs/README.md")).toBe(pkg.description);
   });
 
-  it("plugin-sdks/README.md says the SDKs there are generated, one per language", () => {
-    const text = readFileSync(join(root, "plugin-sdks", "README.md"), "utf8");
+  it("generated/README.md says the SDKs under generated/sdks are generated, one per language", () => {
+    const text = readFileSync(join(root, "generated", "README.md"), "utf8");
     expect(text).toContain("`npm run generate`");
-    for (const dir of ["go/cdc", "python", "dotnet", "nodejs"]) expect(text).toContain(`\`${dir}\``);
+    for (const dir of ["go/cdc", "python", "dotnet", "nodejs"]) expect(text).toContain(`\`sdks/${dir}\``);
   });
 });

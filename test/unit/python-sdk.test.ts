@@ -6,16 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../support/process.js";
 import { pulumiRequirement, pythonToolchain, type PythonToolchain } from "../support/python.js";
 
-// The Python SDK (plugin-sdks/python) as the package users install: `python -m build` makes an sdist and,
+// The Python SDK (generated/sdks/python) as the package users install: `python -m build` makes an sdist and,
 // from that sdist, a wheel (so a file missing from the sdist fails here too), both at the
 // schema's version; the wheel installs with pip into a fresh virtual environment next to
 // Pulumi's Python SDK of the engine's release, and every module imports, every resource of the
-// schema being a CustomResource class carrying its token. That plugin-sdks/python is what the generator
+// schema being a CustomResource class carrying its token. That generated/sdks/python is what the generator
 // writes today is test/unit/sdks.test.ts's check. Everything comes from the toolchain's cached
 // wheels (no index); without Python on the machine the tests skip with a one-line warning.
 
 const REPO_ROOT = join(__dirname, "..", "..");
-const schema = JSON.parse(readFileSync(join(REPO_ROOT, "plugin", "schema.json"), "utf8")) as { version: string; pluginDownloadURL: string; resources: Record<string, unknown> };
+const schema = JSON.parse(readFileSync(join(REPO_ROOT, "generated", "schema.json"), "utf8")) as { version: string; pluginDownloadURL: string; resources: Record<string, unknown> };
 
 describe("the Python SDK as a package (wheel and sdist, pip install, import)", { timeout: 600_000 }, () => {
   let py: PythonToolchain | null;
@@ -29,7 +29,7 @@ describe("the Python SDK as a package (wheel and sdist, pip install, import)", {
     env = { ...process.env, ...py.pipEnv };
     work = await mkdtemp(join(tmpdir(), "pulumi-cdc-pysdk-"));
     // Built from a copy: a setuptools build writes build/ and *.egg-info beside its sources.
-    await cp(join(REPO_ROOT, "plugin-sdks", "python"), join(work, "src"), { recursive: true });
+    await cp(join(REPO_ROOT, "generated", "sdks", "python"), join(work, "src"), { recursive: true });
     dist = join(work, "dist");
   }, 1_500_000);
 
@@ -112,7 +112,7 @@ describe("the Python SDK as a package (wheel and sdist, pip install, import)", {
     installed = true;
   });
 
-  it("every docs/reference page's Python example resolves against the installed SDK: each class it calls exists, with the keyword arguments it passes (inspect.signature), the page's resource among them", async (ctx) => {
+  it("every generated/reference page's Python example resolves against the installed SDK: each class it calls exists, with the keyword arguments it passes (inspect.signature), the page's resource among them", async (ctx) => {
     if (!py) return ctx.skip();
     expect(installed, "the install test failed").toBe(true);
     const examples: Record<string, string> = {};
@@ -120,7 +120,7 @@ describe("the Python SDK as a package (wheel and sdist, pip install, import)", {
     for (const token of Object.keys(schema.resources).sort()) {
       const [, mod, name] = token.split(":") as [string, string, string];
       const page = `${mod}/${name}.md`;
-      const code = /```python\n([\s\S]*?)```/.exec(readFileSync(join(REPO_ROOT, "docs", "reference", page), "utf8"))?.[1];
+      const code = /```python\n([\s\S]*?)```/.exec(readFileSync(join(REPO_ROOT, "generated", "reference", page), "utf8"))?.[1];
       expect(code, page).toBeDefined();
       examples[page] = code!;
       want[page] = mod === "index" ? `pulumi_cdc.${name}` : `pulumi_cdc.${mod}.${name}`;

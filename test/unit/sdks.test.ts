@@ -5,23 +5,23 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run, toolchainTool } from "../support/process.js";
 
-// The SDKs of the other languages and the reference pages, generated from plugin/schema.json by
+// The SDKs of the other languages and the reference pages, generated from generated/schema.json by
 // tools/pulumi-cdc-codegen (`npm run generate`): not stale, and checked as far as this machine
 // can without a .NET SDK. Python: every file byte-compiles, setup.py (or pyproject.toml) requires
 // `pulumi` within a version range, every resource is registered; test/unit/python-sdk.test.ts
 // builds it into a wheel and installs it, test/e2e/python-quickstart.test.ts runs it.
 // .NET: the project file is well-formed XML and includes a class file per resource of the
-// schema (an SDK-style project compiles every .cs file under it). Node.js (plugin-sdks/nodejs, the npm
+// schema (an SDK-style project compiles every .cs file under it). Node.js (generated/sdks/nodejs, the npm
 // package the TypeScript of `pulumi import` imports): it type-checks (tsc on its own tsconfig),
 // its package.json names the schema's packageName and version, a class per resource carries its
 // token. Go is built and run for real by test/e2e/go-quickstart.test.ts, the Node.js SDK under the
 // engine by test/e2e/import-ts.test.ts.
 
 const REPO_ROOT = join(__dirname, "..", "..");
-const OWNED = ["plugin-sdks/go", "plugin-sdks/python", "plugin-sdks/dotnet", "plugin-sdks/nodejs", "docs/reference"];
+const OWNED = ["generated/sdks/go", "generated/sdks/python", "generated/sdks/dotnet", "generated/sdks/nodejs", "generated/reference"];
 
 type Json = Record<string, unknown>;
-const schema = JSON.parse(readFileSync(join(REPO_ROOT, "plugin", "schema.json"), "utf8")) as { resources: Json; language?: Record<string, Json> };
+const schema = JSON.parse(readFileSync(join(REPO_ROOT, "generated", "schema.json"), "utf8")) as { resources: Json; language?: Record<string, Json> };
 const resourceTokens = Object.keys(schema.resources).sort();
 
 /** What the generated .gitignore files leave out (byte code, build output): not compared. */
@@ -50,7 +50,7 @@ describe("the generated SDKs and reference pages", () => {
 
   beforeAll(async () => {
     fresh = await mkdtemp(join(tmpdir(), "pulumi-cdc-sdks-"));
-    const r = await run(await codegen(), [join(REPO_ROOT, "plugin", "schema.json"), fresh]);
+    const r = await run(await codegen(), [join(REPO_ROOT, "generated", "schema.json"), fresh]);
     if (r.code !== 0) throw new Error(`pulumi-cdc-codegen failed:\n${r.output}`);
   }, 1_500_000);
 
@@ -58,7 +58,7 @@ describe("the generated SDKs and reference pages", () => {
     if (fresh) await rm(fresh, { recursive: true, force: true });
   });
 
-  it.each(OWNED)("%s is up to date with plugin/schema.json (run `npm run generate` when this fails)", (dir) => {
+  it.each(OWNED)("%s is up to date with generated/schema.json (run `npm run generate` when this fails)", (dir) => {
     const want = files(join(fresh, dir));
     expect(want.length).toBeGreaterThan(0);
     const have = files(join(REPO_ROOT, dir));
@@ -70,8 +70,8 @@ describe("the generated SDKs and reference pages", () => {
     }
   });
 
-  describe("Python (plugin-sdks/python)", () => {
-    const root = join(REPO_ROOT, "plugin-sdks", "python");
+  describe("Python (generated/sdks/python)", () => {
+    const root = join(REPO_ROOT, "generated", "sdks", "python");
 
     it("every file byte-compiles (python3 -m py_compile)", async () => {
       const py = files(root).filter((f) => f.endsWith(".py"));
@@ -129,8 +129,8 @@ describe("the generated SDKs and reference pages", () => {
     });
   });
 
-  describe(".NET (plugin-sdks/dotnet)", () => {
-    const root = join(REPO_ROOT, "plugin-sdks", "dotnet");
+  describe(".NET (generated/sdks/dotnet)", () => {
+    const root = join(REPO_ROOT, "generated", "sdks", "dotnet");
 
     it("the project file is well-formed XML: an SDK-style project on the Pulumi package within a version range, compiling every .cs file under it", async () => {
       const projects = files(root).filter((f) => f.endsWith(".csproj"));
@@ -170,8 +170,8 @@ describe("the generated SDKs and reference pages", () => {
     });
   });
 
-  describe("Node.js (plugin-sdks/nodejs)", () => {
-    const root = join(REPO_ROOT, "plugin-sdks", "nodejs");
+  describe("Node.js (generated/sdks/nodejs)", () => {
+    const root = join(REPO_ROOT, "generated", "sdks", "nodejs");
 
     it("type-checks on its own tsconfig (tsc, strict), with @pulumi/pulumi and @types/node of this repository", async () => {
       const r = await run(process.execPath, [join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(root, "tsconfig.json"), "--noEmit"]);
@@ -198,7 +198,7 @@ describe("the generated SDKs and reference pages", () => {
   });
 
   it("the Go module's path is the schema's go importBasePath, on the CLI's Pulumi SDK release", () => {
-    const mod = readFileSync(join(REPO_ROOT, "plugin-sdks", "go", "cdc", "go.mod"), "utf8");
+    const mod = readFileSync(join(REPO_ROOT, "generated", "sdks", "go", "cdc", "go.mod"), "utf8");
     expect(mod).toMatch(new RegExp(`^module ${String(schema.language?.go?.importBasePath).replace(/\./g, "\\.")}$`, "m"));
     const toolchain = readFileSync(join(REPO_ROOT, "scripts", "toolchain.sh"), "utf8");
     const release = /^CDC_PULUMI_VERSION=(\S+)$/m.exec(toolchain)![1]!;
@@ -206,10 +206,10 @@ describe("the generated SDKs and reference pages", () => {
   });
 
   it("the reference has a page per resource, each with an example in TypeScript, YAML, Go and Python", () => {
-    const pages = files(join(REPO_ROOT, "docs", "reference")).filter((f) => f !== "README.md");
+    const pages = files(join(REPO_ROOT, "generated", "reference")).filter((f) => f !== "README.md");
     expect(pages).toEqual(resourceTokens.map((t) => `${moduleOf(t)}/${nameOf(t)}.md`).sort());
     for (const token of resourceTokens) {
-      const page = readFileSync(join(REPO_ROOT, "docs", "reference", moduleOf(token), `${nameOf(token)}.md`), "utf8");
+      const page = readFileSync(join(REPO_ROOT, "generated", "reference", moduleOf(token), `${nameOf(token)}.md`), "utf8");
       for (const section of ["## Example usage", "```typescript", "```yaml", "```go", "```python", "## Inputs", "## Outputs", "## Import"]) expect(page, `${token}: ${section}`).toContain(section);
       expect(page).toContain(`pulumi import ${token} `);
       expect(page).toContain(`type: ${token}`);
@@ -223,10 +223,10 @@ describe("the generated SDKs and reference pages", () => {
     await mkdir(cacheDir, { recursive: true });
     const dir = await mkdtemp(join(cacheDir, "pulumi-cdc-docs-ts-"));
     try {
-      const pages = files(join(REPO_ROOT, "docs", "reference")).filter((f) => f !== "README.md");
+      const pages = files(join(REPO_ROOT, "generated", "reference")).filter((f) => f !== "README.md");
       const names: string[] = [];
       for (const page of pages) {
-        const code = /```typescript\n([\s\S]*?)```/.exec(readFileSync(join(REPO_ROOT, "docs", "reference", page), "utf8"))?.[1];
+        const code = /```typescript\n([\s\S]*?)```/.exec(readFileSync(join(REPO_ROOT, "generated", "reference", page), "utf8"))?.[1];
         expect(code, page).toBeDefined();
         const name = `${page.replace(/\.md$/, "").replace(/[/\\]/g, "-")}.ts`;
         await writeFile(join(dir, name), code!);
@@ -247,7 +247,7 @@ describe("the generated SDKs and reference pages", () => {
     const examples: Record<string, string> = {};
     for (const token of resourceTokens) {
       const page = `${moduleOf(token)}/${nameOf(token)}.md`;
-      const code = /```python\n([\s\S]*?)```/.exec(readFileSync(join(REPO_ROOT, "docs", "reference", page), "utf8"))?.[1];
+      const code = /```python\n([\s\S]*?)```/.exec(readFileSync(join(REPO_ROOT, "generated", "reference", page), "utf8"))?.[1];
       expect(code, page).toBeDefined();
       expect(code, page).toContain("import pulumi_cdc as cdc\n");
       const cls = moduleOf(token) === "index" ? `cdc.${nameOf(token)}` : `cdc.${moduleOf(token)}.${nameOf(token)}`;
@@ -279,5 +279,5 @@ describe("the generated SDKs and reference pages", () => {
 });
 
 function schemaVersion(): string {
-  return (JSON.parse(readFileSync(join(REPO_ROOT, "plugin", "schema.json"), "utf8")) as { version: string }).version;
+  return (JSON.parse(readFileSync(join(REPO_ROOT, "generated", "schema.json"), "utf8")) as { version: string }).version;
 }

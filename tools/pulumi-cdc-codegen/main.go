@@ -1,11 +1,11 @@
 // Command pulumi-cdc-codegen writes the generated SDKs (Go, Python, .NET and the Node.js SDK of
-// the typed tokens), and the reference pages under docs/, from the provider plugin's package
-// schema (plugin/schema.json):
+// the typed tokens), and the reference pages (generated/reference), from the provider plugin's package
+// schema (generated/schema.json):
 //
 //	pulumi-cdc-codegen <schema.json> <root>
 //
-// writes <root>/plugin-sdks/go (the Go module plugin-sdks/go/cdc), <root>/plugin-sdks/python, <root>/plugin-sdks/dotnet,
-// <root>/plugin-sdks/nodejs (the npm package pulumi-cdc-sdk) and <root>/docs/reference, each emptied first, so a file of a resource that left the schema goes
+// writes <root>/generated/sdks/go (the Go module generated/sdks/go/cdc), <root>/generated/sdks/python, <root>/generated/sdks/dotnet,
+// <root>/generated/sdks/nodejs (the npm package pulumi-cdc-sdk) and <root>/generated/reference, each emptied first, so a file of a resource that left the schema goes
 // too. `npm run generate` runs it on the repository; the tests run it into a temporary directory
 // and compare. scripts/toolchain.sh (cdc_ensure_codegen) builds it into the toolchain cache.
 //
@@ -52,7 +52,7 @@ import (
 const tool = "pulumi-cdc-codegen"
 
 // The directories this tool owns, relative to the root: emptied and rewritten on every run.
-var owned = []string{"plugin-sdks/go", "plugin-sdks/python", "plugin-sdks/dotnet", "plugin-sdks/nodejs", "docs/reference"}
+var owned = []string{"generated/sdks/go", "generated/sdks/python", "generated/sdks/dotnet", "generated/sdks/nodejs", "generated/reference"}
 
 func main() {
 	if len(os.Args) == 3 && os.Args[1] == "program" {
@@ -102,7 +102,7 @@ func run(schemaPath, root string) error {
 		}
 	}
 
-	// Go: the generator writes cdc/... (the package's name); plugin-sdks/go/cdc is the module.
+	// Go: the generator writes cdc/... (the package's name); generated/sdks/go/cdc is the module.
 	pkg, err := bind()
 	if err != nil {
 		return err
@@ -117,11 +117,11 @@ func run(schemaPath, root string) error {
 	}
 	goFiles[pkg.Name+"/go.mod"] = goMod
 	// go.mod completed and go.sum written by `go mod tidy`, so the module builds on its own
-	// (`cd plugin-sdks/go/cdc && go build ./...`) and `go get` checks what it downloads.
+	// (`cd generated/sdks/go/cdc && go build ./...`) and `go get` checks what it downloads.
 	if err := tidyGoModule(goFiles, pkg.Name); err != nil {
 		return fmt.Errorf("go: %w", err)
 	}
-	add("plugin-sdks/go", goFiles)
+	add("generated/sdks/go", goFiles)
 
 	// Node.js: the npm package pulumi-cdc-sdk (TypeScript sources and its package.json), which
 	// the TypeScript that `pulumi import` writes imports.
@@ -132,7 +132,7 @@ func run(schemaPath, root string) error {
 	if err != nil {
 		return fmt.Errorf("nodejs: %w", err)
 	}
-	add("plugin-sdks/nodejs", nodeFiles)
+	add("generated/sdks/nodejs", nodeFiles)
 
 	// Python: setup.py and the pulumi_cdc package.
 	if pkg, err = bind(); err != nil {
@@ -142,7 +142,7 @@ func run(schemaPath, root string) error {
 	if err != nil {
 		return fmt.Errorf("python: %w", err)
 	}
-	add("plugin-sdks/python", pyFiles)
+	add("generated/sdks/python", pyFiles)
 
 	// .NET: the project file and a class per resource.
 	if pkg, err = bind(); err != nil {
@@ -155,7 +155,7 @@ func run(schemaPath, root string) error {
 	if err != nil {
 		return fmt.Errorf("dotnet: %w", err)
 	}
-	add("plugin-sdks/dotnet", csFiles)
+	add("generated/sdks/dotnet", csFiles)
 
 	// The reference pages.
 	if pkg, err = bind(); err != nil {
@@ -165,7 +165,7 @@ func run(schemaPath, root string) error {
 	if err != nil {
 		return fmt.Errorf("docs: %w", err)
 	}
-	add("docs/reference", pages)
+	add("generated/reference", pages)
 
 	for _, dir := range owned {
 		if err := os.RemoveAll(filepath.Join(root, dir)); err != nil {
@@ -194,8 +194,8 @@ func run(schemaPath, root string) error {
 			}
 		}
 	}
-	fmt.Printf("%s: %d resources; wrote %d files to plugin-sdks/go, %d to plugin-sdks/python, %d to plugin-sdks/dotnet, %d to plugin-sdks/nodejs, %d to docs/reference\n",
-		tool, len(spec.Resources), counts["plugin-sdks/go"], counts["plugin-sdks/python"], counts["plugin-sdks/dotnet"], counts["plugin-sdks/nodejs"], counts["docs/reference"])
+	fmt.Printf("%s: %d resources; wrote %d files to generated/sdks/go, %d to generated/sdks/python, %d to generated/sdks/dotnet, %d to generated/sdks/nodejs, %d to generated/reference\n",
+		tool, len(spec.Resources), counts["generated/sdks/go"], counts["generated/sdks/python"], counts["generated/sdks/dotnet"], counts["generated/sdks/nodejs"], counts["generated/reference"])
 	return nil
 }
 
@@ -233,7 +233,7 @@ func loadSpec(path string) (schema.PackageSpec, error) {
 	return spec, nil
 }
 
-// goModule is plugin-sdks/go/cdc/go.mod: the module path is the schema's go importBasePath (so the
+// goModule is generated/sdks/go/cdc/go.mod: the module path is the schema's go importBasePath (so the
 // import paths the generator wrote resolve inside it), and it requires the modules its files
 // import at the versions this tool was built with (the Pulumi CLI's release).
 func goModule(pkg *schema.Package, files map[string][]byte) ([]byte, error) {

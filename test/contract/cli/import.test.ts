@@ -144,7 +144,7 @@ describe("pulumi-cdc import against the emulator", () => {
     expect((await readdir(dir)).sort()).toEqual(["Pulumi.yaml", "README.md", "__main__.py", "requirements.txt"]);
     expect(await readFile(join(dir, "Pulumi.yaml"), "utf8")).toMatch(/runtime:\n  name: python\n  options:\n(    #.*\n)?    virtualenv: venv\n/);
     const reqs = (await readFile(join(dir, "requirements.txt"), "utf8")).split("\n").filter((l) => l !== "" && !l.startsWith("#"));
-    expect(reqs[1]).toBe(relative(dir, join(__dirname, "..", "..", "..", "plugin-sdks", "python")));
+    expect(reqs[1]).toBe(relative(dir, join(__dirname, "..", "..", "..", "generated", "sdks", "python")));
     const py = await readFile(join(dir, "__main__.py"), "utf8");
     parsePython(py);
     expect(py).toContain("import pulumi_cdc as cdc");

@@ -54,7 +54,7 @@ describe("the plugin's protocol RPCs over gRPC", () => {
     expect(schema.resources).toHaveProperty(["cdc:destinations:Snowflake"]);
     expect(Object.keys(schema.functions).sort()).toEqual(Object.keys(FUNCTIONS).sort());
     // What is served is the generated file itself.
-    expect(resp.getSchema()).toBe(readFileSync(join(__dirname, "..", "..", "..", "plugin", "schema.json"), "utf8"));
+    expect(resp.getSchema()).toBe(readFileSync(join(__dirname, "..", "..", "..", "generated", "schema.json"), "utf8"));
   });
 
   const credentials = () => ({ apiUrl: h.emulator.url, clientId: h.emulator.clientId, clientSecret: secret(h.emulator.clientSecret) });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGUE, type ConnectorKind, type ConnectorSpec } from "../../../catalogue/index.js";
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs } from "../../../provider/resources/connector.js";
-import { HELPERS } from "../../../sdk/generated/index.js";
+import { HELPERS } from "../../../generated/typescript/index.js";
 import { allArgs, isSecret, requiredArgs, requiredConfig, resolvedConfig } from "../../support/catalogue-samples.js";
 import { startHarness, type ProviderHarness } from "./harness.js";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
-import { postgresqlSource } from "../../../sdk/generated/index.js";
+import { postgresqlSource } from "../../../generated/typescript/index.js";
 import { resolvedConfig } from "../../support/catalogue-samples.js";
 import { startHarness, type ProviderHarness } from "./harness.js";
 import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";

@@ -331,18 +331,18 @@ describe("rendering", () => {
   });
 
   it("Python files: Pulumi.yaml on the python runtime with a venv, __main__.py, requirements.txt with the SDK's path, the README on installing it", () => {
-    const files = programFiles(model, { lang: "python", project: "acme", pythonSdk: "../../plugin-sdks/python" });
+    const files = programFiles(model, { lang: "python", project: "acme", pythonSdk: "../../generated/sdks/python" });
     expect([...files.keys()]).toEqual(["Pulumi.yaml", "__main__.py", "requirements.txt", "README.md"]);
     expect(files.get("Pulumi.yaml")).toMatch(/^name: acme\nruntime:\n  name: python\n  options:\n(    #.*\n)?    virtualenv: venv\n/);
     const reqs = files.get("requirements.txt")!.split("\n").filter((l) => l !== "" && !l.startsWith("#"));
-    expect(reqs).toEqual([PULUMI_PYTHON_REQUIREMENT, "../../plugin-sdks/python"]);
+    expect(reqs).toEqual([PULUMI_PYTHON_REQUIREMENT, "../../generated/sdks/python"]);
     const pinned = /CDC_PULUMI_VERSION=(\S+)/.exec(readFileSync(join(__dirname, "..", "..", "..", "scripts", "toolchain.sh"), "utf8"))![1]!;
     expect(PULUMI_PYTHON_REQUIREMENT.startsWith(`pulumi>=${pinned},`)).toBe(true);
     const noSdk = programFiles(model, { lang: "python", project: "acme" });
     expect(noSdk.get("requirements.txt")!.split("\n").filter((l) => l !== "" && !l.startsWith("#"))).toEqual([PULUMI_PYTHON_REQUIREMENT]);
     const readme = files.get("README.md")!;
     expect(readme).toContain("`__main__.py`");
-    expect(readme).toMatch(/Outside that repository[\s\S]*plugin-sdks\/python/);
+    expect(readme).toMatch(/Outside that repository[\s\S]*generated\/sdks\/python/);
     for (const line of secretCommands(model)) expect(readme).toContain(line);
   });
 

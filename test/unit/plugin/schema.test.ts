@@ -185,7 +185,7 @@ describe("the provider plugin's package schema", () => {
       license: "Apache-2.0",
       language: {
         nodejs: { packageName: "pulumi-cdc-sdk" },
-        go: { importBasePath: "github.com/pulumi-cdc/pulumi-cdc/plugin-sdks/go/cdc", generateResourceContainerTypes: true },
+        go: { importBasePath: "github.com/pulumi-cdc/pulumi-cdc/generated/sdks/go/cdc", generateResourceContainerTypes: true },
         python: { packageName: "pulumi_cdc" },
         csharp: { rootNamespace: "PulumiCdc" },
       },

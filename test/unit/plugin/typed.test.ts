@@ -11,7 +11,7 @@ import { core, kindOfToken } from "../../../provider/served.js";
 import { SECRET_DIGESTS, TYPED_KINDS, TYPED_TYPES, enumValueName, typedKindFor, type TypedKind, type TypedToken } from "../../../provider/typed/kinds.js";
 import { fromCoreProps, toCoreProps, typedFailure, typedPath, unknownProperties } from "../../../provider/typed/props.js";
 import { SCHEMA_PATH } from "../../../scripts/generate/schema.js";
-import { HELPERS } from "../../../sdk/generated/index.js";
+import { HELPERS } from "../../../generated/typescript/index.js";
 import { allArgs, requiredArgs, resolvedConfig } from "../../support/catalogue-samples.js";
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -8,7 +8,7 @@ import { downloadUrlCopies } from "../../../scripts/release/versions.js";
 import { toolchainTool } from "../../support/process.js";
 
 const REPO_ROOT = join(__dirname, "..", "..", "..");
-const schema = JSON.parse(readFileSync(join(REPO_ROOT, "plugin", "schema.json"), "utf8")) as { version: string; pluginDownloadURL: string };
+const schema = JSON.parse(readFileSync(join(REPO_ROOT, "generated", "schema.json"), "utf8")) as { version: string; pluginDownloadURL: string };
 
 // Where `pulumi` fetches the plugin from when a program needs it: the schema's pluginDownloadURL,
 // as the engine's own plugin code (sdk/v3 at the CLI's release, tools/pulumi-cdc-plugin-url)

@@ -36,7 +36,7 @@ describe("the plugin tarballs", { timeout: 600_000 }, () => {
 
   it("each carries its launcher, pulumi-plugin.json, the bundle, the schema, package.json and LICENSE, and nothing else", async () => {
     for (const t of tarballs) expect(pluginEntryProblems(await tarEntries(t.file), t.platform), t.platform).toEqual([]);
-    const common = ["LICENSE", "dist", "dist/plugin", "dist/plugin/pulumi-resource-cdc.js", "package.json", "plugin", "plugin/schema.json", "pulumi-plugin.json"];
+    const common = ["LICENSE", "dist", "dist/plugin", "dist/plugin/pulumi-resource-cdc.js", "generated", "generated/schema.json", "package.json", "pulumi-plugin.json"];
     expect((await tarEntries(tarballs[0]!.file)).sort()).toEqual([...common, "pulumi-resource-cdc"].sort());
     expect((await tarEntries(tarballs[1]!.file)).sort()).toEqual([...common, "pulumi-resource-cdc.cmd"].sort());
     // The check itself: a missing file, another platform's launcher, node_modules, the unbundled

@@ -23,11 +23,11 @@ describe("one version", () => {
     const copies = committedVersions(REPO_ROOT);
     expect(copies.map((c) => c.where)).toEqual(
       expect.arrayContaining([
-        "plugin/schema.json version",
-        "plugin-sdks/nodejs/package.json version",
-        "plugin-sdks/go/cdc/pulumi-plugin.json version",
-        "plugin-sdks/python/setup.py VERSION",
-        "plugin-sdks/dotnet/PulumiCdc.Cdc.csproj <Version>",
+        "generated/schema.json version",
+        "generated/sdks/nodejs/package.json version",
+        "generated/sdks/go/cdc/pulumi-plugin.json version",
+        "generated/sdks/python/setup.py VERSION",
+        "generated/sdks/dotnet/PulumiCdc.Cdc.csproj <Version>",
         "CHANGELOG.md latest release",
       ]),
     );
@@ -36,10 +36,10 @@ describe("one version", () => {
 
   it("a copy that disagrees, or is missing, is named", () => {
     const copies = committedVersions(REPO_ROOT);
-    const bumped = copies.map((c) => (c.where === "plugin-sdks/python/setup.py VERSION" ? { ...c, version: "9.9.9" } : c.where === "plugin-sdks/dotnet/version.txt" ? { ...c, version: undefined } : c));
+    const bumped = copies.map((c) => (c.where === "generated/sdks/python/setup.py VERSION" ? { ...c, version: "9.9.9" } : c.where === "generated/sdks/dotnet/version.txt" ? { ...c, version: undefined } : c));
     expect(versionProblems(bumped, version)).toEqual([
-      `plugin-sdks/python/setup.py VERSION is 9.9.9, package.json is ${version}`,
-      `plugin-sdks/dotnet/version.txt is missing, package.json is ${version}`,
+      `generated/sdks/python/setup.py VERSION is 9.9.9, package.json is ${version}`,
+      `generated/sdks/dotnet/version.txt is missing, package.json is ${version}`,
     ]);
   });
 

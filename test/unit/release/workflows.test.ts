@@ -50,9 +50,9 @@ describe("the GitHub workflows", () => {
     expect(release).toContain("artifacts/plugin/*.tar.gz");
     expect(release).toMatch(/npm publish .*artifacts\/npm|"\$1"/);
     expect(release).toContain("twine upload");
-    expect(release).toContain("dotnet pack plugin-sdks/dotnet/PulumiCdc.Cdc.csproj");
+    expect(release).toContain("dotnet pack generated/sdks/dotnet/PulumiCdc.Cdc.csproj");
     expect(release).toContain("dotnet nuget push");
-    expect(release).toContain('tag="plugin-sdks/go/cdc/v$VERSION"');
+    expect(release).toContain('tag="generated/sdks/go/cdc/v$VERSION"');
   });
 
   it("name no host but github.com's: each registry is its tool's default, or a secret", () => {

@@ -5,7 +5,7 @@ import { CATALOGUE, KINDS } from "../../../catalogue/index.js";
 import { checkConnectorConfig } from "../../../provider/check.js";
 import { renderAll, settableKeys } from "../../../scripts/generate/render.js";
 import { mysqlTables, postgresqlTables } from "../../../sdk/connectors.js";
-import { HELPERS, snowflakeDestination, topicRouterTransform } from "../../../sdk/generated/index.js";
+import { HELPERS, snowflakeDestination, topicRouterTransform } from "../../../generated/typescript/index.js";
 import { isSecret, requiredArgs, requiredConfig, resolvedConfig } from "../../support/catalogue-samples.js";
 
 const root = join(__dirname, "..", "..", "..");

@@ -15,7 +15,7 @@ function modulesLoadedBy(script: string): string[] {
 describe("loading the SDK", () => {
   it("does not load the API client until a lookup runs", () => {
     const loaded = modulesLoadedBy(`require(${JSON.stringify(SDK)})`);
-    expect(loaded.some((m) => m.includes(`${join("dist", "sdk", "generated", "kinds.js")}`))).toBe(true);
+    expect(loaded.some((m) => m.includes(`${join("dist", "generated", "typescript", "kinds.js")}`))).toBe(true);
     expect(loaded.filter((m) => /node_modules[\\/](undici|zod)[\\/]/.test(m))).toEqual([]);
     expect(loaded.filter((m) => m.includes(join("dist", "provider", "client")))).toEqual([]);
   });

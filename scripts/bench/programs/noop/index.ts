@@ -24,7 +24,7 @@ const provider: pulumi.dynamic.ResourceProvider = {
 
 type Config = Record<string, pulumi.Input<string | number>>;
 
-/** The property bag pulumi-cdc's SDK registers for a connector (sourceProps and destinationProps of sdk/generated/kinds.ts), outputs as placeholders. */
+/** The property bag pulumi-cdc's SDK registers for a connector (sourceProps and destinationProps of generated/typescript/kinds.ts), outputs as placeholders. */
 function connectorProps(logicalName: string, name: string, connector: string, config: Config, outputs: string[]): pulumi.Inputs {
   const props: pulumi.Inputs = { logicalName, name, connector, config, desiredState: undefined, adoptId: undefined, tags: undefined };
   for (const key of ["status", "displayName", "createdTimestamp", "drift", ...outputs]) props[key] = undefined;
