@@ -255,7 +255,7 @@ cdc_ensure_codegen() {
   [ "$(command -v pulumi 2>/dev/null)" = "$shims/pulumi" ] || shims="$CDC_CACHE/shims-$(printf '%s' "$CDC_REPO_ROOT" | cksum | cut -d' ' -f1)"
   for tool in pulumi-language-go pulumi-language-python; do
     if cdc_on_path_besides "$tool" "$shims"; then
-      [ -L "$shims/$tool" ] && rm -f "$shims/$tool"
+      if [ -L "$shims/$tool" ]; then rm -f "$shims/$tool"; fi
     else
       mkdir -p "$shims"
       ln -sfn "$out/$tool" "$shims/$tool"
