@@ -49,6 +49,8 @@ export class Source extends CdcResource {
   declare readonly topicIds: pulumi.Output<string[]>;
   /** The API's topic map of the source, as it returns it. */
   declare readonly topicMap: pulumi.Output<Record<string, unknown>>;
+  /** The state of each of the source's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh. */
+  declare readonly taskStatuses: pulumi.Output<Record<string, unknown>>;
   /** Changes made outside Pulumi, as of the last refresh: the live config of the keys the program sets compared with the stack's, secrets excluded. */
   declare readonly drift: pulumi.Output<DriftReport>;
 
@@ -79,6 +81,7 @@ export function sourceProps(name: string, args: SourceArgs | undefined): pulumi.
     topics: undefined,
     topicIds: undefined,
     topicMap: undefined,
+    taskStatuses: undefined,
     drift: undefined,
   };
 }
@@ -127,6 +130,8 @@ export class Destination extends CdcResource {
   declare readonly topicIds: pulumi.Output<string[]>;
   /** The API's topic map of the destination, as it returns it. */
   declare readonly topicMap: pulumi.Output<Record<string, unknown>>;
+  /** The state of each of the destination's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh. */
+  declare readonly taskStatuses: pulumi.Output<Record<string, unknown>>;
   /** Changes made outside Pulumi, as of the last refresh: configs the API's history recorded after Pulumi's own last write, with the API's masked diff. */
   declare readonly drift: pulumi.Output<DriftReport>;
 
@@ -157,6 +162,7 @@ export function destinationProps(name: string, args: DestinationArgs | undefined
     topics: undefined,
     topicIds: undefined,
     topicMap: undefined,
+    taskStatuses: undefined,
     drift: undefined,
   };
 }

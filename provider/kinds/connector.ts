@@ -66,6 +66,13 @@ export function connectorKind<K extends "Source" | "Destination">(kind: K) {
     },
     { name: "topicMap", type: { mapOf: "any" }, required: true, from: { field: "topic_map", absent: {} }, description: `The API's topic map of the ${what}, as it returns it.` },
     {
+      name: "taskStatuses",
+      type: { mapOf: "any" },
+      required: true,
+      from: { field: "task_statuses", absent: {} },
+      description: `The state of each of the ${what}'s connector tasks, by task number, as the API reports it (e.g. \`{"0": {"state": "RUNNING"}}\`): which task failed when the status is Broken. As of the last create, update or refresh.`,
+    },
+    {
       name: "drift",
       type: { object: "cdc:index:DriftReport" },
       ts: { type: "DriftReport" },

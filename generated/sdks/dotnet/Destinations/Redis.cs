@@ -119,6 +119,12 @@ namespace PulumiCdc.Cdc.Destinations
         public Output<ImmutableArray<string>> Tags { get; private set; } = null!;
 
         /// <summary>
+        /// The state of each of the destination's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+        /// </summary>
+        [Output("taskStatuses")]
+        public Output<ImmutableDictionary<string, object>> TaskStatuses { get; private set; } = null!;
+
+        /// <summary>
         /// The platform's `tasks.max`. A whole number from 1 to 10. Default `5`.
         /// </summary>
         [Output("tasksMax")]

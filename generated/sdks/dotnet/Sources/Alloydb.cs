@@ -221,6 +221,12 @@ namespace PulumiCdc.Cdc.Sources
         public Output<ImmutableArray<string>> Tags { get; private set; } = null!;
 
         /// <summary>
+        /// The state of each of the source's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+        /// </summary>
+        [Output("taskStatuses")]
+        public Output<ImmutableDictionary<string, object>> TaskStatuses { get; private set; } = null!;
+
+        /// <summary>
         /// The id of the tenant the source belongs to.
         /// </summary>
         [Output("tenantId")]

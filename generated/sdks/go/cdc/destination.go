@@ -36,6 +36,8 @@ type Destination struct {
 	Status pulumi.StringOutput `pulumi:"status"`
 	// Tag ids on the destination (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the destination's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
 	Tags pulumi.StringArrayOutput `pulumi:"tags"`
+	// The state of each of the destination's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+	TaskStatuses pulumi.MapOutput `pulumi:"taskStatuses"`
 	// The id of the tenant the destination belongs to.
 	TenantId pulumi.StringOutput `pulumi:"tenantId"`
 	// The ids of the topics the destination reads.
@@ -257,6 +259,11 @@ func (o DestinationOutput) Status() pulumi.StringOutput {
 // Tag ids on the destination (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the destination's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
 func (o DestinationOutput) Tags() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Destination) pulumi.StringArrayOutput { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+// The state of each of the destination's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+func (o DestinationOutput) TaskStatuses() pulumi.MapOutput {
+	return o.ApplyT(func(v *Destination) pulumi.MapOutput { return v.TaskStatuses }).(pulumi.MapOutput)
 }
 
 // The id of the tenant the destination belongs to.

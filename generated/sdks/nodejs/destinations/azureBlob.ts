@@ -114,6 +114,10 @@ export class AzureBlob extends pulumi.CustomResource {
      */
     declare public readonly tags: pulumi.Output<string[] | undefined>;
     /**
+     * The state of each of the destination's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+     */
+    declare public /*out*/ readonly taskStatuses: pulumi.Output<{[key: string]: any}>;
+    /**
      * The id of the tenant the destination belongs to.
      */
     declare public /*out*/ readonly tenantId: pulumi.Output<string>;
@@ -350,6 +354,7 @@ export class AzureBlob extends pulumi.CustomResource {
             resourceInputs["displayName"] = undefined /*out*/;
             resourceInputs["drift"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
+            resourceInputs["taskStatuses"] = undefined /*out*/;
             resourceInputs["tenantId"] = undefined /*out*/;
             resourceInputs["topicIds"] = undefined /*out*/;
             resourceInputs["topicMap"] = undefined /*out*/;
@@ -374,6 +379,7 @@ export class AzureBlob extends pulumi.CustomResource {
             resourceInputs["rotateIntervalMs"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
             resourceInputs["tags"] = undefined /*out*/;
+            resourceInputs["taskStatuses"] = undefined /*out*/;
             resourceInputs["tenantId"] = undefined /*out*/;
             resourceInputs["topicIds"] = undefined /*out*/;
             resourceInputs["topicMap"] = undefined /*out*/;

@@ -122,6 +122,10 @@ export class Clickhouse extends pulumi.CustomResource {
      */
     declare public readonly tags: pulumi.Output<string[] | undefined>;
     /**
+     * The state of each of the destination's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+     */
+    declare public /*out*/ readonly taskStatuses: pulumi.Output<{[key: string]: any}>;
+    /**
      * The platform's `tasks.max`. A whole number from 1 to 10. Default `5`.
      */
     declare public readonly tasksMax: pulumi.Output<number | undefined>;
@@ -374,6 +378,7 @@ export class Clickhouse extends pulumi.CustomResource {
             resourceInputs["displayName"] = undefined /*out*/;
             resourceInputs["drift"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
+            resourceInputs["taskStatuses"] = undefined /*out*/;
             resourceInputs["tenantId"] = undefined /*out*/;
             resourceInputs["topicIds"] = undefined /*out*/;
             resourceInputs["topicMap"] = undefined /*out*/;
@@ -400,6 +405,7 @@ export class Clickhouse extends pulumi.CustomResource {
             resourceInputs["status"] = undefined /*out*/;
             resourceInputs["tableNamePrefix"] = undefined /*out*/;
             resourceInputs["tags"] = undefined /*out*/;
+            resourceInputs["taskStatuses"] = undefined /*out*/;
             resourceInputs["tasksMax"] = undefined /*out*/;
             resourceInputs["tenantId"] = undefined /*out*/;
             resourceInputs["topicIds"] = undefined /*out*/;

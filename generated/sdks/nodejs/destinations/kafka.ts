@@ -98,6 +98,10 @@ export class Kafka extends pulumi.CustomResource {
      */
     declare public readonly tags: pulumi.Output<string[] | undefined>;
     /**
+     * The state of each of the destination's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+     */
+    declare public /*out*/ readonly taskStatuses: pulumi.Output<{[key: string]: any}>;
+    /**
      * The platform's `tasks.max`. A whole number from 1 to 100. Default `5`.
      */
     declare public readonly tasksMax: pulumi.Output<number | undefined>;
@@ -349,6 +353,7 @@ export class Kafka extends pulumi.CustomResource {
             resourceInputs["displayName"] = undefined /*out*/;
             resourceInputs["drift"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
+            resourceInputs["taskStatuses"] = undefined /*out*/;
             resourceInputs["tenantId"] = undefined /*out*/;
             resourceInputs["topicIds"] = undefined /*out*/;
             resourceInputs["topicMap"] = undefined /*out*/;
@@ -369,6 +374,7 @@ export class Kafka extends pulumi.CustomResource {
             resourceInputs["schemaRegistryUrl"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
             resourceInputs["tags"] = undefined /*out*/;
+            resourceInputs["taskStatuses"] = undefined /*out*/;
             resourceInputs["tasksMax"] = undefined /*out*/;
             resourceInputs["tenantId"] = undefined /*out*/;
             resourceInputs["topicIds"] = undefined /*out*/;

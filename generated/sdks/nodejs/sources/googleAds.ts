@@ -114,6 +114,10 @@ export class GoogleAds extends pulumi.CustomResource {
      */
     declare public readonly tags: pulumi.Output<string[] | undefined>;
     /**
+     * The state of each of the source's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+     */
+    declare public /*out*/ readonly taskStatuses: pulumi.Output<{[key: string]: any}>;
+    /**
      * The id of the tenant the source belongs to.
      */
     declare public /*out*/ readonly tenantId: pulumi.Output<string>;
@@ -173,6 +177,7 @@ export class GoogleAds extends pulumi.CustomResource {
             resourceInputs["displayName"] = undefined /*out*/;
             resourceInputs["drift"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
+            resourceInputs["taskStatuses"] = undefined /*out*/;
             resourceInputs["tenantId"] = undefined /*out*/;
             resourceInputs["topicIds"] = undefined /*out*/;
             resourceInputs["topicMap"] = undefined /*out*/;
@@ -197,6 +202,7 @@ export class GoogleAds extends pulumi.CustomResource {
             resourceInputs["resources"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
             resourceInputs["tags"] = undefined /*out*/;
+            resourceInputs["taskStatuses"] = undefined /*out*/;
             resourceInputs["tenantId"] = undefined /*out*/;
             resourceInputs["topicIds"] = undefined /*out*/;
             resourceInputs["topicMap"] = undefined /*out*/;

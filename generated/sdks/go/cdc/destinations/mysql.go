@@ -57,6 +57,8 @@ type Mysql struct {
 	Status pulumi.StringOutput `pulumi:"status"`
 	// Tag ids on the destination (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the destination's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
 	Tags pulumi.StringArrayOutput `pulumi:"tags"`
+	// The state of each of the destination's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+	TaskStatuses pulumi.MapOutput `pulumi:"taskStatuses"`
 	// The platform's `tasks.max`. A whole number from 1 to 10. Default `5`.
 	TasksMax pulumi.IntPtrOutput `pulumi:"tasksMax"`
 	// The id of the tenant the destination belongs to.
@@ -622,6 +624,11 @@ func (o MysqlOutput) Status() pulumi.StringOutput {
 // Tag ids on the destination (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the destination's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
 func (o MysqlOutput) Tags() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Mysql) pulumi.StringArrayOutput { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+// The state of each of the destination's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+func (o MysqlOutput) TaskStatuses() pulumi.MapOutput {
+	return o.ApplyT(func(v *Mysql) pulumi.MapOutput { return v.TaskStatuses }).(pulumi.MapOutput)
 }
 
 // The platform's `tasks.max`. A whole number from 1 to 10. Default `5`.

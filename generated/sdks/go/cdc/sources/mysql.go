@@ -91,6 +91,8 @@ type Mysql struct {
 	TableIncludeList pulumi.StringPtrOutput `pulumi:"tableIncludeList"`
 	// Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
 	Tags pulumi.StringArrayOutput `pulumi:"tags"`
+	// The state of each of the source's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+	TaskStatuses pulumi.MapOutput `pulumi:"taskStatuses"`
 	// The id of the tenant the source belongs to.
 	TenantId pulumi.StringOutput `pulumi:"tenantId"`
 	// The ids of the source's topics (`source_<id>.<schema>.<table>`): what a `Topic` resource's `topicId` takes.
@@ -697,6 +699,11 @@ func (o MysqlOutput) TableIncludeList() pulumi.StringPtrOutput {
 // Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
 func (o MysqlOutput) Tags() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Mysql) pulumi.StringArrayOutput { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+// The state of each of the source's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+func (o MysqlOutput) TaskStatuses() pulumi.MapOutput {
+	return o.ApplyT(func(v *Mysql) pulumi.MapOutput { return v.TaskStatuses }).(pulumi.MapOutput)
 }
 
 // The id of the tenant the source belongs to.

@@ -52,6 +52,8 @@ type S3 struct {
 	Status pulumi.StringOutput `pulumi:"status"`
 	// Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
 	Tags pulumi.StringArrayOutput `pulumi:"tags"`
+	// The state of each of the source's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+	TaskStatuses pulumi.MapOutput `pulumi:"taskStatuses"`
 	// The platform's `tasks.max`. A whole number from 1 to 10. Default `5`.
 	TasksMax pulumi.IntPtrOutput `pulumi:"tasksMax"`
 	// The id of the tenant the source belongs to.
@@ -442,6 +444,11 @@ func (o S3Output) Status() pulumi.StringOutput {
 // Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
 func (o S3Output) Tags() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *S3) pulumi.StringArrayOutput { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+// The state of each of the source's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+func (o S3Output) TaskStatuses() pulumi.MapOutput {
+	return o.ApplyT(func(v *S3) pulumi.MapOutput { return v.TaskStatuses }).(pulumi.MapOutput)
 }
 
 // The platform's `tasks.max`. A whole number from 1 to 10. Default `5`.

@@ -50,6 +50,8 @@ type ZendeskWebhook struct {
 	Status pulumi.StringOutput `pulumi:"status"`
 	// Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
 	Tags pulumi.StringArrayOutput `pulumi:"tags"`
+	// The state of each of the source's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+	TaskStatuses pulumi.MapOutput `pulumi:"taskStatuses"`
 	// The id of the tenant the source belongs to.
 	TenantId pulumi.StringOutput `pulumi:"tenantId"`
 	// The ids of the source's topics (`source_<id>.<schema>.<table>`): what a `Topic` resource's `topicId` takes.
@@ -392,6 +394,11 @@ func (o ZendeskWebhookOutput) Status() pulumi.StringOutput {
 // Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
 func (o ZendeskWebhookOutput) Tags() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ZendeskWebhook) pulumi.StringArrayOutput { return v.Tags }).(pulumi.StringArrayOutput)
+}
+
+// The state of each of the source's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+func (o ZendeskWebhookOutput) TaskStatuses() pulumi.MapOutput {
+	return o.ApplyT(func(v *ZendeskWebhook) pulumi.MapOutput { return v.TaskStatuses }).(pulumi.MapOutput)
 }
 
 // The id of the tenant the source belongs to.

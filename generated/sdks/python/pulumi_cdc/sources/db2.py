@@ -704,6 +704,7 @@ class Db2(pulumi.CustomResource):
             __props__.__dict__["display_name"] = None
             __props__.__dict__["drift"] = None
             __props__.__dict__["status"] = None
+            __props__.__dict__["task_statuses"] = None
             __props__.__dict__["tenant_id"] = None
             __props__.__dict__["topic_ids"] = None
             __props__.__dict__["topic_map"] = None
@@ -754,6 +755,7 @@ class Db2(pulumi.CustomResource):
         __props__.__dict__["status"] = None
         __props__.__dict__["table_include_list"] = None
         __props__.__dict__["tags"] = None
+        __props__.__dict__["task_statuses"] = None
         __props__.__dict__["tenant_id"] = None
         __props__.__dict__["topic_ids"] = None
         __props__.__dict__["topic_map"] = None
@@ -961,6 +963,14 @@ class Db2(pulumi.CustomResource):
         Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
         """
         return pulumi.get(self, "tags")
+
+    @_builtins.property
+    @pulumi.getter(name="taskStatuses")
+    def task_statuses(self) -> pulumi.Output[Mapping[str, Any]]:
+        """
+        The state of each of the source's connector tasks, by task number, as the API reports it (e.g. `{"0": {"state": "RUNNING"}}`): which task failed when the status is Broken. As of the last create, update or refresh.
+        """
+        return pulumi.get(self, "task_statuses")
 
     @_builtins.property
     @pulumi.getter(name="tenantId")
