@@ -66,6 +66,18 @@ describe("Source provider against the emulator", () => {
     await expect(sources.delete(id)).resolves.toBeUndefined(); // a 404 on delete is success
   });
 
+  it("outputs the API's task statuses (taskStatuses), as of the create, an update and a refresh", async () => {
+    const inputs = await checked(sources, { logicalName: "tasks", connector: "postgresql", config: pgSourceConfig });
+    const { id, outs } = await sources.create(inputs);
+    const asApi = async () => (await h.console.findOne("/sources/{id}", sourceConnectorSchema, { params: { id } }))!.task_statuses;
+    expect((outs as Record<string, unknown>).taskStatuses).toEqual(await asApi());
+    expect((outs as Record<string, unknown>).taskStatuses).toEqual({ "0": { state: "RUNNING" } });
+    const paused = await sources.update(id, outs, { ...inputs, desiredState: "paused" });
+    expect((paused.outs as Record<string, unknown>).taskStatuses).toEqual({ "0": { state: "PAUSED" } });
+    expect((await sources.read(id, paused.outs)).props).toMatchObject({ taskStatuses: await asApi() });
+    await sources.delete(id);
+  });
+
   it("an object read with no recorded config (pulumi import, get()): the masked secret is taken to hold the program's value, so the program as written previews clean", async () => {
     const made = await h.console.post("/sources", { body: { name: `imported-${process.pid}`, connector: "postgresql", config: pgSourceConfig }, schema: sourceConnectorSchema });
     const read = await sources.read(made.id!, {} as ConnectorOutputs);
