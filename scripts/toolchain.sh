@@ -386,10 +386,24 @@ cdc_build() {
 }
 
 cdc_toolchain() {
-  cdc_ensure_node && cdc_ensure_deps && cdc_ensure_pulumi && cdc_pulumi_env || return 1
+  cdc_ensure_node && cdc_ensure_deps || return 1
+  # Python's wheels come from PyPI (the network, on a first run) while the Go builds below use the
+  # cores; its variables are exported once it is done.
+  local python python_status=0
+  (cdc_ensure_python) &
+  python=$!
+  if ! { cdc_ensure_pulumi && cdc_pulumi_env; }; then
+    wait "$python"
+    return 1
+  fi
   # Not fatal here (the demo needs neither tool): `npm run generate` and the tests that need them
   # call it again and fail with its message.
   cdc_ensure_codegen || cdc_say "warning: the code generator and the Go and Python language hosts are not available (above)"
   # Not fatal either: the Python tests call it again, and skip only where there is no Python.
-  cdc_ensure_python || [ $? = 2 ] || cdc_say "warning: Python's wheels are not available (above)"
+  wait "$python" || python_status=$?
+  case "$python_status" in
+    0) cdc_ensure_python ;; # done: this only exports PULUMI_CDC_PYTHON and PULUMI_CDC_WHEELHOUSE
+    2) ;;                   # no Python 3.9+: warned above
+    *) cdc_say "warning: Python's wheels are not available (above)" ;;
+  esac
 }
