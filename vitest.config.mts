@@ -38,9 +38,11 @@ const SLOWEST_FIRST = [
 class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rest = await super.sort(files);
+    // Then the other end-to-end files (each some seconds of engine runs), then the rest.
     const rank = (spec: TestSpecification) => {
       const i = SLOWEST_FIRST.findIndex((f) => spec.moduleId.endsWith(`/${f}`));
-      return i < 0 ? SLOWEST_FIRST.length : i;
+      if (i >= 0) return i;
+      return /\/test\/e2e\//.test(spec.moduleId) ? SLOWEST_FIRST.length : SLOWEST_FIRST.length + 1;
     };
     // Array.prototype.sort is stable: the files off the list keep vitest's order among themselves.
     return rest.sort((a, b) => rank(a) - rank(b));
