@@ -84,31 +84,55 @@ package tools
 
 import _ "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"
 EOF
-  cdc_say "building the Pulumi CLI v$CDC_PULUMI_VERSION from Go modules (first run only: about 10-20 minutes on 2 cores)"
+  cdc_say "building the Pulumi CLI v$CDC_PULUMI_VERSION from Go modules (first run only: about 5 minutes on 2 cores)"
   cdc_go_build "the Pulumi CLI" "$build" "$out/pulumi" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi \
     "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$CDC_PULUMI_VERSION"
 }
 
 # cdc_go_build LABEL BUILD_DIR OUT_FILE PACKAGE LDFLAGS: resolves the modules of BUILD_DIR (a
-# go.mod and a tools.go importing PACKAGE) and builds PACKAGE into OUT_FILE, static, with
-# progress every 30 s. The binary appears only once complete.
+# go.mod and a tools.go importing PACKAGE) and builds PACKAGE into OUT_FILE (cdc_go_compile).
 cdc_go_build() {
   local label="$1" build="$2" out="$3" pkg="$4" ldflags="$5"
+  cdc_go_resolve "$label" "$build" || return 1
+  cdc_go_compile "$label" "$build" "$ldflags" "$(dirname "$out")" "$pkg" || return 1
+  [ "$(basename "$out")" = "$(basename "$pkg")" ] || mv "$(dirname "$out")/$(basename "$pkg")" "$out"
+}
+
+# cdc_go_resolve LABEL BUILD_DIR: go mod tidy in BUILD_DIR (once per build directory: every build
+# of it then finds its modules resolved).
+cdc_go_resolve() {
   cdc_say "  resolving modules..."
-  (cd "$build" && go mod tidy) >&2 || { cdc_die "go mod tidy failed for the $label build in $build"; return 1; }
+  (cd "$2" && go mod tidy) >&2 || { cdc_die "go mod tidy failed for the $1 build in $2"; return 1; }
+}
+
+# cdc_go_compile LABEL BUILD_DIR LDFLAGS OUT_DIR PACKAGE...: builds the PACKAGEs of BUILD_DIR
+# (modules resolved) static into OUT_DIR, one binary named after each package's last element, in
+# ONE go build: the packages they share compile once and the links run side by side. Progress every
+# 30 s; a binary appears only once complete.
+cdc_go_compile() {
+  local label="$1" build="$2" ldflags="$3" out="$4"
+  shift 4
+  local tmp="$out/.build-$$" started=$SECONDS pkg
   cdc_say "  compiling (a line every 30 s while it runs)..."
-  local started=$SECONDS
+  rm -rf "$tmp" && mkdir -p "$tmp" || return 1
   (
     cd "$build" &&
-      CGO_ENABLED=0 go build -trimpath -tags osusergo,grpcnotrace -ldflags "$ldflags" -o "$out.tmp" "$pkg"
+      CGO_ENABLED=0 go build -trimpath -tags osusergo,grpcnotrace -ldflags "$ldflags" -o "$tmp/" "$@"
   ) >&2 &
-  local pid=$!
+  local pid=$! next=$((SECONDS + 30))
+  # Polled every second, not every 30 s: a build that takes 5 s must not cost 30.
   while kill -0 "$pid" 2>/dev/null; do
-    sleep 30
-    kill -0 "$pid" 2>/dev/null && cdc_say "  still compiling $label ($((SECONDS - started)) s)"
+    sleep 1
+    if [ "$SECONDS" -ge "$next" ] && kill -0 "$pid" 2>/dev/null; then
+      cdc_say "  still compiling $label ($((SECONDS - started)) s)"
+      next=$((next + 30))
+    fi
   done
-  wait "$pid" || { cdc_die "building $label failed (see the Go output above)"; return 1; }
-  mv "$out.tmp" "$out"
+  wait "$pid" || { rm -rf "$tmp"; cdc_die "building $label failed (see the Go output above)"; return 1; }
+  for pkg in "$@"; do
+    mv "$tmp/$(basename "$pkg")" "$out/$(basename "$pkg")" || { rm -rf "$tmp"; return 1; }
+  done
+  rm -rf "$tmp"
   cdc_say "built $label in $((SECONDS - started)) s"
 }
 
@@ -237,12 +261,11 @@ cdc_ensure_codegen() {
         build="$CDC_CACHE/build-codegen-$hash"
         rm -rf "$build" && mkdir -p "$build" && cp -R "$src/." "$build/" || exit 1
         cdc_say "building pulumi-cdc-codegen, pulumi-cdc-plugin-url, pulumi-language-go and pulumi-language-python from tools/ (first run only: about a minute once the CLI is built)"
-        cdc_go_build "pulumi-cdc-codegen" "$build" "$out/pulumi-cdc-codegen" ./pulumi-cdc-codegen "" || exit 1
-        cdc_go_build "pulumi-cdc-plugin-url" "$build" "$out/pulumi-cdc-plugin-url" ./pulumi-cdc-plugin-url "" || exit 1
-        for tool in pulumi-language-go pulumi-language-python; do
-          cdc_go_build "$tool" "$build" "$out/$tool" "./$tool" \
-            "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$CDC_PULUMI_VERSION" || exit 1
-        done
+        # One resolve, and two builds of two binaries each (the hosts carry the CLI's version).
+        cdc_go_resolve "tools/" "$build" || exit 1
+        cdc_go_compile "pulumi-cdc-codegen and pulumi-cdc-plugin-url" "$build" "" "$out" ./pulumi-cdc-codegen ./pulumi-cdc-plugin-url || exit 1
+        cdc_go_compile "pulumi-language-go and pulumi-language-python" "$build" \
+          "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$CDC_PULUMI_VERSION" "$out" ./pulumi-language-go ./pulumi-language-python || exit 1
         rm -rf "$build"
       fi
     ) 9>"$CDC_CACHE/codegen.lock" || return 1
@@ -363,10 +386,24 @@ cdc_build() {
 }
 
 cdc_toolchain() {
-  cdc_ensure_node && cdc_ensure_deps && cdc_ensure_pulumi && cdc_pulumi_env || return 1
+  cdc_ensure_node && cdc_ensure_deps || return 1
+  # Python's wheels come from PyPI (the network, on a first run) while the Go builds below use the
+  # cores; its variables are exported once it is done.
+  local python python_status=0
+  (cdc_ensure_python) &
+  python=$!
+  if ! { cdc_ensure_pulumi && cdc_pulumi_env; }; then
+    wait "$python"
+    return 1
+  fi
   # Not fatal here (the demo needs neither tool): `npm run generate` and the tests that need them
   # call it again and fail with its message.
   cdc_ensure_codegen || cdc_say "warning: the code generator and the Go and Python language hosts are not available (above)"
   # Not fatal either: the Python tests call it again, and skip only where there is no Python.
-  cdc_ensure_python || [ $? = 2 ] || cdc_say "warning: Python's wheels are not available (above)"
+  wait "$python" || python_status=$?
+  case "$python_status" in
+    0) cdc_ensure_python ;; # done: this only exports PULUMI_CDC_PYTHON and PULUMI_CDC_WHEELHOUSE
+    2) ;;                   # no Python 3.9+: warned above
+    *) cdc_say "warning: Python's wheels are not available (above)" ;;
+  esac
 }
