@@ -8,16 +8,22 @@ source scripts/toolchain.sh
 # The TypeScript build and the tests' type check need only Node.js and node_modules, so they run
 # beside the rest of the toolchain: on a new machine that is the Go builds of the Pulumi CLI and
 # the language hosts (minutes), which leave a core idle while they resolve modules and link.
-cdc_ensure_node
-cdc_ensure_deps
+# A set-up that fails is a failed run, and says so on the closing line CI reads, as a test would.
+setup_failed() {
+  echo "[test] $1" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+}
+cdc_ensure_node || setup_failed "Node.js could not be set up (above)"
+cdc_ensure_deps || setup_failed "the npm dependencies could not be installed (above)"
 (
   cdc_build
   echo "[test] type-checking the tests (tsconfig.test.json)" >&2
   npx tsc -p tsconfig.test.json
 ) &
 typescript=$!
-cdc_toolchain || { wait "$typescript"; exit 1; }
-wait "$typescript"
+cdc_toolchain || { wait "$typescript" || true; setup_failed "the toolchain could not be set up (above)"; }
+wait "$typescript" || setup_failed "the TypeScript build or the tests' type check failed (above)"
 # Node.js's on-disk compile cache for every node process of the run (the engine's language host,
 # each program, each provider, the CLI): the same modules load in every one of some hundreds of
 # Pulumi commands, and V8's cached code of them spares compiling them again (code, not results).

@@ -70,10 +70,10 @@ describe("Source provider against the emulator", () => {
     const inputs = await checked(sources, { logicalName: "tasks", connector: "postgresql", config: pgSourceConfig });
     const { id, outs } = await sources.create(inputs);
     const asApi = async () => (await h.console.findOne("/sources/{id}", sourceConnectorSchema, { params: { id } }))!.task_statuses;
-    expect((outs as Record<string, unknown>).taskStatuses).toEqual(await asApi());
-    expect((outs as Record<string, unknown>).taskStatuses).toEqual({ "0": { state: "RUNNING" } });
+    expect(outs).toHaveProperty("taskStatuses", await asApi());
+    expect(outs).toHaveProperty("taskStatuses", { "0": { state: "RUNNING" } });
     const paused = await sources.update(id, outs, { ...inputs, desiredState: "paused" });
-    expect((paused.outs as Record<string, unknown>).taskStatuses).toEqual({ "0": { state: "PAUSED" } });
+    expect(paused.outs).toHaveProperty("taskStatuses", { "0": { state: "PAUSED" } });
     expect((await sources.read(id, paused.outs)).props).toMatchObject({ taskStatuses: await asApi() });
     await sources.delete(id);
   });
