@@ -41,10 +41,8 @@ type Rules<K extends KindName> = Awaited<ReturnType<DeclarationOf<K>["rules"]>>;
  * run (or a command) loads only the rules of the kinds it meets.
  */
 function lazyRules<K extends KindName>(kind: DeclarationOf<K>): Rules<K> {
-  let loaded: Promise<Rules<K>> | undefined;
-  const rules = () => (loaded ??= kind.rules() as Promise<Rules<K>>);
   const ops = Object.fromEntries(
-    [...OPERATIONS].map((op) => [op, async (...args: unknown[]) => ((await rules()) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[op]!(...args)]),
+    [...OPERATIONS].map((op) => [op, async (...args: unknown[]) => ((await kind.rules()) as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[op]!(...args)]),
   );
   return { ...ops, replaceOnChange: kind.replaceOnChange } as unknown as Rules<K>;
 }

@@ -41,9 +41,14 @@ export const DECLARATIONS = [
   kind(DESTINATION_SMT_CHAIN, async () => new (await import("../resources/destinationSmtChain.js")).DestinationSmtChainProvider()),
 ] as const;
 
-/** A declaration with its rules: the loader the registry pairs it with. */
-function kind<const D extends KindSpec, R extends object>(declaration: D, rules: () => Promise<R>): D & { rules: () => Promise<R> } {
-  return { ...declaration, rules };
+/**
+ * A declaration with its rules: the loader the registry pairs it with, which loads the rules and
+ * makes the kind's provider once, however many callers ask (the engine entry point, drift's
+ * check of each object, recover's look-up of each pending create).
+ */
+function kind<const D extends KindSpec, R extends object>(declaration: D, load: () => Promise<R>): D & { rules: () => Promise<R> } {
+  let loaded: Promise<R> | undefined;
+  return { ...declaration, rules: () => (loaded ??= load()) };
 }
 
 export type Declaration = (typeof DECLARATIONS)[number];
