@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { findConnector, type CatalogueKind, type ConnectorSpec, type KeySpec } from "./catalogue.js";
+import type { ConnectorSpec, KeySpec } from "./catalogue.js";
 import { isRemovedKey, USER_DEFINED_SUFFIX } from "../catalogue/index.js";
-import { containsUnknown, isMasked, isUnknown, MASK, sameConfigValue, type ConfigMap } from "./normalize.js";
+import { containsUnknown, isMasked, MASK, sameConfigValue, type ConfigMap } from "./normalize.js";
 
 /** One problem with a resource's inputs, named by its property path, as Pulumi shows it. */
 export interface CheckFailure {
@@ -166,12 +166,10 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
  * catalogued one, and every key of a connector the catalogue does not know, are passed through
  * for the API to judge (the platform may know keys this catalogue does not yet).
  */
-export function checkConnectorConfig(kind: CatalogueKind, connector: string, config: Record<string, unknown>): CheckFailure[] {
-  if (isUnknown(connector)) return [];
-  const spec = findConnector(kind, connector);
+export function checkConnectorConfig(spec: ConnectorSpec | undefined, config: Record<string, unknown>): CheckFailure[] {
   if (!spec) return [];
   const failures: CheckFailure[] = [];
-  const what = `the ${connector} ${kind}${kind === "transform" ? "" : " connector"}`;
+  const what = `the ${spec.code} ${spec.kind}${spec.kind === "transform" ? "" : " connector"}`;
   for (const key of spec.keys) {
     if (key.required && !key.computed && (config[key.key] === undefined || config[key.key] === null)) {
       failures.push({ property: `config["${key.key}"]`, reason: `is required by ${what}: add it to config (helper property ${key.name})` });
@@ -204,8 +202,7 @@ export function checkConnectorConfig(kind: CatalogueKind, connector: string, con
  * dropped, and a map whose catalogue encoding is `json-string` encoded so. Values unknown during
  * preview and keys outside the catalogue are kept as given.
  */
-export function toWireConfig(kind: CatalogueKind, connector: string, config: Record<string, unknown>): ConfigMap {
-  const spec = isUnknown(connector) ? undefined : findConnector(kind, connector);
+export function toWireConfig(spec: ConnectorSpec | undefined, config: Record<string, unknown>): ConfigMap {
   const out: ConfigMap = {};
   for (const [key, value] of Object.entries(config)) {
     if (value === null || value === undefined) continue;
@@ -224,8 +221,7 @@ export function toWireConfig(kind: CatalogueKind, connector: string, config: Rec
  * dropped, and sending them asks the platform for a setting it no longer has. The same object
  * when there is nothing to drop.
  */
-export function withoutRemovedKeys<T extends Record<string, unknown>>(kind: CatalogueKind, connector: string, config: T): T {
-  const spec = isUnknown(connector) ? undefined : findConnector(kind, connector);
+export function withoutRemovedKeys<T extends Record<string, unknown>>(spec: ConnectorSpec | undefined, config: T): T {
   if (!spec?.removedKeys || !Object.keys(config).some((key) => isRemovedKey(spec, key))) return config;
   return Object.fromEntries(Object.entries(config).filter(([key]) => !isRemovedKey(spec, key))) as T;
 }
@@ -238,15 +234,14 @@ export function withoutRemovedKeys<T extends Record<string, unknown>>(kind: Cata
  * an uncatalogued connector's config goes as given. Diff and drift still compare only the keys
  * the program set (the stack keeps `inputs.config`, not this).
  */
-export function wireConfigWithDefaults(kind: CatalogueKind, connector: string, config: ConfigMap): Record<string, ConfigMap[string] | null> {
-  const spec = findConnector(kind, connector);
+export function wireConfigWithDefaults(spec: ConnectorSpec | undefined, config: ConfigMap): Record<string, ConfigMap[string] | null> {
   if (!spec) return config;
   const out: Record<string, ConfigMap[string] | null> = {};
   for (const keySpec of spec.keys) {
     if (keySpec.computed || Object.prototype.hasOwnProperty.call(config, keySpec.key)) continue;
     out[keySpec.key] = keySpec.default === undefined ? null : (wireValue(keySpec, keySpec.default) ?? null);
   }
-  return { ...out, ...withoutRemovedKeys(kind, connector, config) };
+  return { ...out, ...withoutRemovedKeys(spec, config) };
 }
 
 /**
@@ -256,8 +251,7 @@ export function wireConfigWithDefaults(kind: CatalogueKind, connector: string, c
  * it has since dropped (removedKeys) are left out; a secret the API masks stays `********`, the
  * API's own "keep what is stored". Keys the catalogue does not know are kept as the API shows them.
  */
-export function configAsProgram(kind: CatalogueKind, connector: string, live: Record<string, unknown> | null | undefined): ConfigMap {
-  const spec = findConnector(kind, connector);
+export function configAsProgram(spec: ConnectorSpec | undefined, live: Record<string, unknown> | null | undefined): ConfigMap {
   const out: ConfigMap = {};
   for (const [key, value] of Object.entries(live ?? {})) {
     if (value === null || value === undefined || value === "") continue;

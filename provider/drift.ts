@@ -1,5 +1,5 @@
 import { DESTINATION_STATES } from "../catalogue/kind-values.js";
-import { findConnector, secretKeySet, type ConnectorKind } from "./catalogue.js";
+import { catalogueEntry, secretKeySet, type ConnectorKind } from "./catalogue.js";
 import { liveAsProgram } from "./api-sources.js";
 import { withoutRemovedKeys } from "./check.js";
 import { configComparisonSchema, redact, type CdcClient, type ConfigComparison, type DestinationConnector } from "./client/index.js";
@@ -191,9 +191,9 @@ export async function checkLive(reader: LiveReader, c: ManagedConnector): Promis
   if (c.kind === "source") {
     const connector = live.connector ?? c.connector;
     // A key the platform has since dropped is no longer kept, so its absence is no drift.
-    const managed = withoutRemovedKeys("source", connector, c.config);
-    const secrets = secretKeySet("source", connector, managed);
-    const spec = findConnector("source", connector);
+    const spec = catalogueEntry("source", connector);
+    const managed = withoutRemovedKeys(spec, c.config);
+    const secrets = secretKeySet(spec, managed);
     // Values the service normalises (an API source's `act_` prefix) compare in the program's spelling.
     const liveConfig = spec ? liveAsProgram(spec, managed, live.config) : live.config;
     config = sourceDrift(managed, alignLiveConfig(managed, liveConfig, secrets), secrets, `source ${c.name}`);

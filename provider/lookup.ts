@@ -11,7 +11,7 @@ import {
   type Role,
   type Tag,
 } from "./client/index.js";
-import { secretKeySet, type ConnectorKind } from "./catalogue.js";
+import { catalogueEntry, secretKeySet, type ConnectorKind } from "./catalogue.js";
 import { aclOf, listKafkaUsers, whitelistOf, type KafkaAcl } from "./kafka/api.js";
 import { MASK, withoutUndefined } from "./normalize.js";
 import { transformSchema, type LiveTransform } from "./pipelines/schemas.js";
@@ -440,7 +440,7 @@ export async function lookupTransform(api: CdcClient, args: Record<string, unkno
   const name = requiredString(args, "name", "the transform's exact name");
   const found = exactlyOne("transform", name, await transformsNamed(api, name));
   const type = found.transform_type ?? "";
-  const secrets = secretKeySet("transform", type, found.config ?? {});
+  const secrets = secretKeySet(catalogueEntry("transform", type), found.config ?? {});
   const config = Object.fromEntries(Object.entries(found.config ?? {}).map(([k, v]) => [k, secrets.has(k) && v !== null && v !== "" ? MASK : v]));
   return {
     id: found.id,

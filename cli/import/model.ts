@@ -516,7 +516,7 @@ export function connectorSettings(
   notes: string[],
 ): Settings {
   const spec = findConnector(kind, code);
-  const config: ConfigMap = configAsProgram(kind, code, live);
+  const config: ConfigMap = configAsProgram(spec, live);
   const keyOrder = spec ? spec.keys.map((k) => k.key) : [];
   const keys = Object.keys(config).sort((a, b) => {
     const ia = keyOrder.indexOf(a);
@@ -533,7 +533,7 @@ export function connectorSettings(
 
   // What pulumi-cdc's check() will say of this config, before any API call (a secret stands in as a string).
   const checkable = Object.fromEntries(settings.map((s) => [s.key, s.value instanceof Secret ? "x" : s.value]));
-  for (const f of checkConnectorConfig(kind, code, checkable)) {
+  for (const f of checkConnectorConfig(spec, checkable)) {
     notes.push(`pulumi-cdc's check refuses ${f.property}: it ${f.reason}. \`pulumi preview\` fails until it is fixed, here or in the console.`);
   }
 

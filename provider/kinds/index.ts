@@ -11,7 +11,7 @@ import { TAG } from "./tag.js";
 import { TOPIC } from "./topic.js";
 import { TOPIC_DESTINATION } from "./topicDestination.js";
 import { TRANSFORM } from "./transform.js";
-import { secretKeySet } from "../catalogue.js";
+import { catalogueEntry, secretKeySet } from "../catalogue.js";
 import type { KindSpec, Path } from "./spec.js";
 
 /**
@@ -90,7 +90,7 @@ export function secretPaths(kind: KindSpec, props: Record<string, unknown>): Pat
 function catalogueSecretPaths(kind: KindSpec, props: Record<string, unknown>): Path[] {
   if (!kind.catalogue) return [];
   const config = props.config && typeof props.config === "object" ? (props.config as Record<string, unknown>) : {};
-  return [...secretKeySet(kind.catalogue.kind, String(props[kind.catalogue.codeProperty] ?? ""), config)].filter((k) => k in config).map((k) => ["config", k]);
+  return [...secretKeySet(catalogueEntry(kind.catalogue.kind, props[kind.catalogue.codeProperty] ?? ""), config)].filter((k) => k in config).map((k) => ["config", k]);
 }
 
 /** Properties the core carries that are not part of the schema (provider/kinds/spec.ts). */

@@ -1,5 +1,5 @@
 import { DESTINATION_STATES, SOURCE_STATES, type DesiredState } from "../../catalogue/kind-values.js";
-import { findConnector, replacingKeys, secretKeySet, type ConnectorKind, type ConnectorSpec } from "../catalogue.js";
+import { catalogueEntry, replacingKeys, secretKeySet, type ConnectorKind, type ConnectorSpec } from "../catalogue.js";
 import { apiCreateConfig, apiUpdateConfig, checkApiSource, connectionWarning, liveAsProgram, recordedAsCompared, withClearedSecrets, withoutKeptSecrets } from "../api-sources.js";
 import { checkConnectorConfig, configAsProgram, failuresFromZod, toWireConfig, wireConfigWithDefaults, withoutRemovedKeys, type CheckFailure } from "../check.js";
 import {
@@ -120,15 +120,14 @@ function tagIdsOf(live: Record<string, unknown>): string[] {
  * program leaves out, is a change. The status (desiredState) is settled apart: pause or resume
  * only when it differs.
  */
-export function adoptionChanges(kind: ConnectorKind, live: DestinationConnector, inputs: ConnectorInputs): string[] {
-  const spec = findConnector(kind, inputs.connector);
+export function adoptionChanges(spec: ConnectorSpec | undefined, live: DestinationConnector, inputs: ConnectorInputs): string[] {
   // A key the platform has since dropped is never written, so it cannot be a change either.
-  const config = withoutRemovedKeys(kind, inputs.connector, inputs.config);
-  const liveConfig = spec ? liveAsProgram(spec, config, live.config) : (live.config ?? {});
-  const secrets = secretKeySet(kind, inputs.connector, config);
+  const config = withoutRemovedKeys(spec, inputs.config);
+  const liveConfig = (spec ? liveAsProgram(spec, config, live.config) : live.config ?? {}) as ConfigMap;
+  const secrets = secretKeySet(spec, config);
   const keys = new Set(changedConfigKeys(config, alignLiveConfig(config, liveConfig, secrets)));
   for (const key of Object.keys(config)) if (secrets.has(key) && liveConfig[key] === undefined) keys.add(key);
-  for (const key of Object.keys(configAsProgram(kind, inputs.connector, liveConfig))) if (!(key in config)) keys.add(key);
+  for (const key of Object.keys(configAsProgram(spec, liveConfig))) if (!(key in config)) keys.add(key);
   return [
     ...((live.name ?? "") !== inputs.name ? ["name"] : []),
     ...[...keys].sort().map((k) => `config["${k}"]`),
@@ -152,10 +151,10 @@ function unseenSecretsAsProgram(recorded: ConfigMap, news: ConfigMap, secretKeys
 }
 
 /** Replace-on-change keys (the catalogue's) whose value the program changed: the connector is replaced. */
-function replacedConfigKeys(kind: ConnectorKind, connector: string, olds: ConfigMap | undefined, news: ConfigMap, changedKeys?: readonly string[]): string[] {
+function replacedConfigKeys(spec: ConnectorSpec | undefined, olds: ConfigMap | undefined, news: ConfigMap, changedKeys?: readonly string[]): string[] {
   if (olds === undefined) return [];
   const changed = new Set(changedKeys ?? changedConfigKeys(olds, news));
-  return replacingKeys(kind, connector)
+  return replacingKeys(spec)
     .filter((k) => changed.has(k) && !isUnknown(news[k]))
     .map((k) => `config["${k}"]`);
 }
@@ -221,21 +220,22 @@ export class ConnectorProvider {
     const parsed = this.spec.inputSchema.safeParse(configKnown ? news : { ...news, config: {} });
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
     const input = parsed.data;
-    const apiSpec = this.apiSource(input.connector);
+    const entry = catalogueEntry(this.spec.kind, input.connector);
+    const apiSpec = this.apiSource(entry);
     // The config the service holds now, for rules about what an update keeps (none on a create or a replacement).
     const oldConfig = olds.connector === input.connector ? olds.config : undefined;
     const failures: CheckFailure[] = configKnown
       ? apiSpec
-        ? [...withoutKeptSecrets(apiSpec, checkConnectorConfig(this.spec.kind, input.connector, input.config), input.config, oldConfig), ...checkApiSource(apiSpec, input.config, oldConfig)]
-        : checkConnectorConfig(this.spec.kind, input.connector, input.config)
+        ? [...withoutKeptSecrets(apiSpec, checkConnectorConfig(entry, input.config), input.config, oldConfig), ...checkApiSource(apiSpec, input.config, oldConfig)]
+        : checkConnectorConfig(entry, input.config)
       : [];
     // The platform's wire form, so state, diff and the request body all hold the same values.
-    const wire = configKnown ? toWireConfig(this.spec.kind, input.connector, input.config) : (news.config as ConfigMap);
+    const wire = configKnown ? toWireConfig(entry, input.config) : (news.config as ConfigMap);
     const config = apiSpec && configKnown ? withClearedSecrets(apiSpec, input.config, wire) : wire;
     // A connector change, or a change of a replace-on-change key, replaces the object, so an
     // autoname is renewed with it (the replacement is created before the original is deleted).
     const replacing =
-      olds.connector !== undefined && (olds.connector !== input.connector || replacedConfigKeys(this.spec.kind, input.connector, olds.config, config).length > 0);
+      olds.connector !== undefined && (olds.connector !== input.connector || replacedConfigKeys(entry, olds.config, config).length > 0);
     const naming = isUnknown(input.name) ? { name: input.name as string, autonamed: false } : resolveName(olds, input, replacing);
     const inputs: ConnectorInputs = {
       ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),
@@ -254,10 +254,11 @@ export class ConnectorProvider {
       // The whole config is known only after another resource is made (preview): it may change.
       return { changes: true, replaces: recorded.connector !== news.connector && !isUnknown(news.connector) ? ["connector"] : [], diffs: ["config"] };
     }
-    const { olds, newsConfig } = this.compared(recorded, news);
+    const entry = catalogueEntry(this.spec.kind, news.connector);
+    const { olds, newsConfig } = this.compared(recorded, news, entry);
     // Compared once: diff runs for every connector of every preview.
     const configKeys = changedConfigKeys(olds.config, newsConfig);
-    const replaces = olds.connector !== news.connector ? ["connector"] : replacedConfigKeys(this.spec.kind, news.connector, olds.config, newsConfig, configKeys);
+    const replaces = olds.connector !== news.connector ? ["connector"] : replacedConfigKeys(entry, olds.config, newsConfig, configKeys);
     const changed = changedInputs(olds, news, newsConfig, configKeys);
     // Property paths for a host that can show them in the preview row (the plugin's detailedDiff).
     const diffs = new Set<string>([...changed.filter((p) => p !== "config"), ...configKeys.map((k) => `config["${k}"]`)]);
@@ -282,13 +283,14 @@ export class ConnectorProvider {
   async create(inputs: ConnectorInputs & { __provider?: string }) {
     const api = client();
     const salt = newSalt();
+    const entry = catalogueEntry(this.spec.kind, inputs.connector);
     let written = inputs.adoptId;
     try {
       let live: DestinationConnector;
       if (inputs.adoptId) {
-        ({ live } = await this.adopt(api, inputs));
+        ({ live } = await this.adopt(api, inputs, entry));
       } else {
-        live = await this.post(api, inputs);
+        live = await this.post(api, inputs, entry);
       }
       const id = live.id;
       if (!id) throw new Error(`the API created the ${this.spec.label} "${inputs.name}" but returned no id`);
@@ -301,9 +303,9 @@ export class ConnectorProvider {
       try {
         live = await this.settleState(api, id, live, inputs.desiredState);
         const drift: DriftReport = inputs.adoptId ? { ...NO_DRIFT, baselineTimestamp: await this.baseline(api, id) } : created;
-        return { id, outs: this.outputs(live, inputs, drift, salt) };
+        return { id, outs: this.outputs(live, inputs, drift, salt, entry) };
       } catch (err) {
-        throw new PartialFailure(`${this.spec.label} "${inputs.name}"`, id, withProviderKey(this.outputs(live, inputs, created, salt), inputs), err);
+        throw new PartialFailure(`${this.spec.label} "${inputs.name}"`, id, withProviderKey(this.outputs(live, inputs, created, salt, entry), inputs), err);
       }
     } finally {
       if (written) this.wrote(api, written);
@@ -314,14 +316,15 @@ export class ConnectorProvider {
     const { live, config: found } = await checkLive(liveCache(client()).reader("read"), this.managed(id, props));
     if (!live) return { id: "", props: {} };
     // A key the platform has since dropped leaves the stack on refresh: the object no longer holds it.
-    const planned = withoutRemovedKeys(this.spec.kind, live.connector ?? props.connector ?? "", props.config ?? {});
+    const entry = catalogueEntry(this.spec.kind, live.connector ?? props.connector);
+    const planned = withoutRemovedKeys(entry, props.config ?? {});
     // No recorded config: a `get()`, or `pulumi import` on the plugin. The config is read as a
     // program would write it (configAsProgram: no defaults, no keys the platform sets or derives,
     // masked secrets as the mask), so imported code previews with no changes.
     const aligned =
       props.config === undefined
-        ? configAsProgram(this.spec.kind, live.connector ?? props.connector ?? "", live.config)
-        : alignLiveConfig(planned, this.liveAsProgram(live.connector ?? props.connector, planned, live.config), secretKeySet(this.spec.kind, live.connector ?? props.connector, planned));
+        ? configAsProgram(entry, live.config)
+        : alignLiveConfig(planned, (entry ? liveAsProgram(entry, planned, live.config) : live.config) as ConfigMap, secretKeySet(entry, planned));
     // Refresh takes the live config into the stack, so the live config is the new baseline: from
     // now on the program is compared with it, and only later outside changes count as drift.
     // `detected` and the diff still say what this refresh found.
@@ -337,7 +340,7 @@ export class ConnectorProvider {
       // An import takes the tags the object has, as a program that manages them would set them.
       ...(props.tags !== undefined || (importing && liveTags.length > 0) ? { tags: liveTags } : {}),
     };
-    const outs = this.outputs(live, realigned, drift, props.secretSalt ?? newSalt());
+    const outs = this.outputs(live, realigned, drift, props.secretSalt ?? newSalt(), entry);
     if (importing) {
       // The code an import generates leaves out the default state, as a program would.
       const { desiredState, ...asProgram } = realigned;
@@ -352,19 +355,20 @@ export class ConnectorProvider {
 
   async update(id: string, olds: ConnectorOutputs, news: ConnectorInputs) {
     const api = client();
+    const entry = catalogueEntry(this.spec.kind, news.connector);
     try {
       // Only the stack's record changes (a value recorded in plain before its key became
       // secret) and nothing changed outside Pulumi: no write. A PUT would restart the connector
       // and send today's defaults for every key the program leaves unset.
-      const unchanged = this.onlyRecordChanges(olds, news) ? await this.unchangedLive(id, olds) : undefined;
+      const unchanged = this.onlyRecordChanges(olds, news, entry) ? await this.unchangedLive(id, olds) : undefined;
       // One PUT of the whole desired config also reconciles drift the program did not change.
-      let live = unchanged ?? (await this.put(api, id, news, olds));
+      let live = unchanged ?? (await this.put(api, id, news, entry, olds));
       try {
         live = await this.settleState(api, id, live, news.desiredState);
         const drift: DriftReport = unchanged ? (olds.drift ?? NO_DRIFT) : { ...NO_DRIFT, baselineTimestamp: await this.baseline(api, id) };
-        return { outs: this.outputs(live, news, drift, olds.secretSalt ?? newSalt()) };
+        return { outs: this.outputs(live, news, drift, olds.secretSalt ?? newSalt(), entry) };
       } catch (err) {
-        throw new PartialFailure(`${this.spec.label} "${news.name}"`, id, withProviderKey(this.outputs(live, news, olds.drift ?? NO_DRIFT, olds.secretSalt ?? newSalt()), news), err);
+        throw new PartialFailure(`${this.spec.label} "${news.name}"`, id, withProviderKey(this.outputs(live, news, olds.drift ?? NO_DRIFT, olds.secretSalt ?? newSalt(), entry), news), err);
       }
     } finally {
       this.wrote(api, id);
@@ -389,12 +393,13 @@ export class ConnectorProvider {
    * platform has since dropped left out of both (a stack deployed before the upgrade still
    * records them; the platform keeps none of them).
    */
-  private compared(recorded: ConnectorOutputs, news: ConnectorInputs) {
-    const secretKeys = secretKeySet(this.spec.kind, news.connector, news.config);
-    const newsConfig = withoutRemovedKeys(this.spec.kind, news.connector, digestSecrets(news.config, secretKeys, recorded.secretSalt));
-    const apiSpec = this.apiSource(news.connector);
+  private compared(recorded: ConnectorOutputs, news: ConnectorInputs, entry: ConnectorSpec | undefined) {
+    const secretKeys = secretKeySet(entry, news.config);
+    const newsConfig = withoutRemovedKeys(entry, digestSecrets(news.config, secretKeys, recorded.secretSalt));
+    const apiSpec = this.apiSource(entry);
     const recordedConfig = apiSpec && recorded.config ? recordedAsCompared(apiSpec, recorded.config, news.config) : recorded.config;
-    const kept = recordedConfig && withoutRemovedKeys(this.spec.kind, recorded.connector, recordedConfig);
+    // The recorded connector is the program's (a change of connector replaces the object).
+    const kept = recordedConfig && withoutRemovedKeys(recorded.connector === news.connector ? entry : catalogueEntry(this.spec.kind, recorded.connector), recordedConfig);
     return { olds: { ...recorded, config: unseenSecretsAsProgram(kept, newsConfig, secretKeys) }, newsConfig, secretKeys };
   }
 
@@ -402,9 +407,9 @@ export class ConnectorProvider {
    * Whether the only difference between the stack and the program is how the stack records a
    * config value: secret keys recorded in plain, holding the program's value (recordedInPlain).
    */
-  private onlyRecordChanges(recorded: ConnectorOutputs, news: ConnectorInputs): boolean {
+  private onlyRecordChanges(recorded: ConnectorOutputs, news: ConnectorInputs, entry: ConnectorSpec | undefined): boolean {
     if (isUnknown(news.config) || containsUnknown(news)) return false;
-    const { olds, newsConfig, secretKeys } = this.compared(recorded, news);
+    const { olds, newsConfig, secretKeys } = this.compared(recorded, news, entry);
     if (olds.connector !== news.connector) return false;
     const configKeys = changedConfigKeys(olds.config, newsConfig);
     if (configKeys.length === 0 || changedInputs(olds, news, newsConfig, configKeys).some((p) => p !== "config")) return false;
@@ -447,15 +452,9 @@ export class ConnectorProvider {
     return { live, findings, paths };
   }
 
-  /** The catalogue's API source of this code, when this kind is sources and the code is one (catalogue family "api"). */
-  private apiSource(connector: string): ConnectorSpec | undefined {
-    const spec = this.spec.kind === "source" && !isUnknown(connector) ? findConnector("source", connector) : undefined;
-    return spec?.family === "api" ? spec : undefined;
-  }
-
-  private liveAsProgram(connector: string, planned: ConfigMap, live: Record<string, unknown> | null | undefined) {
-    const spec = findConnector(this.spec.kind, connector);
-    return spec ? liveAsProgram(spec, planned, live) : live;
+  /** The entry when it is an API source (catalogue family "api"): another write contract. */
+  private apiSource(entry: ConnectorSpec | undefined): ConnectorSpec | undefined {
+    return this.spec.kind === "source" && entry?.family === "api" ? entry : undefined;
   }
 
   /** A save-time warning in the answer (an API source's connection test) is shown to the person running the update. */
@@ -470,14 +469,14 @@ export class ConnectorProvider {
     liveCache(api).wrote(this.spec.kind, id);
   }
 
-  private async post(api: CdcClient, inputs: ConnectorInputs) {
+  private async post(api: CdcClient, inputs: ConnectorInputs, entry: ConnectorSpec | undefined) {
     try {
       return await createSurvivingFaults({
         what: `${this.spec.label} "${inputs.name}"`,
         send: () =>
           api.post(this.path(), {
             query: WRITE_QUERY,
-            body: { ...this.body(inputs), created_from: api.createdFrom },
+            body: { ...this.body(inputs, entry), created_from: api.createdFrom },
             schema: this.spec.schema,
           }).then((live) => this.warnOnSave(live, inputs)),
         find: () => findConnectorByName(api, this.spec.kind, inputs.name),
@@ -495,12 +494,12 @@ export class ConnectorProvider {
   }
 
   /** `recorded`: what the stack holds of the object (an update), whose unchanged secrets an API source need not resend. */
-  private async put(api: CdcClient, id: string, inputs: ConnectorInputs, recorded?: ConnectorOutputs) {
+  private async put(api: CdcClient, id: string, inputs: ConnectorInputs, entry: ConnectorSpec | undefined, recorded?: ConnectorOutputs) {
     try {
       const live = await api.put(this.path(id), {
         params: { id },
         query: WRITE_QUERY,
-        body: this.body(inputs, recorded),
+        body: this.body(inputs, entry, recorded),
         schema: this.spec.schema,
       });
       return this.warnOnSave(live, inputs);
@@ -521,12 +520,12 @@ export class ConnectorProvider {
    * only what the program set, and on an update leaves out the secrets the service keeps
    * (api-sources.ts).
    */
-  private body(inputs: ConnectorInputs, recorded?: ConnectorOutputs) {
-    const apiSpec = this.apiSource(inputs.connector);
+  private body(inputs: ConnectorInputs, entry: ConnectorSpec | undefined, recorded?: ConnectorOutputs) {
+    const apiSpec = this.apiSource(entry);
     // A key the platform has since dropped is never sent, even when the program still sets it.
-    const given = withoutRemovedKeys(this.spec.kind, inputs.connector, inputs.config);
+    const given = withoutRemovedKeys(entry, inputs.config);
     const config =
-      !apiSpec ? wireConfigWithDefaults(this.spec.kind, inputs.connector, given)
+      !apiSpec ? wireConfigWithDefaults(entry, given)
       : recorded ? apiUpdateConfig(apiSpec, given, recorded.config ?? {}, recorded.secretSalt)
       : apiCreateConfig(given);
     return { name: inputs.name, connector: inputs.connector, config, ...(inputs.tags !== undefined ? { tags: inputs.tags } : {}) };
@@ -538,7 +537,7 @@ export class ConnectorProvider {
    * connector on the platform (and no pause or resume unless its status differs). Otherwise one
    * PUT makes it match, as an update does.
    */
-  private async adopt(api: CdcClient, inputs: ConnectorInputs): Promise<{ live: DestinationConnector; wrote: boolean }> {
+  private async adopt(api: CdcClient, inputs: ConnectorInputs, entry: ConnectorSpec | undefined): Promise<{ live: DestinationConnector; wrote: boolean }> {
     const id = inputs.adoptId!;
     const existing = await api.findOne(this.path(id), this.spec.schema, { params: { id } });
     if (!existing) {
@@ -549,8 +548,8 @@ export class ConnectorProvider {
         `adoptId: ${this.spec.label} "${id}" is a ${existing.connector} connector, not ${inputs.connector}; set connector to "${existing.connector}" to adopt it`,
       );
     }
-    if (adoptionChanges(this.spec.kind, existing, inputs).length === 0) return { live: existing, wrote: false };
-    return { live: await this.put(api, id, inputs), wrote: true };
+    if (adoptionChanges(entry, existing, inputs).length === 0) return { live: existing, wrote: false };
+    return { live: await this.put(api, id, inputs, entry), wrote: true };
   }
 
   private async settleState(api: CdcClient, id: string, live: DestinationConnector, desired: DesiredState) {
@@ -589,10 +588,10 @@ export class ConnectorProvider {
     };
   }
 
-  private outputs(live: DestinationConnector, inputs: ConnectorInputs, drift: DriftReport, salt: string): ConnectorOutputs {
+  private outputs(live: DestinationConnector, inputs: ConnectorInputs, drift: DriftReport, salt: string, entry: ConnectorSpec | undefined): ConnectorOutputs {
     return withoutUndefined({
       ...inputs,
-      config: digestSecrets(inputs.config, secretKeySet(this.spec.kind, inputs.connector, inputs.config), salt),
+      config: digestSecrets(inputs.config, secretKeySet(entry, inputs.config), salt),
       secretSalt: salt,
       status: live.connector_status ?? "Unknown",
       displayName: live.connector_display_name ?? inputs.connector,

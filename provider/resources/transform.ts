@@ -1,4 +1,5 @@
 import { connectorCodes } from "../../catalogue/index.js";
+import { catalogueEntry } from "../catalogue.js";
 import { checkConnectorConfig, configAsProgram, failuresFromZod, toWireConfig, type CheckFailure } from "../check.js";
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
@@ -76,7 +77,7 @@ function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
  */
 export function transformAdoptionChanges(live: LiveTransform, inputs: TransformInputs, running: boolean): string[] {
   const keys = new Set(changedConfigKeys(inputs.config, alignLiveConfig(inputs.config, live.config, new Set())));
-  for (const key of Object.keys(configAsProgram("transform", inputs.transform, live.config))) if (!(key in inputs.config)) keys.add(key);
+  for (const key of Object.keys(configAsProgram(catalogueEntry("transform", inputs.transform), live.config))) if (!(key in inputs.config)) keys.add(key);
   return [
     ...((live.name ?? "") !== inputs.name ? ["name"] : []),
     ...[...keys].sort().map((k) => `config["${k}"]`),
@@ -125,7 +126,8 @@ export class TransformProvider {
     const replacing = olds.transform !== undefined && olds.transform !== input.transform;
     const naming = resolveName(olds, { ...input, name: input.name ?? fromConfig }, replacing);
     config[NAME_KEY] = naming.name;
-    failures.push(...checkConnectorConfig("transform", input.transform, config));
+    const entry = catalogueEntry("transform", input.transform);
+    failures.push(...checkConnectorConfig(entry, config));
     if (input.deploy && input.implementation === undefined && input.transform !== "topic_router") {
       failures.push({ property: "implementation", reason: "is required to deploy a transform: set the code or SQL (e.g. codeImplementation({valueTransform: ...})), or set deploy: false" });
     }
@@ -133,7 +135,7 @@ export class TransformProvider {
       ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),
       ...naming,
       transform: input.transform,
-      config: toWireConfig("transform", input.transform, config),
+      config: toWireConfig(entry, config),
       ...(input.implementation !== undefined ? { implementation: input.implementation } : {}),
       deploy: input.deploy ?? false,
       deployTimeoutSec: input.deployTimeoutSec ?? DEFAULT_DEPLOY_TIMEOUT_SEC,
@@ -268,7 +270,7 @@ export class TransformProvider {
   private async imported(api: CdcClient, live: LiveTransform) {
     const type = live.transform_type ?? "";
     const name = live.name ?? "";
-    const { [NAME_KEY]: _name, ...settings } = configAsProgram("transform", type, live.config);
+    const { [NAME_KEY]: _name, ...settings } = configAsProgram(catalogueEntry("transform", type), live.config);
     const implementation = withoutNulls(live.implementation ?? {});
     const running = (await jobStatus(api, live.id))?.status === "RUNNING";
     const inputs = {

@@ -34,6 +34,8 @@ export interface TypedKind {
   /** The generic kind whose core serves it. */
   kind: GenericKind;
   catalogueKind: CatalogueKind;
+  /** Its catalogue entry. */
+  spec: ConnectorSpec;
   /** The connector (or transform type) code it fixes. */
   code: string;
   /** The generic kind's property that holds the code: `connector`, or `transform`. */
@@ -222,6 +224,7 @@ function build(): { kinds: Record<TypedToken, TypedKind>; types: Record<TypedTok
         token,
         kind,
         catalogueKind,
+        spec,
         code: spec.code,
         codeProperty,
         description:

@@ -75,7 +75,7 @@ export function toCoreProps(kind: TypedKind, props: Props): Props {
   // A carried key (a transform's `transforms.name`) holds its input's value, as the core's own inputs do.
   for (const [key, input] of Object.entries(kind.carried)) if (props[input] !== undefined && props[input] !== null) config[key] = props[input];
   out[kind.codeProperty] = kind.code;
-  out.config = toWireConfig(kind.catalogueKind, kind.code, config);
+  out.config = toWireConfig(kind.spec, config);
   return out;
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkAll } from "../../../cli/check.js";
 import { trackedConnectors, type TrackedConnector } from "../../../cli/state.js";
-import { secretKeySet } from "../../../provider/catalogue.js";
+import { secretKeySet, catalogueEntry } from "../../../provider/catalogue.js";
 import { AuthError, CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
 import { MASK } from "../../../provider/normalize.js";
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
@@ -20,7 +20,7 @@ const ENCRYPTED = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75f
 const SECRET_VALUES = [pgSourceConfig["database.password"], snowflakeConfig["snowflake.private.key"]];
 
 function stateEntry(kind: "Source" | "Destination", id: string, outs: ConnectorOutputs) {
-  const secrets = secretKeySet(kind === "Source" ? "source" : "destination", outs.connector, outs.config);
+  const secrets = secretKeySet(catalogueEntry(kind === "Source" ? "source" : "destination", outs.connector), outs.config);
   const config = Object.fromEntries(Object.entries(outs.config).map(([k, v]) => [k, secrets.has(k) ? ENCRYPTED : v]));
   return { urn: `urn:pulumi:dev::p::pulumi-nodejs:dynamic/cdc:${kind}::${outs.logicalName}`, type: `pulumi-nodejs:dynamic/cdc:${kind}`, id, outputs: { ...outs, config } };
 }

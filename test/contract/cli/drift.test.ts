@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
 import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
-import { secretKeySet } from "../../../provider/catalogue.js";
+import { secretKeySet, catalogueEntry } from "../../../provider/catalogue.js";
 import { MASK } from "../../../provider/normalize.js";
 import { CDC_CLI, runCdc } from "../../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../../support/pulumi.js";
@@ -131,7 +131,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     const live = await web.findOne("/destinations/{id}", destinationConnectorSchema, { params: { id } });
     const config: Record<string, unknown> = { ...live!.config, "snowflake.schema.name": "CONSOLE_EDIT" };
     // Secrets go back as the mask, which the API reads as "keep the stored value".
-    for (const key of secretKeySet("destination", "snowflake", config)) if (key in config) config[key] = MASK;
+    for (const key of secretKeySet(catalogueEntry("destination", "snowflake"), config)) if (key in config) config[key] = MASK;
     await web.put("/destinations/{id}", { params: { id }, body: { name: live!.name, connector: live!.connector, config } });
 
     const report = await drift(2);

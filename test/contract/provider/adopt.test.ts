@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { catalogueEntry } from "../../../provider/catalogue.js";
 import type { RunningEmulator } from "../../../emulator/index.js";
 import {
   agentSchema,
@@ -123,8 +124,8 @@ describe("adoption writes nothing when the object already equals the program", (
     });
     const inputs = await checked<ConnectorInputs>(sources, { logicalName: "d", name, connector: "postgresql", config: pgSourceConfig, adoptId: made.id });
     // The program leaves sslmode unset: a write puts it back to its default, so it differs.
-    expect(adoptionChanges("source", made, inputs)).toEqual(['config["database.sslmode"]']);
-    expect(adoptionChanges("source", made, { ...inputs, name: "other", config: { ...inputs.config, "database.sslmode": "disable", "database.dbname": "shop2" } })).toEqual(["name", 'config["database.dbname"]']);
+    expect(adoptionChanges(catalogueEntry("source", inputs.connector), made, inputs)).toEqual(['config["database.sslmode"]']);
+    expect(adoptionChanges(catalogueEntry("source", inputs.connector), made, { ...inputs, name: "other", config: { ...inputs.config, "database.sslmode": "disable", "database.dbname": "shop2" } })).toEqual(["name", 'config["database.dbname"]']);
     mark();
     await sources.create(inputs);
     expect(writes()).toEqual({ "PUT /sources/:source_id": 1 });
@@ -141,11 +142,11 @@ describe("adoption writes nothing when the object already equals the program", (
   it("a secret the program sets that the object lacks, or one it has that the program leaves out, is a change", async () => {
     const made = await h.console.post("/sources", { body: { name: unique("s"), connector: "postgresql", config: pgSourceConfig, created_from: "web" }, schema: sourceConnectorSchema });
     const inputs = await checked<ConnectorInputs>(sources, { logicalName: "s", name: made.name, connector: "postgresql", config: pgSourceConfig, adoptId: made.id });
-    expect(adoptionChanges("source", made, inputs)).toEqual([]);
+    expect(adoptionChanges(catalogueEntry("source", inputs.connector), made, inputs)).toEqual([]);
     const { ["database.password"]: _password, ...withoutPassword } = inputs.config;
-    expect(adoptionChanges("source", made, { ...inputs, config: withoutPassword })).toEqual(['config["database.password"]']);
+    expect(adoptionChanges(catalogueEntry("source", inputs.connector), made, { ...inputs, config: withoutPassword })).toEqual(['config["database.password"]']);
     const { ["database.password"]: _masked, ...liveWithout } = made.config!;
-    expect(adoptionChanges("source", { ...made, config: liveWithout }, inputs)).toEqual(['config["database.password"]']);
+    expect(adoptionChanges(catalogueEntry("source", inputs.connector), { ...made, config: liveWithout }, inputs)).toEqual(['config["database.password"]']);
   });
 
   it("a tag: no PUT when equal, one when its description differs", async () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { catalogueEntry } from "../../../provider/catalogue.js";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { helperName } from "../../../catalogue/helpers.js";
@@ -50,7 +51,7 @@ async function helperConfig(t: TypedKind, props: Record<string, unknown>): Promi
       args[k.name] = Object.fromEntries(Object.entries(args[k.name] as Record<string, Record<string, unknown>>).map(([n, entry]) => [n, rename(entry)]));
     }
   }
-  return toWireConfig(t.catalogueKind, t.code, await resolvedConfig(helper(args).config as never));
+  return toWireConfig(catalogueEntry(t.catalogueKind, t.code), await resolvedConfig(helper(args).config as never));
 }
 
 describe("typed resources: one per catalogued connector and transform type", () => {

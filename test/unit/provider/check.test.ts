@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { catalogueEntry } from "../../../provider/catalogue.js";
 import { checkConnectorConfig, toWireConfig } from "../../../provider/check.js";
 import { UNKNOWN } from "../../../provider/normalize.js";
 import { ClientCredentialProvider } from "../../../provider/resources/clientCredential.js";
@@ -16,10 +17,10 @@ const pg = {
 
 describe("connector config against the catalogue", () => {
   it("accepts a complete config", () => {
-    expect(checkConnectorConfig("source", "postgresql", pg)).toEqual([]);
+    expect(checkConnectorConfig(catalogueEntry("source", "postgresql"), pg)).toEqual([]);
   });
   it("names each missing required key and the fix", () => {
-    const failures = checkConnectorConfig("source", "postgresql", { "database.hostname.user.defined": "db" });
+    const failures = checkConnectorConfig(catalogueEntry("source", "postgresql"), { "database.hostname.user.defined": "db" });
     expect(failures.map((f) => f.property)).toEqual([
       'config["database.user"]',
       'config["database.password"]',
@@ -30,18 +31,18 @@ describe("connector config against the catalogue", () => {
     expect(failures[0]!.reason).toBe("is required by the postgresql source connector: add it to config (helper property databaseUser)");
   });
   it("suggests the key meant for a misspelt one, a plain key, or a helper property name", () => {
-    const typo = checkConnectorConfig("source", "postgresql", { ...pg, "database.dbnme": "x" });
+    const typo = checkConnectorConfig(catalogueEntry("source", "postgresql"), { ...pg, "database.dbnme": "x" });
     expect(typo).toEqual([{ property: 'config["database.dbnme"]', reason: expect.stringContaining('did you mean "database.dbname"?') }]);
-    const plain = checkConnectorConfig("source", "postgresql", { ...pg, "database.hostname": "x" });
+    const plain = checkConnectorConfig(catalogueEntry("source", "postgresql"), { ...pg, "database.hostname": "x" });
     expect(plain).toEqual([{ property: 'config["database.hostname"]', reason: expect.stringContaining('did you mean "database.hostname.user.defined"?') }]);
-    const camel = checkConnectorConfig("destination", "snowflake", { snowflakeUrlName: "x" });
+    const camel = checkConnectorConfig(catalogueEntry("destination", "snowflake"), { snowflakeUrlName: "x" });
     expect(camel.find((f) => f.property === 'config["snowflakeUrlName"]')!.reason).toContain('did you mean "snowflake.url.name"?');
   });
   it("passes a key nowhere near a catalogued one through to the API", () => {
-    expect(checkConnectorConfig("source", "postgresql", { ...pg, "some.future.platform.setting": "on" })).toEqual([]);
+    expect(checkConnectorConfig(catalogueEntry("source", "postgresql"), { ...pg, "some.future.platform.setting": "on" })).toEqual([]);
   });
   it("checks types, allowed values and ranges, but not values unknown during preview", () => {
-    const failures = checkConnectorConfig("source", "postgresql", {
+    const failures = checkConnectorConfig(catalogueEntry("source", "postgresql"), {
       ...pg,
       "database.port.user.defined": "70x",
       "streamkap.snapshot.parallelism": 11,
@@ -59,42 +60,42 @@ describe("connector config against the catalogue", () => {
     ]);
   });
   it("refuses a port outside 1 to 65535, naming the key, the range and the helper property", () => {
-    expect(checkConnectorConfig("source", "postgresql", { ...pg, "database.port.user.defined": 99999 })).toEqual([
+    expect(checkConnectorConfig(catalogueEntry("source", "postgresql"), { ...pg, "database.port.user.defined": 99999 })).toEqual([
       { property: 'config["database.port.user.defined"]', reason: "must be a whole number between 1 and 65535 (a TCP port), got 99999: set a value in that range (helper property databasePort)" },
     ]);
-    expect(checkConnectorConfig("source", "postgresql", { ...pg, "database.port.user.defined": "0", "ssh.port": -22 }).map((f) => f.property)).toEqual([
+    expect(checkConnectorConfig(catalogueEntry("source", "postgresql"), { ...pg, "database.port.user.defined": "0", "ssh.port": -22 }).map((f) => f.property)).toEqual([
       'config["database.port.user.defined"]',
       'config["ssh.port"]',
     ]);
-    expect(checkConnectorConfig("source", "postgresql", { ...pg, "database.port.user.defined": 65535, "ssh.port": 1 })).toEqual([]);
+    expect(checkConnectorConfig(catalogueEntry("source", "postgresql"), { ...pg, "database.port.user.defined": 65535, "ssh.port": 1 })).toEqual([]);
   });
   it("refuses keys the platform sets itself", () => {
-    const failures = checkConnectorConfig("source", "postgresql", { ...pg, "ssh.public.key.user.displayed": "ssh-ed25519 AAAA" });
+    const failures = checkConnectorConfig(catalogueEntry("source", "postgresql"), { ...pg, "ssh.public.key.user.displayed": "ssh-ed25519 AAAA" });
     expect(failures).toEqual([{ property: 'config["ssh.public.key.user.displayed"]', reason: expect.stringMatching(/set by the platform/) }]);
   });
   it("checks transform configs too", () => {
-    expect(checkConnectorConfig("transform", "topic_router", { "transforms.name": "r" }).map((f) => f.property)).toEqual([
+    expect(checkConnectorConfig(catalogueEntry("transform", "topic_router"), { "transforms.name": "r" }).map((f) => f.property)).toEqual([
       'config["transforms.input.topic.pattern"]',
       'config["transforms.output.topic.pattern"]',
     ]);
-    expect(checkConnectorConfig("transform", "enrich", { "transforms.name": "e", "transforms.input.job.parallelism": 0 })[0]!.reason).toMatch(/between 1 and 20/);
+    expect(checkConnectorConfig(catalogueEntry("transform", "enrich"), { "transforms.name": "e", "transforms.input.job.parallelism": 0 })[0]!.reason).toMatch(/between 1 and 20/);
   });
   it("leaves connectors outside the catalogue to the API", () => {
-    expect(checkConnectorConfig("source", "cassandra", { anything: 1 })).toEqual([]);
+    expect(checkConnectorConfig(catalogueEntry("source", "cassandra"), { anything: 1 })).toEqual([]);
   });
 });
 
 describe("the wire form", () => {
   it("sends integers and booleans as JSON numbers and booleans, drops null, encodes json-string maps", () => {
     expect(
-      toWireConfig("source", "postgresql", { ...pg, "database.port.user.defined": "5433", "heartbeat.enabled": "TRUE", "slot.name": null, "publication.name": UNKNOWN }),
+      toWireConfig(catalogueEntry("source", "postgresql"), { ...pg, "database.port.user.defined": "5433", "heartbeat.enabled": "TRUE", "slot.name": null, "publication.name": UNKNOWN }),
     ).toEqual({ ...pg, "database.port.user.defined": 5433, "heartbeat.enabled": true, "publication.name": UNKNOWN });
-    const map = toWireConfig("destination", "clickhouse", { "topics.config.map": { orders: { delete_sql_execute: "DELETE 1" } } });
+    const map = toWireConfig(catalogueEntry("destination", "clickhouse"), { "topics.config.map": { orders: { delete_sql_execute: "DELETE 1" } } });
     expect(map).toEqual({ "topics.config.map": JSON.stringify({ orders: JSON.stringify({ delete_sql_execute: "DELETE 1" }) }) });
-    expect(toWireConfig("destination", "snowflake", { "auto.qa.dedupe.table.mapping": {} })).toEqual({});
+    expect(toWireConfig(catalogueEntry("destination", "snowflake"), { "auto.qa.dedupe.table.mapping": {} })).toEqual({});
   });
   it("keeps keys and connectors outside the catalogue as given", () => {
-    expect(toWireConfig("source", "cassandra", { port: "9042", on: "true" })).toEqual({ port: "9042", on: "true" });
+    expect(toWireConfig(catalogueEntry("source", "cassandra"), { port: "9042", on: "true" })).toEqual({ port: "9042", on: "true" });
   });
 });
 

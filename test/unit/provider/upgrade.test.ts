@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { catalogueEntry } from "../../../provider/catalogue.js";
 import { findConnector } from "../../../catalogue/index.js";
 import { checkConnectorConfig, configAsProgram, wireConfigWithDefaults, withoutRemovedKeys } from "../../../provider/check.js";
 import { checkLive } from "../../../provider/drift.js";
@@ -25,26 +26,26 @@ describe("keys the platform has since dropped (removedKeys)", () => {
 
   it("are left out of a config, and only they; a config without any is returned as is", () => {
     const recorded = { ...pg, "post.processors": "x", "database.port": 5432 };
-    expect(withoutRemovedKeys("source", "postgresql", recorded)).toEqual({ ...pg, "database.port": 5432 });
-    expect(withoutRemovedKeys("source", "postgresql", pg)).toBe(pg);
+    expect(withoutRemovedKeys(catalogueEntry("source", "postgresql"), recorded)).toEqual({ ...pg, "database.port": 5432 });
+    expect(withoutRemovedKeys(catalogueEntry("source", "postgresql"), pg)).toBe(pg);
     // Another connector, one the catalogue does not know, or one not known yet: nothing is a removed key.
-    expect(withoutRemovedKeys("source", "mysql", { "post.processors": "x" })).toEqual({ "post.processors": "x" });
-    expect(withoutRemovedKeys("source", "no-such-connector", { "post.processors": "x" })).toEqual({ "post.processors": "x" });
-    expect(withoutRemovedKeys("source", "04da6b54-80e4-46f7-96ec-b56ff0331ba9", { "post.processors": "x" })).toEqual({ "post.processors": "x" });
+    expect(withoutRemovedKeys(catalogueEntry("source", "mysql"), { "post.processors": "x" })).toEqual({ "post.processors": "x" });
+    expect(withoutRemovedKeys(catalogueEntry("source", "no-such-connector"), { "post.processors": "x" })).toEqual({ "post.processors": "x" });
+    expect(withoutRemovedKeys(catalogueEntry("source", "04da6b54-80e4-46f7-96ec-b56ff0331ba9"), { "post.processors": "x" })).toEqual({ "post.processors": "x" });
   });
 
   it("are never sent, even when the program still sets one", () => {
-    const body = wireConfigWithDefaults("destination", "s3", { "aws.s3.bucket.name": "lake", "file.name.prefix": "orders/" });
+    const body = wireConfigWithDefaults(catalogueEntry("destination", "s3"), { "aws.s3.bucket.name": "lake", "file.name.prefix": "orders/" });
     expect(body).not.toHaveProperty("file.name.prefix");
     expect(body["aws.s3.bucket.name"]).toBe("lake");
   });
 
   it("pass check as what a program for the older version sets, not as a typo of another key", () => {
-    expect(checkConnectorConfig("source", "postgresql", { ...pg, "post.processors": "x" })).toEqual([]);
+    expect(checkConnectorConfig(catalogueEntry("source", "postgresql"), { ...pg, "post.processors": "x" })).toEqual([]);
   });
 
   it("are not read back as something a program sets (import, adoption)", () => {
-    expect(configAsProgram("destination", "s3", { "aws.s3.bucket.name": "lake", "file.name.prefix": "orders/" })).toEqual({ "aws.s3.bucket.name": "lake" });
+    expect(configAsProgram(catalogueEntry("destination", "s3"), { "aws.s3.bucket.name": "lake", "file.name.prefix": "orders/" })).toEqual({ "aws.s3.bucket.name": "lake" });
   });
 
   it("are no source drift when the stack records one and the object no longer holds it", async () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { catalogueEntry } from "../../../provider/catalogue.js";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CATALOGUE, KINDS } from "../../../catalogue/index.js";
@@ -52,7 +53,7 @@ describe("generated helpers", () => {
     async (_label, spec) => {
       const helper = (HELPERS[spec.kind] as Record<string, (args: object) => { config: Record<string, unknown> }>)[spec.code]!;
       const config = await resolvedConfig(helper(requiredArgs(spec)).config as never);
-      expect(checkConnectorConfig(spec.kind, spec.code, config)).toEqual([]);
+      expect(checkConnectorConfig(catalogueEntry(spec.kind, spec.code), config)).toEqual([]);
       // The helper writes exactly the keys given (an API source's auth mode may require more than the always-required ones).
       expect(Object.keys(config).sort()).toEqual(Object.keys(requiredConfig(spec)).sort());
       for (const k of settableKeys(spec)) expect(k.computed).toBeFalsy();
@@ -85,7 +86,7 @@ describe("hand-written conveniences", () => {
     });
     const config = await resolvedConfig(built.config);
     expect(config).toMatchObject({ "table.include.list.user.defined": "public.orders,sales.invoices,public.customers", "schema.include.list": "public,sales" });
-    expect(checkConnectorConfig("source", "postgresql", config)).toEqual([]);
+    expect(checkConnectorConfig(catalogueEntry("source", "postgresql"), config)).toEqual([]);
   });
   it("turn a list of tables into MySQL's table and database include lists", async () => {
     const built = mysqlTables({ databaseHostname: "m", databaseUser: "u", databasePassword: "p", tables: ["shop.orders", "crm.people"] });
