@@ -22,7 +22,7 @@ function reported(report: string): Registered {
 
 /** A kind's rules, with the drift check every kind but the connectors has. */
 async function driftRules(report: string): Promise<{ findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>, name: string): Promise<DriftFindings> }> {
-  return (await reported(report).rules()) as Awaited<ReturnType<typeof driftRules>>;
+  return (await reported(report).rules()) as unknown as Awaited<ReturnType<typeof driftRules>>;
 }
 
 /**

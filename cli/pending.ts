@@ -5,13 +5,11 @@ import type { Registered } from "../provider/kinds/index.js";
 import { coreProps, declarationOf } from "./types.js";
 
 /**
- * The declaration of a kind `recover` can find in the API (its declaration says how: by name, a
- * Kafka user by its username, a topic destination by its two ends, an SMT chain by its
- * destination), by type token of either host (dynamic classes or plugin).
+ * The declaration of a kind of ours by type token of either host (dynamic classes or plugin):
+ * every kind's rules can tell what a killed run's create made (findCreated).
  */
-export function recoverable(type: string): (Registered & { recover: NonNullable<Registered["recover"]> }) | undefined {
-  const kind = declarationOf(type);
-  return kind?.recover ? (kind as Registered & { recover: NonNullable<Registered["recover"]> }) : undefined;
+export function recoverable(type: string): Registered | undefined {
+  return declarationOf(type);
 }
 
 /** The kind of a resource `recover` can find, in camelCase (`source`, `clientCredential`); undefined for any other. */

@@ -1,14 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
-import { clientCredentialSchema, redact, resolveSettings, resolveTuning, type CdcClient } from "../provider/client/index.js";
-import type { FoundByName } from "../provider/kinds/spec.js";
-import { notOurs } from "../provider/lookup.js";
-import { MASK, sameMembers } from "../provider/normalize.js";
-import { bindingId, getTopicDestination } from "../provider/resources/topicDestination.js";
-import { getChain } from "../provider/smt/api.js";
-import { compareEntries, liveEntries, withoutSecrets, type SmtEntry } from "../provider/smt/entries.js";
+import { redact, resolveSettings, resolveTuning, type CdcClient } from "../provider/client/index.js";
 import { EXIT_ERROR, type RecoverOptions } from "./args.js";
 import { findBrokenSidecars, readCheckpointFile, removeSidecars, UNREADABLE_CHECKPOINT } from "./backend.js";
 import { describeError, programDir } from "./common.js";
@@ -38,7 +31,9 @@ export type Decision =
   | { op: PendingOperation; action: "clear"; note: string }
   | { op: PendingOperation; action: "delete-and-clear"; ids: string[]; note: string }
   | { op: PendingOperation; action: "refresh"; note: string }
-  | { op: PendingOperation; action: "leave"; note: string };
+  | { op: PendingOperation; action: "leave"; note: string }
+  /** One of ours recover cannot settle without a person: named, and recover fails. */
+  | { op: PendingOperation; action: "unsettled"; note: string };
 
 // A refresh reads every resource of the stack: minutes for a big stack on a slow API.
 const REFRESH_TIMEOUT_MS = 60 * 60_000;
@@ -79,21 +74,13 @@ function stackUrns(checkpoint: unknown): string[] {
  */
 function plannedDecisions(all: Decision[]): Decision[] {
   const interrupted = all.some((d) => d.action === "adopt");
-  return all.filter((d) => d.action === "adopt" || (d.action === "delete-and-clear" && interrupted));
-}
-
-function plain(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
-function plainList(value: unknown): string[] | undefined {
-  return Array.isArray(value) && value.every((v) => typeof v === "string") ? (value as string[]) : undefined;
+  return all.filter((d) => d.action === "adopt" || d.action === "unsettled" || (d.action === "delete-and-clear" && interrupted));
 }
 
 /** Decides every pending operation; asks the API, changes nothing. */
 export async function decide(api: CdcClient, ops: PendingOperation[], tracked: ReadonlySet<string>): Promise<Decision[]> {
   const decisions: Decision[] = [];
-  // Credentials have no name: each pending create may claim one matching credential.
+  // Kinds with no unique name (credentials, the agents area): each create may take one object.
   const claimed = new Set<string>();
   for (const op of ops) {
     const kind = recoverable(op.resourceType);
@@ -105,127 +92,20 @@ export async function decide(api: CdcClient, ops: PendingOperation[], tracked: R
       decisions.push({ op, action: "leave", note: "not a pulumi-cdc resource: resolve it with `pulumi refresh` run interactively" });
       continue;
     }
-    if (kind.recover === "credential") {
-      decisions.push(await decideCredential(api, op, tracked, claimed));
-      continue;
-    }
-    if (kind.recover === "ends") {
-      decisions.push(await decideTopicDestination(api, op, tracked));
-      continue;
-    }
-    if (kind.recover === "destination") {
-      decisions.push(await decideSmtChain(api, op, tracked));
-      continue;
-    }
-    const name = plain(kind.recover === "username" ? op.inputs.username : op.inputs.name);
-    if (name === undefined) {
-      decisions.push({ op, action: "leave", note: "its name is not readable in the state (a secret or unknown): resolve it with `pulumi refresh` run interactively" });
-      continue;
-    }
-    const rules = (await kind.rules()) as { findByName(api: CdcClient, name: string): Promise<FoundByName | undefined> };
-    const found = await rules.findByName(api, name);
-    if (!found?.id) {
-      decisions.push({ op, action: "clear", note: `no ${kind.noun} named "${name}" exists: the create never happened; \`pulumi up\` creates it` });
-      continue;
-    }
-    // A catalogued kind's object of another connector is not this create's.
-    const why = notOurs(found, kind.catalogue ? { connector: plain(op.inputs[kind.catalogue.codeProperty]) } : {}, api.createdFrom);
-    if (why !== undefined) {
-      decisions.push({ op, action: "clear", note: `"${name}" exists but is not this create's (${why}): left alone; \`pulumi up\` will report the name as taken` });
-      continue;
-    }
-    if (tracked.has(`${op.resourceType}\0${found.id}`)) {
-      decisions.push({ op, action: "clear", note: `"${name}" (${found.id}) is already in the stack under another resource` });
-      continue;
-    }
-    decisions.push({ op, action: "adopt", id: found.id, note: `found ${kind.noun} "${name}" (${found.id}): taken into the stack` });
+    const context = { tracked: (id: string) => tracked.has(`${op.resourceType}\0${id}`), claimed };
+    const found = await (await kind.rules()).findCreated(api, op.inputs, context);
+    if ("found" in found) decisions.push({ op, action: "adopt", id: found.found, note: found.what });
+    else if ("lost" in found) decisions.push({ op, action: "delete-and-clear", ids: found.lost, note: found.what });
+    else if ("absent" in found) decisions.push({ op, action: "clear", note: found.absent });
+    else if ("foreign" in found) decisions.push({ op, action: "clear", note: found.foreign });
+    else decisions.push({ op, action: "unsettled", note: found.unsettled });
   }
   return decisions;
 }
 
-/** A binding is named by its two ends: attached means the interrupted PUT went through. */
-async function decideTopicDestination(api: CdcClient, op: PendingOperation, tracked: ReadonlySet<string>): Promise<Decision> {
-  const topicId = plain(op.inputs.topicId);
-  const destinationId = plain(op.inputs.destinationId);
-  if (topicId === undefined || destinationId === undefined) {
-    return { op, action: "leave", note: "its topic or destination is not readable in the state: resolve it with `pulumi refresh` run interactively" };
-  }
-  const id = bindingId({ topicId, destinationId });
-  if (!(await getTopicDestination(api, { topicId, destinationId }))) {
-    return { op, action: "clear", note: `topic "${topicId}" is not sent to destination ${destinationId}: the attach never happened; \`pulumi up\` attaches it` };
-  }
-  if (tracked.has(`${op.resourceType}\0${id}`)) return { op, action: "clear", note: `"${id}" is already in the stack under another resource` };
-  return { op, action: "adopt", id, note: `found topic "${topicId}" sent to destination ${destinationId}: taken into the stack` };
-}
-
-/** A value the state keeps encrypted (a secret), at any depth. */
-function hidden(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hidden);
-  return typeof value === "object" && value !== null && ("ciphertext" in value || Object.values(value).some(hidden));
-}
-
-/**
- * A chain has no name of its own: it is its destination's, and its id is the destination's id.
- * The interrupted PUT went through when the destination's chain is now the one the pending
- * inputs hold (secrets aside: the API never shows them): adopted. Any other chain is not this
- * create's doing, or the PUT never landed: cleared, and `pulumi up` creates it, or says how the
- * chain there differs. Whether the salt held is the program's cannot be read (the API never
- * shows it), so the refresh after records it as the mask and the next `pulumi up` sends the
- * program's again: one write, and then the stack knows what the platform holds.
- */
-async function decideSmtChain(api: CdcClient, op: PendingOperation, tracked: ReadonlySet<string>): Promise<Decision> {
-  const destination = plain(op.inputs.destination);
-  const raw = op.inputs.transforms;
-  const entries = Array.isArray(raw) ? raw.filter((e): e is SmtEntry => typeof e === "object" && e !== null && typeof (e as SmtEntry).type === "string") : [];
-  const mine = entries.map(withoutSecrets);
-  if (destination === undefined || !Array.isArray(raw) || entries.length !== raw.length || hidden(mine)) {
-    return { op, action: "leave", note: "its destination or transforms are not readable in the state (a secret or unknown): resolve it with `pulumi refresh` run interactively" };
-  }
-  const live = await getChain(api, destination);
-  if (!live) return { op, action: "clear", note: `destination ${destination} no longer exists, so neither does its chain: the create is dropped` };
-  const differences = [...liveEntries(live).unmanaged, ...compareEntries(mine, liveEntries(live).entries, "was").map((f) => f.text)];
-  if (differences.length > 0) {
-    return { op, action: "clear", note: `the chain of destination ${destination} is not this create's (${differences[0]}${differences.length > 1 ? `, and ${differences.length - 1} more` : ""}): \`pulumi up\` creates it, or says how the chain there differs` };
-  }
-  if (tracked.has(`${op.resourceType}\0${destination}`)) return { op, action: "clear", note: `the chain of destination ${destination} is already in the stack under another resource` };
-  const secrets = entries.some((e, i) => Object.keys(e).some((k) => !(k in mine[i]!)));
-  const resend = secrets ? ` (the API never shows a secret it holds: the next \`pulumi up\` sends the program's again, unless it is "${MASK}")` : "";
-  return { op, action: "adopt", id: destination, note: `the chain of destination ${destination} holds this create's ${entries.length} transform(s): taken into the stack${resend}` };
-}
-
-async function decideCredential(api: CdcClient, op: PendingOperation, tracked: ReadonlySet<string>, claimed: Set<string>): Promise<Decision> {
-  const roleIds = plainList(op.inputs.roleIds);
-  const description = op.inputs.description === undefined ? "" : plain(op.inputs.description);
-  const serviceId = op.inputs.serviceId === undefined ? "" : plain(op.inputs.serviceId);
-  if (roleIds === undefined || description === undefined || serviceId === undefined) {
-    return { op, action: "clear", note: "its inputs are not readable in the state; no credential was deleted: check `GET /auth/client-credentials` for one without a stack" };
-  }
-  const all = await api.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) });
-  const candidates = all.filter(
-    (c) =>
-      !claimed.has(c.client_id) &&
-      !tracked.has(`${op.resourceType}\0${c.client_id}`) &&
-      (c.created_from ?? api.createdFrom) === api.createdFrom &&
-      (c.description ?? "") === description &&
-      (c.service_id ?? "") === serviceId &&
-      sameMembers(c.roles.map((r) => r.id), roleIds),
-  );
-  if (candidates.length === 0) return { op, action: "clear", note: "no credential was created: `pulumi up` creates it" };
-  if (candidates.length > 1) {
-    return {
-      op,
-      action: "clear",
-      note: `${candidates.length} credentials with these roles and description are in no stack (${candidates.map((c) => c.client_id).join(", ")}); which one this run made cannot be told, so none was deleted`,
-    };
-  }
-  const [lost] = candidates;
-  claimed.add(lost!.client_id);
-  return {
-    op,
-    action: "delete-and-clear",
-    ids: [lost!.client_id],
-    note: `credential ${lost!.client_id} was created but its secret was lost with the run: it is deleted, and \`pulumi up\` creates a new one`,
-  };
+/** Recover's exit code: an error while anything of ours is unsettled, since the next `pulumi up` cannot be trusted. */
+function settledAll(decisions: Decision[]): number {
+  return decisions.some((d) => d.action === "unsettled") ? EXIT_ERROR : 0;
 }
 
 export function renderPlan(stack: string, decisions: Decision[], applied: boolean): string {
@@ -242,7 +122,15 @@ export function renderPlan(stack: string, decisions: Decision[], applied: boolea
   ];
   const lines = [`Stack ${stack}: ${what.join(" and ")} from an interrupted run.`];
   for (const d of decisions) lines.push(`  ${d.action.padEnd(16)} ${logicalNameOf(d.op.urn)} (${d.op.planned ? "not in the stack" : d.op.type}): ${d.note}`);
-  lines.push(applied ? "Done. Run `pulumi up` to finish what the interrupted run started." : "Nothing was changed. Run again with --yes to do this.");
+  const unsettled = decisions.filter((d) => d.action === "unsettled").length;
+  if (unsettled > 0) {
+    lines.push(
+      `Not finished: ${unsettled === 1 ? "1 object" : `${unsettled} objects`} of the program could not be settled (marked unsettled above), and \`pulumi up\` could fail on ${unsettled === 1 ? "it" : "them"} or make ${unsettled === 1 ? "it" : "them"} twice. ` +
+        `Do what each says, then run \`pulumi-cdc recover\` again.${applied ? " The rest was settled." : " Nothing was changed."}`,
+    );
+  } else {
+    lines.push(applied ? "Done. Run `pulumi up` to finish what the interrupted run started." : "Nothing was changed. Run again with --yes to do this.");
+  }
   return `${lines.join("\n")}\n`;
 }
 
@@ -348,7 +236,7 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
     }
     if (!options.yes) {
       deps.stdout(renderPlan(stack, decisions, false));
-      return { code: 0, decisions };
+      return { code: settledAll(decisions), decisions };
     }
     for (const d of decisions) {
       if (d.action !== "delete-and-clear") continue;
@@ -390,7 +278,7 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
     // Reads every adopted object (its real outputs, the drift baseline) and resolves the other pending operations.
     await withLock(deps, ["refresh", "--yes", "--skip-preview", "--stack", stack], cwd, stack, REFRESH_TIMEOUT_MS);
     deps.stdout(renderPlan(stack, decisions, true));
-    return { code: 0, decisions };
+    return { code: settledAll(decisions), decisions };
   } catch (error) {
     deps.stderr(`pulumi-cdc recover: ${redact(describeError(error))}\n`);
     return { code: EXIT_ERROR };

@@ -37,7 +37,6 @@ export const CLIENT_CREDENTIAL = {
   plural: "client credentials",
   report: "client_credential",
   imported: { flag: "client-credentials", suffix: "ClientCredential", order: 11, listedOnly: true },
-  recover: "credential",
   description:
     "An API client credential for a downstream service. Its roles and description change in place (the client id and secret stay); a new service id replaces it, with a new secret. The API shows the secret only at creation: it is a Pulumi secret.",
   inputs,

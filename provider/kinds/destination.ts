@@ -13,7 +13,6 @@ export const DESTINATION = {
     order: 5,
     section: "Destinations",
   },
-  recover: "name",
   internal: ["logicalName"],
   catalogue: { kind: "destination", codeProperty: "connector", module: "destinations" },
   ...connectorKind("Destination"),

@@ -34,7 +34,6 @@ export const DESTINATION_SMT_CHAIN = {
     order: 6,
     section: "SMT chains of destinations (each a resource of its own, as the console keeps them apart from the connector's config)",
   },
-  recover: "destination",
   secretPaths: smtSecretPaths,
   internal: ["secretSalt", "secretDigests"],
   description:

@@ -12,7 +12,7 @@ import { TOPIC } from "./topic.js";
 import { TOPIC_DESTINATION } from "./topicDestination.js";
 import { TRANSFORM } from "./transform.js";
 import { catalogueEntry, secretKeySet } from "../catalogue.js";
-import type { KindSpec, Path } from "./spec.js";
+import type { KindSpec, Path, Recoverable } from "./spec.js";
 
 /**
  * The kind registry: every kind pulumi-cdc manages, each declared once in a module of its own
@@ -46,7 +46,7 @@ export const DECLARATIONS = [
  * makes the kind's provider once, however many callers ask (the engine entry point, drift's
  * check of each object, recover's look-up of each pending create).
  */
-function kind<const D extends KindSpec, R extends object>(declaration: D, load: () => Promise<R>): D & { rules: () => Promise<R> } {
+function kind<const D extends KindSpec, R extends Recoverable>(declaration: D, load: () => Promise<R>): D & { rules: () => Promise<R> } {
   let loaded: Promise<R> | undefined;
   return { ...declaration, rules: () => (loaded ??= load()) };
 }
@@ -57,7 +57,7 @@ export type KindName = Declaration["name"];
 export type DeclarationOf<K extends KindName> = Extract<Declaration, { name: K }>;
 
 /** Any kind of the registry, seen through the declarations' common shape, with its rules. */
-export type Registered = KindSpec<KindName> & { rules(): Promise<object> };
+export type Registered = KindSpec<KindName> & { rules(): Promise<Recoverable> };
 
 /** The kinds whose objects are the catalogue's connectors (Source, Destination) or transform types (Transform as well). */
 export type CatalogueKindName = Extract<Declaration, { catalogue: object }>["name"];

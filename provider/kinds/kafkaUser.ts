@@ -117,7 +117,6 @@ export const KAFKA_USER = {
   noun: "Kafka user",
   plural: "Kafka users",
   report: "kafka_user",
-  recover: "username",
   internal: ["logicalName", "passwordDigest", "secretSalt"],
   description:
     "A Kafka user of the platform's Kafka access: a broker user with ACL rules, for clients that read or write the platform's topics. The password is write-only (the API never returns it); ACLs, IPs or the schema-registry user changed outside Pulumi show in a plain `pulumi preview`.",

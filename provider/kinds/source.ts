@@ -13,7 +13,6 @@ export const SOURCE = {
     order: 4,
     section: "Sources",
   },
-  recover: "name",
   internal: ["logicalName"],
   catalogue: { kind: "source", codeProperty: "connector", module: "sources" },
   ...connectorKind("Source"),

@@ -1,4 +1,5 @@
 import type { ZodObject } from "zod";
+import type { CdcClient } from "../client/index.js";
 
 /**
  * The shapes of the kinds' declarations (a kind, its properties, object types, functions, config),
@@ -70,11 +71,6 @@ export interface KindSpec<N extends string = string> {
    * lists the kind's objects in a comment instead of adopting them.
    */
   imported?: { flag: string; suffix: string; order: number; section?: string; listedOnly?: true };
-  /**
-   * `pulumi-cdc recover`: how a create that a killed run left pending is found in the API, if
-   * it can be (by the name the program gave it, or what stands for one).
-   */
-  recover?: "name" | "username" | "ends" | "destination" | "credential";
   /**
    * A kind whose objects are the catalogue's connectors or transform types: which part of the
    * catalogue, the input that names the code (the rest of its settings are `config`), and the
@@ -155,6 +151,35 @@ export interface DriftFindings {
   gone: boolean;
   /** What changed outside Pulumi, in the sentences a plain preview prints; [] when nothing. */
   findings: string[];
+}
+
+/**
+ * What a kind's rules make of a create that a killed run may have made (left pending in the
+ * stack, or not recorded at all with skipped checkpoints), for `pulumi-cdc recover`.
+ */
+export type Recovered =
+  /** The object the create made: taken into the stack. */
+  | { found: string; what: string }
+  /** The create never happened: the next `pulumi up` makes it. */
+  | { absent: string }
+  /** An object in the create's place is not this create's: left alone, and the next `pulumi up` says the name is taken. */
+  | { foreign: string }
+  /** Made, but unusable (a credential's secret died with the run): deleted, and the next `pulumi up` makes another. */
+  | { lost: string[]; what: string }
+  /** Cannot be told without a person (several candidates, inputs unreadable): named with what to check; recover fails. */
+  | { unsettled: string };
+
+/** What recover knows beside the pending create's inputs. */
+export interface RecoverContext {
+  /** Whether the stack already tracks an object of this kind with this id: never taken twice. */
+  tracked(id: string): boolean;
+  /** Ids other creates of this recover took (kinds whose names need not be unique): never taken twice. */
+  readonly claimed: Set<string>;
+}
+
+/** Every kind's rules can tell what a killed run's create made. */
+export interface Recoverable {
+  findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered>;
 }
 
 /** An object `pulumi-cdc recover` found by name (`findByName` of a kind's rules): what it reads to tell whether the create was Pulumi's. */

@@ -43,7 +43,6 @@ export const TAG = {
     order: 0,
     section: "Tags",
   },
-  recover: "name",
   internal: ["logicalName"],
   description: "A tag for organising sources, destinations, pipelines and the platform's other objects.",
   inputs,

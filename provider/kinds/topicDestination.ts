@@ -40,7 +40,6 @@ export const TOPIC_DESTINATION = {
     order: 10,
     section: "Topics of API sources sent to destinations (one per topic; attaching one already sent writes nothing)",
   },
-  recover: "ends",
   description:
     "Sends one topic of an API source to a destination. The platform keeps one binding per source and destination, shared by the topics sent there: deleting this resource detaches this topic only. A detach made in the console shows in a plain `pulumi preview`, and `pulumi up` attaches it again. Import id: `<topicId>|<destinationId>`.",
   inputs,

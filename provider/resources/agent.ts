@@ -2,10 +2,12 @@ import { failuresFromZod } from "../check.js";
 import { agentSchema, isNotFound, type Agent, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { AGENT } from "../kinds/agent.js";
-import type { DriftFindings } from "../kinds/spec.js";
+import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
+import { namedObjects } from "../lookup.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers } from "../normalize.js";
 import { createNamed } from "./createNamed.js";
+import { plainString, recoverAmongNamed } from "./recovered.js";
 import { unlessGone } from "./gone.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { resolveName } from "./naming.js";
@@ -116,6 +118,18 @@ export class AgentProvider {
       reportDrift(`agent "${olds.name}" (${agentId})`, findings);
     }
     return { changes: changed || drifted, replaces: [] as string[] };
+  }
+
+  /** `pulumi-cdc recover`: the agent a killed run's create made: the one of its name and instructions Pulumi made that no stack holds. */
+  findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
+    const instructions = plainString(inputs.instructions);
+    return recoverAmongNamed(api, context, {
+      noun: "agent",
+      plural: "agents",
+      name: inputs.name,
+      list: (name) => namedObjects(api, "/agents", agentSchema, (a) => a.job_id, name),
+      differs: (found) => (instructions !== undefined && found.instructions !== instructions ? "other instructions" : undefined),
+    });
   }
 
   async create(inputs: AgentInputs & { __provider?: string }) {

@@ -6,7 +6,8 @@ import { isTransient } from "./create.js";
 import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
 import { CLIENT_CREDENTIAL } from "../kinds/clientCredential.js";
-import type { DriftFindings } from "../kinds/spec.js";
+import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
+import { plainString } from "./recovered.js";
 import { isMasked, sameMembers } from "../normalize.js";
 
 export interface ClientCredentialInputs {
@@ -152,6 +153,40 @@ export class ClientCredentialProvider {
     const diffs = [...(!sameMembers(olds.roleIds, news.roleIds) ? ["roleIds"] : []), ...(descriptionChanged(olds, news) ? ["description"] : [])];
     const replaces = (olds.serviceId ?? "") !== (news.serviceId ?? "") ? ["serviceId"] : [];
     return { changes: diffs.length + replaces.length > 0, replaces, diffs: [...diffs, ...replaces] };
+  }
+
+  /**
+   * `pulumi-cdc recover`: a credential has no name, and its secret is shown only in the create's
+   * answer, which died with the run. A credential of these roles, description and service made
+   * by Pulumi that no stack holds and no other create of this recover claimed is that lost one:
+   * deleted, and the next `pulumi up` makes a new one. Several cannot be told apart: none is deleted.
+   */
+  async findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
+    const roleIds = Array.isArray(inputs.roleIds) && inputs.roleIds.every((r) => typeof r === "string") ? (inputs.roleIds as string[]) : undefined;
+    const description = inputs.description === undefined ? "" : plainString(inputs.description);
+    const serviceId = inputs.serviceId === undefined ? "" : plainString(inputs.serviceId);
+    if (roleIds === undefined || description === undefined || serviceId === undefined) {
+      return { unsettled: "its inputs are not readable in the state; no credential was deleted: check `GET /auth/client-credentials` for one in no stack, delete it, then run recover again" };
+    }
+    const all = await api.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) });
+    const candidates = all.filter(
+      (c) =>
+        !context.claimed.has(c.client_id) &&
+        !context.tracked(c.client_id) &&
+        (c.created_from ?? api.createdFrom) === api.createdFrom &&
+        (c.description ?? "") === description &&
+        (c.service_id ?? "") === serviceId &&
+        sameMembers(c.roles.map((r) => r.id), roleIds),
+    );
+    if (candidates.length === 0) return { absent: "no credential was created: `pulumi up` creates it" };
+    if (candidates.length > 1) {
+      return {
+        unsettled: `${candidates.length} credentials with these roles and description are in no stack (${candidates.map((c) => c.client_id).join(", ")}); which one this run made cannot be told, so none was deleted: delete the ones no one uses, then run recover again`,
+      };
+    }
+    const lost = candidates[0]!.client_id;
+    context.claimed.add(lost);
+    return { lost: [lost], what: `credential ${lost} was created but its secret was lost with the run: it is deleted, and \`pulumi up\` creates a new one` };
   }
 
   async create(inputs: ClientCredentialInputs) {

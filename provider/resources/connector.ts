@@ -14,12 +14,13 @@ import { client } from "../context.js";
 import { DESTINATION as DESTINATION_KIND } from "../kinds/destination.js";
 import { SOURCE as SOURCE_KIND } from "../kinds/source.js";
 import { liveOutputs } from "../kinds/outputs.js";
-import type { FoundByName, PropertySpec } from "../kinds/spec.js";
+import type { PropertySpec, RecoverContext, Recovered } from "../kinds/spec.js";
 import { checkLive, compareToOriginal, NO_DRIFT, reportDrift, reportWarning, type DriftReport, type ManagedConnector } from "../drift.js";
 import { liveCache } from "../live-cache.js";
 import { alignLiveConfig, changedConfigKeys, containsUnknown, isMasked, isUnknown, sameMembers, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { findConnectorByName, notOurs } from "../lookup.js";
 import { createSurvivingFaults } from "./create.js";
+import { recoverByName } from "./recovered.js";
 import { nameTakenHint } from "./conflict.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { deleteOnceReleased } from "./gone.js";
@@ -198,9 +199,9 @@ export function transitions(spec: KindSpec, status: string | null | undefined, d
  * called by the dynamic-provider shim in sdk/, which serializes nothing but the kind.
  */
 export class ConnectorProvider {
-  /** `pulumi-cdc recover`: the object a killed run's create may have made, by the unique name it was given. */
-  findByName(api: CdcClient, name: string): Promise<FoundByName | undefined> {
-    return findConnectorByName(api, this.spec.kind, name);
+  /** `pulumi-cdc recover`: the object a killed run's create made, by the unique name it was given, of the program's connector. */
+  findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
+    return recoverByName(api, context, { noun: this.spec.label, name: inputs.name, connector: inputs.connector, find: (name) => findConnectorByName(api, this.spec.kind, name) });
   }
 
   /** Another connector is another object (replace-on-change config keys are the catalogue's). */

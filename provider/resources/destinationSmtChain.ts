@@ -2,9 +2,10 @@ import { failuresFromZod, type CheckFailure } from "../check.js";
 import type { CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { DESTINATION_SMT_CHAIN } from "../kinds/destinationSmtChain.js";
-import type { DriftFindings } from "../kinds/spec.js";
+import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
+import { plainString, UNREADABLE } from "./recovered.js";
 import { reportDrift } from "../drift.js";
-import { containsUnknown } from "../normalize.js";
+import { containsUnknown, MASK } from "../normalize.js";
 import { newSalt } from "../secret-digest.js";
 import { getChain, putChain, type LiveChain, type TypedInstance } from "../smt/api.js";
 import { buildWrites, checkEntries, compareEntries, digestsOf, entryAsProgram, withHeldSecrets, liveEntries, priorsOf, secretPresenceFindings, withoutSecrets, type Finding, type SecretDigests, type SmtEntry } from "../smt/entries.js";
@@ -139,6 +140,33 @@ export class DestinationSmtChainProvider {
     return out;
   }
 
+  /**
+   * `pulumi-cdc recover`: a chain has no name of its own: it is its destination's, and its id is
+   * the destination's id. The interrupted PUT went through when the destination's chain is now
+   * the one the pending inputs hold (secrets aside: the API never shows them): taken into the
+   * stack. Any other chain is not this create's doing, or the PUT never landed: the next `pulumi
+   * up` writes it, or says how the chain there differs. Whether the salt held is the program's
+   * cannot be read, so the refresh after records it as the mask and the next `pulumi up` sends
+   * the program's again: one write, and then the stack knows what the platform holds.
+   */
+  async findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
+    const destination = plainString(inputs.destination);
+    const raw = inputs.transforms;
+    const entries = Array.isArray(raw) ? raw.filter((e): e is SmtEntry => typeof e === "object" && e !== null && typeof (e as SmtEntry).type === "string") : [];
+    const mine = entries.map(withoutSecrets);
+    if (destination === undefined || !Array.isArray(raw) || entries.length !== raw.length || hidden(mine)) return { unsettled: UNREADABLE };
+    const live = await getChain(api, destination);
+    if (!live) return { absent: `destination ${destination} no longer exists, so neither does its chain: the create is dropped` };
+    const differences = [...liveEntries(live).unmanaged, ...compareEntries(mine, liveEntries(live).entries, "was").map((f) => f.text)];
+    if (differences.length > 0) {
+      return { absent: `the chain of destination ${destination} is not this create's (${differences[0]}${differences.length > 1 ? `, and ${differences.length - 1} more` : ""}): \`pulumi up\` writes it, or says how the chain there differs` };
+    }
+    if (context.tracked(destination)) return { foreign: `the chain of destination ${destination} is already in the stack under another resource` };
+    const secrets = entries.some((e, i) => Object.keys(e).some((k) => !(k in mine[i]!)));
+    const resend = secrets ? ` (the API never shows a secret it holds: the next \`pulumi up\` sends the program's again, unless it is "${MASK}")` : "";
+    return { found: destination, what: `the chain of destination ${destination} holds this create's ${entries.length} transform(s): taken into the stack${resend}` };
+  }
+
   async create(inputs: DestinationSmtChainInputs) {
     const api = client();
     const live = await getChain(api, inputs.destination);
@@ -219,3 +247,8 @@ export class DestinationSmtChainProvider {
   }
 }
 
+/** A value the state keeps encrypted (a secret), at any depth. */
+function hidden(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hidden);
+  return typeof value === "object" && value !== null && ("ciphertext" in value || Object.values(value).some(hidden));
+}

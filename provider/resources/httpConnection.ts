@@ -2,11 +2,13 @@ import { failuresFromZod } from "../check.js";
 import { httpConnectionSchema, type CdcClient, type HttpConnection } from "../client/index.js";
 import { client } from "../context.js";
 import { HTTP_CONNECTION } from "../kinds/httpConnection.js";
-import type { DriftFindings } from "../kinds/spec.js";
+import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
+import { namedObjects } from "../lookup.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK, sameMembers } from "../normalize.js";
 import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
 import { createNamed } from "./createNamed.js";
+import { plainString, recoverAmongNamed } from "./recovered.js";
 import { unlessGone } from "./gone.js";
 import { resolveName } from "./naming.js";
 
@@ -125,6 +127,18 @@ export class HttpConnectionProvider {
       reportDrift(`HTTP connection "${olds.name}" (${id})`, findings);
     }
     return { changes: changed || drifted, replaces: [] as string[] };
+  }
+
+  /** `pulumi-cdc recover`: the connection a killed run's create made: the one of its name and url Pulumi made that no stack holds. */
+  findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
+    const url = plainString(inputs.url);
+    return recoverAmongNamed(api, context, {
+      noun: "HTTP connection",
+      plural: "HTTP connections",
+      name: inputs.name,
+      list: (name) => namedObjects(api, "/agents/connections/http", httpConnectionSchema, (c) => c.connection_id, name),
+      differs: (found) => (url !== undefined && found.url !== url ? `its url is ${found.url}` : undefined),
+    });
   }
 
   async create(inputs: HttpConnectionInputs) {

@@ -3,7 +3,8 @@ import { failuresFromZod, type CheckFailure } from "../check.js";
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { KAFKA_USER, WHITELIST_MAX } from "../kinds/kafkaUser.js";
-import type { DriftFindings, FoundByName } from "../kinds/spec.js";
+import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
+import { recoverByName } from "./recovered.js";
 import { reportDrift } from "../drift.js";
 import { aclOf, findKafkaUser, KAFKA_USER_PATH, KAFKA_USERS_PATH, kafkaUserSchema, whitelistOf, type KafkaAcl, type LiveKafkaUser } from "../kafka/api.js";
 
@@ -137,11 +138,13 @@ function aligned<T>(recorded: readonly T[] | undefined, live: readonly T[], same
  * of it and an update sends it only when the program changed it.
  */
 export class KafkaUserProvider {
-  /** `pulumi-cdc recover`: the object a killed run's create may have made, by the unique name it was given. */
-  async findByName(api: CdcClient, username: string): Promise<FoundByName | undefined> {
-    // A Kafka user's unique name is its username, which is also its id.
-    const user = await findKafkaUser(api, username, { fresh: true });
-    return user && { ...user, id: user.username };
+  /** `pulumi-cdc recover`: the user a killed run's create made, by its username (unique, and its id). */
+  findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
+    const find = async (username: string) => {
+      const user = await findKafkaUser(api, username, { fresh: true });
+      return user && { ...user, id: user.username };
+    };
+    return recoverByName(api, context, { noun: "Kafka user", name: inputs.username, find });
   }
 
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */

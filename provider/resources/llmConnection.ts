@@ -2,11 +2,13 @@ import { failuresFromZod } from "../check.js";
 import { llmConnectionSchema, type CdcClient, type LlmConnection } from "../client/index.js";
 import { client } from "../context.js";
 import { LLM_CONNECTION } from "../kinds/llmConnection.js";
-import type { DriftFindings } from "../kinds/spec.js";
+import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
+import { namedObjects } from "../lookup.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK } from "../normalize.js";
 import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
 import { createNamed } from "./createNamed.js";
+import { plainString, recoverAmongNamed } from "./recovered.js";
 import { unlessGone } from "./gone.js";
 import { resolveName } from "./naming.js";
 
@@ -115,6 +117,19 @@ export class LlmConnectionProvider {
       reportDrift(`LLM connection "${olds.name}" (${id})`, findings);
     }
     return { changes: replaces.length > 0 || drifted, replaces: drifted && replaces.length === 0 ? ["model"] : [...replaces] };
+  }
+
+  /** `pulumi-cdc recover`: the connection a killed run's create made: the one of its name, provider and model Pulumi made that no stack holds. */
+  findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
+    const provider = plainString(inputs.provider);
+    const model = plainString(inputs.model);
+    return recoverAmongNamed(api, context, {
+      noun: "LLM connection",
+      plural: "LLM connections",
+      name: inputs.name,
+      list: (name) => namedObjects(api, "/agents/connections/llm", llmConnectionSchema, (c) => c.connection_id, name),
+      differs: (found) => ((provider !== undefined && found.provider !== provider) || (model !== undefined && found.model !== model) ? `it is ${found.provider} ${found.model}` : undefined),
+    });
   }
 
   async create(inputs: LlmConnectionInputs) {

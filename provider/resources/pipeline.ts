@@ -2,13 +2,14 @@ import { failuresFromZod } from "../check.js";
 import { ConflictError, connectorSchema, isNotFound, ValidationError, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { PIPELINE } from "../kinds/pipeline.js";
-import type { DriftFindings } from "../kinds/spec.js";
+import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers, withoutUndefined } from "../normalize.js";
 import { findByName, getPipeline, getTransform, waitUntilGone } from "../pipelines/api.js";
 import { pipelineSchema, type LivePipeline } from "../pipelines/schemas.js";
 import { alignTopics, alignTransformTopics, regroup, sameTopics, sameTransformTopics, topicSet, transformTopicsProblem, unwind, type TransformTopics } from "../pipelines/topics.js";
 import { createSurvivingFaults } from "./create.js";
+import { plainString, recoverByName } from "./recovered.js";
 import { resolveName } from "./naming.js";
 
 /** A source or destination as a pipeline refers to it; the SDK fills name and connector from a resource. */
@@ -143,6 +144,17 @@ export class PipelineProvider {
       reportDrift(`pipeline "${olds.name}" (${pipelineId})`, findings);
     }
     return { changes: changed.length > 0 || drifted, replaces: [] as string[] };
+  }
+
+  /** `pulumi-cdc recover`: the pipeline a killed run's create made, by its unique name, of the program's source. */
+  findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
+    const sourceId = plainString((inputs.source as { id?: unknown } | undefined)?.id);
+    return recoverByName(api, context, {
+      noun: "pipeline",
+      name: inputs.name,
+      find: (name) => findByName(api, "/pipelines", pipelineSchema, name),
+      differs: (found) => (sourceId !== undefined && found.source?.id && found.source.id !== sourceId ? `a pipeline of source ${found.source.id}` : undefined),
+    });
   }
 
   async create(inputs: PipelineInputs & { __provider?: string }) {

@@ -6,7 +6,8 @@ import { createSurvivingFaults } from "./create.js";
 import { nameTakenHint } from "./conflict.js";
 import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
-import type { DriftFindings, FoundByName } from "../kinds/spec.js";
+import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
+import { recoverByName } from "./recovered.js";
 import { sameMembers } from "../normalize.js";
 import { resolveName } from "./naming.js";
 
@@ -57,9 +58,9 @@ export function tagAdoptionChanges(live: Tag, inputs: TagInputs): string[] {
 }
 
 export class TagProvider {
-  /** `pulumi-cdc recover`: the object a killed run's create may have made, by the unique name it was given. */
-  findByName(api: CdcClient, name: string): Promise<FoundByName | undefined> {
-    return findTagByName(api, name);
+  /** `pulumi-cdc recover`: the object a killed run's create made, by the unique name it was given. */
+  findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
+    return recoverByName(api, context, { noun: "tag", name: inputs.name, find: (name) => findTagByName(api, name) });
   }
 
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */

@@ -2,7 +2,8 @@ import { failuresFromZod } from "../check.js";
 import { isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { TOPIC } from "../kinds/topic.js";
-import type { DriftFindings } from "../kinds/spec.js";
+import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
+import { plainString, UNREADABLE } from "./recovered.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, isUnknown, sameMembers, withoutUndefined } from "../normalize.js";
 import { partitionCount, topicSchema, type LiveTopic } from "../pipelines/schemas.js";
@@ -83,6 +84,19 @@ export class TopicProvider {
       reportDrift(`topic "${topicId}"`, findings);
     }
     return { changes: replaces.length > 0 || changed || drifted, replaces, deleteBeforeReplace: false };
+  }
+
+  /**
+   * `pulumi-cdc recover`: the platform makes a topic, the create only tunes it (an idempotent
+   * PUT). An existing topic is taken into the stack; the refresh after reads its partitions and
+   * tags, and the next `pulumi up` sets what the program says if the PUT never landed.
+   */
+  async findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
+    const topicId = plainString(inputs.topicId);
+    if (topicId === undefined) return { unsettled: UNREADABLE };
+    if (!(await getTopic(api, topicId))) return { absent: `there is no topic "${topicId}" yet: \`pulumi up\` tunes it once its source or transform makes it` };
+    if (context.tracked(topicId)) return { foreign: `topic "${topicId}" is already in the stack under another resource` };
+    return { found: topicId, what: `topic "${topicId}" exists: taken into the stack (the next \`pulumi up\` sets its partitions and tags if the interrupted write did not)` };
   }
 
   async create(inputs: TopicInputs) {

@@ -3,7 +3,8 @@ import { failuresFromZod } from "../check.js";
 import { isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { TOPIC_DESTINATION } from "../kinds/topicDestination.js";
-import type { DriftFindings } from "../kinds/spec.js";
+import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
+import { plainString, UNREADABLE } from "./recovered.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, isUnknown, withoutUndefined } from "../normalize.js";
 
@@ -106,6 +107,19 @@ export class TopicDestinationProvider {
     }
     // Another binding is attached before the old one is detached: a topic is never left unsent.
     return { changes: replaces.length > 0 || drifted, replaces: [...replaces], deleteBeforeReplace: false };
+  }
+
+  /** `pulumi-cdc recover`: a binding is named by its two ends; attached means the interrupted PUT went through. */
+  async findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
+    const topicId = plainString(inputs.topicId);
+    const destinationId = plainString(inputs.destinationId);
+    if (topicId === undefined || destinationId === undefined) return { unsettled: UNREADABLE };
+    const id = bindingId({ topicId, destinationId });
+    if (!(await getTopicDestination(api, { topicId, destinationId }))) {
+      return { absent: `topic "${topicId}" is not sent to destination ${destinationId}: the attach never happened; \`pulumi up\` attaches it` };
+    }
+    if (context.tracked(id)) return { foreign: `"${id}" is already in the stack under another resource` };
+    return { found: id, what: `found topic "${topicId}" sent to destination ${destinationId}: taken into the stack` };
   }
 
   async create(inputs: TopicDestinationInputs) {

@@ -4,13 +4,14 @@ import { checkConnectorConfig, configAsProgram, failuresFromZod, toWireConfig, t
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { DEFAULT_DEPLOY_TIMEOUT_SEC, TRANSFORM } from "../kinds/transform.js";
-import type { DriftFindings } from "../kinds/spec.js";
+import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { alignLiveConfig, canonicalJson, changedConfigKeys, containsUnknown, isUnknown, sameMembers, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { findByName, getTransform, waitUntilGone } from "../pipelines/api.js";
 import { deployAndWait, jobStatus } from "../pipelines/deploy.js";
 import { implementationVersionSchema, transformSchema, type LiveTransform } from "../pipelines/schemas.js";
 import { createSurvivingFaults } from "./create.js";
+import { plainString, recoverByName } from "./recovered.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { deleteOnceReleased } from "./gone.js";
 import { resolveName } from "./naming.js";
@@ -169,6 +170,17 @@ export class TransformProvider {
       // Names are unique: a named replacement deletes the original first.
       deleteBeforeReplace: replaces.length > 0 && !news.autonamed,
     };
+  }
+
+  /** `pulumi-cdc recover`: the transform a killed run's create made, by its unique name, of the program's type. */
+  findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
+    const type = plainString(inputs.transform);
+    return recoverByName(api, context, {
+      noun: "transform",
+      name: inputs.name,
+      find: (name) => findByName(api, "/transforms", transformSchema, name),
+      differs: (found) => (type !== undefined && found.transform_type && found.transform_type !== type ? `a ${found.transform_type} transform, not ${type}` : undefined),
+    });
   }
 
   async create(inputs: TransformInputs & { __provider?: string }) {

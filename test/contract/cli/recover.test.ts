@@ -6,6 +6,7 @@ import { decide, runRecover } from "../../../cli/recover.js";
 import { DestinationSmtChainProvider } from "../../../provider/resources/destinationSmtChain.js";
 import type { PulumiResult, PulumiRunner } from "../../../cli/pulumi.js";
 import { existsSync } from "node:fs";
+import { snowflakeConfig } from "../../support/fixtures.js";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,7 +75,7 @@ describe("pulumi-cdc recover against the API", () => {
       ["other-connector", "clear", undefined],
       ["tracked", "clear", undefined],
       ["tag", "adopt", tag.id],
-      ["secret-name", "leave", undefined],
+      ["secret-name", "unsettled", undefined],
       ["updated", "refresh", undefined],
       ["bucket", "leave", undefined],
     ]);
@@ -172,13 +173,68 @@ describe("pulumi-cdc recover against the API", () => {
       ["empty", "adopt", never],
       ["tracked", "clear", undefined],
       ["gone", "clear", undefined],
-      ["secret-list", "leave", undefined],
+      ["secret-list", "unsettled", undefined],
     ]);
     expect(decisions[0]!.note).toMatch(/holds this create's 2 transform\(s\): taken into the stack \(the API never shows a secret it holds/);
     expect(decisions[1]!.note).toContain(`the chain of destination ${never} is not this create's (transforms[0] (mask_field "Mask email") was removed, and 1 more)`);
     expect(decisions[2]!.note).toContain('transforms[1].regex of "Route orders" was changed from "(.*)_items" to "(.*)_orders"');
     expect(decisions[3]!.note).not.toContain("secret");
     expect(decisions[5]!.note).toMatch(/destination no-such-destination no longer exists/);
+  });
+
+  it("finds pipelines, transforms, topics and the agents area's objects a killed run made; names it cannot tell apart fail recover", async () => {
+    const source = (await iac.post("/sources", { body: { name: "rec-pipe-src", connector: "postgresql", config: pgConfig, created_from: "terraform" } })) as { id: string; name: string; topic_ids: string[] };
+    const destination = (await iac.post("/destinations", { body: { name: "rec-pipe-dst", connector: "snowflake", config: snowflakeConfig, created_from: "terraform" } })) as { id: string; name: string };
+    const pipelineBody = (name: string, createdFrom: string) => ({
+      name,
+      source: { id: source.id, name: source.name, connector: "postgresql", topics: ["public.orders"] },
+      destination: { id: destination.id, name: destination.name, connector: "snowflake" },
+      created_from: createdFrom,
+    });
+    const pipe = (await iac.post("/pipelines", { body: pipelineBody("rec-pipe", "terraform") })) as { id: string };
+    await web.post("/pipelines", { body: pipelineBody("rec-pipe-by-hand", "web") });
+    const transformConfig = { "transforms.name": "rec-clean", "transforms.input.topic.pattern": "source_x\\.public\\.(.*)", "transforms.output.topic.pattern": "clean.$1" };
+    const transform = (await iac.post("/transforms", { body: { transform: "map_filter", config: transformConfig, created_from: "terraform" } })) as { id: string };
+    const llm = (await iac.post("/agents/connections/llm", { body: { name: "rec-gpt", provider: "openai", model: "gpt-4o", api_key: "sk-1", created_from: "terraform" } })) as { connection_id: string };
+    // Two HTTP connections of one name and url made by Pulumi, in no stack: which one the run made cannot be told.
+    for (let i = 0; i < 2; i++) await iac.post("/agents/connections/http", { body: { name: "rec-twins", url: "https://t.example.com", headers: {}, created_from: "terraform" } });
+    const agent = (await iac.post("/agents", { body: { name: "rec-agent", instructions: "Summarise.", llm_connection_id: llm.connection_id, http_connection_ids: [], created_from: "terraform" } })) as { job_id: string };
+    const topicId = source.topic_ids[0]!;
+
+    const decisions = await decide(
+      iac,
+      [
+        op("creating", "cdc:index:Pipeline", "pipe", { name: "rec-pipe", source: { id: source.id }, destination: { id: destination.id } }),
+        op("creating", "cdc:index:Pipeline", "pipe-never", { name: "rec-pipe-never", source: { id: source.id }, destination: { id: destination.id } }),
+        op("creating", "cdc:index:Pipeline", "pipe-by-hand", { name: "rec-pipe-by-hand", source: { id: source.id }, destination: { id: destination.id } }),
+        op("creating", "cdc:transforms:MapFilter", "clean", { name: "rec-clean", inputTopicPattern: "source_x\\.public\\.(.*)", outputTopicPattern: "clean.$1" }),
+        op("creating", "cdc:index:Transform", "clean-other-type", { name: "rec-clean", transform: "fan_out" }),
+        op("creating", "pulumi-nodejs:dynamic/cdc:LlmConnection", "gpt", { name: "rec-gpt", provider: "openai", model: "gpt-4o" }),
+        op("creating", "pulumi-nodejs:dynamic/cdc:Agent", "agent", { name: "rec-agent", instructions: "Summarise." }),
+        op("creating", "pulumi-nodejs:dynamic/cdc:Agent", "agent-other", { name: "rec-agent", instructions: "Something else." }),
+        op("creating", "cdc:index:HttpConnection", "twins", { name: "rec-twins", url: "https://t.example.com" }),
+        op("creating", "cdc:index:Topic", "topic", { topicId, partitionCount: 3 }),
+        op("creating", "cdc:index:Topic", "topic-not-yet", { topicId: `source_${source.id}.public.nope`, partitionCount: 3 }),
+      ],
+      new Set(),
+    );
+    expect(decisions.map((d) => [d.op.urn.split("::").at(-1), d.action, "id" in d ? d.id : undefined])).toEqual([
+      ["pipe", "adopt", pipe.id],
+      ["pipe-never", "clear", undefined],
+      ["pipe-by-hand", "clear", undefined],
+      ["clean", "adopt", transform.id],
+      ["clean-other-type", "clear", undefined],
+      ["gpt", "adopt", llm.connection_id],
+      ["agent", "adopt", agent.job_id],
+      ["agent-other", "clear", undefined],
+      ["twins", "unsettled", undefined],
+      ["topic", "adopt", topicId],
+      ["topic-not-yet", "clear", undefined],
+    ]);
+    expect(decisions.find((d) => d.op.urn.endsWith("::twins"))!.note).toMatch(/2 HTTP connections named "rec-twins" .*cannot be told: delete all but one/);
+    expect(decisions.find((d) => d.op.urn.endsWith("::pipe-by-hand"))!.note).toMatch(/created from web, not by Pulumi/);
+    // None is called "not a pulumi-cdc resource".
+    expect(decisions.map((d) => d.note).join("\n")).not.toMatch(/not a pulumi-cdc resource/);
   });
 
   it("deletes a credential only when exactly one unclaimed match can be the lost one", async () => {
@@ -197,7 +253,8 @@ describe("pulumi-cdc recover against the API", () => {
       new Set(),
     );
     expect(one).toMatchObject({ action: "delete-and-clear", ids: [lone.client_id] });
-    expect(twins).toMatchObject({ action: "clear" });
+    // Which twin the run made cannot be told: recover names them and fails, instead of saying "Done".
+    expect(twins).toMatchObject({ action: "unsettled" });
     expect(twins!.note).toMatch(/2 credentials .* none was deleted/);
     expect(none).toMatchObject({ action: "clear", note: expect.stringMatching(/no credential was created/) });
   });

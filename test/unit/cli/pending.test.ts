@@ -113,16 +113,17 @@ describe("pulumi-cdc recover arguments", () => {
 });
 
 describe("recoverableKind", () => {
-  it("knows the kinds recover finds by name, from either host's type token", () => {
+  it("knows every kind of ours, from either host's type token, and nothing else", () => {
     expect(recoverableKind("pulumi-nodejs:dynamic/cdc:Source")).toBe("source");
     expect(recoverableKind("cdc:index:Source")).toBe("source");
     expect(recoverableKind("cdc:index:ClientCredential")).toBe("clientCredential");
     expect(recoverableKind("cdc:index:Tag")).toBe("tag");
-    expect(recoverableKind("cdc:index:Pipeline")).toBeUndefined();
+    expect(recoverableKind("cdc:index:Pipeline")).toBe("pipeline");
+    expect(recoverableKind("pulumi-nodejs:dynamic/cdc:Agent")).toBe("agent");
     // The plugin's typed resources are their generic kind's.
     expect(recoverableKind("cdc:sources:Postgresql")).toBe("source");
     expect(recoverableKind("cdc:destinations:Snowflake")).toBe("destination");
-    expect(recoverableKind("cdc:transforms:MapFilter")).toBeUndefined();
+    expect(recoverableKind("cdc:transforms:MapFilter")).toBe("transform");
     expect(recoverableKind("cdc:sources:Nope")).toBeUndefined();
     expect(recoverableKind("aws:s3:Bucket")).toBeUndefined();
   });

@@ -34,10 +34,10 @@ const preview = {
 };
 
 describe("planned creates of a run killed with skipped checkpoints", () => {
-  it("are the preview's creates of the kinds recover finds, not in the stack, unknowns left out", () => {
+  it("are the preview's creates of our kinds, not in the stack, unknowns left out", () => {
     const planned = plannedCreates(preview, new Set([TAG]));
-    // The tag is known to the stack, the pipeline is no kind recover finds, the 'same' step is no create.
-    expect(planned.ops.map((op) => op.urn)).toEqual([SRC]);
+    // The tag is known to the stack, the 'same' step is no create; a pipeline is found like a source.
+    expect(planned.ops.map((op) => op.urn)).toEqual([SRC, PIPE]);
     expect(planned.ops[0]).toMatchObject({ type: "creating", planned: true, resourceType: "cdc:index:Source", inputs: { name: "orders", connector: "postgresql", tags: [] } });
     // Every planned state is kept: parents and providers are built from them.
     expect([...planned.states.keys()]).toEqual([STACK, TAG, SRC, PIPE]);
