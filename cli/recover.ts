@@ -155,7 +155,14 @@ async function withLock(deps: RecoverDeps, args: string[], cwd: string, stack: s
   if (result.code !== 0 && LOCKED.test(result.stderr)) {
     const owner = LOCK_OWNER.exec(result.stderr);
     const alive = deps.processAlive ?? defaultProcessAlive;
-    if (!owner || owner[2] !== hostname() || alive(Number(owner[3]))) {
+    if (owner && owner[2] !== hostname()) {
+      // Whether a process on another machine (a CI runner elsewhere) still runs cannot be seen from here.
+      throw new PulumiCommandError(
+        `the stack is locked by ${owner[1]}@${owner[2]} (pid ${owner[3]}), a run on another host, and recover never releases a lock it cannot tell is dead. ` +
+          `If that run is over (its machine stopped, its job cancelled), release the lock deliberately with \`pulumi cancel --stack ${stack}\`, then run recover again; if it still runs, wait for it to finish`,
+      );
+    }
+    if (!owner || alive(Number(owner[3]))) {
       throw new PulumiCommandError(
         `the stack is locked by another pulumi process${owner ? ` (pid ${owner[3]} on ${owner[2]})` : ""}: wait for it to finish; if it is gone, run \`pulumi cancel --stack ${stack}\` and recover again`,
       );

@@ -25,6 +25,16 @@ export interface RequestHold {
   release(): void;
 }
 
+/**
+ * The route of a hold on every write the tenant keeps: any POST, PUT, PATCH or DELETE, but not a
+ * token's (asking for a token changes nothing of the tenant, and a client asks when it likes).
+ */
+export const WRITES = "WRITE *";
+
+function isWrite(route: string): boolean {
+  return /^(POST|PUT|PATCH|DELETE) \//.test(route) && !route.startsWith("POST /auth/access-token");
+}
+
 interface Waiter {
   request: FastifyRequest;
   go: (admitted: boolean) => void;
@@ -63,7 +73,7 @@ class Hold implements RequestHold {
   }
 
   covers(route: string): boolean {
-    return !this.released && this.routes.includes(route);
+    return !this.released && (this.routes.includes(route) || (this.routes.includes(WRITES) && isWrite(route)));
   }
 
   /** Whether the request may go on (now, or once a slot frees); false when the hold let it go unhandled. */
@@ -128,8 +138,8 @@ export class Holds {
 
   place(routes: string | readonly string[], after: number): RequestHold {
     const list = typeof routes === "string" ? [routes] : [...routes];
-    if (list.length === 0 || list.some((r) => typeof r !== "string" || !/^[A-Z]+ \//.test(r))) {
-      throw new RangeError(`routes must be "METHOD /route/:pattern" keys as stats().requests names them, got ${JSON.stringify(routes)}`);
+    if (list.length === 0 || list.some((r) => typeof r !== "string" || (r !== WRITES && !/^[A-Z]+ \//.test(r)))) {
+      throw new RangeError(`routes must be "METHOD /route/:pattern" keys as stats().requests names them, or WRITES, got ${JSON.stringify(routes)}`);
     }
     if (!Number.isInteger(after) || after < 0) throw new RangeError(`after must be a non-negative integer, got ${after}`);
     const hold = new Hold(list, after, (h) => this.active.delete(h));

@@ -29,7 +29,8 @@ export interface RunningEmulator {
    * requests of `routes` (`"METHOD /route/:pattern"`, as `stats().requests` names them) are
    * handled until `after` of them have been answered 2xx; the next ones wait, unanswered, until
    * `release()`, which closes their connections unhandled. `reached` resolves once `after` are
-   * answered and one more is waiting. `stop()` releases every hold.
+   * answered and one more is waiting. `stop()` releases every hold. `WRITES` holds every write
+   * the tenant keeps (any POST, PUT, PATCH or DELETE but a token's): "kill after the k-th write".
    */
   hold(routes: string | readonly string[], after: number): RequestHold;
   /**
@@ -37,6 +38,11 @@ export interface RunningEmulator {
    * (an HTTP connection's header values, unsealed); undefined when there is no such connection.
    */
   storedHttpHeaders(connectionId: string): Record<string, string> | undefined;
+  /**
+   * A connector's secret config value as stored, unsealed: what a connection made with it would
+   * authenticate with. Undefined when there is no such connector or it holds no such secret.
+   */
+  storedSecret(kind: "sources" | "destinations", id: string, key: string): string | undefined;
 }
 
 export async function startEmulator(options: Partial<EmulatorOptions> = {}): Promise<RunningEmulator> {
@@ -75,13 +81,17 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
       if (!record) return undefined;
       return Object.fromEntries(Object.entries(record.headers).map(([k, v]) => [k, store.vault.open(v)]));
     },
+    storedSecret: (kind, id, key) => {
+      const sealed = store.data[kind][id]?.secrets[key];
+      return sealed === undefined ? undefined : store.vault.open(sealed);
+    },
   };
 }
 
 export type { EmulatorOptions } from "./options.js";
 export { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_PORT, DEFAULT_TOKEN_TTL_SECONDS } from "./options.js";
 export type { FaultSettings } from "./faults.js";
-export type { RequestHold } from "./holds.js";
+export { WRITES, type RequestHold } from "./holds.js";
 export type { EmulatorStats } from "./stats.js";
 export {
   CATALOGUE,

@@ -486,6 +486,24 @@ describe("pulumi-cdc recover against the API", () => {
       expect(d.out.join("")).toMatch(/no pending operations and no untracked objects/);
     });
 
+    it("never breaks the lock of a run on another host: says whose it is and how to release it deliberately", async () => {
+      const { run, calls } = fakePulumi({
+        "stack export": () => ({ code: 0, stdout: JSON.stringify(checkpoint(pending)), stderr: "" }),
+        "stack import": () => ({
+          code: 255,
+          stdout: "",
+          stderr: "error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end or delete the lock file with `pulumi cancel`.\n  file:///x/.pulumi/locks/o/p/dev/1.json: created by ci@runner-7.example (pid 1) at 2026-11-22T07:45:31Z",
+        }),
+      });
+      // pid 1 is gone nowhere: even a pid that is dead here says nothing of another machine's.
+      const d = deps(run, () => false);
+      const result = await runRecover({ stack: "dev", yes: true }, d.deps);
+      expect(result.code).toBe(1);
+      expect(d.err.join("")).toMatch(/locked by ci@runner-7\.example \(pid 1\), a run on another host.*release the lock deliberately with `pulumi cancel --stack dev`/);
+      expect(calls.map((c) => c[0])).not.toContain("cancel");
+      expect(calls.map((c) => c[0])).not.toContain("refresh");
+    });
+
     it("refuses to break the lock of a pulumi that is still running", async () => {
       const { run, calls } = fakePulumi({
         "stack export": () => ({ code: 0, stdout: JSON.stringify(checkpoint(pending)), stderr: "" }),

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
+import { WRITES, startEmulator, type RunningEmulator } from "../../../emulator/index.js";
 import { call, expectDetail, manualClock, tokenFor } from "./helpers.js";
 
 const clock = manualClock();
@@ -269,6 +269,28 @@ describe("holds", () => {
       hold.release();
       await expect(waiting).rejects.toThrow();
       expect(await tagNames(fresh, t, "counted-")).toEqual(["counted-2"]);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it("on WRITES count every write of any route, not reads and not a token's, and hold the next", async () => {
+    const fresh = await startEmulator({ port: 0 });
+    try {
+      const t = (await tokenFor(fresh)).accessToken;
+      const hold = fresh.hold(WRITES, 2);
+      const made = await post(fresh, t, "writes-1");
+      expect(made.status).toBe(200);
+      expect((await call(fresh.url, "PUT", `/tags/${made.body.id}`, { token: t, body: { ...tag("writes-1"), description: "edited" } })).status).toBe(200);
+      // Reads and a new token are no writes: they go on.
+      expect((await get("/tags?tag_name=writes-", fresh, t)).status).toBe(200);
+      const again = (await tokenFor(fresh)).accessToken;
+      const third = post(fresh, again, "writes-2");
+      await hold.reached;
+      expect([hold.answered(), hold.waiting()]).toEqual([2, 1]);
+      hold.release();
+      await expect(third).rejects.toThrow();
+      expect(await tagNames(fresh, t, "writes-")).toEqual(["writes-1"]);
     } finally {
       await fresh.stop();
     }
