@@ -92,7 +92,7 @@ export async function decide(api: CdcClient, ops: PendingOperation[], tracked: R
       decisions.push({ op, action: "leave", note: "not a pulumi-cdc resource: resolve it with `pulumi refresh` run interactively" });
       continue;
     }
-    const context = { tracked: (id: string) => tracked.has(`${op.resourceType}\0${id}`), claimed };
+    const context = { tracked: (id: string) => tracked.has(`${op.resourceType}\0${id}`), claimed, logicalName: logicalNameOf(op.urn), planned: op.planned === true };
     const found = await (await kind.rules()).findCreated(api, op.inputs, context);
     if ("found" in found) decisions.push({ op, action: "adopt", id: found.found, note: found.what });
     else if ("lost" in found) decisions.push({ op, action: "delete-and-clear", ids: found.lost, note: found.what });

@@ -86,13 +86,15 @@ export async function namedObjects<S extends z.ZodType>(
   path: string,
   schema: S,
   idOf: (item: z.output<S>) => string,
-  name: string,
+  /** The exact name, or a test of names (then every object is listed: the API filters by exact name only). */
+  name: string | ((name: string) => boolean),
   query: Record<string, string> = {},
 ): Promise<Map<string, z.output<S>> | undefined> {
   const found = new Map<string, z.output<S>>();
+  const matches = typeof name === "string" ? (n: unknown) => n === name : (n: unknown) => typeof n === "string" && name(n);
   try {
-    for await (const item of api.paginate(path, { ...query, name }, schema)) {
-      if ((item as { name?: unknown }).name === name) found.set(idOf(item), item);
+    for await (const item of api.paginate(path, typeof name === "string" ? { ...query, name } : query, schema)) {
+      if (matches((item as { name?: unknown }).name)) found.set(idOf(item), item);
     }
   } catch (err) {
     if (err instanceof CdcApiError && (err.status === 404 || err.status === 405)) return undefined;

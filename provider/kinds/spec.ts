@@ -171,6 +171,13 @@ export type Recovered =
 
 /** What recover knows beside the pending create's inputs. */
 export interface RecoverContext {
+  /** The Pulumi resource name: an autoname starts with it. */
+  readonly logicalName: string;
+  /**
+   * A create `pulumi preview` plans that the stack does not hold (the run had skipped
+   * checkpoints): its inputs are the preview's, so an autoname in them is a fresh one, not the run's.
+   */
+  readonly planned: boolean;
   /** Whether the stack already tracks an object of this kind with this id: never taken twice. */
   tracked(id: string): boolean;
   /** Ids other creates of this recover took (kinds whose names need not be unique): never taken twice. */

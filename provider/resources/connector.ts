@@ -201,7 +201,13 @@ export function transitions(spec: KindSpec, status: string | null | undefined, d
 export class ConnectorProvider {
   /** `pulumi-cdc recover`: the object a killed run's create made, by the unique name it was given, of the program's connector. */
   findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
-    return recoverByName(api, context, { noun: this.spec.label, name: inputs.name, connector: inputs.connector, find: (name) => findConnectorByName(api, this.spec.kind, name) });
+    return recoverByName(api, context, {
+      noun: this.spec.label,
+      plural: this.spec.collection,
+      name: inputs.name,
+      connector: inputs.connector,
+      list: (partial) => api.listAll(this.path(), { partial_name: partial }, this.spec.schema),
+    });
   }
 
   /** Another connector is another object (replace-on-change config keys are the catalogue's). */

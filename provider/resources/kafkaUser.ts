@@ -6,7 +6,7 @@ import { KAFKA_USER, WHITELIST_MAX } from "../kinds/kafkaUser.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { recoverByName } from "./recovered.js";
 import { reportDrift } from "../drift.js";
-import { aclOf, findKafkaUser, KAFKA_USER_PATH, KAFKA_USERS_PATH, kafkaUserSchema, whitelistOf, type KafkaAcl, type LiveKafkaUser } from "../kafka/api.js";
+import { aclOf, findKafkaUser, listKafkaUsers, KAFKA_USER_PATH, KAFKA_USERS_PATH, kafkaUserSchema, whitelistOf, type KafkaAcl, type LiveKafkaUser } from "../kafka/api.js";
 
 export { aclOf, whitelistOf, type KafkaAcl };
 import { notOurs } from "../lookup.js";
@@ -140,11 +140,9 @@ function aligned<T>(recorded: readonly T[] | undefined, live: readonly T[], same
 export class KafkaUserProvider {
   /** `pulumi-cdc recover`: the user a killed run's create made, by its username (unique, and its id). */
   findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
-    const find = async (username: string) => {
-      const user = await findKafkaUser(api, username, { fresh: true });
-      return user && { ...user, id: user.username };
-    };
-    return recoverByName(api, context, { noun: "Kafka user", name: inputs.username, find });
+    // A Kafka user's unique name is its username, which is also its id; the API lists them all.
+    const list = async (partial: string) => (await listKafkaUsers(api)).filter((u) => u.username.includes(partial)).map((u) => ({ ...u, id: u.username, name: u.username }));
+    return recoverByName(api, context, { noun: "Kafka user", plural: "Kafka users", name: inputs.username, list });
   }
 
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */

@@ -17,6 +17,10 @@ export function resolveName(olds: NamedInputs, news: NamedInputs, replacing: boo
   if (olds.autonamed && typeof olds.name === "string" && olds.logicalName === news.logicalName && !replacing) {
     return { name: olds.name, autonamed: true };
   }
-  const base = (news.logicalName ?? "cdc").replace(/[^A-Za-z0-9 _.-]/g, "-").slice(0, 240);
-  return { name: `${base}-${randomBytes(4).toString("hex")}`, autonamed: true };
+  return { name: `${autonameBase(news.logicalName)}-${randomBytes(4).toString("hex")}`, autonamed: true };
+}
+
+/** What an autoname of this Pulumi resource name starts with: `<base>-<8 hex>`. */
+export function autonameBase(logicalName: string | undefined): string {
+  return (logicalName ?? "cdc").replace(/[^A-Za-z0-9 _.-]/g, "-").slice(0, 240);
 }

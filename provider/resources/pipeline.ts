@@ -152,7 +152,8 @@ export class PipelineProvider {
     return recoverByName(api, context, {
       noun: "pipeline",
       name: inputs.name,
-      find: (name) => findByName(api, "/pipelines", pipelineSchema, name),
+      plural: "pipelines",
+      list: (partial) => api.listAll("/pipelines", { partial_name: partial }, pipelineSchema),
       differs: (found) => (sourceId !== undefined && found.source?.id && found.source.id !== sourceId ? `a pipeline of source ${found.source.id}` : undefined),
     });
   }

@@ -178,7 +178,8 @@ export class TransformProvider {
     return recoverByName(api, context, {
       noun: "transform",
       name: inputs.name,
-      find: (name) => findByName(api, "/transforms", transformSchema, name),
+      plural: "transforms",
+      list: (partial) => api.listAll("/transforms", { partial_name: partial }, transformSchema),
       differs: (found) => (type !== undefined && found.transform_type && found.transform_type !== type ? `a ${found.transform_type} transform, not ${type}` : undefined),
     });
   }

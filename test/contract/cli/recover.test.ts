@@ -237,6 +237,26 @@ describe("pulumi-cdc recover against the API", () => {
     expect(decisions.map((d) => d.note).join("\n")).not.toMatch(/not a pulumi-cdc resource/);
   });
 
+  it("finds an autonamed object of a run that recorded nothing by its logical name, not by the preview's fresh autoname", async () => {
+    // The killed run named them; recover sees only the names a new preview drew.
+    const made = (await iac.post("/sources", { body: { name: "auto-src-1a2b3c4d", connector: "postgresql", config: pgConfig, created_from: "terraform" } })) as { id: string };
+    for (const suffix of ["0badc0de", "feedf00d"]) await iac.post("/agents/connections/llm", { body: { name: `auto-gpt-${suffix}`, provider: "openai", model: "gpt-4o", api_key: "sk", created_from: "terraform" } });
+    const planned = (o: PendingOperation): PendingOperation => ({ ...o, planned: true });
+    const [source, gpt, pending] = await decide(
+      iac,
+      [
+        planned(op("creating", SOURCE, "auto-src", { name: "auto-src-99999999", connector: "postgresql" })),
+        planned(op("creating", "cdc:index:LlmConnection", "auto-gpt", { name: "auto-gpt-99999999", provider: "openai", model: "gpt-4o" })),
+        // A pending create's name is the one it sent: looked for exactly.
+        op("creating", SOURCE, "auto-src", { name: "auto-src-99999999", connector: "postgresql" }),
+      ],
+      new Set(),
+    );
+    expect(source).toMatchObject({ action: "adopt", id: made.id });
+    expect(gpt).toMatchObject({ action: "unsettled", note: expect.stringMatching(/2 LLM connections named "auto-gpt-<8 hex>" .*auto-gpt-0badc0de/) });
+    expect(pending).toMatchObject({ action: "clear" });
+  });
+
   it("deletes a credential only when exactly one unclaimed match can be the lost one", async () => {
     const make = (description: string) =>
       iac.post("/auth/client-credentials", { body: { role_ids: ["role_viewer"], description, created_from: "terraform" }, schema: clientCredentialSchema });
