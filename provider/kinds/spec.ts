@@ -1,4 +1,5 @@
 import type { ZodObject } from "zod";
+import type { KindImport } from "./imported.js";
 
 /**
  * The shapes of the kinds' declarations (a kind, its properties, object types, functions, config),
@@ -67,9 +68,10 @@ export interface KindSpec<N extends string = string> {
    * `pulumi-cdc import`: the `--kind` spelling, the suffix of the identifiers it writes
    * (`ordersSource`), and its place in a written program: a kind comes after those it refers to.
    * `section`: the comment over the kind's objects in a written program. `listedOnly`: the program
-   * lists the kind's objects in a comment instead of adopting them.
+   * lists the kind's objects in a comment instead of adopting them; the others say what a
+   * program sets on each object (KindImport).
    */
-  imported?: { flag: string; suffix: string; order: number; section?: string; listedOnly?: true };
+  imported?: { flag: string; suffix: string; order: number; section?: string } & ({ listedOnly: true } | KindImport);
   /**
    * `pulumi-cdc recover`: how a create that a killed run left pending is found in the API, if
    * it can be (by the name the program gave it, or what stands for one).
@@ -81,7 +83,16 @@ export interface KindSpec<N extends string = string> {
    * module of the plugin's typed resources (`cdc:sources:Postgresql`). Its config's secret keys
    * are secrets, as the catalogue says.
    */
-  catalogue?: { kind: "source" | "destination" | "transform"; codeProperty: "connector" | "transform"; module: "sources" | "destinations" | "transforms" };
+  catalogue?: {
+    kind: "source" | "destination" | "transform";
+    codeProperty: "connector" | "transform";
+    module: "sources" | "destinations" | "transforms";
+    /**
+     * The config key that holds the object's name, when one does (a transform's `transforms.name`):
+     * the core fills it in from `name`, and the typed helper has it as its `name`.
+     */
+    nameKey?: string;
+  };
   /** The paths of its properties that hold secrets whether or not the program marked them (besides those marked `secret`). */
   secretPaths?: (props: Record<string, unknown>) => Path[];
   /**

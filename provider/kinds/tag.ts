@@ -2,6 +2,7 @@ import { TAG_TYPES } from "../../catalogue/kind-values.js";
 import { z } from "zod";
 import { declareInputs } from "./inputs.js";
 import { adoptCheck, echo, list, nameInput, STRINGS } from "./shared.js";
+import type { Tag } from "../client/schemas.js";
 import type { KindSpec } from "./spec.js";
 
 /** The longest description the API keeps. */
@@ -42,6 +43,7 @@ export const TAG = {
     suffix: "Tag",
     order: 0,
     section: "Tags",
+    inputs: (t: Tag) => ({ description: t.description || undefined, type: [...t.type] }),
   },
   recover: "name",
   internal: ["logicalName"],

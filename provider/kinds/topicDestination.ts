@@ -2,10 +2,18 @@ import { z } from "zod";
 import { knowable } from "../check.js";
 import { declareInputs } from "./inputs.js";
 import { echo } from "./shared.js";
+import type { ImportContext } from "./imported.js";
 import type { KindSpec } from "./spec.js";
 
 /** An API source's topic id: `source_<source id>.<connector>.<resource>`. */
 const TOPIC = /^source_[^.]+\..+/;
+
+/** A topic of an API source sent to a destination, as an import finds it. */
+export interface ImportedBinding {
+  topicId: string;
+  sourceId: string;
+  destinationId: string;
+}
 
 const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   topicId: {
@@ -39,6 +47,10 @@ export const TOPIC_DESTINATION = {
     suffix: "TopicDestination",
     order: 10,
     section: "Topics of API sources sent to destinations (one per topic; attaching one already sent writes nothing)",
+    inputs: (b: ImportedBinding, ctx: ImportContext) => {
+      ctx.dependsOn("Source", b.sourceId);
+      return { topicId: b.topicId, destinationId: ctx.ref("Destination", b.destinationId) };
+    },
   },
   recover: "ends",
   description:

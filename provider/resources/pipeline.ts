@@ -7,7 +7,8 @@ import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers, withoutUndefined } from "../normalize.js";
 import { findByName, getPipeline, getTransform, waitUntilGone } from "../pipelines/api.js";
 import { pipelineSchema, type LivePipeline } from "../pipelines/schemas.js";
-import { alignTopics, alignTransformTopics, regroup, sameTopics, sameTransformTopics, topicSet, transformTopicsProblem, unwind, type TransformTopics } from "../pipelines/topics.js";
+import { livePipelineView } from "../pipelines/view.js";
+import { alignTopics, alignTransformTopics, sameTopics, sameTransformTopics, topicSet, transformTopicsProblem, unwind, type TransformTopics } from "../pipelines/topics.js";
 import { createSurvivingFaults } from "./create.js";
 import { resolveName } from "./naming.js";
 
@@ -45,20 +46,6 @@ export interface PipelineOutputs extends PipelineInputs {
 
 
 const path = "/pipelines/{id}";
-
-/** The live pipeline in the program's terms: ids, topic names as sets, transforms regrouped. */
-export function livePipelineView(live: LivePipeline) {
-  const sourceId = live.source?.id ?? "";
-  return {
-    name: live.name ?? "",
-    sourceId,
-    destinationId: live.destination?.id ?? "",
-    sourceTopics: [...topicSet(live.source?.topics ?? [], { sourceId })],
-    transforms: regroup(live.transforms, sourceId),
-    snapshotNewTables: live.snapshot_new_tables ?? false,
-    tags: live.tags,
-  };
-}
 
 /** What changed on a pipeline outside Pulumi, against what Pulumi recorded; [] when nothing. Shared with `pulumi-cdc drift`. */
 export function pipelineFindings(live: LivePipeline | undefined, recorded: Pick<PipelineInputs, "name" | "source" | "destination" | "sourceTopics" | "transforms" | "snapshotNewTables" | "tags">): string[] {

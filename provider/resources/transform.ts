@@ -15,7 +15,7 @@ import { deleteOnceReleased } from "./gone.js";
 import { resolveName } from "./naming.js";
 
 export const TRANSFORM_TYPES = connectorCodes("transform");
-const NAME_KEY = "transforms.name";
+const NAME_KEY = TRANSFORM.catalogue.nameKey;
 
 export interface TransformInputs {
   logicalName?: string;
