@@ -1,10 +1,9 @@
 import { nameSchema } from "../../provider/check.js";
 import type { ClientCredential } from "../../provider/client/index.js";
-import { connectorTags } from "../../provider/kinds/connector.js";
-import { Reference, refKey, Secret, type ImportContext, type ImportedInputs, type Ref, type Value } from "../../provider/kinds/imported.js";
+import { Reference, refKey, Secret, type ImportContext, type ImportedInputs, type ImportedObject, type Ref, type TenantObjects, type Value } from "../../provider/kinds/imported.js";
 import { assignIdentifiers, globToRegExp, secretConfigName, type Nameable } from "./names.js";
 import { connectorSettings, helperNames, type Settings } from "./settings.js";
-import type { Tenant, TenantBinding, TenantTopic } from "./tenant.js";
+import type { Tenant } from "./tenant.js";
 
 /**
  * The program `pulumi-cdc import` writes, as data: one resource per object taken over, in the
@@ -18,7 +17,7 @@ import type { Tenant, TenantBinding, TenantTopic } from "./tenant.js";
 
 // The kinds and their command-line names live in kinds.ts, which loads nothing: `pulumi-cdc`'s
 // argument parsing reads them for every command, and this module loads the provider's core.
-import { IMPORTED_KINDS, KIND_ORDER, PLATFORM_TOPIC_PARTITIONS, type Kind } from "./kinds.js";
+import { IMPORTED_KINDS, KIND_ORDER, type Kind } from "./kinds.js";
 export { KIND_NAMES, KIND_ORDER, PLATFORM_TOPIC_PARTITIONS, type Kind } from "./kinds.js";
 export { Reference, Secret, type Ref, type Value } from "../../provider/kinds/imported.js";
 export { connectorSettings, type Setting, type Settings } from "./settings.js";
@@ -78,91 +77,55 @@ export interface Selection {
 const SUFFIX = (kind: Kind) => IMPORTED_KINDS[kind].imported.suffix;
 const LABEL = (kind: Kind) => IMPORTED_KINDS[kind].noun;
 
-/** An object of the tenant as the selection sees it. */
-interface Candidate {
-  kind: Kind;
-  id: string;
-  name: string;
-  tagIds: string[];
-  /** The object as the tenant read it. */
-  live: unknown;
-}
+/** An object of the tenant as the selection sees it: its kind's `objects` of what the tenant read. */
+type Candidate = ImportedObject<unknown> & { kind: Kind };
 
 const byNameThenId = <T extends { name: string; id: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-function str(value: string | null | undefined): string {
-  return value ?? "";
-}
-
-/** The candidates of every kind, sorted by name then id within the kind. */
+/** The candidates of every kind, in the order a program declares them, sorted by name then id within the kind. */
 function candidates(tenant: Tenant): Candidate[] {
-  const out: Candidate[] = [
-    ...tenant.tags.filter((t) => !t.system).map((t) => ({ kind: "Tag" as const, id: t.id, name: t.name, tagIds: [], live: t })),
-    ...tenant.llmConnections.map((c) => ({ kind: "LlmConnection" as const, id: c.connection_id, name: str(c.name), tagIds: [], live: c })),
-    ...tenant.httpConnections.map((c) => ({ kind: "HttpConnection" as const, id: c.connection_id, name: str(c.name), tagIds: [], live: c })),
-    ...tenant.agents.map((a) => ({ kind: "Agent" as const, id: a.job_id, name: str(a.name), tagIds: [], live: a })),
-    ...tenant.sources.map((s) => ({ kind: "Source" as const, id: str(s.id), name: str(s.name), tagIds: connectorTags(s), live: s })),
-    ...tenant.destinations.map((d) => ({ kind: "Destination" as const, id: str(d.id), name: str(d.name), tagIds: connectorTags(d), live: d })),
-    // A chain goes where its destination goes: named and tagged as it is.
-    ...tenant.smtChains.flatMap((c) => {
-      const d = tenant.destinations.find((x) => x.id === c.destinationId);
-      return d ? [{ kind: "DestinationSmtChain" as const, id: c.destinationId, name: str(d.name), tagIds: connectorTags(d), live: c.chain }] : [];
-    }),
-    ...tenant.transforms.map((t) => ({ kind: "Transform" as const, id: t.id, name: str(t.name), tagIds: t.tags, live: t })),
-    ...tenant.pipelines.map((p) => ({ kind: "Pipeline" as const, id: p.id, name: str(p.name), tagIds: p.tags, live: p })),
-    ...tenant.topics.filter(tunedTopic).map((t) => ({ kind: "Topic" as const, id: t.id, name: t.name, tagIds: t.tags, live: t })),
-    ...tenant.topicDestinations.map((b) => ({ kind: "TopicDestination" as const, id: `${b.topicId}|${b.destinationId}`, name: bindingName(tenant, b), tagIds: [], live: b })),
-  ];
-  return KIND_ORDER.flatMap((kind) => out.filter((c) => c.kind === kind).sort(byNameThenId));
-}
-
-/** `contacts to warehouse`: the topic's resource and the destination's name, what the identifier is made of. */
-function bindingName(tenant: Tenant, b: TenantBinding): string {
-  const destination = tenant.destinations.find((d) => d.id === b.destinationId)?.name ?? b.destinationId;
-  return `${b.topicId.slice(b.topicId.lastIndexOf(".") + 1)} to ${destination}`;
-}
-
-/** A topic the program needs: its partitions or tags are not what the platform made. */
-export function tunedTopic(t: TenantTopic): boolean {
-  return (t.partitions !== undefined && t.partitions !== PLATFORM_TOPIC_PARTITIONS) || t.tags.length > 0;
+  return KIND_ORDER.flatMap((kind) => {
+    const objects = IMPORTED_KINDS[kind].imported.objects as (listed: readonly unknown[], tenant: TenantObjects) => ImportedObject<unknown>[];
+    return objects(tenant[kind], tenant)
+      .map((o) => ({ ...o, kind }))
+      .sort(byNameThenId);
+  });
 }
 
 /** Why a candidate is left out, or undefined when it is in the program. */
-function exclusion(c: Candidate, selection: Selection, tagNames: ReadonlyMap<string, string>): string | undefined {
+function exclusion(c: Candidate, selection: Selection, tagName: (id: string) => string | undefined): string | undefined {
   if (selection.managed?.get(c.kind)?.has(c.id)) return `managed by stack ${selection.managedBy ?? "(the given stack)"}`;
   if (selection.kinds && !selection.kinds.has(c.kind)) return "not imported: --kind leaves it out";
   if (selection.names && selection.names.length > 0 && !selection.names.some((g) => globToRegExp(g).test(c.name))) return "not imported: --name leaves it out";
-  if (selection.tags && selection.tags.length > 0) {
-    const carries = c.kind === "Tag" ? selection.tags.includes(c.name) : c.tagIds.some((id) => selection.tags!.includes(tagNames.get(id) ?? ""));
-    if (!carries) return "not imported: --tag leaves it out";
-  }
+  if (selection.tags && selection.tags.length > 0 && !c.tagIds.some((id) => selection.tags!.includes(tagName(id) ?? ""))) return "not imported: --tag leaves it out";
   return undefined;
 }
 
 /** Builds the program from the tenant and the selection. Pure. */
 export function buildProgram(tenant: Tenant, selection: Selection = {}): ProgramModel {
-  const tagNames = new Map(tenant.tags.map((t) => [t.id, t.name]));
   const all = candidates(tenant);
+  const labels = new Map(all.map((c) => [`${c.kind}\0${c.id}`, c.name]));
+  const referOnly = new Map(all.flatMap((c) => (c.referOnly ? [[`${c.kind}\0${c.id}`, c.referOnly] as const] : [])));
+  const tagName = (id: string) => labels.get(`Tag\0${id}`);
   const excluded = new Map<string, string>();
   const chosen: Candidate[] = [];
   for (const c of all) {
-    const why = exclusion(c, selection, tagNames);
+    if (c.referOnly) continue;
+    const why = exclusion(c, selection, tagName);
     if (why === undefined) chosen.push(c);
     else excluded.set(`${c.kind}\0${c.id}`, why);
   }
   const nameables: Nameable[] = chosen.map((c) => ({ id: c.id, name: c.name, suffix: SUFFIX(c.kind) }));
   const catalogued = KIND_ORDER.flatMap((k) => catalogueOf(k)?.kind ?? []);
-  const usedHelpers = new Set<string>([...KIND_ORDER.map(SUFFIX), "Topic", "codeImplementation", ...catalogued.flatMap(helperNames)]);
+  const usedHelpers = new Set<string>([...KIND_ORDER.map(SUFFIX), "codeImplementation", ...catalogued.flatMap(helperNames)]);
   const idents = assignIdentifiers(nameables, usedHelpers);
   const identOf = (kind: Kind, id: string) => idents.get(`${SUFFIX(kind)}\0${id}`);
-  const labels = new Map(all.map((c) => [`${c.kind}\0${c.id}`, c.name]));
 
-  const systemTags = new Map(tenant.tags.filter((t) => t.system).map((t) => [t.id, t] as const));
   const ref = (kind: Kind, id: string): Ref => {
     const ident = identOf(kind, id);
     if (ident) return { ident };
-    const system = kind === "Tag" ? systemTags.get(id) : undefined;
-    if (system) return { id, note: `the platform's own tag "${system.name}"` };
+    const fixed = referOnly.get(`${kind}\0${id}`);
+    if (fixed) return { id, note: fixed };
     const why = excluded.get(`${kind}\0${id}`);
     const label = labels.get(`${kind}\0${id}`);
     const what = `${LABEL(kind)}${label ? ` "${label}"` : ""}`;
@@ -215,7 +178,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
   const credentials: CredentialNote[] = [];
   if (!selection.kinds || selection.kinds.has("ClientCredential")) {
     const noTagFilter = !selection.tags || selection.tags.length === 0;
-    for (const cred of [...tenant.credentials].sort((a, b) => (a.client_id < b.client_id ? -1 : a.client_id > b.client_id ? 1 : 0))) {
+    for (const cred of [...tenant.ClientCredential].sort((a, b) => (a.client_id < b.client_id ? -1 : a.client_id > b.client_id ? 1 : 0))) {
       if (!noTagFilter) break;
       if (selection.managed?.get("ClientCredential")?.has(cred.client_id)) continue;
       if (selection.names && selection.names.length > 0 && !selection.names.some((g) => globToRegExp(g).test(cred.description ?? ""))) continue;

@@ -55,6 +55,7 @@ export const AGENT = {
     suffix: "Agent",
     order: 3,
     section: "Agents",
+    objects: (listed: readonly Agent[]) => listed.map((a) => ({ id: a.job_id, name: a.name ?? "", tagIds: [], live: a })),
     inputs: (a: Agent, ctx: ImportContext) => {
       const llmId = a.llm_connection_id ?? "";
       if (a.flags.includes("llm_connection_missing")) ctx.note(`Its LLM connection ${llmId} is gone (flag llm_connection_missing): point llmConnection at one that exists.`);

@@ -117,6 +117,7 @@ function desiredStateOf(what: "source" | "destination", status: string | null | 
 export function connectorImport(kind: "Source" | "Destination") {
   const what = kind === "Source" ? "source" : "destination";
   return {
+    objects: (listed: readonly DestinationConnector[]) => listed.map((c) => ({ id: c.id ?? "", name: c.name ?? "", tagIds: connectorTags(c), live: c })),
     inputs: (c: DestinationConnector, ctx: ImportContext) => {
       const connector = c.connector ?? "";
       const config = ctx.config(connector, c.config ?? {}, { raw: ctx.rawConfig });

@@ -3,7 +3,9 @@ import { knowable } from "../check.js";
 import { MASK } from "../normalize.js";
 import type { LiveChain, TypedInstance } from "../smt/api.js";
 import { entryAsProgram, liveEntries, TRANSFORMS_REQUIRED } from "../smt/entries.js";
-import type { ImportContext, Value } from "./imported.js";
+import type { DestinationConnector } from "../client/schemas.js";
+import { connectorTags } from "./connector.js";
+import type { ImportContext, TenantObjects, Value } from "./imported.js";
 import { declareInputs } from "./inputs.js";
 import { smtSecretPaths } from "./smt-secrets.js";
 import type { KindSpec } from "./spec.js";
@@ -26,6 +28,21 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
 });
 
 const NOUN = "SMT chain";
+
+/** A destination's chain as an import reads it, when it holds any entry. */
+export interface ImportedChain {
+  destinationId: string;
+  chain: LiveChain;
+}
+
+/** A chain goes where its destination goes: named and tagged as it is. */
+function chains(listed: readonly ImportedChain[], tenant: TenantObjects) {
+  const destinations = tenant.Destination as readonly DestinationConnector[];
+  return listed.flatMap((c) => {
+    const d = destinations.find((x) => x.id === c.destinationId);
+    return d ? [{ id: c.destinationId, name: d.name ?? "", tagIds: connectorTags(d), live: c.chain }] : [];
+  });
+}
 
 /**
  * A destination's chain as a program sets it: each entry as the SDK types it (SmtTransformArgs).
@@ -67,6 +84,7 @@ export const DESTINATION_SMT_CHAIN = {
     suffix: "SmtChain",
     order: 6,
     section: "SMT chains of destinations (each a resource of its own, as the console keeps them apart from the connector's config)",
+    objects: chains,
     inputs: chainInputs,
   },
   recover: "destination",

@@ -49,6 +49,7 @@ export const HTTP_CONNECTION = {
     suffix: "HttpConnection",
     order: 2,
     section: "HTTP connections (header values are read from config: the API never shows them)",
+    objects: (listed: readonly HttpConnection[]) => listed.map((h) => ({ id: h.connection_id, name: h.name ?? "", tagIds: [], live: h })),
     inputs: (h: HttpConnection, ctx: ImportContext) => {
       const names = Object.keys(h.headers).sort();
       return { url: h.url ?? "", headers: names.length > 0 ? Object.fromEntries(names.map((n) => [n, ctx.secret(`header ${n}`, `header ${n}`)])) : undefined };

@@ -1,3 +1,5 @@
+import type { CdcClient } from "../client/index.js";
+
 /**
  * What a kind's declaration says for `pulumi-cdc import` (KindSpec.imported): which objects of a
  * tenant its resources take over, and what a written program sets on each, as inputs of the
@@ -31,6 +33,35 @@ export function refKey(r: Ref): string {
   return "ident" in r ? r.ident : r.id;
 }
 
+/** The tenant as the kinds' rules listed it for an import (ImportLister), by kind name. */
+export type TenantObjects = Readonly<Record<string, readonly unknown[]>>;
+
+/** What a kind's rules are given to list its objects for an import. */
+export interface ImportListing {
+  /** Whether the import writes the kind's objects (`--kind`): if not, what costs a request per object may be left unread. */
+  readonly wanted: boolean;
+  /** What another kind's rules listed: each kind is listed once, for every kind that needs it. */
+  objects(kind: string): Promise<readonly unknown[]>;
+  /** Something the API could not show, said to the user. */
+  note(text: string): void;
+}
+
+/** The rules of a kind an import reads: its objects as the API shows them, secrets masked. */
+export interface ImportLister {
+  listForImport(api: CdcClient, listing: ImportListing): Promise<unknown[]>;
+}
+
+/** An object of the tenant as the selection sees it, and what the kind's `inputs` read. */
+export interface ImportedObject<T> {
+  id: string;
+  name: string;
+  /** The tags it carries, for `--tag` (a tag carries itself). */
+  tagIds: readonly string[];
+  live: T;
+  /** An object the program refers to but never takes over (one of the platform's own tags): what its id's comment says. */
+  referOnly?: string;
+}
+
 /** What the import gives a kind's `inputs` for one object: the rest is the generic writer's. */
 export interface ImportContext {
   readonly id: string;
@@ -59,10 +90,12 @@ export interface ImportContext {
 export type ImportedInputs = Record<string, Value | undefined>;
 
 /**
- * A kind's part of an import: each object's inputs. `name` and `adoptId`, where the kind has
- * them, are the import's own: the object's name, and its id. Each declaration types `live` as
- * the tenant's reading has it; the registry calls it untyped.
+ * A kind's part of an import: its objects among what its rules listed (`listed`, with the other
+ * kinds' listings for what it takes from them), and each object's inputs. `name` and `adoptId`,
+ * where the kind has them, are the import's own: the object's name, and its id. Each declaration
+ * types `listed` and `live` as its rules read them; the registry calls them untyped.
  */
 export interface KindImport {
+  objects(listed: never, tenant: TenantObjects): ImportedObject<unknown>[];
   inputs(live: never, ctx: ImportContext): ImportedInputs | undefined;
 }

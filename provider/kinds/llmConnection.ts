@@ -56,6 +56,7 @@ export const LLM_CONNECTION = {
     suffix: "LlmConnection",
     order: 1,
     section: "LLM connections (the API key is read from config: the API never shows it)",
+    objects: (listed: readonly LlmConnection[]) => listed.map((l) => ({ id: l.connection_id, name: l.name ?? "", tagIds: [], live: l })),
     inputs: (l: LlmConnection, ctx: ImportContext) => ({
       provider: l.provider ?? "",
       model: l.model ?? "",

@@ -94,6 +94,7 @@ export const PIPELINE = {
     suffix: "Pipeline",
     order: 8,
     section: "Pipelines",
+    objects: (listed: readonly LivePipeline[]) => listed.map((p) => ({ id: p.id, name: p.name ?? "", tagIds: p.tags, live: p })),
     inputs: pipelineInputs,
   },
   description:

@@ -43,6 +43,8 @@ export const TAG = {
     suffix: "Tag",
     order: 0,
     section: "Tags",
+    // The platform's own tags are referred to, never taken over; a tag carries itself for `--tag`.
+    objects: (tags: readonly Tag[]) => tags.map((t) => ({ id: t.id, name: t.name, tagIds: [t.id], live: t, ...(t.system ? { referOnly: `the platform's own tag "${t.name}"` } : {}) })),
     inputs: (t: Tag) => ({ description: t.description || undefined, type: [...t.type] }),
   },
   recover: "name",

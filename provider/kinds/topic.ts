@@ -23,6 +23,11 @@ export interface ImportedTopic {
   owner: { kind: "source" | "transform"; id: string };
 }
 
+/** A topic a program needs: its partitions or tags are not what the platform made. */
+function tuned(t: ImportedTopic): boolean {
+  return (t.partitions !== undefined && t.partitions !== PLATFORM_TOPIC_PARTITIONS) || t.tags.length > 0;
+}
+
 const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   topicId: {
     type: "string",
@@ -54,6 +59,7 @@ export const TOPIC = {
     suffix: "Topic",
     order: 9,
     section: "Topics tuned away from what the platform made (a Topic takes over the topic its topicId names; destroy leaves it in place)",
+    objects: (topics: readonly ImportedTopic[]) => topics.filter(tuned).map((t) => ({ id: t.id, name: t.name, tagIds: t.tags, live: t })),
     inputs: (t: ImportedTopic, ctx: ImportContext) => {
       ctx.dependsOn(t.owner.kind === "source" ? "Source" : "Transform", t.owner.id);
       return { topicId: t.id, partitionCount: t.partitions ?? PLATFORM_TOPIC_PARTITIONS, tags: ctx.tags(t.tags) };

@@ -109,6 +109,7 @@ export const TRANSFORM = {
     suffix: "Transform",
     order: 7,
     section: "Transforms",
+    objects: (listed: readonly ImportedTransform[]) => listed.map((t) => ({ id: t.id, name: t.name ?? "", tagIds: t.tags, live: t })),
     inputs: transformInputs,
   },
   description: `A stream processor of one of the seven types (${list(TRANSFORM_TYPES)}), between a source's topics and a pipeline's destination. Settings, implementation, name and tags update in place; changing the type replaces it.`,

@@ -1,6 +1,7 @@
 import { failuresFromZod } from "../check.js";
 import { ConflictError, connectorSchema, isNotFound, ValidationError, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import type { ImportListing } from "../kinds/imported.js";
 import { PIPELINE } from "../kinds/pipeline.js";
 import type { DriftFindings } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
@@ -76,6 +77,11 @@ function realignRef(given: ConnectorRef | undefined, id: string, live: { name?: 
 
 /** Pipelines: one source into one destination, through transforms' topics; every field updates in place. */
 export class PipelineProvider {
+  /** `pulumi-cdc import`: every pipeline. */
+  listForImport(api: CdcClient, _listing: ImportListing): Promise<LivePipeline[]> {
+    return api.listAll("/pipelines", {}, pipelineSchema);
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>, name: string): Promise<DriftFindings> {
     const live = await getPipeline(api, id);

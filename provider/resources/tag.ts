@@ -1,12 +1,13 @@
 import { failuresFromZod } from "../check.js";
 import { TAG } from "../kinds/tag.js";
 import { ConflictError, isNotFound, tagSchema, type CdcClient, type Tag } from "../client/index.js";
-import { findTagByName, listTags, notOurs } from "../lookup.js";
+import { findTagByName, listTags, notOurs, tagItems } from "../lookup.js";
 import { createSurvivingFaults } from "./create.js";
 import { nameTakenHint } from "./conflict.js";
 import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
 import type { DriftFindings, FoundByName } from "../kinds/spec.js";
+import type { ImportListing } from "../kinds/imported.js";
 import { sameMembers } from "../normalize.js";
 import { resolveName } from "./naming.js";
 
@@ -57,6 +58,22 @@ export function tagAdoptionChanges(live: Tag, inputs: TagInputs): string[] {
 }
 
 export class TagProvider {
+  /** `pulumi-cdc import`: every tag, the platform's own too, page by page (the platform answers `{tags: [...]}`, with `has_next`). */
+  async listForImport(api: CdcClient, _listing: ImportListing): Promise<Tag[]> {
+    const out: Tag[] = [];
+    for (let page = 1; page <= 1000; page++) {
+      const body = await api.get("/tags", { query: { page, page_size: 100 } });
+      const items = tagItems(body).flatMap((item) => {
+        const tag = tagSchema.safeParse(item);
+        return tag.success ? [tag.data] : [];
+      });
+      out.push(...items);
+      const more = body && typeof body === "object" && (body as { has_next?: unknown }).has_next === true;
+      if (!more || items.length === 0) break;
+    }
+    return out;
+  }
+
   /** `pulumi-cdc recover`: the object a killed run's create may have made, by the unique name it was given. */
   findByName(api: CdcClient, name: string): Promise<FoundByName | undefined> {
     return findTagByName(api, name);

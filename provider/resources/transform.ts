@@ -2,8 +2,9 @@ import { connectorCodes } from "../../catalogue/index.js";
 import { checkConnectorConfig, configAsProgram, failuresFromZod, toWireConfig, type CheckFailure } from "../check.js";
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
-import { DEFAULT_DEPLOY_TIMEOUT_SEC, TRANSFORM } from "../kinds/transform.js";
+import { DEFAULT_DEPLOY_TIMEOUT_SEC, TRANSFORM, type ImportedTransform } from "../kinds/transform.js";
 import type { DriftFindings } from "../kinds/spec.js";
+import type { ImportListing } from "../kinds/imported.js";
 import { reportDrift } from "../drift.js";
 import { alignLiveConfig, canonicalJson, changedConfigKeys, containsUnknown, isUnknown, sameMembers, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { findByName, getTransform, waitUntilGone } from "../pipelines/api.js";
@@ -102,6 +103,18 @@ export function transformFindings(live: LiveTransform | undefined, recorded: Tra
 
 /** Transforms of the seven types: settings and implementation update in place, deploy is a desired state, a type change replaces. */
 export class TransformProvider {
+  /** `pulumi-cdc import`: every transform as its item (the listing need not carry the implementation), and whether its job runs. */
+  async listForImport(api: CdcClient, _listing: ImportListing): Promise<ImportedTransform[]> {
+    const listed = await api.listAll("/transforms", {}, transformSchema);
+    return Promise.all(
+      listed.map(async (item) => {
+        const live = (await getTransform(api, item.id)) ?? item;
+        const running = (await jobStatus(api, item.id))?.status === "RUNNING";
+        return { ...live, running };
+      }),
+    );
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
     const live = await getTransform(api, id);

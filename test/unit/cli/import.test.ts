@@ -25,12 +25,12 @@ const PRODUCTION = "00000000-0000-4000-8000-000000000001";
 /** A tenant as the API lists it: strings for every config value, secrets masked, defaults filled in. */
 function tenant(): Tenant {
   return {
-    tags: [
+    Tag: [
       { id: PRODUCTION, name: "Production", type: ["environment"], system: true, custom: false },
       { id: "t-pii", name: "pii", description: "personal data", type: ["sources", "destinations"], system: false, custom: true },
       { id: "t-fin", name: "finance", description: null, type: ["sources"], system: false, custom: true },
     ],
-    sources: [
+    Source: [
       {
         id: "s-orders",
         name: "orders",
@@ -67,7 +67,7 @@ function tenant(): Tenant {
         },
       },
     ],
-    destinations: [
+    Destination: [
       {
         id: "d-wh",
         name: "warehouse",
@@ -84,7 +84,7 @@ function tenant(): Tenant {
       },
       { id: "d-new", name: "future", connector: "quantumdb", config: { "quantum.host": "q.internal", "quantum.token": "********", "quantum.qubits": "8" } },
     ],
-    transforms: [
+    Transform: [
       {
         id: "tr-1",
         name: "clean",
@@ -97,7 +97,7 @@ function tenant(): Tenant {
         running: true,
       },
     ],
-    pipelines: [
+    Pipeline: [
       {
         id: "p-1",
         name: "orders-to-wh",
@@ -108,18 +108,18 @@ function tenant(): Tenant {
         tags: ["t-fin"],
       },
     ],
-    httpConnections: [{ connection_id: "h-1", name: "tickets", url: "https://t.example.com", headers: { Authorization: "********" } }],
-    llmConnections: [{ connection_id: "l-1", name: "gpt", provider: "openai", model: "gpt-4o" }],
-    agents: [
+    HttpConnection: [{ connection_id: "h-1", name: "tickets", url: "https://t.example.com", headers: { Authorization: "********" } }],
+    LlmConnection: [{ connection_id: "l-1", name: "gpt", provider: "openai", model: "gpt-4o" }],
+    Agent: [
       { job_id: "a-1", name: "triage", instructions: "Open tickets.", llm_connection_id: "l-1", http_connection_ids: ["h-1", "h-gone"], status: "draft", flags: [] },
     ],
-    credentials: [{ client_id: "cdc-1", roles: [{ id: "role_viewer", key: "viewer" }], description: "dbt", service_id: null, created_from: "web" } as never],
-    topics: [
+    ClientCredential: [{ client_id: "cdc-1", roles: [{ id: "role_viewer", key: "viewer" }], description: "dbt", service_id: null, created_from: "web" } as never],
+    Topic: [
       { id: "source_s-orders.public.orders", name: "public.orders", partitions: 6, tags: [], owner: { kind: "source", id: "s-orders" } },
       { id: "source_s-orders.public.customers", name: "public.customers", partitions: 3, tags: [], owner: { kind: "source", id: "s-orders" } },
     ],
-    topicDestinations: [],
-    smtChains: [],
+    TopicDestination: [],
+    DestinationSmtChain: [],
     notes: [],
   };
 }
@@ -207,7 +207,7 @@ describe("the program model", () => {
     });
     const odd = of(model.resources, "oddPortSource");
     expect(odd.notes).toEqual([expect.stringMatching(/check refuses config\["database.port.user.defined"\].*between 1 and 65535/)]);
-    const slash = buildProgram({ ...tenant(), tags: [{ id: "t-x", name: "team/data", type: ["general"] }] }).resources[0]!;
+    const slash = buildProgram({ ...tenant(), Tag: [{ id: "t-x", name: "team/data", type: ["general"] }] }).resources[0]!;
     expect(slash.notes).toEqual([expect.stringMatching(/^pulumi-cdc's check refuses its name "team\/data": it may hold letters, digits/)]);
     expect(model.warnings).toEqual(expect.arrayContaining([expect.stringContaining('source "odd port" (oddPortSource)')]));
     // A value the helper's type cannot take: raw config, saying which.
@@ -376,7 +376,7 @@ describe("SMT chains", () => {
   /** The fixture's tenant with a chain on the warehouse (as the API reads it: defaults materialized) and one pulumi-cdc cannot manage on the future destination. */
   function withChains(): Tenant {
     const t = tenant();
-    t.smtChains = [
+    t.DestinationSmtChain = [
       {
         destinationId: "d-wh",
         chain: {
