@@ -97,7 +97,6 @@ export function connectorKind<K extends "Source" | "Destination">(kind: K) {
   };
 }
 
-
 /** The tag ids a connector carries (the API lists tags as ids or as objects with one). */
 export function connectorTags(c: DestinationConnector): string[] {
   const tags = Array.isArray((c as { tags?: unknown }).tags) ? ((c as { tags: unknown[] }).tags as unknown[]) : [];
