@@ -64,8 +64,7 @@ export async function runImport(options: ImportOptions, deps: ImportDeps): Promi
     }
     const settings = resolveSettings(config, deps.env);
     api = deps.createClient(settings, resolveTuning(config, deps.env));
-    const wantTopics = !options.kinds || options.kinds.has("Topic");
-    const tenant = await readTenant(api, { topics: wantTopics });
+    const tenant = await readTenant(api, options.kinds ? { kinds: options.kinds } : {});
     const model = buildProgram(tenant, {
       ...(options.kinds ? { kinds: options.kinds } : {}),
       names: options.names,
@@ -75,7 +74,7 @@ export async function runImport(options: ImportOptions, deps: ImportDeps): Promi
       ...(settings.clientId ? { clientId: settings.clientId } : {}),
     });
     for (const tag of options.tags) {
-      if (!tenant.tags.some((t) => t.name === tag)) deps.stderr(`pulumi-cdc import: warning: no tag is named "${tag}": --tag ${tag} matches nothing\n`);
+      if (!tenant.Tag.some((t) => t.name === tag)) deps.stderr(`pulumi-cdc import: warning: no tag is named "${tag}": --tag ${tag} matches nothing\n`);
     }
     const project = options.project ?? projectName(basename(out));
     const files = programFiles(model, {

@@ -18,11 +18,8 @@ export const KIND_ORDER: readonly Kind[] = IMPORTED.filter((d) => !("listedOnly"
 /** The kinds `--kind` takes, by their command-line spelling. */
 export const KIND_NAMES: Readonly<Record<string, Imported["name"]>> = Object.fromEntries(IMPORTED.map((d) => [d.imported.flag, d.name]));
 
-/** Each kind's declaration, for its nouns and the suffix of its identifiers. */
+/** Each kind's declaration: its nouns, the suffix of its identifiers, what an import writes of its objects. */
 export const IMPORTED_KINDS = Object.fromEntries(IMPORTED.map((d) => [d.name, d])) as unknown as { readonly [K in Imported["name"]]: Extract<Imported, { name: K }> };
 
-/**
- * The partitions the platform gives every topic it makes (the emulator's rule, the platform's
- * default): a topic is written into the program only when it has another count, or tags.
- */
-export const PLATFORM_TOPIC_PARTITIONS = 3;
+/** A topic is written into the program only when it has another count than this, or tags. */
+export { PLATFORM_TOPIC_PARTITIONS } from "../../provider/kinds/topic.js";

@@ -1,6 +1,6 @@
 import { credentialsComment } from "./typescript.js";
 import { Reference, Secret, type ProgramModel, type Ref, type Resource, type Value } from "./model.js";
-import { pluginInputs } from "./plugin-inputs.js";
+import { IMPORTED_KINDS } from "./kinds.js";
 
 /**
  * The Python program (`__main__.py`) of a ProgramModel, on the Python SDK generated from the
@@ -114,19 +114,18 @@ class Renderer {
 
 type Arg = [string, Value] | [string, { lines: (indent: number) => string[] }];
 
-/** Object inputs the SDK takes as its `...Args` classes, by kind and input. */
-const ARGS_CLASS: Readonly<Record<string, string>> = {
-  "Pipeline.source": "ConnectorRefArgs",
-  "Pipeline.destination": "ConnectorRefArgs",
-  "Pipeline.transforms": "PipelineTransformArgs",
-  "DestinationSmtChain.transforms": "SmtTransformArgs",
-};
+/** The SDK's `...Args` class of an input of an object type, or of a list of one (`cdc:index:ConnectorRef` → `ConnectorRefArgs`). */
+function argsClass(r: Resource, input: string): string | undefined {
+  const type = IMPORTED_KINDS[r.kind].inputs.find((p) => p.name === input)?.type;
+  const entry = type && typeof type === "object" && "arrayOf" in type ? type.arrayOf : type;
+  return entry && typeof entry === "object" && "object" in entry ? `${entry.object.slice(entry.object.lastIndexOf(":") + 1)}Args` : undefined;
+}
 
 /** The plugin's inputs as keyword arguments: snake_case, as the SDK spells them, objects as their `...Args` class. */
 function keywordArgs(r: Resource, py: Renderer): Arg[] {
   const fields = (v: Value) => Object.entries(v as Record<string, Value>).map(([k, f]): [string, Value] => [snakeCase(k), f]);
-  return pluginInputs(r).map(([name, value]): Arg => {
-    const cls = ARGS_CLASS[`${r.kind}.${name}`];
+  return Object.entries(r.inputs).map(([name, value]): Arg => {
+    const cls = argsClass(r, name);
     if (!cls) return [snakeCase(name), value];
     if (!Array.isArray(value)) return [snakeCase(name), { lines: (indent: number) => py.args(cls, fields(value), indent) }];
     return [
@@ -138,7 +137,7 @@ function keywordArgs(r: Resource, py: Renderer): Arg[] {
 
 function resourceLines(r: Resource, py: Renderer, vars: ReadonlyMap<string, string>): string[] {
   const lines: string[] = [];
-  if ("settings" in r && r.settings.form === "raw" && r.settings.why.includes("not in pulumi-cdc's catalogue")) lines.push(`# ${r.settings.why}`);
+  if (r.settings?.form === "raw" && r.settings.why.includes("not in pulumi-cdc's catalogue")) lines.push(`# ${r.settings.why}`);
   for (const note of r.notes) lines.push(`# ${note.replace(/\r?\n/g, " ")}`);
   for (const d of r.dependsOn) if (!("ident" in d)) lines.push(`# It belongs to ${d.note} (${d.id}).`);
   lines.push(`${vars.get(r.ident)!} = cdc.${r.kind}(`, `    ${pyString(r.ident)},`);

@@ -62,15 +62,8 @@ function props(entries: ReadonlyArray<[string, string] | string>, indent: number
   return entries.map((e) => (typeof e === "string" ? `${pad}${e}` : `${pad}${key(e[0])}: ${e[1]},`)).join("\n");
 }
 
-function refs(list: readonly Ref[], indent: number): string {
-  return tsValue(
-    list.map((r) => new Reference(r)),
-    indent,
-  );
-}
-
 /** The lines a connector's or transform's settings take in its args. */
-function settingsLines(settings: Settings, field: "connector" | "transform", code: string): Array<[string, string] | string> {
+function settingsLines(settings: Settings, field: string, code: string): Array<[string, string] | string> {
   if (settings.form === "raw") {
     const config = Object.fromEntries(settings.settings.map((s) => [s.key, s.value]));
     return [`// ${lineComment(settings.why)}`, [field, JSON.stringify(code)], ["config", tsValue(config, 2)]];
@@ -81,76 +74,35 @@ function settingsLines(settings: Settings, field: "connector" | "transform", cod
   return [`...${settings.fn}(${body}),`];
 }
 
-function resourceArgs(r: Resource): Array<[string, string] | string> {
-  const adopt: [string, string] = ["adoptId", JSON.stringify(r.id)];
-  switch (r.kind) {
-    case "Tag":
-      return [["name", JSON.stringify(r.name)], ...(r.description !== undefined ? [["description", tsString(r.description)] as [string, string]] : []), ["type", tsValue(r.type, 2)], adopt];
-    case "Source":
-    case "Destination":
-      return [
-        ["name", JSON.stringify(r.name)],
-        ...settingsLines(r.settings, "connector", r.connector),
-        ...(r.desiredState ? [["desiredState", JSON.stringify(r.desiredState)] as [string, string]] : []),
-        ...(r.tags ? [["tags", refs(r.tags, 2)] as [string, string]] : []),
-        adopt,
-      ];
-    case "Transform":
-      return [
-        ...settingsLines(r.settings, "transform", r.transform),
-        ...(r.implementation ? [["implementation", tsValue(r.implementation, 2)] as [string, string]] : []),
-        ...(r.deploy ? [["deploy", "true"] as [string, string]] : []),
-        ...(r.tags ? [["tags", refs(r.tags, 2)] as [string, string]] : []),
-        adopt,
-      ];
-    case "Pipeline":
-      return [
-        ["name", JSON.stringify(r.name)],
-        ["source", tsRef(r.source)],
-        ["destination", tsRef(r.destination)],
-        ...(r.sourceTopics.length > 0 ? [["sourceTopics", tsValue(r.sourceTopics, 2)] as [string, string]] : []),
-        ...(r.transforms.length > 0
-          ? [["transforms", `[\n${r.transforms.map((t) => `    { transform: ${tsRef(t.ref)}, topics: ${tsValue(t.topics, 4)} },`).join("\n")}\n  ]`] as [string, string]]
-          : []),
-        ...(r.snapshotNewTables ? [["snapshotNewTables", "true"] as [string, string]] : []),
-        ...(r.tags ? [["tags", refs(r.tags, 2)] as [string, string]] : []),
-        adopt,
-      ];
-    case "HttpConnection":
-      return [
-        ["name", JSON.stringify(r.name)],
-        ["url", JSON.stringify(r.url)],
-        ...(r.headers.length > 0 ? [["headers", tsValue(Object.fromEntries(r.headers), 2)] as [string, string]] : []),
-        adopt,
-      ];
-    case "LlmConnection":
-      return [
-        ["name", JSON.stringify(r.name)],
-        ["provider", JSON.stringify(r.provider)],
-        ["model", JSON.stringify(r.model)],
-        ["apiKey", tsValue(r.apiKey, 2)],
-        ...(r.baseUrl ? [["baseUrl", JSON.stringify(r.baseUrl)] as [string, string]] : []),
-        adopt,
-      ];
-    case "Agent":
-      return [
-        ["name", JSON.stringify(r.name)],
-        ["instructions", tsString(r.instructions)],
-        ...(r.description ? [["description", tsString(r.description)] as [string, string]] : []),
-        ["llmConnection", tsRef(r.llmConnection)],
-        ...(r.httpConnections.length > 0 ? [["httpConnections", refs(r.httpConnections, 2)] as [string, string]] : []),
-        ...(r.deployed === false ? [["deployed", "false"] as [string, string]] : []),
-        adopt,
-      ];
-    case "Topic":
-      return [["topicId", JSON.stringify(r.topicId)], ["partitionCount", String(r.partitionCount)], ...(r.tags ? [["tags", refs(r.tags, 2)] as [string, string]] : [])];
-    case "TopicDestination":
-      return [["topicId", JSON.stringify(r.topicId)], ["destination", tsRef(r.destination)]];
-    case "DestinationSmtChain":
-      return [["destination", tsRef(r.destination)], ["transforms", tsValue(r.transforms, 2)]];
-  }
-}
+/**
+ * How the dynamic classes take an input that one of the SDK's converters (sdk/kind-types.ts, an
+ * input's `ts.convert`) makes of their argument: the argument, written back from the input. Any
+ * other input is its value (a reference is the resource's variable, whichever the class takes).
+ */
+const ARGUMENTS: Readonly<Record<string, (value: Value) => string>> = {
+  /** A pipeline's `{id}` of its source or destination: the resource. */
+  connectorRef: (value) => tsValue((value as { id: Value }).id, 2),
+  /** A pipeline's `[{id, topics}]`: each transform as `{transform, topics}`, one a line. */
+  pipelineTransforms: (value) =>
+    `[\n${(value as Array<{ id: Value; topics: Value }>).map((t) => `    { transform: ${tsValue(t.id, 4)}, topics: ${tsValue(t.topics, 4)} },`).join("\n")}\n  ]`,
+};
 
+/** A resource's arguments, by the class's names (an input's `ts.arg`), with a catalogued kind's settings where its code is. */
+function resourceArgs(r: Resource): Array<[string, string] | string> {
+  const declaration = IMPORTED_KINDS[r.kind];
+  const catalogue = "catalogue" in declaration ? declaration.catalogue : undefined;
+  return Object.entries(r.inputs).flatMap(([name, value]): Array<[string, string] | string> => {
+    if (catalogue && name === catalogue.codeProperty) {
+      if (!r.settings) throw new Error(`${r.ident}: a ${r.kind} without settings`);
+      return settingsLines(r.settings, catalogue.codeProperty, value as string);
+    }
+    // The config is written with the code (through the helper, or raw beside it), and the name where its key holds it.
+    if (catalogue && (name === "config" || ("nameKey" in catalogue && name === "name"))) return [];
+    const ts = declaration.inputs.find((p) => p.name === name)?.ts;
+    const argument = ts && "convert" in ts && ts.convert ? ARGUMENTS[ts.convert] : undefined;
+    return [[(ts && "arg" in ts && ts.arg) || name, argument ? argument(value) : tsValue(value, 2)]];
+  });
+}
 
 function renderResource(r: Resource): string {
   const lines: string[] = [];

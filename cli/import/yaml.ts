@@ -1,6 +1,5 @@
 import { credentialsComment } from "./typescript.js";
 import { Reference, Secret, type ProgramModel, type Ref, type Resource, type Value } from "./model.js";
-import { pluginInputs } from "./plugin-inputs.js";
 
 /**
  * The YAML program (`Pulumi.yaml`, runtime yaml) of a ProgramModel, on the provider plugin
@@ -67,13 +66,13 @@ function block(value: Value, indent: number): string[] {
 
 function resourceLines(r: Resource): string[] {
   const lines: string[] = [];
-  if ("settings" in r && r.settings.form === "raw" && r.settings.why.includes("not in pulumi-cdc's catalogue")) {
+  if (r.settings?.form === "raw" && r.settings.why.includes("not in pulumi-cdc's catalogue")) {
     lines.push(`  # ${r.settings.why}`);
   }
   for (const note of r.notes) lines.push(`  # ${note.replace(/\r?\n/g, " ")}`);
   for (const d of r.dependsOn) if (!("ident" in d)) lines.push(`  # It belongs to ${d.note} (${d.id}).`);
   lines.push(`  ${yamlKey(r.ident)}:`, `    type: cdc:index:${r.kind}`, "    properties:");
-  for (const [k, v] of pluginInputs(r)) lines.push(...entry(k, v, 6));
+  for (const [k, v] of Object.entries(r.inputs)) lines.push(...entry(k, v, 6));
   const deps = r.dependsOn.filter((d): d is { ident: string } => "ident" in d);
   if (deps.length > 0) lines.push("    options:", "      dependsOn:", ...deps.map((d) => `        - ${interpolation(d.ident)}`));
   return lines;

@@ -2,6 +2,8 @@ import { z } from "zod";
 import { knowable } from "../check.js";
 import { declareInputs } from "./inputs.js";
 import { adoptInput, echo, nameInput, STRINGS } from "./shared.js";
+import type { Agent } from "../client/schemas.js";
+import type { ImportContext } from "./imported.js";
 import type { KindSpec } from "./spec.js";
 
 /** The longest description the API keeps. */
@@ -53,6 +55,20 @@ export const AGENT = {
     suffix: "Agent",
     order: 3,
     section: "Agents",
+    objects: (listed: readonly Agent[]) => listed.map((a) => ({ id: a.job_id, name: a.name ?? "", tagIds: [], live: a })),
+    inputs: (a: Agent, ctx: ImportContext) => {
+      const llmId = a.llm_connection_id ?? "";
+      if (a.flags.includes("llm_connection_missing")) ctx.note(`Its LLM connection ${llmId} is gone (flag llm_connection_missing): point llmConnection at one that exists.`);
+      const http = ctx.refs("HttpConnection", a.http_connection_ids);
+      return {
+        instructions: a.instructions ?? "",
+        description: a.description || undefined,
+        llmConnectionId: ctx.ref("LlmConnection", llmId),
+        httpConnectionIds: http.length > 0 ? http : undefined,
+        // Running is the default; a draft or a cancelled agent is kept so.
+        deployed: a.status !== "running" ? false : undefined,
+      };
+    },
   },
   description:
     "A stream-processing AI agent. `deployed` is its desired state; destroying it is the API's soft delete (a running agent is cancelled first). Instructions, connections or status changed outside Pulumi are drift.",

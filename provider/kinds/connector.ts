@@ -3,6 +3,8 @@ import { defaultFirstText, DESTINATION_STATES, SOURCE_STATES, type DesiredState 
 import { configValue, knowable } from "../check.js";
 import { declareInputs } from "./inputs.js";
 import { DESTINATION_CODES, echo, list, nameInput, SOURCE_CODES, STRINGS, tagsInput } from "./shared.js";
+import type { DestinationConnector } from "../client/schemas.js";
+import type { ImportContext } from "./imported.js";
 import type { PropertySpec } from "./spec.js";
 
 /** What sources and destinations share: one core (provider/resources/connector.ts), two kinds. */
@@ -95,3 +97,32 @@ export function connectorKind<K extends "Source" | "Destination">(kind: K) {
   };
 }
 
+/** The tag ids a connector carries (the API lists tags as ids or as objects with one). */
+export function connectorTags(c: DestinationConnector): string[] {
+  const tags = Array.isArray((c as { tags?: unknown }).tags) ? ((c as { tags: unknown[] }).tags as unknown[]) : [];
+  return tags.flatMap((t) => (typeof t === "string" ? [t] : t && typeof t === "object" && typeof (t as { id?: unknown }).id === "string" ? [(t as { id: string }).id] : []));
+}
+
+/** The program's desiredState for a connector's live status: unset for active (the default). */
+function desiredStateOf(what: "source" | "destination", status: string | null | undefined): { value?: string; note?: string } {
+  const s = (status ?? "").toLowerCase();
+  if (s === "paused") return { value: "paused" };
+  if (s === "stopped" && what === "destination") return { value: "stopped" };
+  if (s === "" || s === "active") return {};
+  return { note: `Its status is ${status}: desiredState is left at active (pulumi-cdc pauses, resumes or stops only from Active, Paused or Stopped).` };
+}
+
+/** How an import writes a source or destination: its config as the catalogue has it (or raw, for `--raw-config`), its status, its tags. */
+export function connectorImport(kind: "Source" | "Destination") {
+  const what = kind === "Source" ? "source" : "destination";
+  return {
+    objects: (listed: readonly DestinationConnector[]) => listed.map((c) => ({ id: c.id ?? "", name: c.name ?? "", tagIds: connectorTags(c), live: c })),
+    inputs: (c: DestinationConnector, ctx: ImportContext) => {
+      const connector = c.connector ?? "";
+      const config = ctx.config(connector, c.config ?? {}, { raw: ctx.rawConfig });
+      const state = desiredStateOf(what, c.connector_status);
+      if (state.note) ctx.note(state.note);
+      return { connector, config, desiredState: state.value, tags: ctx.tags(connectorTags(c)) };
+    },
+  };
+}

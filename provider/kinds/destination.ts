@@ -1,4 +1,4 @@
-import { connectorKind } from "./connector.js";
+import { connectorImport, connectorKind } from "./connector.js";
 import type { KindSpec } from "./spec.js";
 
 export const DESTINATION = {
@@ -12,6 +12,7 @@ export const DESTINATION = {
     suffix: "Destination",
     order: 5,
     section: "Destinations",
+    ...connectorImport("Destination"),
   },
   internal: ["logicalName"],
   catalogue: { kind: "destination", codeProperty: "connector", module: "destinations" },

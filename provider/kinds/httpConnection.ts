@@ -3,6 +3,8 @@ import { knowable } from "../check.js";
 import { MASK } from "../normalize.js";
 import { declareInputs } from "./inputs.js";
 import { adoptInput, echo, nameInput, STRINGS } from "./shared.js";
+import type { HttpConnection } from "../client/schemas.js";
+import type { ImportContext } from "./imported.js";
 import type { KindSpec } from "./spec.js";
 
 /** An HTTP header's name: a token (RFC 9110). */
@@ -47,6 +49,11 @@ export const HTTP_CONNECTION = {
     suffix: "HttpConnection",
     order: 2,
     section: "HTTP connections (header values are read from config: the API never shows them)",
+    objects: (listed: readonly HttpConnection[]) => listed.map((h) => ({ id: h.connection_id, name: h.name ?? "", tagIds: [], live: h })),
+    inputs: (h: HttpConnection, ctx: ImportContext) => {
+      const names = Object.keys(h.headers).sort();
+      return { url: h.url ?? "", headers: names.length > 0 ? Object.fromEntries(names.map((n) => [n, ctx.secret(`header ${n}`, `header ${n}`)])) : undefined };
+    },
   },
   description:
     "An HTTP endpoint an agent may call. Header values are secrets: encrypted in the stack, sent to the API once and never read back; a header added or removed, or the URL changed, outside Pulumi is drift.",

@@ -4,6 +4,8 @@ import { knowable } from "../check.js";
 import { MASK } from "../normalize.js";
 import { declareInputs } from "./inputs.js";
 import { adoptInput, echo, list, nameInput } from "./shared.js";
+import type { LlmConnection } from "../client/schemas.js";
+import type { ImportContext } from "./imported.js";
 import type { KindSpec } from "./spec.js";
 
 const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
@@ -54,6 +56,13 @@ export const LLM_CONNECTION = {
     suffix: "LlmConnection",
     order: 1,
     section: "LLM connections (the API key is read from config: the API never shows it)",
+    objects: (listed: readonly LlmConnection[]) => listed.map((l) => ({ id: l.connection_id, name: l.name ?? "", tagIds: [], live: l })),
+    inputs: (l: LlmConnection, ctx: ImportContext) => ({
+      provider: l.provider ?? "",
+      model: l.model ?? "",
+      apiKey: ctx.secret("apiKey", "API key"),
+      baseUrl: l.base_url || undefined,
+    }),
   },
   description:
     "A connection to a language model. The API cannot update one, so any change replaces it: the replacement is created first, the agents of the stack that use it are repointed, then the old one is deleted.",

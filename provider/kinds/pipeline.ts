@@ -2,6 +2,9 @@ import { z } from "zod";
 import { knowable } from "../check.js";
 import { declareInputs } from "./inputs.js";
 import { adoptInput, echo, nameInput, STRINGS, tagsInput } from "./shared.js";
+import type { LivePipeline } from "../pipelines/schemas.js";
+import { livePipelineView } from "../pipelines/view.js";
+import { refKey, type ImportContext } from "./imported.js";
 import type { KindSpec } from "./spec.js";
 
 const id = (what: string) => knowable(z.string({ error: `is required: the ${what}, or its id` }).min(1, { error: `must not be empty: the ${what}, or its id` }));
@@ -63,6 +66,22 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
   adoptId: adoptInput("pipeline", "otherwise one update makes it match."),
 });
 
+/** A pipeline as a program sets it: references to its ends and transforms, topics sorted (the API keeps sets). */
+function pipelineInputs(p: LivePipeline, ctx: ImportContext) {
+  const view = livePipelineView(p);
+  const transforms = view.transforms
+    .map((g) => ({ id: ctx.ref("Transform", g.id), topics: [...g.topics].sort() }))
+    .sort((a, b) => (refKey(a.id.ref) < refKey(b.id.ref) ? -1 : refKey(a.id.ref) > refKey(b.id.ref) ? 1 : 0));
+  return {
+    source: { id: ctx.ref("Source", view.sourceId) },
+    destination: { id: ctx.ref("Destination", view.destinationId) },
+    sourceTopics: view.sourceTopics.length > 0 ? [...view.sourceTopics].sort() : undefined,
+    transforms: transforms.length > 0 ? transforms : undefined,
+    snapshotNewTables: view.snapshotNewTables ? true : undefined,
+    tags: ctx.tags(view.tags),
+  };
+}
+
 export const PIPELINE = {
   name: "Pipeline",
   token: "cdc:index:Pipeline",
@@ -75,6 +94,8 @@ export const PIPELINE = {
     suffix: "Pipeline",
     order: 8,
     section: "Pipelines",
+    objects: (listed: readonly LivePipeline[]) => listed.map((p) => ({ id: p.id, name: p.name ?? "", tagIds: p.tags, live: p })),
+    inputs: pipelineInputs,
   },
   description:
     "Joins a source to a destination: the source's topics it sends as they are, and per transform the topics of it it sends. Every field updates in place; changes made outside Pulumi, and deletion, show in a plain `pulumi preview`.",

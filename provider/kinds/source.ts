@@ -1,4 +1,4 @@
-import { connectorKind } from "./connector.js";
+import { connectorImport, connectorKind } from "./connector.js";
 import type { KindSpec } from "./spec.js";
 
 export const SOURCE = {
@@ -12,6 +12,7 @@ export const SOURCE = {
     suffix: "Source",
     order: 4,
     section: "Sources",
+    ...connectorImport("Source"),
   },
   internal: ["logicalName"],
   catalogue: { kind: "source", codeProperty: "connector", module: "sources" },

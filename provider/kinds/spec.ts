@@ -1,5 +1,6 @@
 import type { ZodObject } from "zod";
 import type { CdcClient } from "../client/index.js";
+import type { KindImport } from "./imported.js";
 
 /**
  * The shapes of the kinds' declarations (a kind, its properties, object types, functions, config),
@@ -68,16 +69,26 @@ export interface KindSpec<N extends string = string> {
    * `pulumi-cdc import`: the `--kind` spelling, the suffix of the identifiers it writes
    * (`ordersSource`), and its place in a written program: a kind comes after those it refers to.
    * `section`: the comment over the kind's objects in a written program. `listedOnly`: the program
-   * lists the kind's objects in a comment instead of adopting them.
+   * lists the kind's objects in a comment instead of adopting them; the others say what a
+   * program sets on each object (KindImport).
    */
-  imported?: { flag: string; suffix: string; order: number; section?: string; listedOnly?: true };
+  imported?: { flag: string; suffix: string; order: number; section?: string } & ({ listedOnly: true } | KindImport);
   /**
    * A kind whose objects are the catalogue's connectors or transform types: which part of the
    * catalogue, the input that names the code (the rest of its settings are `config`), and the
    * module of the plugin's typed resources (`cdc:sources:Postgresql`). Its config's secret keys
    * are secrets, as the catalogue says.
    */
-  catalogue?: { kind: "source" | "destination" | "transform"; codeProperty: "connector" | "transform"; module: "sources" | "destinations" | "transforms" };
+  catalogue?: {
+    kind: "source" | "destination" | "transform";
+    codeProperty: "connector" | "transform";
+    module: "sources" | "destinations" | "transforms";
+    /**
+     * The config key that holds the object's name, when one does (a transform's `transforms.name`):
+     * the core fills it in from `name`, and the typed helper has it as its `name`.
+     */
+    nameKey?: string;
+  };
   /** The paths of its properties that hold secrets whether or not the program marked them (besides those marked `secret`). */
   secretPaths?: (props: Record<string, unknown>) => Path[];
   /**

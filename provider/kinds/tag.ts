@@ -2,6 +2,7 @@ import { TAG_TYPES } from "../../catalogue/kind-values.js";
 import { z } from "zod";
 import { declareInputs } from "./inputs.js";
 import { adoptCheck, echo, list, nameInput, STRINGS } from "./shared.js";
+import type { Tag } from "../client/schemas.js";
 import type { KindSpec } from "./spec.js";
 
 /** The longest description the API keeps. */
@@ -42,6 +43,9 @@ export const TAG = {
     suffix: "Tag",
     order: 0,
     section: "Tags",
+    // The platform's own tags are referred to, never taken over; a tag carries itself for `--tag`.
+    objects: (tags: readonly Tag[]) => tags.map((t) => ({ id: t.id, name: t.name, tagIds: [t.id], live: t, ...(t.system ? { referOnly: `the platform's own tag "${t.name}"` } : {}) })),
+    inputs: (t: Tag) => ({ description: t.description || undefined, type: [...t.type] }),
   },
   internal: ["logicalName"],
   description: "A tag for organising sources, destinations, pipelines and the platform's other objects.",

@@ -2,10 +2,31 @@ import { z } from "zod";
 import { knowable } from "../check.js";
 import { declareInputs } from "./inputs.js";
 import { echo, STRINGS, tagsInput } from "./shared.js";
+import type { ImportContext } from "./imported.js";
 import type { KindSpec } from "./spec.js";
 
 /** The most partitions a topic may have. */
 const PARTITIONS_MAX = 1000;
+
+/**
+ * The partitions the platform gives every topic it makes (the emulator's rule, the platform's
+ * default): an import writes a topic only when it has another count, or tags.
+ */
+export const PLATFORM_TOPIC_PARTITIONS = 3;
+
+/** A topic as an import reads it, with who made it. */
+export interface ImportedTopic {
+  id: string;
+  name: string;
+  partitions: number | undefined;
+  tags: string[];
+  owner: { kind: "source" | "transform"; id: string };
+}
+
+/** A topic a program needs: its partitions or tags are not what the platform made. */
+function tuned(t: ImportedTopic): boolean {
+  return (t.partitions !== undefined && t.partitions !== PLATFORM_TOPIC_PARTITIONS) || t.tags.length > 0;
+}
 
 const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   topicId: {
@@ -38,6 +59,11 @@ export const TOPIC = {
     suffix: "Topic",
     order: 9,
     section: "Topics tuned away from what the platform made (a Topic takes over the topic its topicId names; destroy leaves it in place)",
+    objects: (topics: readonly ImportedTopic[]) => topics.filter(tuned).map((t) => ({ id: t.id, name: t.name, tagIds: t.tags, live: t })),
+    inputs: (t: ImportedTopic, ctx: ImportContext) => {
+      ctx.dependsOn(t.owner.kind === "source" ? "Source" : "Transform", t.owner.id);
+      return { topicId: t.id, partitionCount: t.partitions ?? PLATFORM_TOPIC_PARTITIONS, tags: ctx.tags(t.tags) };
+    },
   },
   description:
     "Tunes a topic that a source (one per table) or a transform made: its partition count, which only grows, and its tags. Pulumi never creates or deletes the topic: destroy leaves it, and it goes with its source's table or its transform.",

@@ -2,10 +2,33 @@ import { z } from "zod";
 import { knowable } from "../check.js";
 import { declareInputs } from "./inputs.js";
 import { echo } from "./shared.js";
+import type { DestinationConnector } from "../client/schemas.js";
+import type { ImportContext, TenantObjects } from "./imported.js";
 import type { KindSpec } from "./spec.js";
 
 /** An API source's topic id: `source_<source id>.<connector>.<resource>`. */
 const TOPIC = /^source_[^.]+\..+/;
+
+/** A topic of an API source sent to a destination, as an import finds it. */
+export interface ImportedBinding {
+  topicId: string;
+  sourceId: string;
+  destinationId: string;
+}
+
+/** `<topic_id>|<destination_id>`: the resource's id, and what `pulumi import` takes. */
+export function bindingId(ends: { topicId: string; destinationId: string }): string {
+  return `${ends.topicId}|${ends.destinationId}`;
+}
+
+/** Each binding, named for its identifier as `contacts to warehouse`: the topic's resource and the destination's name. */
+function bindings(listed: readonly ImportedBinding[], tenant: TenantObjects) {
+  const destinations = tenant.Destination as readonly DestinationConnector[];
+  return listed.map((b) => {
+    const destination = destinations.find((d) => d.id === b.destinationId)?.name ?? b.destinationId;
+    return { id: bindingId(b), name: `${b.topicId.slice(b.topicId.lastIndexOf(".") + 1)} to ${destination}`, tagIds: [], live: b };
+  });
+}
 
 const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
   topicId: {
@@ -39,6 +62,11 @@ export const TOPIC_DESTINATION = {
     suffix: "TopicDestination",
     order: 10,
     section: "Topics of API sources sent to destinations (one per topic; attaching one already sent writes nothing)",
+    objects: bindings,
+    inputs: (b: ImportedBinding, ctx: ImportContext) => {
+      ctx.dependsOn("Source", b.sourceId);
+      return { topicId: b.topicId, destinationId: ctx.ref("Destination", b.destinationId) };
+    },
   },
   description:
     "Sends one topic of an API source to a destination. The platform keeps one binding per source and destination, shared by the topics sent there: deleting this resource detaches this topic only. A detach made in the console shows in a plain `pulumi preview`, and `pulumi up` attaches it again. Import id: `<topicId>|<destinationId>`.",

@@ -3,6 +3,8 @@ import { REPLAY_WINDOWS } from "../../catalogue/kind-values.js";
 import { configValue } from "../check.js";
 import { declareInputs } from "./inputs.js";
 import { adoptInput, echo, list, nameInput, STRINGS, tagsInput, TRANSFORM_TYPES } from "./shared.js";
+import type { LiveTransform } from "../pipelines/schemas.js";
+import type { ImportContext, Value } from "./imported.js";
 import type { KindSpec } from "./spec.js";
 
 /** How long a deploy waits for the transform's job to reach `RUNNING` unless the resource sets `deployTimeoutSec`, and the range it may set, in seconds. */
@@ -58,6 +60,42 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
   adoptId: adoptInput("transform", "otherwise it is updated to match (of the same type)."),
 });
 
+/** A transform as an import reads it: the item itself (with its implementation), and whether its job runs. */
+export interface ImportedTransform extends LiveTransform {
+  running: boolean;
+}
+
+/** The type that runs without an implementation of its own. */
+const NO_IMPLEMENTATION = "topic_router";
+
+/** An implementation without the null keys the platform adds: what a program would have set. */
+function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, v]) => v !== null && v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => [k, v && typeof v === "object" && !Array.isArray(v) ? withoutNulls(v as Record<string, unknown>) : v]),
+  );
+}
+
+/** A transform as a program sets it; `deploy` only where pulumi-cdc can deploy what it holds. */
+function transformInputs(t: ImportedTransform, ctx: ImportContext) {
+  const type = t.transform_type ?? "";
+  const config = ctx.config(type, t.config ?? {}, { raw: false });
+  const implementation = withoutNulls(t.implementation ?? {});
+  const held = Object.keys(implementation).length > 0;
+  if (t.running && !held && type !== NO_IMPLEMENTATION) {
+    ctx.note("Its job runs but the API shows no implementation: `deploy` is left unset (pulumi-cdc deploys only an implementation it holds).");
+  }
+  return {
+    transform: type,
+    config,
+    implementation: held ? (implementation as Record<string, Value>) : undefined,
+    deploy: t.running && (held || type === NO_IMPLEMENTATION) ? true : undefined,
+    tags: ctx.tags(t.tags),
+  };
+}
+
 export const TRANSFORM = {
   name: "Transform",
   token: "cdc:index:Transform",
@@ -65,12 +103,14 @@ export const TRANSFORM = {
   plural: "transforms",
   report: "transform",
   internal: ["logicalName"],
-  catalogue: { kind: "transform", codeProperty: "transform", module: "transforms" },
+  catalogue: { kind: "transform", codeProperty: "transform", module: "transforms", nameKey: "transforms.name" },
   imported: {
     flag: "transforms",
     suffix: "Transform",
     order: 7,
     section: "Transforms",
+    objects: (listed: readonly ImportedTransform[]) => listed.map((t) => ({ id: t.id, name: t.name ?? "", tagIds: t.tags, live: t })),
+    inputs: transformInputs,
   },
   description: `A stream processor of one of the seven types (${list(TRANSFORM_TYPES)}), between a source's topics and a pipeline's destination. Settings, implementation, name and tags update in place; changing the type replaces it.`,
   inputs,

@@ -4,12 +4,14 @@ import { client } from "../context.js";
 import { AGENT } from "../kinds/agent.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { namedObjects } from "../lookup.js";
+import type { ImportListing } from "../kinds/imported.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers } from "../normalize.js";
 import { createNamed } from "./createNamed.js";
 import { plainString, recoverAmongNamed } from "./recovered.js";
 import { unlessGone } from "./gone.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
+import { listIfServed } from "./listing.js";
 import { resolveName } from "./naming.js";
 
 export interface AgentInputs {
@@ -80,6 +82,11 @@ function outputs(live: Agent, inputs: AgentInputs): AgentOutputs {
 
 /** Agents: deploy and cancel are transitions of a desired state; delete is the API's soft delete. */
 export class AgentProvider {
+  /** `pulumi-cdc import`: every agent not deleted (the API's soft delete keeps them listed), or none when the API has no list of them. */
+  async listForImport(api: CdcClient, listing: ImportListing): Promise<Agent[]> {
+    return (await listIfServed(api, "/agents", agentSchema, AGENT.plural, listing.note)).filter((a) => a.status !== "deleted");
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
     const live = await getLive(api, id);

@@ -8,6 +8,7 @@ import { client } from "../context.js";
 import { CLIENT_CREDENTIAL } from "../kinds/clientCredential.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { plainString } from "./recovered.js";
+import type { ImportListing } from "../kinds/imported.js";
 import { isMasked, sameMembers } from "../normalize.js";
 
 export interface ClientCredentialInputs {
@@ -128,6 +129,11 @@ function descriptionChanged(olds: Partial<ClientCredentialInputs>, news: ClientC
  * replaces the credential.
  */
 export class ClientCredentialProvider {
+  /** `pulumi-cdc import`: every credential, which a written program only lists (their secrets are never shown again). */
+  listForImport(api: CdcClient, _listing: ImportListing): Promise<ClientCredential[]> {
+    return api.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) });
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
     const live = await findCredential(api, id);

@@ -15,6 +15,7 @@ import { DESTINATION as DESTINATION_KIND } from "../kinds/destination.js";
 import { SOURCE as SOURCE_KIND } from "../kinds/source.js";
 import { liveOutputs } from "../kinds/outputs.js";
 import type { PropertySpec, RecoverContext, Recovered } from "../kinds/spec.js";
+import type { ImportListing } from "../kinds/imported.js";
 import { checkLive, compareToOriginal, NO_DRIFT, reportDrift, reportWarning, type DriftReport, type ManagedConnector } from "../drift.js";
 import { liveCache } from "../live-cache.js";
 import { alignLiveConfig, changedConfigKeys, containsUnknown, isMasked, isUnknown, sameMembers, toApiString, withoutUndefined, type ConfigMap } from "../normalize.js";
@@ -208,6 +209,11 @@ export class ConnectorProvider {
       connector: inputs.connector,
       list: (partial) => api.listAll(this.path(), { partial_name: partial }, this.spec.schema),
     });
+  }
+
+  /** `pulumi-cdc import`: every source, or every destination, secrets masked as the API answers them. */
+  listForImport(api: CdcClient, _listing: ImportListing): Promise<DestinationConnector[]> {
+    return api.listAll(this.path(), {}, this.spec.schema);
   }
 
   /** Another connector is another object (replace-on-change config keys are the catalogue's). */

@@ -1,9 +1,10 @@
 import { failuresFromZod, type CheckFailure } from "../check.js";
-import type { CdcClient } from "../client/index.js";
+import type { CdcClient, DestinationConnector } from "../client/index.js";
 import { client } from "../context.js";
-import { DESTINATION_SMT_CHAIN } from "../kinds/destinationSmtChain.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
+import { DESTINATION_SMT_CHAIN, type ImportedChain } from "../kinds/destinationSmtChain.js";
 import { plainString, UNREADABLE } from "./recovered.js";
+import type { ImportListing } from "../kinds/imported.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK } from "../normalize.js";
 import { newSalt } from "../secret-digest.js";
@@ -87,6 +88,17 @@ function goneError(destination: string): Error {
  * secrets sent as secret operations. Its id is the destination's id.
  */
 export class DestinationSmtChainProvider {
+  /**
+   * `pulumi-cdc import`: each destination's chain, as this kind reads one. No chain yet
+   * (`smt_chain_absent`) and an emptied one are both no chain to manage, and a destination gone
+   * since the listing has none.
+   */
+  async listForImport(api: CdcClient, listing: ImportListing): Promise<ImportedChain[]> {
+    const destinations = (await listing.objects("Destination")) as DestinationConnector[];
+    const read = await Promise.all(destinations.filter((d) => d.id).map(async (d) => ({ destinationId: d.id!, chain: await getChain(api, d.id!) })));
+    return read.filter((r): r is ImportedChain => r.chain !== undefined && r.chain.transforms.length > 0);
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
     const destination = typeof recorded.destination === "string" ? recorded.destination : id;

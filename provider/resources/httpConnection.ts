@@ -1,6 +1,7 @@
 import { failuresFromZod } from "../check.js";
 import { httpConnectionSchema, type CdcClient, type HttpConnection } from "../client/index.js";
 import { client } from "../context.js";
+import type { ImportListing } from "../kinds/imported.js";
 import { HTTP_CONNECTION } from "../kinds/httpConnection.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { namedObjects } from "../lookup.js";
@@ -10,6 +11,7 @@ import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
 import { createNamed } from "./createNamed.js";
 import { plainString, recoverAmongNamed } from "./recovered.js";
 import { unlessGone } from "./gone.js";
+import { listIfServed } from "./listing.js";
 import { resolveName } from "./naming.js";
 
 export interface HttpConnectionInputs {
@@ -93,6 +95,11 @@ export function httpConnectionFindings(live: HttpConnection | undefined, recorde
 
 /** HTTP connections of agents: headers are secrets the provider never reads back. */
 export class HttpConnectionProvider {
+  /** `pulumi-cdc import`: every HTTP connection, or none when the API has no list of them. */
+  listForImport(api: CdcClient, listing: ImportListing): Promise<HttpConnection[]> {
+    return listIfServed(api, "/agents/connections/http", httpConnectionSchema, HTTP_CONNECTION.plural, listing.note);
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
     const live = await getLive(api, id);

@@ -1,6 +1,7 @@
 import { failuresFromZod } from "../check.js";
 import { llmConnectionSchema, type CdcClient, type LlmConnection } from "../client/index.js";
 import { client } from "../context.js";
+import type { ImportListing } from "../kinds/imported.js";
 import { LLM_CONNECTION } from "../kinds/llmConnection.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { namedObjects } from "../lookup.js";
@@ -10,6 +11,7 @@ import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
 import { createNamed } from "./createNamed.js";
 import { plainString, recoverAmongNamed } from "./recovered.js";
 import { unlessGone } from "./gone.js";
+import { listIfServed } from "./listing.js";
 import { resolveName } from "./naming.js";
 
 export interface LlmConnectionInputs {
@@ -77,6 +79,11 @@ function keyOf(apiKey: string): { salt: string; digest: string } {
  * Names need not be unique, so the replacement can exist beside the original.
  */
 export class LlmConnectionProvider {
+  /** `pulumi-cdc import`: every LLM connection, or none when the API has no list of them. */
+  listForImport(api: CdcClient, listing: ImportListing): Promise<LlmConnection[]> {
+    return listIfServed(api, "/agents/connections/llm", llmConnectionSchema, LLM_CONNECTION.plural, listing.note);
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
     const live = await getLive(api, id);

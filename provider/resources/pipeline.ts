@@ -1,13 +1,15 @@
 import { failuresFromZod } from "../check.js";
 import { ConflictError, connectorSchema, isNotFound, ValidationError, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
+import type { ImportListing } from "../kinds/imported.js";
 import { PIPELINE } from "../kinds/pipeline.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers, withoutUndefined } from "../normalize.js";
 import { findByName, getPipeline, getTransform, waitUntilGone } from "../pipelines/api.js";
 import { pipelineSchema, type LivePipeline } from "../pipelines/schemas.js";
-import { alignTopics, alignTransformTopics, regroup, sameTopics, sameTransformTopics, topicSet, transformTopicsProblem, unwind, type TransformTopics } from "../pipelines/topics.js";
+import { livePipelineView } from "../pipelines/view.js";
+import { alignTopics, alignTransformTopics, sameTopics, sameTransformTopics, topicSet, transformTopicsProblem, unwind, type TransformTopics } from "../pipelines/topics.js";
 import { createSurvivingFaults } from "./create.js";
 import { plainString, recoverByName } from "./recovered.js";
 import { resolveName } from "./naming.js";
@@ -47,20 +49,6 @@ export interface PipelineOutputs extends PipelineInputs {
 
 const path = "/pipelines/{id}";
 
-/** The live pipeline in the program's terms: ids, topic names as sets, transforms regrouped. */
-export function livePipelineView(live: LivePipeline) {
-  const sourceId = live.source?.id ?? "";
-  return {
-    name: live.name ?? "",
-    sourceId,
-    destinationId: live.destination?.id ?? "",
-    sourceTopics: [...topicSet(live.source?.topics ?? [], { sourceId })],
-    transforms: regroup(live.transforms, sourceId),
-    snapshotNewTables: live.snapshot_new_tables ?? false,
-    tags: live.tags,
-  };
-}
-
 /** What changed on a pipeline outside Pulumi, against what Pulumi recorded; [] when nothing. Shared with `pulumi-cdc drift`. */
 export function pipelineFindings(live: LivePipeline | undefined, recorded: Pick<PipelineInputs, "name" | "source" | "destination" | "sourceTopics" | "transforms" | "snapshotNewTables" | "tags">): string[] {
   if (!live) return ["was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again"];
@@ -90,6 +78,11 @@ function realignRef(given: ConnectorRef | undefined, id: string, live: { name?: 
 
 /** Pipelines: one source into one destination, through transforms' topics; every field updates in place. */
 export class PipelineProvider {
+  /** `pulumi-cdc import`: every pipeline. */
+  listForImport(api: CdcClient, _listing: ImportListing): Promise<LivePipeline[]> {
+    return api.listAll("/pipelines", {}, pipelineSchema);
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>, name: string): Promise<DriftFindings> {
     const live = await getPipeline(api, id);

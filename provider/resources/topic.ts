@@ -1,9 +1,11 @@
 import { failuresFromZod } from "../check.js";
-import { isNotFound, type CdcClient } from "../client/index.js";
+import { isNotFound, type CdcClient, type SourceConnector } from "../client/index.js";
 import { client } from "../context.js";
-import { TOPIC } from "../kinds/topic.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
+import { TOPIC, type ImportedTopic } from "../kinds/topic.js";
 import { plainString, UNREADABLE } from "./recovered.js";
+import type { ImportListing } from "../kinds/imported.js";
+import type { ImportedTransform } from "../kinds/transform.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, isUnknown, sameMembers, withoutUndefined } from "../normalize.js";
 import { partitionCount, topicSchema, type LiveTopic } from "../pipelines/schemas.js";
@@ -53,6 +55,18 @@ export function topicFindings(live: LiveTopic | undefined, recorded: Partial<Top
  * tags. Pulumi neither creates nor deletes the topic: create reads and tunes it, destroy leaves it.
  */
 export class TopicProvider {
+  /** `pulumi-cdc import`: each topic a source or transform made, with who made it; a request each, so only when the import writes topics. */
+  async listForImport(api: CdcClient, listing: ImportListing): Promise<ImportedTopic[]> {
+    if (!listing.wanted) return [];
+    const [sources, transforms] = (await Promise.all([listing.objects("Source"), listing.objects("Transform")])) as [SourceConnector[], ImportedTransform[]];
+    const owned = [
+      ...sources.flatMap((s) => (s.topic_ids ?? []).map((id) => ({ id, owner: { kind: "source" as const, id: s.id ?? "" } }))),
+      ...transforms.flatMap((t) => t.topic_ids.map((id) => ({ id, owner: { kind: "transform" as const, id: t.id } }))),
+    ];
+    const read = await Promise.all(owned.map(async (o) => ({ ...o, live: await getTopic(api, o.id) })));
+    return read.flatMap(({ id, owner, live }) => (live ? [{ id, name: live.name ?? id, partitions: partitionCount(live), tags: live.tags, owner }] : []));
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
     const live = await getTopic(api, id);

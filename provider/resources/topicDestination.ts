@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { isApiSource } from "../../catalogue/index.js";
 import { failuresFromZod } from "../check.js";
-import { isNotFound, type CdcClient } from "../client/index.js";
+import { isNotFound, type CdcClient, type DestinationConnector, type SourceConnector } from "../client/index.js";
 import { client } from "../context.js";
-import { TOPIC_DESTINATION } from "../kinds/topicDestination.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
+import { bindingId, TOPIC_DESTINATION, type ImportedBinding } from "../kinds/topicDestination.js";
 import { plainString, UNREADABLE } from "./recovered.js";
+import type { ImportListing } from "../kinds/imported.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, isUnknown, withoutUndefined } from "../normalize.js";
 
@@ -41,10 +43,7 @@ export const bindingSchema = z.union([z.object({ result: bindingFields }).transf
 export type LiveBinding = z.output<typeof bindingSchema>;
 
 
-/** `<topic_id>|<destination_id>`: the resource's id, and what `pulumi import` takes. */
-export function bindingId(inputs: TopicDestinationInputs): string {
-  return `${inputs.topicId}|${inputs.destinationId}`;
-}
+export { bindingId };
 
 export function parseBindingId(id: string): TopicDestinationInputs {
   const parts = id.split("|");
@@ -82,6 +81,29 @@ function outputs(live: LiveBinding, inputs: TopicDestinationInputs): TopicDestin
 
 /** Sends an API source's topic to a destination; both ids replace on change, and a detach in the console is drift. */
 export class TopicDestinationProvider {
+  /**
+   * `pulumi-cdc import`: which topics of the API sources are sent to which destinations. The API
+   * lists no bindings, so each (topic, destination) pair is asked until one answers: its binding
+   * names every topic of that source sent there. Only API sources deliver this way, so a tenant
+   * without any asks nothing.
+   */
+  async listForImport(api: CdcClient, listing: ImportListing): Promise<ImportedBinding[]> {
+    const [sources, destinations] = (await Promise.all([listing.objects("Source"), listing.objects("Destination")])) as [SourceConnector[], DestinationConnector[]];
+    const pairs = sources
+      .filter((s) => s.id && isApiSource(s.connector ?? ""))
+      .flatMap((s) => destinations.filter((d) => d.id).map((d) => ({ source: s, destinationId: d.id! })));
+    const found = await Promise.all(
+      pairs.map(async ({ source, destinationId }) => {
+        for (const topicId of source.topic_ids ?? []) {
+          const live = await getTopicDestination(api, { topicId, destinationId });
+          if (live) return (live.topic_ids ?? [topicId]).map((t) => ({ topicId: t, sourceId: source.id!, destinationId }));
+        }
+        return [];
+      }),
+    );
+    return found.flat();
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string): Promise<DriftFindings> {
     // Detached outside Pulumi is drift, not a deletion: `pulumi up` attaches it again.

@@ -3,8 +3,9 @@ import { catalogueEntry } from "../catalogue.js";
 import { checkConnectorConfig, configAsProgram, failuresFromZod, toWireConfig, type CheckFailure } from "../check.js";
 import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
-import { DEFAULT_DEPLOY_TIMEOUT_SEC, TRANSFORM } from "../kinds/transform.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
+import { DEFAULT_DEPLOY_TIMEOUT_SEC, TRANSFORM, type ImportedTransform } from "../kinds/transform.js";
+import type { ImportListing } from "../kinds/imported.js";
 import { reportDrift } from "../drift.js";
 import { alignLiveConfig, canonicalJson, changedConfigKeys, containsUnknown, isUnknown, sameMembers, withoutUndefined, type ConfigMap } from "../normalize.js";
 import { findByName, getTransform, waitUntilGone } from "../pipelines/api.js";
@@ -17,7 +18,7 @@ import { deleteOnceReleased } from "./gone.js";
 import { resolveName } from "./naming.js";
 
 export const TRANSFORM_TYPES = connectorCodes("transform");
-const NAME_KEY = "transforms.name";
+const NAME_KEY = TRANSFORM.catalogue.nameKey;
 
 export interface TransformInputs {
   logicalName?: string;
@@ -104,6 +105,18 @@ export function transformFindings(live: LiveTransform | undefined, recorded: Tra
 
 /** Transforms of the seven types: settings and implementation update in place, deploy is a desired state, a type change replaces. */
 export class TransformProvider {
+  /** `pulumi-cdc import`: every transform as its item (the listing need not carry the implementation), and whether its job runs. */
+  async listForImport(api: CdcClient, _listing: ImportListing): Promise<ImportedTransform[]> {
+    const listed = await api.listAll("/transforms", {}, transformSchema);
+    return Promise.all(
+      listed.map(async (item) => {
+        const live = (await getTransform(api, item.id)) ?? item;
+        const running = (await jobStatus(api, item.id))?.status === "RUNNING";
+        return { ...live, running };
+      }),
+    );
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
     const live = await getTransform(api, id);

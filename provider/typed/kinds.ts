@@ -157,8 +157,9 @@ function build(): { kinds: Record<TypedToken, TypedKind>; types: Record<TypedTok
       for (const k of spec.keys) {
         if (k.computed) continue;
         if (taken.has(k.name)) {
-          // A transform's name is its `transforms.name`: the input carries it. Any other clash is a catalogue to fix.
-          if (!common.some((p) => p.name === k.name) || k.key !== "transforms.name") throw new Error(`typed schema: ${spec.kind} ${spec.code}: key ${k.key} is named ${k.name}, as a common property is`);
+          // The key that holds the object's name (a transform's `transforms.name`): the input carries it. Any other clash is a catalogue to fix.
+          const nameKey = "nameKey" in generic.catalogue ? generic.catalogue.nameKey : undefined;
+          if (!common.some((p) => p.name === k.name) || k.key !== nameKey) throw new Error(`typed schema: ${spec.kind} ${spec.code}: key ${k.key} is named ${k.name}, as a common property is`);
           carried[k.key] = k.name;
           continue;
         }

@@ -6,6 +6,7 @@ import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseImportArgs, type ImportOptions } from "../../../cli/import/args.js";
 import { runImport, type ImportDeps } from "../../../cli/import.js";
+import { Reference } from "../../../cli/import/model.js";
 import type { PulumiRunner } from "../../../cli/pulumi.js";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
 import { CdcClient, type CdcClient as Client } from "../../../provider/client/index.js";
@@ -243,7 +244,7 @@ describe("pulumi-cdc import of an API source's topics sent to destinations", () 
     expect(result.code, err.join("")).toBe(0);
     expect(Object.keys(emulator.stats().requests).filter((r) => /^(POST|PUT|PATCH|DELETE) /.test(r) && !r.startsWith("POST /auth/"))).toEqual([]);
     const binding = result.model!.resources.find((r) => r.kind === "TopicDestination")!;
-    expect(binding).toMatchObject({ ident: "dealsToWarehouseTopicDestination", topicId: deals, destination: { ident: "warehouseDestination" }, dependsOn: [{ ident: "crmSource" }] });
+    expect(binding).toMatchObject({ ident: "dealsToWarehouseTopicDestination", inputs: { topicId: deals, destinationId: new Reference({ ident: "warehouseDestination" }) }, dependsOn: [{ ident: "crmSource" }] });
     expect(result.model!.resources.map((r) => r.kind).indexOf("TopicDestination")).toBe(result.model!.resources.length - 1);
     const index = await readFile(join(work, "ts", "index.ts"), "utf8");
     expect(index).toContain(`const dealsToWarehouseTopicDestination = new TopicDestination("dealsToWarehouseTopicDestination", {\n  topicId: ${JSON.stringify(deals)},\n  destination: warehouseDestination,\n}, { dependsOn: [crmSource] });`);
@@ -319,8 +320,7 @@ describe("pulumi-cdc import of destinations' SMT chains", () => {
         ident: "warehouseSmtChain",
         id: warehouse,
         name: "warehouse",
-        destination: { ident: "warehouseDestination" },
-        transforms: entries,
+        inputs: { destination: new Reference({ ident: "warehouseDestination" }), transforms: entries },
         dependsOn: [],
         notes: [expect.stringContaining('transforms[0].maskSalt of "Mask email" is "********": it keeps the secret the platform holds')],
       },

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { IMPORT_USAGE, kindOf, parseImportArgs } from "../../../cli/import/args.js";
 import { countsText, importFile, programFiles, projectName, secretCommands, wrap } from "../../../cli/import/files.js";
-import { buildProgram, connectorSettings, Secret, type Resource } from "../../../cli/import/model.js";
+import { buildProgram, connectorSettings, Reference, Secret, type Ref, type Resource } from "../../../cli/import/model.js";
 import { assignIdentifiers, baseIdentifier, camelCase, globToRegExp, idHash, secretConfigName } from "../../../cli/import/names.js";
 import type { Tenant } from "../../../cli/import/tenant.js";
 import { renderTypeScript, tsString } from "../../../cli/import/typescript.js";
@@ -25,12 +25,12 @@ const PRODUCTION = "00000000-0000-4000-8000-000000000001";
 /** A tenant as the API lists it: strings for every config value, secrets masked, defaults filled in. */
 function tenant(): Tenant {
   return {
-    tags: [
+    Tag: [
       { id: PRODUCTION, name: "Production", type: ["environment"], system: true, custom: false },
       { id: "t-pii", name: "pii", description: "personal data", type: ["sources", "destinations"], system: false, custom: true },
       { id: "t-fin", name: "finance", description: null, type: ["sources"], system: false, custom: true },
     ],
-    sources: [
+    Source: [
       {
         id: "s-orders",
         name: "orders",
@@ -67,7 +67,7 @@ function tenant(): Tenant {
         },
       },
     ],
-    destinations: [
+    Destination: [
       {
         id: "d-wh",
         name: "warehouse",
@@ -84,7 +84,7 @@ function tenant(): Tenant {
       },
       { id: "d-new", name: "future", connector: "quantumdb", config: { "quantum.host": "q.internal", "quantum.token": "********", "quantum.qubits": "8" } },
     ],
-    transforms: [
+    Transform: [
       {
         id: "tr-1",
         name: "clean",
@@ -97,7 +97,7 @@ function tenant(): Tenant {
         running: true,
       },
     ],
-    pipelines: [
+    Pipeline: [
       {
         id: "p-1",
         name: "orders-to-wh",
@@ -108,23 +108,25 @@ function tenant(): Tenant {
         tags: ["t-fin"],
       },
     ],
-    httpConnections: [{ connection_id: "h-1", name: "tickets", url: "https://t.example.com", headers: { Authorization: "********" } }],
-    llmConnections: [{ connection_id: "l-1", name: "gpt", provider: "openai", model: "gpt-4o" }],
-    agents: [
+    HttpConnection: [{ connection_id: "h-1", name: "tickets", url: "https://t.example.com", headers: { Authorization: "********" } }],
+    LlmConnection: [{ connection_id: "l-1", name: "gpt", provider: "openai", model: "gpt-4o" }],
+    Agent: [
       { job_id: "a-1", name: "triage", instructions: "Open tickets.", llm_connection_id: "l-1", http_connection_ids: ["h-1", "h-gone"], status: "draft", flags: [] },
     ],
-    credentials: [{ client_id: "cdc-1", roles: [{ id: "role_viewer", key: "viewer" }], description: "dbt", service_id: null, created_from: "web" } as never],
-    topics: [
+    ClientCredential: [{ client_id: "cdc-1", roles: [{ id: "role_viewer", key: "viewer" }], description: "dbt", service_id: null, created_from: "web" } as never],
+    Topic: [
       { id: "source_s-orders.public.orders", name: "public.orders", partitions: 6, tags: [], owner: { kind: "source", id: "s-orders" } },
       { id: "source_s-orders.public.customers", name: "public.customers", partitions: 3, tags: [], owner: { kind: "source", id: "s-orders" } },
     ],
-    topicDestinations: [],
-    smtChains: [],
+    TopicDestination: [],
+    DestinationSmtChain: [],
     notes: [],
   };
 }
 
 const of = (resources: Resource[], ident: string) => resources.find((r) => r.ident === ident)!;
+/** References as the model holds them, in its inputs. */
+const refs = (...list: Ref[]) => list.map((r) => new Reference(r));
 
 describe("identifiers", () => {
   it("come from names: camelCase words, the kind's suffix, a prefix for names that start with a digit", () => {
@@ -182,30 +184,30 @@ describe("the program model", () => {
   });
 
   it("writes only values away from the defaults, the include lists as tables, masked secrets from config, the status and tags", () => {
-    const orders = of(model.resources, "ordersSource") as Extract<Resource, { kind: "Source" | "Destination" }>;
+    const orders = of(model.resources, "ordersSource");
     expect(orders.settings).toMatchObject({ form: "tables", fn: "postgresqlTables", listProperty: "tables", list: ["public.orders", "public.customers"] });
-    const props = Object.fromEntries(orders.settings.settings.map((s) => [s.property, s.value]));
+    const props = Object.fromEntries(orders.settings!.settings.map((s) => [s.property, s.value]));
     // The port and sslmode are the defaults; the plain hostname is the platform's copy.
     expect(props).toEqual({ databaseHostname: "db.internal", databaseUser: "cdc", databasePassword: expect.any(Secret), databaseDbname: "shop", snapshotReadOnly: "No" });
     expect((props.databasePassword as Secret).name).toBe("ordersSourceDatabasePassword");
-    expect(orders.desiredState).toBe("paused");
-    expect(orders.tags).toEqual([{ ident: "piiTag" }, { id: PRODUCTION, note: 'the platform\'s own tag "Production"' }]);
-    const wh = of(model.resources, "warehouseDestination") as Extract<Resource, { kind: "Source" | "Destination" }>;
-    expect(wh.settings.form).toBe("helper");
-    expect(wh.desiredState).toBe("stopped");
+    expect(orders.inputs.desiredState).toBe("paused");
+    expect(orders.inputs.tags).toEqual(refs({ ident: "piiTag" }, { id: PRODUCTION, note: 'the platform\'s own tag "Production"' }));
+    const wh = of(model.resources, "warehouseDestination");
+    expect(wh.settings!.form).toBe("helper");
+    expect(wh.inputs.desiredState).toBe("stopped");
   });
 
   it("writes raw config with why for a connector the catalogue lacks, and notes a value pulumi-cdc's check refuses", () => {
-    const future = of(model.resources, "futureDestination") as Extract<Resource, { kind: "Source" | "Destination" }>;
+    const future = of(model.resources, "futureDestination");
     expect(future.settings).toMatchObject({ form: "raw", why: expect.stringContaining('"quantumdb" is not in pulumi-cdc\'s catalogue') });
-    expect(Object.fromEntries(future.settings.settings.map((s) => [s.key, s.value instanceof Secret ? s.value.name : s.value]))).toEqual({
+    expect(Object.fromEntries(future.settings!.settings.map((s) => [s.key, s.value instanceof Secret ? s.value.name : s.value]))).toEqual({
       "quantum.host": "q.internal",
       "quantum.token": "futureDestinationQuantumToken",
       "quantum.qubits": "8",
     });
     const odd = of(model.resources, "oddPortSource");
     expect(odd.notes).toEqual([expect.stringMatching(/check refuses config\["database.port.user.defined"\].*between 1 and 65535/)]);
-    const slash = buildProgram({ ...tenant(), tags: [{ id: "t-x", name: "team/data", type: ["general"] }] }).resources[0]!;
+    const slash = buildProgram({ ...tenant(), Tag: [{ id: "t-x", name: "team/data", type: ["general"] }] }).resources[0]!;
     expect(slash.notes).toEqual([expect.stringMatching(/^pulumi-cdc's check refuses its name "team\/data": it may hold letters, digits/)]);
     expect(model.warnings).toEqual(expect.arrayContaining([expect.stringContaining('source "odd port" (oddPortSource)')]));
     // A value the helper's type cannot take: raw config, saying which.
@@ -215,27 +217,34 @@ describe("the program model", () => {
   });
 
   it("references other resources as variables, and ids it cannot with why; a transform's code without the platform's nulls", () => {
-    const p = of(model.resources, "ordersToWhPipeline") as Extract<Resource, { kind: "Pipeline" }>;
-    expect(p).toMatchObject({ source: { ident: "ordersSource" }, destination: { ident: "warehouseDestination" }, sourceTopics: ["public.orders"], transforms: [{ ref: { ident: "cleanTransform" }, topics: ["clean.orders"] }], snapshotNewTables: true, tags: [{ ident: "financeTag" }] });
-    const agent = of(model.resources, "triageAgent") as Extract<Resource, { kind: "Agent" }>;
-    expect(agent).toMatchObject({ llmConnection: { ident: "gptLlmConnection" }, deployed: false, httpConnections: [{ ident: "ticketsHttpConnection" }, { id: "h-gone", note: "HTTP connection: not in the tenant's listings" }] });
-    const t = of(model.resources, "cleanTransform") as Extract<Resource, { kind: "Transform" }>;
-    expect(t).toMatchObject({ deploy: true, implementation: { language: "JAVASCRIPT", value_transform: expect.any(String) } });
-    expect(t.implementation).not.toHaveProperty("key_transform");
-    const topic = of(model.resources, "publicOrdersTopic") as Extract<Resource, { kind: "Topic" }>;
-    expect(topic).toMatchObject({ topicId: "source_s-orders.public.orders", partitionCount: 6, dependsOn: [{ ident: "ordersSource" }] });
+    const p = of(model.resources, "ordersToWhPipeline");
+    expect(p.inputs).toMatchObject({
+      source: { id: new Reference({ ident: "ordersSource" }) },
+      destination: { id: new Reference({ ident: "warehouseDestination" }) },
+      sourceTopics: ["public.orders"],
+      transforms: [{ id: new Reference({ ident: "cleanTransform" }), topics: ["clean.orders"] }],
+      snapshotNewTables: true,
+      tags: refs({ ident: "financeTag" }),
+    });
+    const agent = of(model.resources, "triageAgent");
+    expect(agent.inputs).toMatchObject({ llmConnectionId: new Reference({ ident: "gptLlmConnection" }), deployed: false, httpConnectionIds: refs({ ident: "ticketsHttpConnection" }, { id: "h-gone", note: "HTTP connection: not in the tenant's listings" }) });
+    const t = of(model.resources, "cleanTransform");
+    expect(t.inputs).toMatchObject({ deploy: true, implementation: { language: "JAVASCRIPT", value_transform: expect.any(String) } });
+    expect(t.inputs.implementation).not.toHaveProperty("key_transform");
+    const topic = of(model.resources, "publicOrdersTopic");
+    expect(topic).toMatchObject({ inputs: { topicId: "source_s-orders.public.orders", partitionCount: 6 }, dependsOn: [{ ident: "ordersSource" }] });
   });
 
   it("filters: --kind, --name globs, --tag (the tag itself too), --skip-managed; references to what is left out say why", () => {
     const sourcesOnly = buildProgram(tenant(), { kinds: new Set(["Source"]) });
     expect(sourcesOnly.resources.map((r) => r.ident)).toEqual(["oddPortSource", "ordersSource"]);
-    expect((of(sourcesOnly.resources, "ordersSource") as Extract<Resource, { kind: "Source" | "Destination" }>).tags![1]).toEqual({ id: "t-pii", note: 'tag "pii": not imported: --kind leaves it out' });
+    expect((of(sourcesOnly.resources, "ordersSource").inputs.tags as Reference[])[1]).toEqual(new Reference({ id: "t-pii", note: 'tag "pii": not imported: --kind leaves it out' }));
     expect(sourcesOnly.credentials).toEqual([]);
     expect(buildProgram(tenant(), { names: ["order*"] }).resources.map((r) => r.ident)).toEqual(["ordersSource", "ordersToWhPipeline"]);
     expect(buildProgram(tenant(), { tags: ["pii"] }).resources.map((r) => r.ident)).toEqual(["piiTag", "ordersSource"]);
     const managed = buildProgram(tenant(), { managed: new Map([["Source", new Set(["s-orders"])]]), managedBy: "prod" });
     expect(managed.resources.some((r) => r.ident === "ordersSource")).toBe(false);
-    expect((of(managed.resources, "ordersToWhPipeline") as Extract<Resource, { kind: "Pipeline" }>).source).toEqual({ id: "s-orders", note: 'source "orders": managed by stack prod' });
+    expect(of(managed.resources, "ordersToWhPipeline").inputs.source).toEqual({ id: new Reference({ id: "s-orders", note: 'source "orders": managed by stack prod' }) });
   });
 });
 
@@ -367,7 +376,7 @@ describe("SMT chains", () => {
   /** The fixture's tenant with a chain on the warehouse (as the API reads it: defaults materialized) and one pulumi-cdc cannot manage on the future destination. */
   function withChains(): Tenant {
     const t = tenant();
-    t.smtChains = [
+    t.DestinationSmtChain = [
       {
         destinationId: "d-wh",
         chain: {
@@ -391,14 +400,14 @@ describe("SMT chains", () => {
     return t;
   }
   const model = buildProgram(withChains());
-  const chain = of(model.resources, "warehouseSmtChain") as Extract<Resource, { kind: "DestinationSmtChain" }>;
+  const chain = of(model.resources, "warehouseSmtChain");
 
   it("one resource per destination's chain, after the destinations, keyed by the destination's id, entries in the SDK's form with a held salt as the mask", () => {
     const kinds = model.resources.map((r) => r.kind);
     expect(kinds.indexOf("DestinationSmtChain")).toBe(kinds.lastIndexOf("Destination") + 1);
-    expect(chain).toMatchObject({ id: "d-wh", destination: { ident: "warehouseDestination" } });
+    expect(chain).toMatchObject({ id: "d-wh", inputs: { destination: new Reference({ ident: "warehouseDestination" }) } });
     // Defaults and enabled: true left out, as a person writes the program.
-    expect(chain.transforms).toEqual([
+    expect(chain.inputs.transforms).toEqual([
       { type: "mask_field", name: "Mask email", enabled: false, fieldsInclude: ["orders.email"], maskSalt: "********" },
       { type: "regex_router", name: "Route orders", regex: "(.*)_orders", replacement: "$1" },
     ]);
@@ -416,7 +425,7 @@ describe("SMT chains", () => {
     expect(buildProgram(withChains(), { tags: ["pii"] }).resources.map((r) => r.ident)).not.toContain("warehouseSmtChain");
     const alone = buildProgram(withChains(), { kinds: new Set(["DestinationSmtChain"]) });
     expect(alone.resources.map((r) => r.ident)).toEqual(["warehouseSmtChain"]);
-    expect((alone.resources[0] as Extract<Resource, { kind: "DestinationSmtChain" }>).destination).toEqual({ id: "d-wh", note: 'destination "warehouse": not imported: --kind leaves it out' });
+    expect(alone.resources[0]!.inputs.destination).toEqual(new Reference({ id: "d-wh", note: 'destination "warehouse": not imported: --kind leaves it out' }));
   });
 
   it("renders in TypeScript and YAML as the same entries, and lists the chain in the import file by its destination's id", () => {
@@ -440,7 +449,7 @@ describe("SMT chains", () => {
       ].join("\n"),
     );
     const doc = load(renderYaml(model, "p", [])) as { resources: Record<string, { type: string; properties: Record<string, unknown> }> };
-    expect(doc.resources.warehouseSmtChain).toEqual({ type: "cdc:index:DestinationSmtChain", properties: { destination: "${warehouseDestination.id}", transforms: chain.transforms } });
+    expect(doc.resources.warehouseSmtChain).toEqual({ type: "cdc:index:DestinationSmtChain", properties: { destination: "${warehouseDestination.id}", transforms: chain.inputs.transforms } });
     expect(JSON.parse(importFile(model)).resources).toContainEqual({ type: "cdc:index:DestinationSmtChain", name: "warehouseSmtChain", id: "d-wh" });
     expect(countsText(model)).toContain("1 SMT chain");
   });
