@@ -33,6 +33,12 @@ export interface PendingOperation {
    * hold (untracked.ts): what a run killed with skipped checkpoints created leaves no other trace.
    */
   planned?: true;
+  /**
+   * A planned create some of whose inputs the preview could not know: they wait on another
+   * planned create (a topic of a source the stack does not hold yet). It is decided once that
+   * one is taken in; if that one was never made, neither was this.
+   */
+  waiting?: true;
 }
 
 const resourceSchema = z.looseObject({ urn: z.string(), type: z.string(), inputs: jsonObject.nullish() });

@@ -35,6 +35,9 @@ export type Decision =
   /** One of ours recover cannot settle without a person: named, and recover fails. */
   | { op: PendingOperation; action: "unsettled"; note: string };
 
+/** Rounds of looking again for planned creates that waited on others: the program's depth of references, at most. */
+const MAX_ROUNDS = 5;
+
 // A refresh reads every resource of the stack: minutes for a big stack on a slow API.
 const REFRESH_TIMEOUT_MS = 60 * 60_000;
 // The preview runs the program and diffs every resource: as long, at worst.
@@ -72,8 +75,8 @@ function stackUrns(checkpoint: unknown): string[] {
  * interrupted, i.e. another planned object was found; the rest (never created, or not readable)
  * are the next `pulumi up`'s to create, and are not listed.
  */
-function plannedDecisions(all: Decision[]): Decision[] {
-  const interrupted = all.some((d) => d.action === "adopt");
+function plannedDecisions(all: Decision[], interruptedBefore = false): Decision[] {
+  const interrupted = interruptedBefore || all.some((d) => d.action === "adopt");
   return all.filter((d) => d.action === "adopt" || d.action === "unsettled" || (d.action === "delete-and-clear" && interrupted));
 }
 
@@ -94,6 +97,8 @@ export async function decide(api: CdcClient, ops: PendingOperation[], tracked: R
     }
     const context = { tracked: (id: string) => tracked.has(`${op.resourceType}\0${id}`), claimed, logicalName: logicalNameOf(op.urn), planned: op.planned === true };
     const found = await (await kind.rules()).findCreated(api, op.inputs, context);
+    // Its inputs wait on another planned create: looked at again once that one is taken in (runRecover).
+    if (op.waiting && "unsettled" in found) continue;
     if ("found" in found) decisions.push({ op, action: "adopt", id: found.found, note: found.what });
     else if ("lost" in found) decisions.push({ op, action: "delete-and-clear", ids: found.lost, note: found.what });
     else if ("absent" in found) decisions.push({ op, action: "clear", note: found.absent });
@@ -266,9 +271,10 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
       current = settlePendingCreates(checkpoint, adopt, clear);
       await importCheckpoint(current);
     }
-    if (adoptPlanned.size > 0) {
-      let added = addAdopted(current, adoptPlanned, plan.states);
-      const stackUrn = [...plan.states.values(), ...((current as { deployment?: { resources?: PlannedState[] } }).deployment?.resources ?? [])].find((r) => r.type === "pulumi:pulumi:Stack")?.urn;
+    /** Takes planned creates found in the API into the stack (the checkpoint written back). */
+    const takeIn = async (found: ReadonlyMap<string, string>, states: Planned["states"]) => {
+      let added = addAdopted(current, found, states);
+      const stackUrn = [...states.values(), ...((current as { deployment?: { resources?: PlannedState[] } }).deployment?.resources ?? [])].find((r) => r.type === "pulumi:pulumi:Stack")?.urn;
       if (added.skipped.length > 0 && stackUrn) {
         // A first run killed with skipped checkpoints leaves not even the stack resource and the
         // default providers, whose records (their config, as the engine keeps it) only the engine
@@ -277,10 +283,23 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
         // No preview: the target is the stack resource alone, and recover has said what it does.
         await withLock(deps, ["up", "--yes", "--skip-preview", "--target", stackUrn, "--stack", stack], cwd, stack, REFRESH_TIMEOUT_MS);
         current = await exportStack(deps.runPulumi, stack, cwd);
-        added = addAdopted(current, adoptPlanned, plan.states);
+        added = addAdopted(current, found, states);
       }
       for (const urn of added.skipped) deps.stdout(`  not taken: ${logicalNameOf(urn)}: its parent or provider is not in the stack; \`pulumi up\` will report its name as taken\n`);
-      await importCheckpoint(added.checkpoint);
+      current = added.checkpoint;
+      await importCheckpoint(current);
+    };
+    if (adoptPlanned.size > 0) await takeIn(adoptPlanned, plan.states);
+    // A planned create whose inputs waited on one just taken in (a binding of a source's topic)
+    // can be looked for now: the preview knows that one's id. Rounds until nothing more is found.
+    let waiting = plan.ops.some((op) => op.waiting) && adoptPlanned.size > 0;
+    for (let round = 0; waiting && round < MAX_ROUNDS; round++) {
+      const again = await planned(deps, stack, cwd, current, []);
+      const more = plannedDecisions(await decide(api, again.ops, trackedIds(current)), true);
+      decisions.push(...more);
+      const found = new Map(more.flatMap((d) => (d.action === "adopt" ? [[d.op.urn, d.id] as const] : [])));
+      if (found.size > 0) await takeIn(found, again.states);
+      waiting = found.size > 0 && again.ops.some((op) => op.waiting);
     }
     // Reads every adopted object (its real outputs, the drift baseline) and resolves the other pending operations.
     await withLock(deps, ["refresh", "--yes", "--skip-preview", "--stack", stack], cwd, stack, REFRESH_TIMEOUT_MS);

@@ -81,7 +81,8 @@ export function plannedCreates(preview: unknown, known: ReadonlySet<string>): Pl
     states.set(state.urn, state);
     if (known.has(state.urn) || !recoverable(state.type)) continue;
     const inputs = withoutUnknowns(state.inputs ?? {}) as Record<string, unknown>;
-    ops.push({ type: "creating", urn: state.urn, resourceType: state.type, inputs: coreProps(state.type, inputs), resource: state as Record<string, unknown>, planned: true });
+    const waiting = JSON.stringify(inputs) !== JSON.stringify(state.inputs ?? {});
+    ops.push({ type: "creating", urn: state.urn, resourceType: state.type, inputs: coreProps(state.type, inputs), resource: state as Record<string, unknown>, planned: true, ...(waiting ? { waiting: true as const } : {}) });
   }
   return { ops, states };
 }

@@ -87,21 +87,29 @@ export class SweepStack {
     const emulator = await startEmulator({ port: 0 });
     const web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
     const stack = new SweepStack(host, mode, prefix, dir, cwd, env, emulator, web, 0);
-    await stack.must(["stack", "init", "sweep"]);
-    await stack.config("cdc:apiUrl", emulator.url);
-    await stack.config("cdc:clientId", emulator.clientId);
-    await stack.config("cdc:clientSecret", emulator.clientSecret, true);
-    // Short back-offs: the retry policy is the same, the waits are not what is tested.
-    await stack.config("cdc:retryBaseDelayMs", "50");
-    await stack.config("cdc:retryMaxDelayMs", "500");
-    if (host === "dynamic") {
-      await stack.config("sweep:prefix", prefix);
-      await stack.config("sweep:password", PASSWORD, true);
-    } else {
-      await stack.config("password", PASSWORD, true);
+    try {
+      await stack.setUp(faults);
+    } catch (err) {
+      await stack.dispose();
+      throw err;
     }
-    if (faults) emulator.setFaults(faults);
     return stack;
+  }
+
+  private async setUp(faults: Partial<FaultSettings> | undefined): Promise<void> {
+    const { emulator, host, prefix } = this;
+    await this.must(["stack", "init"]);
+    const plain: Record<string, string> = {
+      "cdc:apiUrl": emulator.url,
+      "cdc:clientId": emulator.clientId,
+      // Short back-offs: the retry policy is the same, the waits are not what is tested.
+      "cdc:retryBaseDelayMs": "50",
+      "cdc:retryMaxDelayMs": "500",
+      ...(host === "dynamic" ? { "sweep:prefix": prefix } : {}),
+    };
+    const secret: Record<string, string> = { "cdc:clientSecret": emulator.clientSecret, [host === "dynamic" ? "sweep:password" : "password"]: PASSWORD };
+    await this.must(["config", "set-all", ...Object.entries(plain).flatMap(([k, v]) => ["--plaintext", `${k}=${v}`]), ...Object.entries(secret).flatMap(([k, v]) => ["--secret", `${k}=${v}`])]);
+    if (faults) emulator.setFaults(faults);
   }
 
   /** `pulumi <args>` on this stack. */

@@ -70,7 +70,7 @@ function line(r: PointResult, total: number): string {
 
 /** The writes of an up, a replacing up and a destroy of the program, counted on a clean API. */
 async function reference(host: Host, mode: Mode): Promise<{ up: number; replace: number; destroy: number }> {
-  const s = await SweepStack.create(host, mode, `ref-${host}-${mode}`);
+  const s = await SweepStack.create(host, mode, "ref");
   try {
     const count = async (step: () => Promise<unknown>) => {
       s.emulator.resetStats();
