@@ -3,12 +3,11 @@ import { agentSchema, isNotFound, type Agent, type CdcClient } from "../client/i
 import { client } from "../context.js";
 import { AGENT } from "../kinds/agent.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
-import { namedObjects } from "../lookup.js";
 import type { ImportListing } from "../kinds/imported.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers } from "../normalize.js";
 import { createNamed } from "./createNamed.js";
-import { plainString, recoverAmongNamed } from "./recovered.js";
+import { plainString, recoverAmongNamed, type NamedList } from "./recovered.js";
 import { unlessGone } from "./gone.js";
 import { PartialFailure, withProviderKey } from "./failure.js";
 import { listIfServed } from "./listing.js";
@@ -81,6 +80,9 @@ function outputs(live: Agent, inputs: AgentInputs): AgentOutputs {
 }
 
 /** Agents: deploy and cancel are transitions of a desired state; delete is the API's soft delete. */
+/** Where agents are listed, and their ids. */
+const LISTED: NamedList<typeof agentSchema> = { listPath: "/agents", schema: agentSchema, idOf: (a) => a.job_id };
+
 export class AgentProvider {
   /** `pulumi-cdc import`: every agent not deleted (the API's soft delete keeps them listed), or none when the API has no list of them. */
   async listForImport(api: CdcClient, listing: ImportListing): Promise<Agent[]> {
@@ -131,10 +133,9 @@ export class AgentProvider {
   findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
     const instructions = plainString(inputs.instructions);
     return recoverAmongNamed(api, context, {
-      noun: "agent",
-      plural: "agents",
+      ...LISTED,
+      kind: AGENT,
       name: inputs.name,
-      list: (name) => namedObjects(api, "/agents", agentSchema, (a) => a.job_id, name),
       differs: (found) => (instructions !== undefined && found.instructions !== instructions ? "other instructions" : undefined),
     });
   }
@@ -145,9 +146,7 @@ export class AgentProvider {
     let live = await createNamed({
       api,
       what: `agent "${inputs.name}"`,
-      listPath: "/agents",
-      schema: agentSchema,
-      idOf: (a) => a.job_id,
+      ...LISTED,
       name: inputs.name,
       send: () =>
         api.post("/agents", {

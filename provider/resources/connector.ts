@@ -70,7 +70,7 @@ interface KindSpec {
   inputSchema: (typeof SOURCE_KIND)["inputSchema"] | (typeof DESTINATION_KIND)["inputSchema"];
   replaceOnChange: (typeof SOURCE_KIND)["replaceOnChange"];
   /** Its declaration's outputs, of which those echoing the API's object are read off it. */
-  declaration: { outputs: readonly PropertySpec[] };
+  declaration: { outputs: readonly PropertySpec[]; noun: string; plural: string };
 }
 
 /**
@@ -203,8 +203,7 @@ export class ConnectorProvider {
   /** `pulumi-cdc recover`: the object a killed run's create made, by the unique name it was given, of the program's connector. */
   findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
     return recoverByName(api, context, {
-      noun: this.spec.label,
-      plural: this.spec.collection,
+      kind: this.spec.declaration,
       name: inputs.name,
       connector: inputs.connector,
       list: (partial) => api.listAll(this.path(), { partial_name: partial }, this.spec.schema),

@@ -4,12 +4,11 @@ import { client } from "../context.js";
 import type { ImportListing } from "../kinds/imported.js";
 import { HTTP_CONNECTION } from "../kinds/httpConnection.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
-import { namedObjects } from "../lookup.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK, sameMembers } from "../normalize.js";
 import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
 import { createNamed } from "./createNamed.js";
-import { plainString, recoverAmongNamed } from "./recovered.js";
+import { plainString, recoverAmongNamed, type NamedList } from "./recovered.js";
 import { unlessGone } from "./gone.js";
 import { listIfServed } from "./listing.js";
 import { resolveName } from "./naming.js";
@@ -94,6 +93,9 @@ export function httpConnectionFindings(live: HttpConnection | undefined, recorde
 }
 
 /** HTTP connections of agents: headers are secrets the provider never reads back. */
+/** Where HTTP connections are listed, and their ids. */
+const LISTED: NamedList<typeof httpConnectionSchema> = { listPath: "/agents/connections/http", schema: httpConnectionSchema, idOf: (c) => c.connection_id };
+
 export class HttpConnectionProvider {
   /** `pulumi-cdc import`: every HTTP connection, or none when the API has no list of them. */
   listForImport(api: CdcClient, listing: ImportListing): Promise<HttpConnection[]> {
@@ -140,10 +142,9 @@ export class HttpConnectionProvider {
   findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
     const url = plainString(inputs.url);
     return recoverAmongNamed(api, context, {
-      noun: "HTTP connection",
-      plural: "HTTP connections",
+      ...LISTED,
+      kind: HTTP_CONNECTION,
       name: inputs.name,
-      list: (name) => namedObjects(api, "/agents/connections/http", httpConnectionSchema, (c) => c.connection_id, name),
       differs: (found) => (url !== undefined && found.url !== url ? `its url is ${found.url}` : undefined),
     });
   }
@@ -154,9 +155,7 @@ export class HttpConnectionProvider {
     const live = await createNamed({
       api,
       what: `HTTP connection "${inputs.name}"`,
-      listPath: "/agents/connections/http",
-      schema: httpConnectionSchema,
-      idOf: (c) => c.connection_id,
+      ...LISTED,
       name: inputs.name,
       send: () =>
         api.post("/agents/connections/http", {

@@ -142,7 +142,7 @@ export class KafkaUserProvider {
   findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
     // A Kafka user's unique name is its username, which is also its id; the API lists them all.
     const list = async (partial: string) => (await listKafkaUsers(api)).filter((u) => u.username.includes(partial)).map((u) => ({ ...u, id: u.username, name: u.username }));
-    return recoverByName(api, context, { noun: "Kafka user", plural: "Kafka users", name: inputs.username, list });
+    return recoverByName(api, context, { kind: KAFKA_USER, name: inputs.username, list });
   }
 
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */

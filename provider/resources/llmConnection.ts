@@ -4,12 +4,11 @@ import { client } from "../context.js";
 import type { ImportListing } from "../kinds/imported.js";
 import { LLM_CONNECTION } from "../kinds/llmConnection.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
-import { namedObjects } from "../lookup.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK } from "../normalize.js";
 import { newSalt, sameSecret, secretDigest } from "../secret-digest.js";
 import { createNamed } from "./createNamed.js";
-import { plainString, recoverAmongNamed } from "./recovered.js";
+import { plainString, recoverAmongNamed, type NamedList } from "./recovered.js";
 import { unlessGone } from "./gone.js";
 import { listIfServed } from "./listing.js";
 import { resolveName } from "./naming.js";
@@ -78,6 +77,9 @@ function keyOf(apiKey: string): { salt: string; digest: string } {
  * new one, repoint the agents that use it, then delete the old one) keeps those agents working.
  * Names need not be unique, so the replacement can exist beside the original.
  */
+/** Where LLM connections are listed, and their ids. */
+const LISTED: NamedList<typeof llmConnectionSchema> = { listPath: "/agents/connections/llm", schema: llmConnectionSchema, idOf: (c) => c.connection_id };
+
 export class LlmConnectionProvider {
   /** `pulumi-cdc import`: every LLM connection, or none when the API has no list of them. */
   listForImport(api: CdcClient, listing: ImportListing): Promise<LlmConnection[]> {
@@ -131,10 +133,9 @@ export class LlmConnectionProvider {
     const provider = plainString(inputs.provider);
     const model = plainString(inputs.model);
     return recoverAmongNamed(api, context, {
-      noun: "LLM connection",
-      plural: "LLM connections",
+      ...LISTED,
+      kind: LLM_CONNECTION,
       name: inputs.name,
-      list: (name) => namedObjects(api, "/agents/connections/llm", llmConnectionSchema, (c) => c.connection_id, name),
       differs: (found) => ((provider !== undefined && found.provider !== provider) || (model !== undefined && found.model !== model) ? `it is ${found.provider} ${found.model}` : undefined),
     });
   }
@@ -160,9 +161,7 @@ export class LlmConnectionProvider {
     const live = await createNamed({
       api,
       what: `LLM connection "${inputs.name}"`,
-      listPath: "/agents/connections/llm",
-      schema: llmConnectionSchema,
-      idOf: (c) => c.connection_id,
+      ...LISTED,
       name: inputs.name,
       send: () =>
         api.post("/agents/connections/llm", {

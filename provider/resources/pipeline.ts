@@ -143,9 +143,8 @@ export class PipelineProvider {
   findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
     const sourceId = plainString((inputs.source as { id?: unknown } | undefined)?.id);
     return recoverByName(api, context, {
-      noun: "pipeline",
+      kind: PIPELINE,
       name: inputs.name,
-      plural: "pipelines",
       list: (partial) => api.listAll("/pipelines", { partial_name: partial }, pipelineSchema),
       differs: (found) => (sourceId !== undefined && found.source?.id && found.source.id !== sourceId ? `a pipeline of source ${found.source.id}` : undefined),
     });

@@ -1,6 +1,7 @@
 import type { CdcClient } from "../client/index.js";
 import type { FoundByName, RecoverContext, Recovered } from "../kinds/spec.js";
-import { notOurs } from "../lookup.js";
+import type { z } from "zod";
+import { namedObjects, notOurs } from "../lookup.js";
 import { autonameBase } from "./naming.js";
 
 // What `pulumi-cdc recover` makes of a killed run's create, for the two ways the platform names
@@ -39,8 +40,8 @@ export async function recoverByName<T extends Listed>(
   api: CdcClient,
   context: RecoverContext,
   opts: {
-    noun: string;
-    plural: string;
+    /** The kind's declaration: how messages name its objects. */
+    kind: { noun: string; plural: string };
     name: unknown;
     /** The objects whose names contain `partial` (the API's filter; exact names are picked here). */
     list: (partial: string) => Promise<T[]>;
@@ -54,14 +55,14 @@ export async function recoverByName<T extends Listed>(
   const test = nameTest(name, context);
   if ("autoname" in test) {
     const candidates = (await opts.list(test.base)).filter((o) => typeof o.name === "string" && test.autoname.test(o.name) && o.id && !context.tracked(o.id) && !context.claimed.has(o.id) && why(o) === undefined);
-    return oneOf(candidates.map((o) => [o.id!, o.name!] as const), `${test.base}-<8 hex>`, opts, context);
+    return oneOf(candidates.map((o) => [o.id!, o.name!] as const), `${test.base}-<8 hex>`, opts.kind, context);
   }
   const found = (await opts.list(name)).find((o) => o.name === name);
-  if (!found?.id) return { absent: `no ${opts.noun} named "${name}" exists: the create never happened; \`pulumi up\` creates it` };
+  if (!found?.id) return { absent: `no ${opts.kind.noun} named "${name}" exists: the create never happened; \`pulumi up\` creates it` };
   const not = why(found);
   if (not !== undefined) return { foreign: `"${name}" exists but is not this create's (${not}): left alone; \`pulumi up\` will report the name as taken` };
   if (context.tracked(found.id)) return { foreign: `"${name}" (${found.id}) is already in the stack under another resource` };
-  return { found: found.id, what: `found ${opts.noun} "${name}" (${found.id}): taken into the stack` };
+  return { found: found.id, what: `found ${opts.kind.noun} "${name}" (${found.id}): taken into the stack` };
 }
 
 /**
@@ -70,27 +71,32 @@ export async function recoverByName<T extends Listed>(
  * that match the create's settings (`differs`). One is the run's; several cannot be told apart,
  * and recover names them instead of guessing.
  */
-export async function recoverAmongNamed<T extends { created_from?: string | null; name?: string | null }>(
+export async function recoverAmongNamed<S extends z.ZodType<{ created_from?: string | null; name?: string | null }>>(
   api: CdcClient,
   context: RecoverContext,
-  opts: {
-    noun: string;
-    plural: string;
+  opts: NamedList<S> & {
+    /** The kind's declaration: how messages name its objects. */
+    kind: { noun: string; plural: string };
     name: unknown;
-    /** The objects whose names pass the test, by id; undefined when the API has no such list. */
-    list: (name: string | ((name: string) => boolean)) => Promise<Map<string, T> | undefined>;
-    differs?: (found: T) => string | undefined;
+    differs?: (found: z.output<S>) => string | undefined;
   },
 ): Promise<Recovered> {
   const name = plainString(opts.name);
   if (name === undefined) return { unsettled: UNREADABLE };
   const test = nameTest(name, context);
-  const listed = await opts.list("exact" in test ? test.exact : (n) => test.autoname.test(n));
-  if (listed === undefined) return { unsettled: `the API has no list of ${opts.plural} to tell whether "${name}" was created: check the console, and delete it there if it was, before \`pulumi up\`` };
+  const listed = await namedObjects(api, opts.listPath, opts.schema, opts.idOf, "exact" in test ? test.exact : (n) => test.autoname.test(n));
+  if (listed === undefined) return { unsettled: `the API has no list of ${opts.kind.plural} to tell whether "${name}" was created: check the console, and delete it there if it was, before \`pulumi up\`` };
   const candidates = [...listed].filter(
     ([id, found]) => !context.tracked(id) && !context.claimed.has(id) && notOurs(found, {}, api.createdFrom) === undefined && opts.differs?.(found) === undefined,
   );
-  return oneOf(candidates.map(([id, found]) => [id, found.name ?? name] as const), "exact" in test ? name : `${test.base}-<8 hex>`, opts, context);
+  return oneOf(candidates.map(([id, found]) => [id, found.name ?? name] as const), "exact" in test ? name : `${test.base}-<8 hex>`, opts.kind, context);
+}
+
+/** Where a kind of the agents area lists its objects, and its objects' ids: what a create after a lost answer and recover both read. */
+export interface NamedList<S extends z.ZodType> {
+  listPath: string;
+  schema: S;
+  idOf: (item: z.output<S>) => string;
 }
 
 /** One candidate is the run's object; none means the create never happened; several cannot be told apart. */

@@ -78,7 +78,7 @@ export class TagProvider {
 
   /** `pulumi-cdc recover`: the object a killed run's create made, by the unique name it was given. */
   findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
-    return recoverByName(api, context, { noun: "tag", plural: "tags", name: inputs.name, list: (partial) => listTags(api, { tag_name: partial }) });
+    return recoverByName(api, context, { kind: TAG, name: inputs.name, list: (partial) => listTags(api, { tag_name: partial }) });
   }
 
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */

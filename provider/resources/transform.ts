@@ -189,9 +189,8 @@ export class TransformProvider {
   findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
     const type = plainString(inputs.transform);
     return recoverByName(api, context, {
-      noun: "transform",
+      kind: TRANSFORM,
       name: inputs.name,
-      plural: "transforms",
       list: (partial) => api.listAll("/transforms", { partial_name: partial }, transformSchema),
       differs: (found) => (type !== undefined && found.transform_type && found.transform_type !== type ? `a ${found.transform_type} transform, not ${type}` : undefined),
     });

@@ -16,6 +16,7 @@ import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorStats, type RunningEmulator } from "../../dist/emulator/index.js";
 import { CdcClient, clientCredentialSchema, destinationConnectorSchema, sourceConnectorSchema, tagSchema } from "../../dist/provider/client/index.js";
 import { ENGINE_FLAGS, run, type Ran } from "../lib/process";
+import { privateStackEnv } from "../lib/stack-env";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAM = join(ROOT, "test", "e2e", "fixtures", "chaos");
@@ -114,16 +115,7 @@ async function runSeed(seed: number, sources: number): Promise<SeedResult> {
     const cwd = join(dir, "program");
     await cp(PROGRAM, cwd, { recursive: true });
     await symlink(join(ROOT, "node_modules"), join(cwd, "node_modules"), "dir");
-    const baseEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CDC_")));
-    const env: NodeJS.ProcessEnv = {
-      ...baseEnv,
-      PULUMI_HOME: join(dir, "home"),
-      PULUMI_BACKEND_URL: `file://${join(dir, "backend")}`,
-      PULUMI_CONFIG_PASSPHRASE: "chaos-passphrase",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    };
-    await mkdir(join(dir, "backend"), { recursive: true });
+    const env = privateStackEnv(dir, "chaos-passphrase");
     const stack = "chaos";
     const prefix = `chaos${seed}`;
     await must(["stack", "init", stack], cwd, env);

@@ -20,6 +20,7 @@ import { killTree } from "./kill-tree";
 import { startEmulator, type RunningEmulator } from "../../dist/emulator/index.js";
 import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
 import { ENGINE_FLAGS, run, type Ran } from "../lib/process";
+import { privateStackEnv } from "../lib/stack-env";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAM = join(ROOT, "scripts", "bench", "programs", "cdc-plugin");
@@ -131,18 +132,8 @@ async function main() {
     const project = await readFile(join(PROGRAM, "Pulumi.yaml"), "utf8");
     await writeFile(join(cwd, "Pulumi.yaml"), project.replace(/^(\s*path:\s*)(\S.*?)\s*$/gm, (_l, key: string, p: string) => `${key}${JSON.stringify(resolve(PROGRAM, p))}`));
     await symlink(join(ROOT, "node_modules"), join(cwd, "node_modules"), "dir");
-    const env: NodeJS.ProcessEnv = {
-      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CDC_"))),
-      PULUMI_HOME: join(dir, "home"),
-      PULUMI_BACKEND_URL: `file://${join(dir, "backend")}`,
-      PULUMI_CONFIG_PASSPHRASE: "killed-passphrase",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_SKIP_CONFIRMATIONS: "true",
-      // The setting under test.
-      PULUMI_SKIP_CHECKPOINTS: "true",
-    };
-    await mkdir(join(dir, "backend"), { recursive: true });
+    // The setting under test.
+    const env = privateStackEnv(dir, "killed-passphrase", { PULUMI_SKIP_CHECKPOINTS: "true" });
     const stack = "killed";
     const prefix = stack;
     await must("stack init", pulumi(["stack", "init", stack], cwd, env));

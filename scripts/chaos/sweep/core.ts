@@ -6,7 +6,7 @@
  * `npm run chaos -- --sweep` (main.ts) and by the test suite's slice (test/e2e/sweep.test.ts).
  */
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, symlink, cp } from "node:fs/promises";
+import { cp, mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
@@ -27,6 +27,7 @@ import { getTopic } from "../../../dist/provider/resources/topic.js";
 import { getTopicDestination } from "../../../dist/provider/resources/topicDestination.js";
 import { getChain } from "../../../dist/provider/smt/api.js";
 import { ENGINE_FLAGS, run, type Ran } from "../../lib/process";
+import { privateStackEnv } from "../../lib/stack-env";
 import { killTree } from "../kill-tree";
 import { expected, TS_PROGRAM, writeYamlProgram, type Expected } from "./program";
 
@@ -71,19 +72,7 @@ export class SweepStack {
     } else {
       await writeYamlProgram(cwd, prefix, 0);
     }
-    await mkdir(join(dir, "backend"), { recursive: true });
-    const env: NodeJS.ProcessEnv = {
-      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CDC_"))),
-      PULUMI_HOME: join(dir, "home"),
-      PULUMI_BACKEND_URL: `file://${join(dir, "backend")}`,
-      PULUMI_CONFIG_PASSPHRASE: "sweep-passphrase",
-      PULUMI_SKIP_UPDATE_CHECK: "true",
-      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_SKIP_CONFIRMATIONS: "true",
-      PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-      NO_COLOR: "1",
-      ...(mode === "skipped" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}),
-    };
+    const env = privateStackEnv(dir, "sweep-passphrase", { PULUMI_NODEJS_TRANSPILE_ONLY: "true", NO_COLOR: "1", ...(mode === "skipped" ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}) });
     const emulator = await startEmulator({ port: 0 });
     const web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
     const stack = new SweepStack(host, mode, prefix, dir, cwd, env, emulator, web, 0);
