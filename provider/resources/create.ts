@@ -22,6 +22,8 @@ export interface CreateSteps<T> {
   mismatch: (found: T) => string | undefined;
   policy: RetryPolicy;
   sleep?: (ms: number) => Promise<void>;
+  /** How `find` looks, for the message when the attempts run out: "looked up by name" unless said. */
+  lookup?: string;
 }
 
 /**
@@ -83,7 +85,7 @@ export async function createSurvivingFaults<T>(steps: CreateSteps<T>): Promise<T
     const wait = backoffDelay(attempt, steps.policy);
     const spent = budget !== undefined && !budget.allows(wait);
     if (attempt >= steps.policy.maxAttempts || spent) {
-      const outcome = lookedUp ? "nothing was created (looked up by name)" : "the API could not be asked whether it was created";
+      const outcome = lookedUp ? `nothing was created (${steps.lookup ?? "looked up by name"})` : "the API could not be asked whether it was created";
       const knob = spent ? `the resource's retry budget (cdc:resourceTimeoutSec, ${Math.round(budget!.timeoutMs / 1000)} s) is spent` : `cdc:retryAttempts (${steps.policy.maxAttempts}) allows no more`;
       const elapsed = budget ? ` over ${(budget.elapsedMs() / 1000).toFixed(1)} s` : "";
       const retried = budget?.summary() ? ` Retried in all: ${budget.summary()}.` : "";

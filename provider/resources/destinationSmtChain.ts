@@ -11,6 +11,7 @@ import { newSalt } from "../secret-digest.js";
 import { getChain, putChain, type LiveChain, type TypedInstance } from "../smt/api.js";
 import { buildWrites, checkEntries, compareEntries, digestsOf, entryAsProgram, withHeldSecrets, liveEntries, priorsOf, secretPresenceFindings, withoutSecrets, type Finding, type SecretDigests, type SmtEntry } from "../smt/entries.js";
 import { chainWriteError } from "../smt/errors.js";
+import { createSurvivingFaults } from "./create.js";
 
 export type { SmtEntry } from "../smt/entries.js";
 
@@ -242,7 +243,7 @@ export class DestinationSmtChainProvider {
     const destination = props?.destination ?? id;
     const live = await getChain(api, destination);
     if (!live || live.transforms.length === 0) return;
-    await putChain(api, destination, { ...(live.revision ? { expected_revision: live.revision } : {}), transforms: [] }).catch(async (err: unknown) => {
+    await putSurvivingFaults(api, destination, { ...(live.revision ? { expected_revision: live.revision } : {}), transforms: [] }, []).catch(async (err: unknown) => {
       throw await chainWriteError(err, { api, destinationId: destination, expected: live.revision, entries: [] });
     });
   }
@@ -251,12 +252,35 @@ export class DestinationSmtChainProvider {
     const transforms = buildWrites(inputs.transforms, priorsOf(base), { salt: secrets.salt, digests: secrets.digests });
     const expected = base.revision;
     try {
-      const live = await putChain(api, inputs.destination, { ...(expected ? { expected_revision: expected } : {}), transforms });
+      const live = await putSurvivingFaults(api, inputs.destination, { ...(expected ? { expected_revision: expected } : {}), transforms }, inputs.transforms);
       return outputs(inputs.destination, inputs.transforms, live, secrets.salt, digestsOf(inputs.transforms, secrets.salt, secrets.digests));
     } catch (err) {
       throw await chainWriteError(err, { api, destinationId: inputs.destination, expected, entries: inputs.transforms });
     }
   }
+}
+
+/**
+ * The chain PUT is a compare-and-swap on the revision Pulumi read, so it is never sent again
+ * blindly: after a failure whose outcome is unknown (a 5xx, a lost answer) the chain is read, and
+ * when it holds the entries written (secrets aside), the write landed; otherwise it is sent again
+ * against the same revision, and a chain changed meanwhile is the conflict it should be.
+ */
+function putSurvivingFaults(api: CdcClient, destination: string, write: Parameters<typeof putChain>[2], entries: readonly SmtEntry[]): Promise<LiveChain> {
+  const mine = entries.map(withoutSecrets);
+  return createSurvivingFaults({
+    what: `the SMT chain of destination ${destination}`,
+    send: () => putChain(api, destination, write),
+    find: async () => {
+      const live = await getChain(api, destination);
+      if (!live) return undefined;
+      const { entries: held, unmanaged } = liveEntries(live);
+      return unmanaged.length === 0 && compareEntries(mine, held, "was").length === 0 ? live : undefined;
+    },
+    mismatch: () => undefined,
+    policy: api.retryPolicy,
+    lookup: "the chain read back",
+  });
 }
 
 /** A value the state keeps encrypted (a secret), at any depth. */

@@ -118,7 +118,7 @@ describe("DestinationSmtChain provider against the emulator", () => {
     expect(puts() - before).toBe(1);
   });
 
-  it("a 422 names each issue's entry, instance and key; a 503 or a lost answer is not retried", async () => {
+  it("a 422 names each issue's entry, instance and key; after a 503 or a lost answer the chain is read back, and the write lands once", async () => {
     const destination = await newDestination();
     const { outs } = await chains.create(await checked(destination, [mask(), route()]));
     // A rule of the platform's that check() did not apply (the inputs skip it here): the API's 422 is the last word.
@@ -133,14 +133,21 @@ describe("DestinationSmtChain provider against the emulator", () => {
     expect(String(err)).toContain(`transforms[0].fieldsInclude[0] (transform "Mask email", instance ${outs.instanceIds[0]}): String should match pattern`);
     expect(String(err)).not.toContain(SALT);
 
-    for (const fault of [{ failNext: 1 }, { loseNext: 1 }]) {
-      await chains.diff(destination, outs, await checked(destination, [mask(), route({ replacement: "$1_y" })]));
+    // The PUT is a compare-and-swap on the revision read: after a failure whose outcome is unknown
+    // the chain is read back. A 503 wrote nothing, so it is sent again against the same revision;
+    // a lost answer wrote it, so the read-back is the result and nothing is sent again.
+    let recorded = outs;
+    for (const [fault, sent, replacement] of [[{ failNext: 1 }, 2, "$1_y"], [{ loseNext: 1 }, 1, "$1_z"]] as const) {
+      const inputs = await checked(destination, [mask(), route({ replacement })]);
+      await chains.diff(destination, recorded, inputs);
       h.emulator.setFaults({ ...fault, routes: [`/destinations/${destination}/smt-chain`] });
       const count = puts();
-      const failed = await chains.update(destination, outs, await checked(destination, [mask(), route({ replacement: "$1_y" })])).catch((e: Error) => e);
-      h.emulator.setFaults({ failNext: 0, loseNext: 0, routes: ["/"] });
-      expect(failed).toBeInstanceOf(Error);
-      expect(puts() - count).toBe(1);
+      const updated = await chains.update(destination, recorded, inputs).finally(() => h.emulator.setFaults({ failNext: 0, loseNext: 0, routes: ["/"] }));
+      expect(puts() - count).toBe(sent);
+      const now = await live(destination);
+      expect(now.desired.transforms[1]!).toMatchObject({ config: { replacement } });
+      expect(updated.outs.chainRevision).toBe(now.desired.chain_revision);
+      recorded = updated.outs;
     }
   });
 
