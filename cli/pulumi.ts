@@ -55,20 +55,24 @@ export function pulumiRunner(options: { binary?: string; env?: NodeJS.ProcessEnv
     });
 }
 
-/** Pulumi's `error: ...` lines (its stderr also carries warnings and blank lines), at most a few. */
-export function pulumiErrorText(stderr: string): string {
-  const lines = stderr
-    .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l !== "");
-  const errors = lines.filter((l) => l.startsWith("error:")).map((l) => l.slice("error:".length).trim());
-  const chosen = (errors.length > 0 ? errors : lines).slice(0, 5);
+/**
+ * Pulumi's `error: ...` lines, at most a few: its stderr's (which also carries warnings and blank
+ * lines), else those of its stdout (an update's diagnostics, where a resource's error is printed).
+ */
+export function pulumiErrorText(stderr: string, stdout = ""): string {
+  const lines = (text: string) =>
+    text
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l !== "");
+  const errors = (text: string) => [...new Set(lines(text).filter((l) => l.startsWith("error:")).map((l) => l.slice("error:".length).trim()))];
+  const chosen = (errors(stderr).length > 0 ? errors(stderr) : errors(stdout).length > 0 ? errors(stdout) : lines(stderr)).slice(0, 5);
   return chosen.length > 0 ? chosen.join("; ") : "no error output";
 }
 
 export function failed(args: readonly string[], result: PulumiResult): PulumiCommandError {
   const how = result.code === null ? "was stopped" : `exited with ${result.code}`;
-  return new PulumiCommandError(`\`pulumi ${args.join(" ")}\` ${how}: ${pulumiErrorText(result.stderr)}`);
+  return new PulumiCommandError(`\`pulumi ${args.join(" ")}\` ${how}: ${pulumiErrorText(result.stderr, result.stdout)}`);
 }
 
 /** `pulumi stack --show-name`: the stack selected in `cwd`, for when --stack is not given. */

@@ -7,7 +7,7 @@ import { findBrokenSidecars, readCheckpointFile, removeSidecars, UNREADABLE_CHEC
 import { describeError, programDir } from "./common.js";
 import { lastWritten, recoverable, pendingOperations, settlePendingCreates, trackedIds, type PendingOperation } from "./pending.js";
 import type { CommandIO } from "./io.js";
-import { exportStack, failed, PulumiCommandError, selectedStack, stackSettingsConfig } from "./pulumi.js";
+import { exportStack, failed, PulumiCommandError, pulumiErrorText, selectedStack, stackSettingsConfig } from "./pulumi.js";
 import { logicalNameOf } from "./state.js";
 import { addAdopted, plannedCreates, type Planned, type PlannedState } from "./untracked.js";
 
@@ -58,10 +58,17 @@ async function planned(deps: RecoverDeps, stack: string, cwd: string, checkpoint
     parsed = undefined;
   }
   if (result.code !== 0 || typeof parsed !== "object" || parsed === null) {
-    deps.stdout(`Could not list the program's resources (\`pulumi preview --json\` ${result.code === 0 ? "printed no plan" : `exited with ${result.code}`}), so only the stack's pending operations are settled; objects a run killed with skipped checkpoints created are not looked for.\n`);
+    const why = result.code === 0 ? "printed no plan" : `exited with ${result.code}: ${pulumiErrorText(result.stderr, diagnostics(parsed))}`;
+    deps.stdout(`Could not list the program's resources (\`pulumi preview --json\` ${why}), so only the stack's pending operations are settled; objects a run killed with skipped checkpoints created are not looked for.\n`);
     return { ops: [], states: new Map() };
   }
   return plannedCreates(parsed, known);
+}
+
+/** A JSON preview's diagnostics as the text lines a plain preview prints (`error: ...`). */
+function diagnostics(preview: unknown): string {
+  const list = (preview as { diagnostics?: Array<{ message?: unknown; severity?: unknown }> } | undefined)?.diagnostics ?? [];
+  return list.filter((d) => d.severity === "error" && typeof d.message === "string").map((d) => `error: ${d.message as string}`).join("\n");
 }
 
 function stackUrns(checkpoint: unknown): string[] {

@@ -53,11 +53,13 @@ const path = "/pipelines/{id}";
 export function pipelineFindings(live: LivePipeline | undefined, recorded: Pick<PipelineInputs, "name" | "source" | "destination" | "sourceTopics" | "transforms" | "snapshotNewTables" | "tags">): string[] {
   if (!live) return ["was deleted: run `pulumi refresh` to drop it from the stack, then `pulumi up` to create it again"];
   const view = livePipelineView(live);
-  const sourceId = recorded.source.id;
+  // A record recover took in from a preview may not know the ends yet: the refresh after reads them.
+  const sourceId = recorded.source?.id;
+  const destinationId = recorded.destination?.id;
   const findings: string[] = [];
   if (view.name !== recorded.name) findings.push(`was renamed to "${view.name}"`);
-  if (view.sourceId !== sourceId) findings.push(`reads source ${view.sourceId}, not ${sourceId}`);
-  if (view.destinationId !== recorded.destination.id) findings.push(`writes to destination ${view.destinationId}, not ${recorded.destination.id}`);
+  if (sourceId !== undefined && view.sourceId !== sourceId) findings.push(`reads source ${view.sourceId}, not ${sourceId}`);
+  if (destinationId !== undefined && view.destinationId !== destinationId) findings.push(`writes to destination ${view.destinationId}, not ${destinationId}`);
   if (!sameTopics(view.sourceTopics, recorded.sourceTopics ?? [], { sourceId })) {
     findings.push(`selects source topics [${view.sourceTopics.join(", ")}]; the program selects [${(recorded.sourceTopics ?? []).join(", ")}]`);
   }
@@ -119,14 +121,15 @@ export class PipelineProvider {
   }
 
   async diff(pipelineId: string, olds: PipelineOutputs, news: PipelineInputs) {
-    const sourceId = news.source.id;
+    const sourceId = news.source?.id;
     const changed = [
       ...(olds.name !== news.name ? ["name"] : []),
-      ...(olds.source?.id !== news.source.id ? ["source"] : []),
-      ...(olds.destination?.id !== news.destination.id ? ["destination"] : []),
-      ...(!sameTopics(olds.sourceTopics ?? [], news.sourceTopics, { sourceId }) ? ["sourceTopics"] : []),
-      ...(!sameTransformTopics(olds.transforms ?? [], news.transforms, sourceId) ? ["transforms"] : []),
-      ...((olds.snapshotNewTables ?? false) !== news.snapshotNewTables ? ["snapshotNewTables"] : []),
+      ...(olds.source?.id !== news.source?.id ? ["source"] : []),
+      ...(olds.destination?.id !== news.destination?.id ? ["destination"] : []),
+      // Inputs an import (or recover's refresh) leaves out are their defaults: none, and false.
+      ...(!sameTopics(olds.sourceTopics ?? [], news.sourceTopics ?? [], { sourceId }) ? ["sourceTopics"] : []),
+      ...(!sameTransformTopics(olds.transforms ?? [], news.transforms ?? [], sourceId) ? ["transforms"] : []),
+      ...((olds.snapshotNewTables ?? false) !== (news.snapshotNewTables ?? false) ? ["snapshotNewTables"] : []),
       ...(news.tags !== undefined && !sameMembers(olds.tags ?? olds.tagIds, news.tags) ? ["tags"] : []),
     ];
     let drifted = false;

@@ -141,11 +141,11 @@ export class SweepStack {
 
   /**
    * `pulumi up` (or `destroy`) killed with -9, the whole process group and its plugins, once the
-   * API has answered `k` writes and another waits unanswered. The waiting ones are then closed
+   * API has answered `k` writes (of `routes`, every write unless said) and another waits unanswered. The waiting ones are then closed
    * unhandled, so exactly `k` took effect. False when the run ended before its k-th write.
    */
-  async killAfter(command: "up" | "destroy", k: number): Promise<boolean> {
-    const hold = this.emulator.hold(WRITES, k);
+  async killAfter(command: "up" | "destroy", k: number, routes: string | readonly string[] = WRITES): Promise<boolean> {
+    const hold = this.emulator.hold(routes, k);
     const child = spawn("pulumi", [command, "--yes", ...ENGINE_FLAGS, "--stack", "sweep"], { cwd: this.cwd, env: this.env, detached: true, stdio: "ignore" });
     const exited = new Promise<void>((r) => child.once("exit", () => r()));
     try {
@@ -202,7 +202,7 @@ async function census(s: SweepStack) {
 const COUNTED = ["Source", "Destination", "Tag", "Pipeline", "Transform", "LlmConnection", "HttpConnection", "Agent", "KafkaUser", "ClientCredential"] as const;
 
 /** The stack's ids by kind (either host's type tokens), pending operations and deleted halves left out. */
-async function stackIds(s: SweepStack): Promise<Map<string, string[]>> {
+export async function stackIds(s: SweepStack): Promise<Map<string, string[]>> {
   const r = await s.must(["stack", "export"]);
   const checkpoint = JSON.parse(r.output.slice(r.output.indexOf("{"), r.output.lastIndexOf("}") + 1)) as { deployment?: { resources?: Array<{ type: string; id?: string; delete?: boolean }> } };
   const ids = new Map<string, string[]>();
