@@ -208,6 +208,8 @@ export class AgentProvider {
           http_connection_ids: news.httpConnectionIds,
         },
         schema: agentSchema,
+        // It sets values: sending it twice leaves what sending it once does.
+        idempotent: true,
       });
     } catch (err) {
       if (isNotFound(err)) {

@@ -204,6 +204,8 @@ export class HttpConnectionProvider {
       params: { id },
       body: { name: news.name, url: news.url, headers: headerPatch((n, v) => unchanged(olds, n, v), news.headers, Object.keys(live.headers)) },
       schema: httpConnectionSchema,
+      // It sets values (a header kept is sent as the mask, "keep the stored one"): sending it twice leaves what sending it once does.
+      idempotent: true,
     });
     return { outs: outputs(updated, news, olds.secretSalt ?? newSalt()) };
   }
@@ -229,6 +231,7 @@ export class HttpConnectionProvider {
       params: { id },
       body: { name: inputs.name, url: inputs.url, headers: headerPatch(() => true, inputs.headers, Object.keys(live.headers)) },
       schema: httpConnectionSchema,
+      idempotent: true,
     });
     return { id, outs: outputs(updated, inputs, salt) };
   }
