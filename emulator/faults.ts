@@ -24,6 +24,8 @@ export interface FaultSettings {
   seed: number | undefined;
   /** Path prefixes faults apply to; `["/"]` is every route, `[]` none. */
   routes: string[];
+  /** Methods faults apply to (`["PATCH"]`: a route's writes, not its reads); empty or unset, every method. */
+  methods?: string[];
   /** The next N matched requests are answered 503, whatever the rates (tests that need one exact failure). */
   failNext: number;
   /** The next N matched writes are handled, then lose their response, whatever the rates. */
@@ -158,7 +160,8 @@ export class FaultInjector {
     for (const share of [this.fail, this.drop, this.lost]) share.restart();
   }
 
-  applies(path: string): boolean {
+  applies(path: string, method: string): boolean {
+    if (this.current.methods && this.current.methods.length > 0 && !this.current.methods.includes(method)) return false;
     return this.current.routes.some((prefix) => {
       if (prefix === "/") return true;
       const base = prefix.endsWith("/") ? prefix.slice(0, -1) : prefix;

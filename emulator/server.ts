@@ -185,7 +185,7 @@ function countRequest(ctx: EmulatorContext, request: FastifyRequest): string {
 async function injectFaults(ctx: EmulatorContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const { faults, stats } = ctx;
   const path = request.url.split("?")[0]!;
-  if (!faults.applies(path)) return;
+  if (!faults.applies(path, request.method)) return;
   if (faults.latencyMs > 0) {
     stats.faults.delayed += 1;
     await new Promise((resolve) => setTimeout(resolve, faults.latencyMs));

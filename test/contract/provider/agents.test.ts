@@ -152,6 +152,29 @@ describe("HttpConnection, LlmConnection and Agent providers against the emulator
     await llm.delete(model.id);
   });
 
+  it("an HTTP connection's and an agent's update survive a 503: the PATCH sets values, so it is sent again", async () => {
+    const hookInputs = await checked<HttpConnectionInputs>(http, { logicalName: "retried", url: "https://a.example.com", headers: { Authorization: "t-1" } });
+    const hook = await http.create(hookInputs);
+    const model = await llm.create(await checked<LlmConnectionInputs>(llm, { logicalName: "m3", provider: "openai", model: "gpt-4o", apiKey: "k-8" }));
+    const agentInputs = await checked<AgentInputs>(agents, { logicalName: "retried", instructions: "one", llmConnectionId: model.id });
+    const agent = await agents.create(agentInputs);
+    const patches = () => Object.entries(h.emulator.stats().requests).filter(([route]) => route.startsWith("PATCH ")).reduce((n, [, c]) => n + c, 0);
+    const failingOnce = async <T>(route: string, update: () => Promise<T>): Promise<T> => {
+      const before = patches();
+      h.emulator.setFaults({ failNext: 1, routes: [route], methods: ["PATCH"] });
+      const result = await update().finally(() => h.emulator.setFaults({ failNext: 0, routes: ["/"], methods: [] }));
+      expect(patches() - before).toBe(2);
+      return result;
+    };
+    const moved = await failingOnce("/agents/connections/http", () => http.update(hook.id, hook.outs, { ...hookInputs, url: "https://b.example.com" }));
+    expect(moved.outs.url).toBe("https://b.example.com");
+    const renamed = await failingOnce("/agents", () => agents.update(agent.id, agent.outs, { ...agentInputs, instructions: "two" }));
+    expect(renamed.outs.instructions).toBe("two");
+    await agents.delete(agent.id);
+    await llm.delete(model.id);
+    await http.delete(hook.id);
+  });
+
   it("transitions: deployed wants running, not deployed wants anything but running", () => {
     expect(agentTransitions("draft", true)).toEqual(["deploy"]);
     expect(agentTransitions("cancelled", true)).toEqual(["deploy"]);
