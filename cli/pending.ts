@@ -96,6 +96,15 @@ export function settlePendingCreates(checkpoint: unknown, adopt: ReadonlyMap<str
     const urn = op.resource.urn as string;
     const id = op.type === "creating" ? adopt.get(urn) : undefined;
     if (id !== undefined) {
+      // The create of a replacement: the object it replaces is no longer the resource. Deleted
+      // already when the replacement deletes first (the refresh drops it), else the next
+      // `pulumi up` deletes it, as the interrupted run would have.
+      for (const r of resources) {
+        if (r.urn === urn && r.delete !== true) {
+          r.delete = true;
+          delete r.pendingReplacement;
+        }
+      }
       // Appended: what it depends on (its parent, its provider) is already listed, and nothing can depend on a resource still being created.
       resources.push({ ...op.resource, id, outputs: op.resource.inputs ?? {} });
     } else if (!(op.type === "creating" && clear.has(urn))) {

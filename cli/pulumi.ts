@@ -65,7 +65,15 @@ export function pulumiErrorText(stderr: string, stdout = ""): string {
       .split("\n")
       .map((l) => l.trim())
       .filter((l) => l !== "");
-  const errors = (text: string) => [...new Set(lines(text).filter((l) => l.startsWith("error:")).map((l) => l.slice("error:".length).trim()))];
+  // An error line, with the bullets under it (`error: 2 errors occurred:` then `* ...` each).
+  const errors = (text: string) => {
+    const out: string[] = [];
+    for (const l of lines(text)) {
+      if (l.startsWith("error:")) out.push(l.slice("error:".length).trim());
+      else if (l.startsWith("* ") && out.length > 0) out[out.length - 1] += ` ${l}`;
+    }
+    return [...new Set(out)];
+  };
   const chosen = (errors(stderr).length > 0 ? errors(stderr) : errors(stdout).length > 0 ? errors(stdout) : lines(stderr)).slice(0, 5);
   return chosen.length > 0 ? chosen.join("; ") : "no error output";
 }

@@ -77,9 +77,12 @@ export function plannedCreates(preview: unknown, known: ReadonlySet<string>): Pl
   const ops: PendingOperation[] = [];
   for (const step of steps) {
     const state = step.newState;
-    if (step.op !== "create" || !state || typeof state.urn !== "string" || typeof state.type !== "string") continue;
+    // The new half of a replacement too: a killed run may have made it, under the URN the stack still holds for the old one.
+    const replacing = step.op === "replace" || step.op === "create-replacement";
+    if ((step.op !== "create" && !replacing) || !state || typeof state.urn !== "string" || typeof state.type !== "string") continue;
+    if (ops.some((op) => op.urn === state.urn)) continue;
     states.set(state.urn, state);
-    if (known.has(state.urn) || !recoverable(state.type)) continue;
+    if ((known.has(state.urn) && !replacing) || !recoverable(state.type)) continue;
     const inputs = withoutUnknowns(state.inputs ?? {}) as Record<string, unknown>;
     const waiting = JSON.stringify(inputs) !== JSON.stringify(state.inputs ?? {});
     ops.push({ type: "creating", urn: state.urn, resourceType: state.type, inputs: coreProps(state.type, inputs), resource: state as Record<string, unknown>, planned: true, ...(waiting ? { waiting: true as const } : {}) });
@@ -147,6 +150,9 @@ export function addAdopted(checkpoint: unknown, adopt: ReadonlyMap<string, strin
       continue;
     }
     const held = (u: string) => present.has(u);
+    // A replacement the killed run made: the object it replaces is deleted already (the refresh
+    // drops it) or is deleted by the next `pulumi up`, as the interrupted run would have.
+    for (const old of resources) if (old.urn === urn && old.delete !== true) old.delete = true;
     const r = record(state, { id, custom: true, ...(provider ? { provider } : {}) });
     r.dependencies = (state.dependencies ?? []).filter(held);
     r.propertyDependencies = Object.fromEntries(Object.entries(state.propertyDependencies ?? {}).map(([k, v]) => [k, v.filter(held)]));

@@ -72,6 +72,17 @@ describe("pending operations of an interrupted run", () => {
     expect(before.deployment.pending_operations).toHaveLength(3);
   });
 
+  it("the create of a replacement, taken in, marks the object it replaces for deletion: one live resource per URN", () => {
+    const before = checkpoint();
+    before.deployment.resources.push({ urn: urn("found"), type: SOURCE, id: "src-old", inputs: {}, outputs: {}, pendingReplacement: true } as never);
+    const after = settlePendingCreates(before, new Map([[urn("found"), "src-new"]]), new Set()) as ReturnType<typeof checkpoint>;
+    const records = after.deployment.resources.filter((r) => r.urn === urn("found")) as Array<Record<string, unknown>>;
+    expect(records.map((r) => [r.id, r.delete === true, r.pendingReplacement === true])).toEqual([
+      ["src-old", true, false],
+      ["src-new", false, false],
+    ]);
+  });
+
   it("a pending update is never turned into a resource, even if named in the adopt map", () => {
     const after = settlePendingCreates(checkpoint(), new Map([[urn("updated"), "src-9"]]), new Set()) as ReturnType<typeof checkpoint>;
     expect(after.deployment.resources).toHaveLength(2);

@@ -75,6 +75,28 @@ describe("planned creates of a run killed with skipped checkpoints", () => {
     expect(checkpoint.deployment.resources).toHaveLength(2);
   });
 
+  it("takes the new half of a replacement the stack holds the old one of, and marks the old one for deletion", () => {
+    const replaced = { steps: [{ op: "replace", urn: SRC, newState: { ...preview.steps[2]!.newState, inputs: { name: "orders", connector: "postgresql" } } }] };
+    const planned = plannedCreates(replaced, new Set([SRC]));
+    expect(planned.ops.map((op) => op.urn)).toEqual([SRC]);
+    const checkpoint = {
+      version: 3,
+      deployment: {
+        resources: [
+          { urn: STACK, custom: false, type: "pulumi:pulumi:Stack" },
+          { urn: PROVIDER, custom: true, type: "pulumi:providers:cdc", id: "prov-1" },
+          { urn: SRC, custom: true, type: "cdc:index:Source", id: "src-old", provider: `${PROVIDER}::prov-1`, parent: STACK },
+        ],
+      },
+    };
+    const { checkpoint: out } = addAdopted(checkpoint, new Map([[SRC, "src-new"]]), planned.states);
+    const records = ((out as typeof checkpoint).deployment.resources as Array<Record<string, unknown>>).filter((r) => r.urn === SRC);
+    expect(records.map((r) => [r.id, r.delete === true])).toEqual([
+      ["src-old", true],
+      ["src-new", false],
+    ]);
+  });
+
   it("builds the stack resource from the preview, and skips a create whose provider the stack has no record of", () => {
     const { states } = plannedCreates(preview, new Set());
     const { checkpoint: out, skipped } = addAdopted({ version: 3, deployment: { resources: [] } }, new Map([[SRC, "src-9"]]), states);
