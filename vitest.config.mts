@@ -21,7 +21,6 @@ const SLOWEST_FIRST = [
   "test/e2e/import.test.ts",
   "test/e2e/smt-chain.test.ts",
   "test/e2e/agents.test.ts",
-  "test/contract/provider/pipeline.test.ts",
   "test/e2e/topic-destination.test.ts",
   "test/e2e/kafka-user.test.ts",
   "test/unit/sdks.test.ts",
@@ -31,7 +30,6 @@ const SLOWEST_FIRST = [
   "test/e2e/catalogue.test.ts",
   "test/e2e/references.test.ts",
   "test/e2e/import-typed.test.ts",
-  "test/contract/provider/connector.test.ts",
   "test/e2e/import-ts.test.ts",
 ];
 

@@ -17,14 +17,10 @@ describe("the agents example under the real Pulumi engine", { timeout: ENGINE_TI
     emulator = await startEmulator({ port: 0 });
     web = webClient(emulator);
     stack = await TestStack.create(PROGRAM, { stackName: "agents" });
-    await stack.useApi(emulator);
-    await stack.setConfig("cdc-agents:openaiApiKey", API_KEY, true);
-    await stack.setConfig("cdc-agents:ticketsToken", TOKEN, true);
-    await stack.setConfig("cdc-agents:traceHeader", "trace-on");
+    await stack.useApi(emulator, { "cdc-agents:traceHeader": "trace-on" }, { "cdc-agents:openaiApiKey": API_KEY, "cdc-agents:ticketsToken": TOKEN });
   });
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     await web?.close();
     await emulator?.stop();
   });

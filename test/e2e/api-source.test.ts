@@ -17,12 +17,10 @@ describe("a HubSpot API source under the real engine", { timeout: ENGINE_TIMEOUT
     emulator = await startEmulator({ port: 0 });
     web = webClient(emulator);
     stack = await TestStack.create(join(__dirname, "fixtures", "api-source-ts"), { stackName: `api-source-${process.pid}` });
-    await stack.useApi(emulator);
-    await stack.setConfig("hubspotToken", TOKEN, true);
+    await stack.useApi(emulator, {}, { hubspotToken: TOKEN });
   });
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     await web?.close();
     await emulator?.stop();
   });

@@ -20,8 +20,7 @@ describe("every catalogued connector under the real Pulumi engine", { timeout: E
     await stack.useApi(emulator);
   });
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     await web?.close();
     await emulator?.stop();
   });

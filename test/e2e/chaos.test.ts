@@ -195,20 +195,14 @@ function chaosStack(host: Host, stackName: string, prefix: string, stackEnv: Rec
     env.project = p.project;
     env.cleanup = p.cleanup;
     env.stack = await TestStack.create(p.dir, { stackName, env: stackEnv });
-    await env.stack.useApi({ url, clientId, clientSecret });
     // Shorter back-off than the defaults keeps the test quick; the policy is the same.
-    await env.stack.setConfig("cdc:retryBaseDelayMs", "100");
-    await env.stack.setConfig("cdc:retryMaxDelayMs", "2000");
-    await env.stack.setConfig(p.passwordKey, "chaos-db-secret", true);
-    if (host === "dynamic") {
-      await env.stack.setConfig("chaos:sources", String(PG_SOURCES));
-      await env.stack.setConfig("chaos:prefix", prefix);
-    }
+    const retries = { "cdc:retryBaseDelayMs": "100", "cdc:retryMaxDelayMs": "2000" };
+    const knobs: Record<string, string> = host === "dynamic" ? { "chaos:sources": String(PG_SOURCES), "chaos:prefix": prefix } : {};
+    await env.stack.useApi({ url, clientId, clientSecret }, { ...retries, ...knobs }, { [p.passwordKey]: "chaos-db-secret" });
   });
   afterAll(async () => {
     env.emulator?.setFaults(NO_FAULTS);
-    await env.stack?.destroy().catch(() => undefined);
-    await env.stack?.dispose();
+    await env.stack?.cleanup();
     await env.web?.close();
     await env.emulator?.stop();
     env.cleanup?.();
@@ -425,20 +419,18 @@ describe("a Python stack's pulumi up, under faults, killed with -9 halfway", { t
     const project = await readFile(join(dir, "Pulumi.yaml"), "utf8");
     await writeFile(join(dir, "Pulumi.yaml"), `${project.trimEnd()}\n\nplugins:\n  providers:\n    - name: cdc\n      path: ${JSON.stringify(join(REPO, "bin"))}\n`);
     stack = await TestStack.create(dir, { stackName: "killed", env: { PATH: path, ...py.pipEnv } });
-    await stack.useApi({ url, clientId, clientSecret });
-    await stack.setConfig("cdc:retryBaseDelayMs", "100");
-    await stack.setConfig("cdc:retryMaxDelayMs", "2000");
-    await stack.setConfig("chaos:dbPassword", "chaos-db-secret", true);
-    await stack.setConfig("chaos:sources", String(PG_SOURCES));
-    await stack.setConfig("chaos:prefix", prefix);
+    await stack.useApi(
+      { url, clientId, clientSecret },
+      { "cdc:retryBaseDelayMs": "100", "cdc:retryMaxDelayMs": "2000", "chaos:sources": String(PG_SOURCES), "chaos:prefix": prefix },
+      { "chaos:dbPassword": "chaos-db-secret" },
+    );
     // The virtual environment, made before the run that is killed, so the kill lands among the creates and never in pip.
     await stack.run(["install"]);
   }, 1_500_000);
 
   afterAll(async () => {
     emulator?.setFaults(NO_FAULTS);
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     await web?.close();
     await emulator?.stop();
     if (root) await rm(root, { recursive: true, force: true });

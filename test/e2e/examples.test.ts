@@ -48,8 +48,7 @@ describe("every TypeScript example, as its README runs it, on a fresh stack", { 
   afterAll(async () => {
     // Dependents first: the consumer's stack before the pipeline's.
     for (const stack of stacks.reverse()) {
-      await stack.destroy().catch(() => undefined);
-      await stack.dispose();
+      await stack.cleanup();
     }
     await emulator?.stop();
   });

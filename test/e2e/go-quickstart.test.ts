@@ -69,13 +69,11 @@ describe("the Go quickstart on the generated Go SDK under the real engine", { ti
       stackName: "e2e",
       env: { PATH: env.PATH!, CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret },
     });
-    await stack.setConfig("dbPassword", DB_PASSWORD, true);
-    await stack.setConfig("snowflakePrivateKey", SNOWFLAKE_KEY, true);
+    await stack.setConfigs({}, { dbPassword: DB_PASSWORD, snowflakePrivateKey: SNOWFLAKE_KEY });
   }, 1_500_000);
 
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     if (dir) await rm(dir, { recursive: true, force: true });
     await web?.close();
     await emulator?.stop();

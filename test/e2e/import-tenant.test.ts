@@ -74,8 +74,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
 
   afterAll(async () => {
     if (stack) {
-      await stack.destroy().catch(() => undefined);
-      await stack.dispose();
+      await stack.cleanup();
     }
     await web?.close();
     await emulator?.stop();
@@ -114,14 +113,14 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     const tsc = await run(process.execPath, [TSC, "-p", join(program, "tsconfig.json")], { cwd: program });
     expect(tsc.code, `${tsc.stdout}${tsc.stderr}`).toBe(0);
 
-    // 3. The printed secrets, set as a user would (a value for each name).
+    // 3. The printed secrets, set as a user would (a value for each name; in one `config set-all`,
+    // which stores them as the printed `config set --secret` lines do one by one).
     const secretNames = [...imported.stdout.matchAll(/^\s*pulumi config set --secret (\S+)/gm)].map((m) => m[1]!);
     expect(secretNames).toHaveLength(13);
     const readme = await readFile(join(program, "README.md"), "utf8");
     for (const name of secretNames) expect(readme).toContain(`pulumi config set --secret ${name}`);
     stack = await TestStack.create(program, { stackName: `adopt-${process.pid}` });
-    await stack.useApi(emulator);
-    for (const name of secretNames) await stack.setConfig(name, `value-of-${name}`, true);
+    await stack.useApi(emulator, {}, Object.fromEntries(secretNames.map((name) => [name, `value-of-${name}`])));
 
     // 4. The first preview, on the fresh stack, plans every adoption (pipelines reference
     // sources and destinations not yet in the stack) and writes nothing.
@@ -184,10 +183,9 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     const copy = await yamlProgram(generated);
     const yamlStack = await TestStack.create(copy.dir, { stackName: `adopt-yaml-${process.pid}` });
     try {
-      await yamlStack.useApi(emulator);
       const secretNames = [...imported.stdout.matchAll(/^\s*pulumi config set --secret (\S+)/gm)].map((m) => m[1]!);
       expect(secretNames).toHaveLength(13);
-      for (const name of secretNames) await yamlStack.setConfig(name, `value-of-${name}`, true);
+      await yamlStack.useApi(emulator, {}, Object.fromEntries(secretNames.map((name) => [name, `value-of-${name}`])));
       emulator.resetStats();
       const preview = await yamlStack.preview();
       expect(preview.stdout).toMatch(new RegExp(`\\+ ${beta.count + 1} to create`));
@@ -201,8 +199,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
       const left = await census(web);
       expect([...left.tags, ...left.sources, ...left.destinations, ...left.transforms, ...left.pipelines, ...left.httpConnections, ...left.llmConnections, ...left.agents]).toEqual([]);
     } finally {
-      await yamlStack.destroy().catch(() => undefined);
-      await yamlStack.dispose();
+      await yamlStack.cleanup();
       await copy.dispose();
     }
   });
@@ -235,10 +232,9 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     await writeFile(join(copy.dir, "requirements.txt"), `${requirements[0]}\n${sdk}\n`);
     const pyStack = await TestStack.create(copy.dir, { stackName: `adopt-python-${process.pid}`, env: { PATH: path, ...py.pipEnv } });
     try {
-      await pyStack.useApi(emulator);
       const secretNames = [...imported.stdout.matchAll(/^\s*pulumi config set --secret (\S+)/gm)].map((m) => m[1]!);
       expect(secretNames).toHaveLength(13);
-      for (const name of secretNames) await pyStack.setConfig(name, `value-of-${name}`, true);
+      await pyStack.useApi(emulator, {}, Object.fromEntries(secretNames.map((name) => [name, `value-of-${name}`])));
       const before = await census(web);
       emulator.resetStats();
       // The first preview makes the virtual environment from requirements.txt (pip, no index) and plans every adoption.
@@ -257,8 +253,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
       const left = await census(web);
       expect([...left.tags, ...left.sources, ...left.destinations, ...left.transforms, ...left.pipelines, ...left.httpConnections, ...left.llmConnections, ...left.agents]).toEqual([]);
     } finally {
-      await pyStack.destroy().catch(() => undefined);
-      await pyStack.dispose();
+      await pyStack.cleanup();
       await copy.dispose();
     }
   });

@@ -338,8 +338,7 @@ describe("a typed YAML program: up, an empty preview, drift under the typed prop
 
   it("up creates the typed source, destination and transform and a pipeline between them; a preview has no changes; no secret in plain text", async () => {
     const { stack, web } = env;
-    await stack.setConfig("dbPassword", PG_PASSWORD, true);
-    await stack.setConfig("snowflakePrivateKey", SNOWFLAKE_KEY, true);
+    await stack.setConfigs({}, { dbPassword: PG_PASSWORD, snowflakePrivateKey: SNOWFLAKE_KEY });
     const up = record(await stack.up());
     expect(up.stdout).toMatch(/\+ 5 created/);
     for (const [type, name] of [

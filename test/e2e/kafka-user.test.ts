@@ -44,12 +44,10 @@ describe("the kafka-consumer example under the real Pulumi engine", { timeout: E
       })) as { id: string }
     ).id;
     stack = await TestStack.create(PROGRAM, { stackName: STACK });
-    await stack.useApi(emulator);
-    await stack.setConfig("cdc-kafka-consumer:kafkaPassword", PASSWORD, true);
+    await stack.useApi(emulator, {}, { "cdc-kafka-consumer:kafkaPassword": PASSWORD });
   });
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     await web?.close();
     await emulator?.stop();
   });

@@ -31,15 +31,12 @@ describe("the live checks of a run under the real engine", { timeout: ENGINE_TIM
     emulator = await startEmulator({ port: 0 });
     web = webClient(emulator);
     stack = await TestStack.create(FIXTURE, { stackName: `fleet-${process.pid}` });
-    await stack.useApi(emulator);
-    await stack.setConfig("fleet:sources", String(SOURCES));
-    await stack.setConfig("fleet:destinations", String(DESTINATIONS));
+    await stack.useApi(emulator, { "fleet:sources": String(SOURCES), "fleet:destinations": String(DESTINATIONS) });
     await stack.up();
   });
 
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     await web?.close();
     await emulator?.stop();
   });

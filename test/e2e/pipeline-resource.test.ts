@@ -17,14 +17,11 @@ describe("the pipeline example under the real Pulumi engine", { timeout: ENGINE_
     emulator = await startEmulator({ port: 0 });
     web = webClient(emulator);
     stack = await TestStack.create(PROGRAM, { stackName: "pipeline" });
-    await stack.useApi(emulator);
-    await stack.setConfig("cdc-pipeline:dbPassword", "PG-PIPELINE-SENTINEL", true);
-    await stack.setConfig("cdc-pipeline:snowflakePrivateKey", "SF-PIPELINE-SENTINEL", true);
+    await stack.useApi(emulator, {}, { "cdc-pipeline:dbPassword": "PG-PIPELINE-SENTINEL", "cdc-pipeline:snowflakePrivateKey": "SF-PIPELINE-SENTINEL" });
   });
   afterAll(async () => {
     emulator?.setFaults({ deleteDelayReads: 0 });
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     await web?.close();
     await emulator?.stop();
   });
@@ -52,9 +49,11 @@ describe("the pipeline example under the real Pulumi engine", { timeout: ENGINE_
     expect((await drift()).code).toBe(0);
 
     // Select another source topic, send one transform topic, change the code: all in place.
-    await stack.setConfig("cdc-pipeline:sourceTopics", '["public.payments","public.orders"]');
-    await stack.setConfig("cdc-pipeline:cleanTopics", '["clean.orders"]');
-    await stack.setConfig("cdc-pipeline:valueTransform", "function _stk(record) { record.seen = true; return record; }");
+    await stack.setConfigs({
+      "cdc-pipeline:sourceTopics": '["public.payments","public.orders"]',
+      "cdc-pipeline:cleanTopics": '["clean.orders"]',
+      "cdc-pipeline:valueTransform": "function _stk(record) { record.seen = true; return record; }",
+    });
     const updated = await stack.up();
     expect(updated.stdout).toMatch(/~ 2 updated/);
     expect(updated.stdout).not.toMatch(/replaced|created/);

@@ -11,9 +11,7 @@ const DB_PASSWORD = "PGPASS-SENTINEL-7c1e";
 const SNOWFLAKE_KEY = "SFKEY-SENTINEL-93ab";
 
 async function configureStack(stack: TestStack, emulator: RunningEmulator) {
-  await stack.useApi(emulator);
-  await stack.setConfig("e2e:dbPassword", DB_PASSWORD, true);
-  await stack.setConfig("e2e:snowflakeKey", SNOWFLAKE_KEY, true);
+  await stack.useApi(emulator, {}, { "e2e:dbPassword": DB_PASSWORD, "e2e:snowflakeKey": SNOWFLAKE_KEY });
 }
 
 /** Every file under a directory, concatenated: the backend's raw state, history and backups. */
@@ -44,8 +42,7 @@ function pipelineStack(stackName: string) {
     await configureStack(env.stack, env.emulator);
   });
   afterAll(async () => {
-    await env.stack?.destroy().catch(() => undefined);
-    await env.stack?.dispose();
+    await env.stack?.cleanup();
     await env.web?.close();
     await env.emulator?.stop();
   });
@@ -162,8 +159,7 @@ describe("adoption and out-of-band deletion under the real engine", { timeout: E
       },
       schema: sourceConnectorSchema,
     });
-    await stack.setConfig("e2e:adoptSourceId", existing.id!);
-    await stack.setConfig("e2e:sourceName", "legacy-orders");
+    await stack.setConfigs({ "e2e:adoptSourceId": existing.id!, "e2e:sourceName": "legacy-orders" });
     await stack.up();
     expect((await stack.outputs())["sourceId"]).toBe(existing.id);
     const adopted = await web.findOne("/sources/{id}", sourceConnectorSchema, { params: { id: existing.id! } });

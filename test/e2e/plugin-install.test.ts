@@ -45,8 +45,7 @@ describe("the provider plugin as a tarball", { timeout: ENGINE_TIMEOUT_MS }, () 
     await stack.run(["plugin", "install", "resource", "cdc", version, "--file", tarball]);
     expect((await stack.run(["plugin", "ls"])).stdout).toMatch(new RegExp(`cdc\\s+resource\\s+${version.replace(/\./g, "\\.")}`));
 
-    await stack.setConfig("dbPassword", "pg-from-config", true);
-    await stack.setConfig("snowflakePrivateKey", "MIIE-from-config", true);
+    await stack.setConfigs({}, { dbPassword: "pg-from-config", snowflakePrivateKey: "MIIE-from-config" });
     const up = await stack.up();
     expect(up.stdout).toMatch(/\+ 6 created/);
     expect(await stack.outputs()).toMatchObject({ sourceId: expect.any(String), destinationStatus: "Active" });

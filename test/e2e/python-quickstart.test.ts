@@ -76,13 +76,11 @@ describe("the Python quickstart on the generated Python SDK under the real engin
     dir = await pythonProgram();
     stackEnv = { PATH: path, ...py.pipEnv, CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret };
     stack = await TestStack.create(dir, { stackName: "e2e", env: stackEnv });
-    await stack.setConfig("dbPassword", DB_PASSWORD, true);
-    await stack.setConfig("snowflakePrivateKey", SNOWFLAKE_KEY, true);
+    await stack.setConfigs({}, { dbPassword: DB_PASSWORD, snowflakePrivateKey: SNOWFLAKE_KEY });
   }, 1_500_000);
 
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     if (dir) await rm(join(dir, ".."), { recursive: true, force: true });
     await web?.close();
     await emulator?.stop();

@@ -50,8 +50,7 @@ describe("references to resources of the same run: the first preview and a plain
   });
   afterAll(async () => {
     for (const stack of [tsStack, yamlStack]) {
-      await stack?.destroy().catch(() => undefined);
-      await stack?.dispose();
+      await stack?.cleanup();
     }
     await yaml?.dispose();
     await emulator?.stop();
@@ -69,7 +68,7 @@ describe("references to resources of the same run: the first preview and a plain
 
   it("TypeScript on the dynamic classes", async () => {
     tsStack = await TestStack.create(join(__dirname, "fixtures", "references"), { stackName: "refs", env: api() });
-    for (const [key, value] of Object.entries(secrets)) await tsStack.setConfig(`e2e:${key}`, value, true);
+    await tsStack.setConfigs({}, Object.fromEntries(Object.entries(secrets).map(([key, value]) => [`e2e:${key}`, value])));
     const outputs = await firstRun(tsStack, TS_ROWS, "pulumi-nodejs:dynamic/cdc:");
     expect(outputs.lookedUp).toBe(`source_${await sourceId("refs-orders-refs")}.public.customers`);
     await tsStack.destroy();
@@ -78,7 +77,7 @@ describe("references to resources of the same run: the first preview and a plain
   it("YAML on the provider plugin, typed resources among them", async () => {
     yaml = await yamlProgram(join(__dirname, "fixtures", "references-yaml"));
     yamlStack = await TestStack.create(yaml.dir, { stackName: "refs", env: api() });
-    for (const key of ["dbPassword", "snowflakeKey", "llmKey", "kafkaPassword"] as const) await yamlStack.setConfig(key, secrets[key], true);
+    await yamlStack.setConfigs({}, Object.fromEntries((["dbPassword", "snowflakeKey", "llmKey", "kafkaPassword"] as const).map((key) => [key, secrets[key]])));
     const outputs = await firstRun(yamlStack, YAML_ROWS, "cdc:");
     expect(outputs.lookedUp).toBe(`source_${await sourceId("refs-yaml-orders-refs")}.public.customers`);
     await yamlStack.destroy();

@@ -35,9 +35,14 @@ describe("DestinationSmtChain under the real Pulumi engine", { timeout: ENGINE_T
       const dir = host === "typescript" ? join(__dirname, "fixtures", "smt-chain-ts") : yaml.dir;
       const stack = await TestStack.create(dir, { stackName: `smt-${host === "typescript" ? "ts" : "yaml"}` });
       try {
-        await stack.useApi(emulator);
-        await stack.setConfig(host === "typescript" ? "cdc-e2e-smt-chain-ts:maskSalt" : "maskSalt", SALT, true);
-        await stack.setConfig(host === "typescript" ? "cdc-e2e-smt-chain-ts:snowflakePrivateKey" : "snowflakePrivateKey", "MIIEvQ-smt-e2e-key", true);
+        await stack.useApi(
+          emulator,
+          {},
+          {
+            [host === "typescript" ? "cdc-e2e-smt-chain-ts:maskSalt" : "maskSalt"]: SALT,
+            [host === "typescript" ? "cdc-e2e-smt-chain-ts:snowflakePrivateKey" : "snowflakePrivateKey"]: "MIIEvQ-smt-e2e-key",
+          },
+        );
 
         const first = await stack.preview();
         expect(plain(first.output)).toMatch(/\+ 3 to create/);
@@ -87,8 +92,7 @@ describe("DestinationSmtChain under the real Pulumi engine", { timeout: ENGINE_T
         await stack.destroy();
         await expect(chain(destination)).rejects.toThrow(/404/);
       } finally {
-        await stack.destroy().catch(() => undefined);
-        await stack.dispose();
+        await stack.cleanup();
       }
     });
   }

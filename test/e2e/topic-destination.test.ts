@@ -37,12 +37,10 @@ describe("TopicDestination: a HubSpot source's topics sent to Snowflake, in YAML
       stackName: "crm",
       env: { CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret },
     });
-    await stack.setConfig("hubspotToken", HUBSPOT_TOKEN, true);
-    await stack.setConfig("snowflakePrivateKey", "MIIEvQ-example", true);
+    await stack.setConfigs({}, { hubspotToken: HUBSPOT_TOKEN, snowflakePrivateKey: "MIIEvQ-example" });
   });
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     await program?.dispose();
     await web?.close();
     await emulator?.stop();

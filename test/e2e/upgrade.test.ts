@@ -57,8 +57,7 @@ describe("a stack deployed with the per-resource provider objects of earlier ver
   });
 
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     await emulator?.stop();
   });
 
@@ -186,8 +185,7 @@ describe("a stack deployed with the beta.24 catalogue, after the upgrade to 3.0.
   });
 
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     await web?.close();
     await emulator?.stop();
   });

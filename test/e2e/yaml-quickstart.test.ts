@@ -52,13 +52,11 @@ describe("the YAML quickstart on the provider plugin under the real engine", { t
       stackName: "e2e",
       env: { CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret },
     });
-    await stack.setConfig("dbPassword", DB_PASSWORD, true);
-    await stack.setConfig("snowflakePrivateKey", SNOWFLAKE_KEY, true);
+    await stack.setConfigs({}, { dbPassword: DB_PASSWORD, snowflakePrivateKey: SNOWFLAKE_KEY });
   });
 
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     await program?.dispose();
     await web?.close();
     await emulator?.stop();

@@ -35,6 +35,9 @@ export interface StackOptions {
  * through the real `pulumi` CLI found on PATH (scripts/toolchain.sh puts it there).
  */
 export class TestStack {
+  /** The last command run through this object was a whole `pulumi destroy` that succeeded: the stack holds nothing. */
+  #destroyed = false;
+
   private constructor(
     readonly programDir: string,
     readonly stackName: string,
@@ -74,6 +77,7 @@ export class TestStack {
   /** Runs `pulumi <args>` in the program directory; rejects on a non-zero exit unless allowed. */
   async run(args: string[], opts: { allowFailure?: boolean; env?: Record<string, string> } = {}): Promise<CommandResult> {
     const result = await run("pulumi", [...args, ...ENGINE_FLAGS], { cwd: this.programDir, env: { ...this.env, ...opts.env } });
+    this.#destroyed = args[0] === "destroy" && result.code === 0 && !args.some((a) => a.startsWith("--target") || a.startsWith("--exclude"));
     if (result.code !== 0 && !opts.allowFailure) {
       throw new Error(`pulumi ${args.join(" ")} exited with ${result.code}:\n${result.output}`);
     }
@@ -85,6 +89,7 @@ export class TestStack {
    * stack's environment; resolves whatever the exit code.
    */
   cli(args: string[], opts: CliOptions = {}): Promise<CommandResult> {
+    this.#destroyed = false;
     const base = opts.stackConfigOnly ? Object.fromEntries(Object.entries(this.env).filter(([k]) => !k.startsWith("CDC_"))) : this.env;
     return runCdc([...args, "--stack", this.stackName], { cwd: this.programDir, env: { ...base, ...opts.env } });
   }
@@ -118,11 +123,27 @@ export class TestStack {
     await this.run(["config", "set", "--stack", this.stackName, ...(secret ? ["--secret"] : []), key, value]);
   }
 
-  /** Points the stack's provider at an API (the emulator) as a user's `pulumi config set` would, the client secret as a secret. */
-  async useApi(api: { url: string; clientId: string; clientSecret: string }) {
-    await this.setConfig("cdc:apiUrl", api.url);
-    await this.setConfig("cdc:clientId", api.clientId);
-    await this.setConfig("cdc:clientSecret", api.clientSecret, true);
+  /**
+   * Sets several values in one `pulumi config set-all`, the secrets encrypted as `config set
+   * --secret` encrypts them (the same stack file): one CLI start and one derivation of the
+   * passphrase's key for the lot, where a `config set` each costs a start (and a derivation per
+   * secret), some hundreds of them in the suite.
+   */
+  async setConfigs(plain: Record<string, string>, secrets: Record<string, string> = {}) {
+    const args = [
+      ...Object.entries(plain).flatMap(([key, value]) => ["--plaintext", `${key}=${value}`]),
+      ...Object.entries(secrets).flatMap(([key, value]) => ["--secret", `${key}=${value}`]),
+    ];
+    if (args.length > 0) await this.run(["config", "set-all", "--stack", this.stackName, ...args]);
+  }
+
+  /**
+   * Points the stack's provider at an API (the emulator) as a user's `pulumi config set` would,
+   * the client secret as a secret, with the stack's other config of the test (in the same
+   * `config set-all`).
+   */
+  async useApi(api: { url: string; clientId: string; clientSecret: string }, plain: Record<string, string> = {}, secrets: Record<string, string> = {}) {
+    await this.setConfigs({ "cdc:apiUrl": api.url, "cdc:clientId": api.clientId, ...plain }, { "cdc:clientSecret": api.clientSecret, ...secrets });
   }
 
   async outputs(): Promise<Record<string, unknown>> {
@@ -135,9 +156,23 @@ export class TestStack {
     return (await this.run(["stack", "export", "--stack", this.stackName])).stdout;
   }
 
-  /** Removes the stack (even with resources left) and the private backend. */
+  /**
+   * A test's clean-up: destroys what the stack may still hold (unless the last command through
+   * this object was a whole destroy that succeeded, which left nothing: a second would only start
+   * the CLI to find the stack empty), then disposes of it.
+   */
+  async cleanup(): Promise<void> {
+    if (!this.#destroyed) await this.destroy().catch(() => undefined);
+    await this.dispose();
+  }
+
+  /**
+   * Removes the stack (even with resources left): its config file in the program's directory, the
+   * one file of it that `pulumi stack rm` would remove outside the backend, and the private backend,
+   * which holds everything else of it (a CLI start less per stack than `pulumi stack rm --force`).
+   */
   async dispose(): Promise<void> {
-    await this.run(["stack", "rm", "--yes", "--force", "--stack", this.stackName], { allowFailure: true });
+    await rm(join(this.programDir, `Pulumi.${this.stackName}.yaml`), { force: true });
     await rm(this.home, { recursive: true, force: true });
   }
 }

@@ -63,8 +63,7 @@ const SNOWFLAKE_KEY = "SFKEY-README-SENTINEL-d41a";
  * secret in plain text.
  */
 export async function previewReadmeProgram(stack: TestStack, language: ReadmeLanguage): Promise<CommandResult> {
-  await stack.setConfig("dbPassword", DB_PASSWORD, true);
-  await stack.setConfig("snowflakePrivateKey", SNOWFLAKE_KEY, true);
+  await stack.setConfigs({}, { dbPassword: DB_PASSWORD, snowflakePrivateKey: SNOWFLAKE_KEY });
   const preview = await stack.run(["preview", "--stack", stack.stackName], { allowFailure: true });
   const output = plain(preview.output);
   expect(preview.code, `pulumi preview of README.md's ${language} program failed:\n${output}`).toBe(0);

@@ -68,9 +68,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
     web = webClient(emulator);
     // A stack name of its own: the fixture directory is shared with the end-to-end suite, which runs at the same time.
     stack = await TestStack.create(FIXTURE, { stackName: `cli-drift-${process.pid}` });
-    await stack.useApi(emulator);
-    await stack.setConfig("e2e:dbPassword", DB_PASSWORD, true);
-    await stack.setConfig("e2e:snowflakeKey", SNOWFLAKE_KEY, true);
+    await stack.useApi(emulator, {}, { "e2e:dbPassword": DB_PASSWORD, "e2e:snowflakeKey": SNOWFLAKE_KEY });
     secrets = [emulator.clientSecret, DB_PASSWORD, SNOWFLAKE_KEY];
     // The stack's backend, passphrase and PULUMI_HOME, and no CDC_* variables: the API settings must come from the stack's config.
     cliEnv = Object.fromEntries(Object.entries(stack.environment()).filter(([k]) => !k.startsWith("CDC_")));
@@ -78,8 +76,7 @@ describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS },
   });
 
   afterAll(async () => {
-    await stack?.destroy().catch(() => undefined);
-    await stack?.dispose();
+    await stack?.cleanup();
     await web?.close();
     await emulator?.stop();
   });

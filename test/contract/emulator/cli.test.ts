@@ -4,44 +4,27 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../../emulator/cli-args.js";
-import { runOk } from "../../support/process.js";
 import { call } from "./helpers.js";
 
 /**
- * The CLI as users run it: the emulator compiled with tsc (as `npm run build` would) and started
- * as a separate node process, talked to over HTTP, stopped with signals.
+ * The CLI as users run it: the package's bin `pulumi-cdc-emulator` (package.json), the entry point
+ * `npm run build` compiled into dist/ (npm test's set-up builds before any test runs, as it does
+ * for the other suites that start the built CLIs), started as a separate node process, talked to
+ * over HTTP, stopped with signals.
  */
 
 const repo = resolve(__dirname, "../../..");
-let outDir: string;
-let cli: string;
+const cli = join(repo, "dist", "emulator", "cli.js");
 const children = new Set<ChildProcessWithoutNullStreams>();
 
-beforeAll(async () => {
-  outDir = mkdtempSync(join(tmpdir(), "cdc-emu-cli-"));
-  await runOk(
-    process.execPath,
-    [
-      join(repo, "node_modules/typescript/bin/tsc"),
-      join(repo, "emulator/cli.ts"),
-      "--outDir", outDir,
-      "--rootDir", repo,
-      "--module", "nodenext",
-      "--moduleResolution", "nodenext",
-      "--target", "ES2022",
-      "--strict",
-      "--skipLibCheck",
-      "--types", "node",
-      "--ignoreConfig",
-    ],
-    { cwd: repo },
-  );
-  cli = join(outDir, "emulator/cli.js");
+beforeAll(() => {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first`);
+  const bin = (JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as { bin: Record<string, string> }).bin["pulumi-cdc-emulator"];
+  expect(join(repo, bin!)).toBe(cli);
 });
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
-  rmSync(outDir, { recursive: true, force: true });
 });
 
 interface Started {
@@ -53,7 +36,7 @@ interface Started {
 
 function run(args: string[]): { child: ChildProcessWithoutNullStreams; output: () => { stdout: string; stderr: string }; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [cli, ...args], {
-    env: { ...process.env, NODE_PATH: join(repo, "node_modules") },
+    env: process.env,
     stdio: "pipe",
   });
   children.add(child);

@@ -3,7 +3,7 @@ import { destinationConnectorSchema, sourceConnectorSchema } from "../../../prov
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
 import { postgresqlSource } from "../../../generated/typescript/index.js";
 import { resolvedConfig } from "../../support/catalogue-samples.js";
-import { startHarness, type ProviderHarness } from "./harness.js";
+import { FAST_RETRIES, startHarness, type ProviderHarness } from "./harness.js";
 import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";
 
 /** pgSourceConfig as the generated helper's properties. */
@@ -198,7 +198,9 @@ describe("Source provider against the emulator", () => {
 describe("Destination provider against the emulator", () => {
   let h: ProviderHarness;
   beforeAll(async () => {
-    h = await startHarness();
+    // The back-off in tens of milliseconds (the same policy, eight attempts): the pause that fails
+    // below is retried as a run's would be, without waiting the default's ~20 s of back-off.
+    h = await startHarness({}, FAST_RETRIES);
   });
   afterAll(async () => h?.close());
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
+import { destinationConnectorSchema, sourceConnectorSchema, withBudget } from "../../../provider/client/index.js";
 import { PipelineProvider, type PipelineInputs } from "../../../provider/resources/pipeline.js";
 import { TopicProvider, type TopicInputs } from "../../../provider/resources/topic.js";
 import { TransformProvider, type TransformInputs } from "../../../provider/resources/transform.js";
@@ -125,8 +125,11 @@ describe("Pipeline, Transform and Topic providers against the emulator", () => {
     const { outs: updated } = await pipelines.update(id, fixed, more);
     expect((await pipelines.read(id, updated)).inputs).toMatchObject({ sourceTopics: ["public.orders", "public.customers"], transforms: [{ id: t.id, topics: ["clean.orders"] }] });
 
-    // The transform and source are held by the pipeline until it is gone.
-    await expect(transforms.delete(t.id)).rejects.toThrow(/used by pipeline/);
+    // The transform and source are held by the pipeline until it is gone. The delete sends again
+    // while the API answers 409 "used by pipeline", within the operation's retry budget (a run
+    // gives every operation one, cdc:resourceTimeoutSec): one second here, not RELEASE_WAIT_MS's
+    // minute, after which the API's 409 is the error (test/unit/provider/gone.test.ts pins that bound).
+    await expect(withBudget("deleting the transform", 1_000, () => transforms.delete(t.id))).rejects.toThrow(/used by pipeline/);
     await pipelines.delete(id, updated);
     expect((await pipelines.read(id, updated)).id).toBe("");
     await transforms.delete(t.id);
