@@ -49,7 +49,8 @@ const PREVIEW_TIMEOUT_MS = 60 * 60_000;
  * that fails is said, and recover goes on with the pending operations alone.
  */
 async function planned(deps: RecoverDeps, stack: string, cwd: string, checkpoint: unknown, ops: PendingOperation[]): Promise<Planned> {
-  const known = new Set([...ops.map((op) => op.urn), ...stackUrns(checkpoint)]);
+  const known = new Set(stackUrns(checkpoint));
+  const pending = new Set(ops.map((op) => op.urn));
   const result = await deps.runPulumi(["preview", "--json", "--stack", stack], cwd, { timeoutMs: PREVIEW_TIMEOUT_MS });
   let parsed: unknown;
   try {
@@ -62,7 +63,7 @@ async function planned(deps: RecoverDeps, stack: string, cwd: string, checkpoint
     deps.stdout(`Could not list the program's resources (\`pulumi preview --json\` ${why}), so only the stack's pending operations are settled; objects a run killed with skipped checkpoints created are not looked for.\n`);
     return { ops: [], states: new Map() };
   }
-  return plannedCreates(parsed, known);
+  return plannedCreates(parsed, known, pending);
 }
 
 /** A JSON preview's diagnostics as the text lines a plain preview prints (`error: ...`). */

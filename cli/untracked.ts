@@ -64,10 +64,11 @@ export function checkpointInputs(inputs: Record<string, unknown>): Record<string
 
 /**
  * The creates of `pulumi preview --json` output that the stack does not hold: those of a kind
- * recover can find (as pending creates, never one whose URN is in `known`: the stack's resources
- * and pending operations), and every planned state.
+ * recover can find, as pending creates: never one of a pending operation's URN (`pending`: it is
+ * settled as such), nor one the stack holds (`known`) unless it is the new half of a replacement.
+ * And every planned state.
  */
-export function plannedCreates(preview: unknown, known: ReadonlySet<string>): Planned {
+export function plannedCreates(preview: unknown, known: ReadonlySet<string>, pending: ReadonlySet<string> = new Set()): Planned {
   const steps = (typeof preview === "object" && preview !== null && Array.isArray((preview as { steps?: unknown }).steps) ? (preview as { steps: unknown[] }).steps : []) as Array<{
     op?: string;
     urn?: string;
@@ -82,7 +83,8 @@ export function plannedCreates(preview: unknown, known: ReadonlySet<string>): Pl
     if ((step.op !== "create" && !replacing) || !state || typeof state.urn !== "string" || typeof state.type !== "string") continue;
     if (ops.some((op) => op.urn === state.urn)) continue;
     states.set(state.urn, state);
-    if ((known.has(state.urn) && !replacing) || !recoverable(state.type)) continue;
+    // A pending operation's resource is settled as such, never twice.
+    if (pending.has(state.urn) || (known.has(state.urn) && !replacing) || !recoverable(state.type)) continue;
     const inputs = withoutUnknowns(state.inputs ?? {}) as Record<string, unknown>;
     const waiting = JSON.stringify(inputs) !== JSON.stringify(state.inputs ?? {});
     ops.push({ type: "creating", urn: state.urn, resourceType: state.type, inputs: coreProps(state.type, inputs), resource: state as Record<string, unknown>, planned: true, ...(waiting ? { waiting: true as const } : {}) });

@@ -79,6 +79,8 @@ describe("planned creates of a run killed with skipped checkpoints", () => {
     const replaced = { steps: [{ op: "replace", urn: SRC, newState: { ...preview.steps[2]!.newState, inputs: { name: "orders", connector: "postgresql" } } }] };
     const planned = plannedCreates(replaced, new Set([SRC]));
     expect(planned.ops.map((op) => op.urn)).toEqual([SRC]);
+    // A pending create of the same URN is settled as such, never a second time.
+    expect(plannedCreates(replaced, new Set([SRC]), new Set([SRC])).ops).toEqual([]);
     const checkpoint = {
       version: 3,
       deployment: {
