@@ -33,6 +33,16 @@ const preview = {
   ],
 };
 
+/** A checkpoint holding the stack resource, the cdc provider and `more`. */
+function stackWithProvider(...more: Array<Record<string, unknown>>) {
+  return {
+    version: 3,
+    deployment: {
+      resources: [{ urn: STACK, custom: false, type: "pulumi:pulumi:Stack" }, { urn: PROVIDER, custom: true, type: "pulumi:providers:cdc", id: "prov-1" }, ...more] as Array<Record<string, unknown>>,
+    },
+  };
+}
+
 describe("planned creates of a run killed with skipped checkpoints", () => {
   it("are the preview's creates of our kinds, not in the stack, unknowns left out", () => {
     const planned = plannedCreates(preview, new Set([TAG]));
@@ -54,15 +64,7 @@ describe("planned creates of a run killed with skipped checkpoints", () => {
 
   it("adds an adopted create after the stack's resources, with the stack's provider and only dependencies the stack holds", () => {
     const { states } = plannedCreates(preview, new Set());
-    const checkpoint = {
-      version: 3,
-      deployment: {
-        resources: [
-          { urn: STACK, custom: false, type: "pulumi:pulumi:Stack" },
-          { urn: PROVIDER, custom: true, type: "pulumi:providers:cdc", id: "prov-1" },
-        ],
-      },
-    };
+    const checkpoint = stackWithProvider();
     const { checkpoint: out, skipped } = addAdopted(checkpoint, new Map([[SRC, "src-9"]]), states);
     expect(skipped).toEqual([]);
     const resources = (out as typeof checkpoint).deployment.resources as Array<Record<string, unknown>>;
@@ -81,16 +83,7 @@ describe("planned creates of a run killed with skipped checkpoints", () => {
     expect(planned.ops.map((op) => op.urn)).toEqual([SRC]);
     // A pending create of the same URN is settled as such, never a second time.
     expect(plannedCreates(replaced, new Set([SRC]), new Set([SRC])).ops).toEqual([]);
-    const checkpoint = {
-      version: 3,
-      deployment: {
-        resources: [
-          { urn: STACK, custom: false, type: "pulumi:pulumi:Stack" },
-          { urn: PROVIDER, custom: true, type: "pulumi:providers:cdc", id: "prov-1" },
-          { urn: SRC, custom: true, type: "cdc:index:Source", id: "src-old", provider: `${PROVIDER}::prov-1`, parent: STACK },
-        ],
-      },
-    };
+    const checkpoint = stackWithProvider({ urn: SRC, custom: true, type: "cdc:index:Source", id: "src-old", provider: `${PROVIDER}::prov-1`, parent: STACK });
     const { checkpoint: out } = addAdopted(checkpoint, new Map([[SRC, "src-new"]]), planned.states);
     const records = ((out as typeof checkpoint).deployment.resources as Array<Record<string, unknown>>).filter((r) => r.urn === SRC);
     expect(records.map((r) => [r.id, r.delete === true])).toEqual([
