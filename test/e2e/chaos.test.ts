@@ -316,72 +316,8 @@ async function untilHeld(run: ReturnType<typeof startUp>, hold: RequestHold, wha
   }
 }
 
-// The setting docs/large-stacks.md recommends for very large stacks: the engine writes the stack
-// once, at the end of a run, so a killed run leaves no record of what it did. The API's does:
-// recover rebuilds it. One host is enough here (recover reads both alike, and the plugin is the
-// host for very large stacks); the 1,000-resource figure is in docs/large-stacks.md.
-describe("with PULUMI_SKIP_CHECKPOINTS=true, a killed pulumi up and a killed pulumi destroy (plugin host)", { timeout: ENGINE_TIMEOUT_MS }, () => {
-  const prefix = "skipped-plugin";
-  const env = chaosStack("plugin", "skipped", prefix, { PULUMI_SKIP_CHECKPOINTS: "true" });
-
-  it("are each settled by pulumi-cdc recover, after which one pulumi up gives every object once, and no orphan", async () => {
-    const { emulator, web, stack } = env;
-    const sourcesOfProgram = PG_SOURCES + 1;
-
-    // Killed by count: five sources made, a sixth create held unanswered until the kill.
-    const createHold = emulator.hold("POST /sources", 5);
-    const up = startUp(stack);
-    try {
-      await untilHeld(up, createHold, "pulumi up");
-    } finally {
-      await killRun(up);
-      createHold.release();
-    }
-    // What skipped checkpoints lose: the stack holds none of the objects the run made.
-    expect((await stackIds(stack)).Source ?? []).toEqual([]);
-    expect((await apiObjects(emulator, web, prefix)).sources.length).toBeGreaterThanOrEqual(5);
-
-    const dryRun = await stack.cli(["recover"]);
-    expect(dryRun.code, dryRun.output).toBe(0);
-    expect(dryRun.output).toMatch(/objects? of the program made but not recorded/);
-    expect(dryRun.output).toMatch(/Nothing was changed/);
-    const recovered = await stack.cli(["recover", "--yes"]);
-    expect(recovered.code, recovered.output).toBe(0);
-    expect(recovered.output).toMatch(/Done/);
-
-    const after = await stack.up();
-    expect(after.output, `recover said:\n${recovered.output}`).not.toMatch(/\b409\b|already exists/);
-    await expectConverged(emulator, web, stack, prefix);
-    await stack.preview(["--expect-no-changes"]);
-
-    // A destroy killed halfway: the stack still lists every object, some of them already deleted.
-    // Killed by count: five sources deleted, a sixth delete held unanswered until the kill.
-    const deleteHold = emulator.hold("DELETE /sources/:source_id", 5);
-    const destroy = startUp(stack, "destroy");
-    try {
-      await untilHeld(destroy, deleteHold, "pulumi destroy");
-    } finally {
-      await killRun(destroy);
-      deleteHold.release();
-    }
-    const left = (await apiObjects(emulator, web, prefix)).sources.length;
-    expect(left).toBeLessThan(sourcesOfProgram);
-    expect((await stackIds(stack)).Source).toHaveLength(sourcesOfProgram);
-
-    const recoveredDestroy = await stack.cli(["recover", "--yes"]);
-    expect(recoveredDestroy.code, recoveredDestroy.output).toBe(0);
-    // The refresh dropped what the destroy had deleted.
-    expect((await stackIds(stack)).Source ?? []).toHaveLength((await apiObjects(emulator, web, prefix)).sources.length);
-
-    const again = await stack.up();
-    expect(again.output, `recover said:\n${recoveredDestroy.output}`).not.toMatch(/\b409\b|already exists|\b404\b/);
-    await expectConverged(emulator, web, stack, prefix);
-    await stack.preview(["--expect-no-changes"]);
-
-    await stack.destroy();
-    await expectNothingLeft(emulator, web, prefix);
-  });
-});
+// The same with PULUMI_SKIP_CHECKPOINTS=true (a killed up and a killed destroy on the plugin) is the
+// crash-point sweep's slice, test/e2e/sweep.test.ts.
 
 // Issue 29, point 6: the same interruption on a Python stack. The chaos stack written in Python on
 // the SDK generated from the plugin's schema (test/e2e/fixtures/chaos-python: the typed

@@ -169,7 +169,7 @@ function tail(output: string, lines = 40): string {
 }
 
 /** Everything of the prefix in the API, read with the faults off (the census is the judge, not a client under test). */
-async function census(s: SweepStack) {
+export async function census(s: SweepStack) {
   const faults = s.emulator.getFaults();
   s.emulator.setFaults({ failRate: 0, dropRate: 0, lostResponseRate: 0, rateLimit: 0, latencyMs: 0, failNext: 0, loseNext: 0 });
   try {
@@ -261,6 +261,12 @@ export async function convergedFailures(s: SweepStack): Promise<string[]> {
   const preview = await s.pulumi(["preview", "--expect-no-changes"]);
   if (preview.code !== 0) failures.push(`pulumi preview --expect-no-changes exited with ${preview.code}:\n${tail(preview.output, 25)}`);
   return failures;
+}
+
+/** How many of the program's objects the API holds, of every counted kind. */
+export async function liveCount(s: SweepStack): Promise<number> {
+  const api = await census(s);
+  return COUNTED.reduce((n, kind) => n + api[kind].length, 0);
 }
 
 /** After a destroy: nothing of the program is left. */
