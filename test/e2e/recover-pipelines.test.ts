@@ -2,14 +2,15 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { pipelineSchema } from "../../provider/pipelines/schemas.js";
-import { convergedFailures, stackIds, SweepStack, type Host, type Mode } from "../../scripts/chaos/sweep/core.js";
+import { convergedFailures, destroyedFailures, stackIds, SweepStack, type Host, type Mode } from "../../scripts/chaos/sweep/core.js";
 import { ENGINE_TIMEOUT_MS } from "../support/pulumi.js";
 
 // Issue 39: a `pulumi up` killed with -9 after it made pipelines. Before, `recover` called them
 // "not a pulumi-cdc resource" (checkpoints on) or did not look for them (skipped), said "Done",
 // and the next `pulumi up` failed with a 409 on each. Both hosts, both checkpoint modes, on the
 // crash-point sweep's program (every kind, scripts/chaos/sweep), killed by count: two pipelines
-// made, a third create held unanswered until the kill.
+// made, a third create held unanswered until the kill. The dynamic host's stack with checkpoints
+// also meets the worst moment for the kill, and is destroyed to nothing at the end.
 
 const CASES: Array<[Host, Mode]> = [
   ["dynamic", "default"],
@@ -45,6 +46,21 @@ describe.each(CASES)("pipelines made by a killed pulumi up (%s host, %s checkpoi
     const made = (await s.web.listAll("/pipelines", {}, pipelineSchema)).filter((p) => p.name?.startsWith(`${s.prefix}-pipe-`));
     expect(made.length).toBeGreaterThanOrEqual(2);
 
+    if (host === "dynamic" && mode === "default") {
+      // The worst moment for the kill, made certain: Pulumi writes the checkpoint's metadata
+      // sidecar in place, and a kill in the middle leaves it empty (seen in CI). Pulumi then
+      // cannot load the stack at all; recover must still settle it.
+      const sidecar = join(s.dir, "backend", ".pulumi", "stacks", "cdc-sweep", "sweep.json.attrs");
+      writeFileSync(sidecar, "");
+      expect((await s.pulumi(["stack", "export"])).output).toMatch(/failed to load checkpoint: EOF/);
+      const dryRun = await s.cli(["recover"]);
+      expect(dryRun.code, dryRun.output).toBe(0);
+      expect(dryRun.output).toMatch(/--yes removes \S*\.json\.attrs/);
+      expect(dryRun.output).toMatch(/pending operation/);
+      expect(dryRun.output).toMatch(/Nothing was changed/);
+      expect(readFileSync(sidecar, "utf8")).toBe("");
+    }
+
     if (host === "plugin" && mode === "default") {
       // The killed run's lock, written as another host's (a CI runner elsewhere): never released.
       const [lock] = lockFiles(s.dir);
@@ -64,6 +80,7 @@ describe.each(CASES)("pipelines made by a killed pulumi up (%s host, %s checkpoi
     expect(recovered.code, recovered.output).toBe(0);
     expect(recovered.output).not.toMatch(/not a pulumi-cdc resource|unsettled/);
     expect(recovered.output).toMatch(/Done/);
+    if (host === "dynamic" && mode === "default") expect(recovered.output).toMatch(/Removed \S*\.json\.attrs/);
     // Every pipeline the killed run made is in the stack now: those it had recorded, and the rest
     // taken in by recover (all of them when checkpoints were skipped: the stack recorded none).
     const tracked = (await stackIds(s)).get("Pipeline") ?? [];
@@ -75,5 +92,11 @@ describe.each(CASES)("pipelines made by a killed pulumi up (%s host, %s checkpoi
     expect(up.code, up.output).toBe(0);
     expect(up.output, `recover said:\n${recovered.output}`).not.toMatch(/\b409\b|already exists/);
     expect(await convergedFailures(s)).toEqual([]);
+
+    if (host === "dynamic" && mode === "default") {
+      const destroy = await s.pulumi(["destroy", "--yes"]);
+      expect(destroy.code, destroy.output).toBe(0);
+      expect(await destroyedFailures(s)).toEqual([]);
+    }
   });
 });
