@@ -109,11 +109,13 @@ cdc_go_resolve() {
 # (modules resolved) into OUT_DIR, one binary named after each package's last element, in ONE go
 # build: the packages they share compile once and the links run side by side. Progress every 30 s;
 # a binary appears only once complete. With Go's default settings (cgo as the machine has it, no
-# -trimpath), as a Go program's own `go build` has them: Go's build cache keys each compiled
+# -trimpath, no build tags), as a Go program's own `go build` has them: Go's build cache keys each compiled
 # package by those settings, so the standard library and the modules the tools share with a Pulumi
 # Go program at the same versions (some 400 packages of the Go quickstart's 750, half its compile)
 # are compiled here once and serve its first build too (the tests', and a user's), instead of
-# being compiled a second time for another configuration. Linked without the symbol table and
+# being compiled a second time for another configuration. No build tags either: gRPC's
+# `grpcnotrace`, which these builds had, changed the key of gRPC and of every package built on it
+# (52 of the Go quickstart's packages, Pulumi's SDK among them), so they were compiled twice. Linked without the symbol table and
 # DWARF (-s -w): half the link's CPU for each of these binaries of 100-160 MB, which nobody runs
 # under a debugger (a panic's stack trace needs neither).
 cdc_go_compile() {
@@ -124,7 +126,7 @@ cdc_go_compile() {
   rm -rf "$tmp" && mkdir -p "$tmp" || return 1
   (
     cd "$build" &&
-      go build -tags grpcnotrace -ldflags "-s -w${ldflags:+ $ldflags}" -o "$tmp/" "$@"
+      go build -ldflags "-s -w${ldflags:+ $ldflags}" -o "$tmp/" "$@"
   ) >&2 &
   local pid=$! next=$((SECONDS + 30))
   # Polled every second, not every 30 s: a build that takes 5 s must not cost 30.
