@@ -79,6 +79,6 @@ export const AGENT = {
     ...echo(inputs, ["name", "instructions", "llmConnectionId", "httpConnectionIds", "deployed"]),
     { name: "status", type: "string", required: true, description: "The API's status of the agent: `draft`, `running` or `cancelled`." },
     { name: "flags", type: STRINGS, required: true, description: "The API's flags on the agent, e.g. `llm_connection_missing` after its LLM connection was deleted." },
-    { name: "createdFrom", type: "string", required: true, description: "How the agent was created, as the API records it (`created_from`)." },
+    { name: "createdFrom", type: "string", required: true, from: { field: "created_from", absent: "" }, description: "How the agent was created, as the API records it (`created_from`)." },
   ],
 } satisfies KindSpec<"Agent">;

@@ -66,6 +66,6 @@ export const HTTP_CONNECTION = {
       ["name", "url"],
     ),
     { name: "headerNames", type: STRINGS, required: true, description: "The names of the headers the API holds. Their values are never read back, nor kept in the outputs." },
-    { name: "createdFrom", type: "string", required: true, description: "How the connection was created, as the API records it (`created_from`)." },
+    { name: "createdFrom", type: "string", required: true, from: { field: "created_from", absent: "" }, description: "How the connection was created, as the API records it (`created_from`)." },
   ],
 } satisfies KindSpec<"HttpConnection">;

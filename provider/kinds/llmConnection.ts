@@ -74,6 +74,6 @@ export const LLM_CONNECTION = {
       inputs.filter((p) => p.name !== "apiKey"),
       ["name", "provider", "model"],
     ),
-    { name: "createdFrom", type: "string", required: true, description: "How the connection was created, as the API records it (`created_from`)." },
+    { name: "createdFrom", type: "string", required: true, from: { field: "created_from", absent: "" }, description: "How the connection was created, as the API records it (`created_from`)." },
   ],
 } satisfies KindSpec<"LlmConnection">;

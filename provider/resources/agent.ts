@@ -2,6 +2,7 @@ import { failuresFromZod } from "../check.js";
 import { agentSchema, isNotFound, type Agent, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { AGENT } from "../kinds/agent.js";
+import { liveOutputs } from "../kinds/outputs.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import type { ImportListing } from "../kinds/imported.js";
 import { reportDrift } from "../drift.js";
@@ -76,7 +77,7 @@ export function agentFindings(live: Agent | undefined, recorded: Partial<AgentOu
 }
 
 function outputs(live: Agent, inputs: AgentInputs): AgentOutputs {
-  return { ...inputs, status: live.status ?? "", flags: live.flags, createdFrom: live.created_from ?? "" };
+  return { ...(liveOutputs(AGENT, live) as Pick<AgentOutputs, "createdFrom">), ...inputs, status: live.status ?? "", flags: live.flags };
 }
 
 /** Agents: deploy and cancel are transitions of a desired state; delete is the API's soft delete. */

@@ -3,6 +3,7 @@ import { httpConnectionSchema, type CdcClient, type HttpConnection } from "../cl
 import { client } from "../context.js";
 import type { ImportListing } from "../kinds/imported.js";
 import { HTTP_CONNECTION } from "../kinds/httpConnection.js";
+import { liveOutputs } from "../kinds/outputs.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK, sameMembers } from "../normalize.js";
@@ -41,11 +42,11 @@ const path = "/agents/connections/http/{id}";
 function outputs(live: HttpConnection, inputs: HttpConnectionInputs, salt: string, digests?: Record<string, string>): HttpConnectionOutputs {
   const { headers, ...rest } = inputs;
   return {
+    ...(liveOutputs(HTTP_CONNECTION, live) as Pick<HttpConnectionOutputs, "createdFrom">),
     ...rest,
     headerNames: Object.keys(live.headers).sort(),
     headerDigests: digests ?? Object.fromEntries(Object.entries(headers).map(([n, v]) => [n, secretDigest(salt, v)])),
     secretSalt: salt,
-    createdFrom: live.created_from ?? "",
   };
 }
 

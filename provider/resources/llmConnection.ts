@@ -3,6 +3,7 @@ import { llmConnectionSchema, type CdcClient, type LlmConnection } from "../clie
 import { client } from "../context.js";
 import type { ImportListing } from "../kinds/imported.js";
 import { LLM_CONNECTION } from "../kinds/llmConnection.js";
+import { liveOutputs } from "../kinds/outputs.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, MASK } from "../normalize.js";
@@ -42,7 +43,7 @@ export function getLive(api: CdcClient, id: string): Promise<LlmConnection | und
 
 function outputs(live: LlmConnection, inputs: Omit<LlmConnectionInputs, "apiKey">, key: { salt: string; digest: string }): LlmConnectionOutputs {
   const { apiKey: _dropped, ...rest } = inputs as LlmConnectionInputs;
-  return { ...rest, apiKeyDigest: key.digest, secretSalt: key.salt, createdFrom: live.created_from ?? "" };
+  return { ...(liveOutputs(LLM_CONNECTION, live) as Pick<LlmConnectionOutputs, "createdFrom">), ...rest, apiKeyDigest: key.digest, secretSalt: key.salt };
 }
 
 /** What differs between an existing LLM connection and the program (the API key aside: the API never shows it); [] when nothing. */

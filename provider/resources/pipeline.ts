@@ -3,6 +3,7 @@ import { ConflictError, connectorSchema, isNotFound, ValidationError, type CdcCl
 import { client } from "../context.js";
 import type { ImportListing } from "../kinds/imported.js";
 import { PIPELINE } from "../kinds/pipeline.js";
+import { liveOutputs } from "../kinds/outputs.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, sameMembers, withoutUndefined } from "../normalize.js";
@@ -294,6 +295,7 @@ export class PipelineProvider {
 
   private outputs(live: LivePipeline, inputs: PipelineInputs): PipelineOutputs {
     return withoutUndefined({
+      ...(liveOutputs(PIPELINE, live) as object),
       ...inputs,
       status: live.status ?? "",
       topicIds: [...(live.source?.topics ?? []), ...live.transforms.map((t) => t.topic_id ?? "").filter(Boolean)],

@@ -1,5 +1,6 @@
 import { failuresFromZod } from "../check.js";
 import { TAG } from "../kinds/tag.js";
+import { liveOutputs } from "../kinds/outputs.js";
 import { ConflictError, isNotFound, tagSchema, type CdcClient, type Tag } from "../client/index.js";
 import { findTagByName, listTags, notOurs, tagItems } from "../lookup.js";
 import { createSurvivingFaults } from "./create.js";
@@ -46,7 +47,7 @@ export function tagFindings(live: Tag | undefined, recorded: Partial<TagOutputs>
 }
 
 function outputs(tag: Tag, inputs: TagInputs): TagOutputs {
-  return { ...inputs, system: Boolean(tag.system), custom: tag.custom === null || tag.custom === undefined ? true : Boolean(tag.custom) };
+  return { ...(liveOutputs(TAG, tag) as object), ...inputs, system: Boolean(tag.system), custom: tag.custom === null || tag.custom === undefined ? true : Boolean(tag.custom) };
 }
 
 /** What adopting `live` would change, as diff compares (a missing description is the empty one); [] when nothing. */

@@ -3,6 +3,7 @@ import { isNotFound, type CdcClient, type SourceConnector } from "../client/inde
 import { client } from "../context.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { TOPIC, type ImportedTopic } from "../kinds/topic.js";
+import { liveOutputs } from "../kinds/outputs.js";
 import { plainString, UNREADABLE } from "./recovered.js";
 import type { ImportListing } from "../kinds/imported.js";
 import type { ImportedTransform } from "../kinds/transform.js";
@@ -35,7 +36,7 @@ export async function getTopic(api: CdcClient, topicId: string): Promise<LiveTop
 }
 
 function outputs(live: LiveTopic, inputs: TopicInputs): TopicOutputs {
-  return withoutUndefined({ ...inputs, name: live.name ?? inputs.topicId, tagIds: live.tags });
+  return withoutUndefined({ ...(liveOutputs(TOPIC, live) as object), ...inputs, name: live.name ?? inputs.topicId, tagIds: live.tags });
 }
 
 const DECREASE = "partitions can only be increased (Kafka cannot take them away)";

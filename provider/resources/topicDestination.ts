@@ -5,6 +5,7 @@ import { isNotFound, type CdcClient, type DestinationConnector, type SourceConne
 import { client } from "../context.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { bindingId, TOPIC_DESTINATION, type ImportedBinding } from "../kinds/topicDestination.js";
+import { liveOutputs } from "../kinds/outputs.js";
 import { plainString, UNREADABLE } from "./recovered.js";
 import type { ImportListing } from "../kinds/imported.js";
 import { reportDrift } from "../drift.js";
@@ -76,7 +77,7 @@ export function topicDestinationFindings(live: LiveBinding | undefined, recorded
 
 function outputs(live: LiveBinding, inputs: TopicDestinationInputs): TopicDestinationOutputs {
   const sourceId = live.source_id ?? /^source_([^.]+)\./.exec(inputs.topicId)?.[1] ?? "";
-  return withoutUndefined({ ...inputs, bindingId: live.binding_id ?? "", sourceId });
+  return withoutUndefined({ ...(liveOutputs(TOPIC_DESTINATION, live) as object), ...inputs, bindingId: live.binding_id ?? "", sourceId });
 }
 
 /** Sends an API source's topic to a destination; both ids replace on change, and a detach in the console is drift. */

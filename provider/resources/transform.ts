@@ -5,6 +5,7 @@ import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { DEFAULT_DEPLOY_TIMEOUT_SEC, TRANSFORM, type ImportedTransform } from "../kinds/transform.js";
+import { liveOutputs } from "../kinds/outputs.js";
 import type { ImportListing } from "../kinds/imported.js";
 import { reportDrift } from "../drift.js";
 import { alignLiveConfig, canonicalJson, changedConfigKeys, containsUnknown, isUnknown, sameMembers, withoutUndefined, type ConfigMap } from "../normalize.js";
@@ -346,6 +347,7 @@ export class TransformProvider {
   private async outputs(api: CdcClient, live: LiveTransform, inputs: TransformInputs, status?: string): Promise<TransformOutputs> {
     const job = status ?? (await jobStatus(api, live.id).catch(() => undefined))?.status ?? "NOT_DEPLOYED";
     return withoutUndefined({
+      ...(liveOutputs(TRANSFORM, live) as object),
       ...inputs,
       status: job,
       version: live.version ?? 0,
