@@ -486,6 +486,8 @@ export class Pipeline extends CdcResource {
   declare readonly topicIds: pulumi.Output<string[]>;
   /** The ids of the tags the pipeline has, also when the program does not manage them. */
   declare readonly tagIds: pulumi.Output<string[]>;
+  /** How the pipeline was created, as the API records it (`created_from`). */
+  declare readonly createdFrom: pulumi.Output<string>;
 
   constructor(name: string, args: PipelineArgs, opts?: pulumi.CustomResourceOptions) {
     super("Pipeline", name, pipelineProps(name, args), opts);
@@ -512,6 +514,7 @@ export function pipelineProps(name: string, args: PipelineArgs | undefined): pul
     status: undefined,
     topicIds: undefined,
     tagIds: undefined,
+    createdFrom: undefined,
   };
 }
 

@@ -107,5 +107,6 @@ export const PIPELINE = {
     { name: "status", type: "string", required: true, description: "The API's status of the pipeline." },
     { name: "topicIds", type: STRINGS, required: true, description: "The ids of every topic the pipeline sends, as the API names them." },
     { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the pipeline has, also when the program does not manage them." },
+    { name: "createdFrom", type: "string", required: true, from: { field: "created_from", absent: "" }, description: "How the pipeline was created, as the API records it (`created_from`)." },
   ],
 } satisfies KindSpec<"Pipeline">;

@@ -23,6 +23,12 @@ namespace PulumiCdc.Cdc
         public Output<string?> AdoptId { get; private set; } = null!;
 
         /// <summary>
+        /// How the pipeline was created, as the API records it (`created_from`).
+        /// </summary>
+        [Output("createdFrom")]
+        public Output<string> CreatedFrom { get; private set; } = null!;
+
+        /// <summary>
         /// The destination the pipeline writes to: its id, and optionally its name and connector (read from the API when left out).
         /// </summary>
         [Output("destination")]

@@ -42,6 +42,10 @@ export class Pipeline extends pulumi.CustomResource {
      */
     declare public readonly adoptId: pulumi.Output<string | undefined>;
     /**
+     * How the pipeline was created, as the API records it (`created_from`).
+     */
+    declare public /*out*/ readonly createdFrom: pulumi.Output<string>;
+    /**
      * The destination the pipeline writes to: its id, and optionally its name and connector (read from the API when left out).
      */
     declare public readonly destination: pulumi.Output<outputs.ConnectorRef>;
@@ -107,11 +111,13 @@ export class Pipeline extends pulumi.CustomResource {
             resourceInputs["sourceTopics"] = args?.sourceTopics;
             resourceInputs["tags"] = args?.tags;
             resourceInputs["transforms"] = args?.transforms;
+            resourceInputs["createdFrom"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
             resourceInputs["tagIds"] = undefined /*out*/;
             resourceInputs["topicIds"] = undefined /*out*/;
         } else {
             resourceInputs["adoptId"] = undefined /*out*/;
+            resourceInputs["createdFrom"] = undefined /*out*/;
             resourceInputs["destination"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["snapshotNewTables"] = undefined /*out*/;

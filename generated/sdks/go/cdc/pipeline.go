@@ -18,6 +18,8 @@ type Pipeline struct {
 
 	// The id of an existing pipeline to take over instead of creating one: `pulumi up` reads it and writes nothing when it already equals the program; otherwise one update makes it match.
 	AdoptId pulumi.StringPtrOutput `pulumi:"adoptId"`
+	// How the pipeline was created, as the API records it (`created_from`).
+	CreatedFrom pulumi.StringOutput `pulumi:"createdFrom"`
 	// The destination the pipeline writes to: its id, and optionally its name and connector (read from the API when left out).
 	Destination ConnectorRefOutput `pulumi:"destination"`
 	// The pipeline's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
@@ -214,6 +216,11 @@ func (o PipelineOutput) ToPipelineOutputWithContext(ctx context.Context) Pipelin
 // The id of an existing pipeline to take over instead of creating one: `pulumi up` reads it and writes nothing when it already equals the program; otherwise one update makes it match.
 func (o PipelineOutput) AdoptId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Pipeline) pulumi.StringPtrOutput { return v.AdoptId }).(pulumi.StringPtrOutput)
+}
+
+// How the pipeline was created, as the API records it (`created_from`).
+func (o PipelineOutput) CreatedFrom() pulumi.StringOutput {
+	return o.ApplyT(func(v *Pipeline) pulumi.StringOutput { return v.CreatedFrom }).(pulumi.StringOutput)
 }
 
 // The destination the pipeline writes to: its id, and optionally its name and connector (read from the API when left out).

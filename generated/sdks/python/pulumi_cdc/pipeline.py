@@ -235,6 +235,7 @@ class Pipeline(pulumi.CustomResource):
             __props__.__dict__["source_topics"] = source_topics
             __props__.__dict__["tags"] = tags
             __props__.__dict__["transforms"] = transforms
+            __props__.__dict__["created_from"] = None
             __props__.__dict__["status"] = None
             __props__.__dict__["tag_ids"] = None
             __props__.__dict__["topic_ids"] = None
@@ -261,6 +262,7 @@ class Pipeline(pulumi.CustomResource):
         __props__ = PipelineArgs.__new__(PipelineArgs)
 
         __props__.__dict__["adopt_id"] = None
+        __props__.__dict__["created_from"] = None
         __props__.__dict__["destination"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["snapshot_new_tables"] = None
@@ -280,6 +282,14 @@ class Pipeline(pulumi.CustomResource):
         The id of an existing pipeline to take over instead of creating one: `pulumi up` reads it and writes nothing when it already equals the program; otherwise one update makes it match.
         """
         return pulumi.get(self, "adopt_id")
+
+    @_builtins.property
+    @pulumi.getter(name="createdFrom")
+    def created_from(self) -> pulumi.Output[_builtins.str]:
+        """
+        How the pipeline was created, as the API records it (`created_from`).
+        """
+        return pulumi.get(self, "created_from")
 
     @_builtins.property
     @pulumi.getter
