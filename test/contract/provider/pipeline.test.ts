@@ -101,6 +101,9 @@ describe("Pipeline, Transform and Topic providers against the emulator", () => {
     });
     const { id, outs } = await pipelines.create(inputs);
     expect(outs.source).toEqual({ id: source.id });
+    // Echoed from the API's created_from, as the declaration says: the stamp every create sends.
+    expect((outs as unknown as { createdFrom: string }).createdFrom).toBe("terraform");
+    expect((await h.console.get(`/pipelines/${id}`)) as { result: Array<{ created_from: string }> }).toMatchObject({ result: [{ created_from: "terraform" }] });
     const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     expect(await pipelines.diff(id, outs, inputs)).toMatchObject({ changes: false });
     expect((await pipelines.read(id, outs)).inputs).toEqual(inputs);
