@@ -52,6 +52,8 @@ Options:
 API settings come from the stack's config (cdc:apiUrl, cdc:clientId, cdc:clientSecret or
 cdc:accessToken; secrets are decrypted by the Pulumi CLI, so set PULUMI_CONFIG_PASSPHRASE as for
 \`pulumi up\`), falling back to CDC_API_URL, CDC_CLIENT_ID, CDC_CLIENT_SECRET, CDC_ACCESS_TOKEN.
+An operator's admin scope (cdc:adminTenantId, cdc:adminServiceId; CDC_ADMIN_TENANT_ID,
+CDC_ADMIN_SERVICE_ID) applies as it does for \`pulumi up\`: the command reads that tenant.
 
 Exit status: 0 no drift, 2 drift found, 1 error, in every format (1 also when the summary file
 cannot be written).

@@ -4,7 +4,7 @@ import { redact, resolveSettings, resolveTuning, type CdcClient } from "../provi
 import { EXIT_ERROR } from "./args.js";
 import { describeError, DirectoryError, programDir } from "./common.js";
 import type { ImportOptions } from "./import/args.js";
-import { countsText, importFile, programFiles, projectName, pythonSdkDir, secretCommands } from "./import/files.js";
+import { adminScopeCommands, countsText, importFile, programFiles, projectName, pythonSdkDir, secretCommands } from "./import/files.js";
 import { buildProgram, type Kind, type ProgramModel } from "./import/model.js";
 import { readTenant } from "./import/tenant.js";
 import type { CommandIO } from "./io.js";
@@ -72,6 +72,9 @@ export async function runImport(options: ImportOptions, deps: ImportDeps): Promi
       ...(managed ? { managed, managedBy: options.stack } : {}),
       rawConfig: options.rawConfig,
       ...(settings.clientId ? { clientId: settings.clientId } : {}),
+      ...(settings.adminTenantId
+        ? { adminScope: { tenantId: settings.adminTenantId, ...(settings.adminServiceId ? { serviceId: settings.adminServiceId } : {}) } }
+        : {}),
     });
     for (const tag of options.tags) {
       if (!tenant.Tag.some((t) => t.name === tag)) deps.stderr(`pulumi-cdc import: warning: no tag is named "${tag}": --tag ${tag} matches nothing\n`);
@@ -131,6 +134,7 @@ function summary(model: ProgramModel, out: string, written: readonly string[], n
   lines.push("", "Next, in that directory:");
   if (options.lang === "typescript") lines.push("  npm install");
   lines.push("  pulumi stack init <stack>", "  pulumi config set cdc:apiUrl <url>; pulumi config set cdc:clientId <id>; pulumi config set --secret cdc:clientSecret");
+  for (const c of adminScopeCommands(model)) lines.push(`  ${c}`);
   if (model.secrets.length > 0) {
     lines.push("", "Set the secrets the API masks (each command asks for the value):");
     for (const c of secretCommands(model)) lines.push(`  ${c}`);

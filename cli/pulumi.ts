@@ -108,8 +108,8 @@ export async function exportStack(run: PulumiRunner, stack: string, cwd: string)
   }
 }
 
-/** The config keys that hold API settings, in the form resolveSettings() reads. */
-export const SETTINGS_KEYS = ["cdc:apiUrl", "cdc:clientId", "cdc:clientSecret", "cdc:accessToken"] as const;
+/** The config keys that hold API settings and the admin scope, in the form resolveSettings() reads: taken secret or not. */
+export const SETTINGS_KEYS = ["cdc:apiUrl", "cdc:clientId", "cdc:clientSecret", "cdc:accessToken", "cdc:adminTenantId", "cdc:adminServiceId"] as const;
 
 /** What `pulumi config --json --show-secrets` prints for one key: its value, and whether it is secret. */
 type ConfigEntry = { value?: unknown; secret?: unknown } | undefined;

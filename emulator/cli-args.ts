@@ -18,6 +18,9 @@ Options:
   --host <addr>              listen address; only 127.0.0.1 is accepted (default 127.0.0.1)
   --client-id <id>           bootstrap client id (default ${DEFAULT_CLIENT_ID})
   --client-secret <secret>   bootstrap client secret (default ${DEFAULT_CLIENT_SECRET})
+  --tenant <id>:<secret>     a further tenant with this bootstrap credential (repeatable)
+  --operator <client-id>     a platform operator: this credential may act on another tenant with
+                             X-Admin-Tenant-Id (repeatable; default none)
   --token-ttl <seconds>      access token lifetime, expiresIn (default ${DEFAULT_TOKEN_TTL_SECONDS})
   --refresh-token-ttl <s>    refresh token lifetime (default ${DEFAULT_REFRESH_TOKEN_TTL_SECONDS})
   --state <file>             persist state to this JSON file (default: in memory)
@@ -43,7 +46,7 @@ function number(name: string, raw: string | undefined, check: (n: number) => boo
 const isInt = (n: number) => Number.isInteger(n);
 
 export function parseCliArgs(argv: string[]): { help: true } | { help: false; options: Partial<EmulatorOptions> } {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | string[] | boolean | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -54,6 +57,8 @@ export function parseCliArgs(argv: string[]): { help: true } | { help: false; op
         host: { type: "string" },
         "client-id": { type: "string" },
         "client-secret": { type: "string" },
+        tenant: { type: "string", multiple: true },
+        operator: { type: "string", multiple: true },
         "token-ttl": { type: "string" },
         "refresh-token-ttl": { type: "string" },
         state: { type: "string" },
@@ -105,6 +110,16 @@ export function parseCliArgs(argv: string[]): { help: true } | { help: false; op
   };
   const refreshTtl = number("refresh-token-ttl", str("refresh-token-ttl"), (n) => isInt(n) && n >= 1, "a positive integer");
   if (refreshTtl !== undefined) options.refreshTokenTtlSeconds = refreshTtl;
+  const tenants = (values.tenant as string[] | undefined) ?? [];
+  if (tenants.length > 0) {
+    options.tenants = tenants.map((t) => {
+      const at = t.indexOf(":");
+      if (at <= 0 || at === t.length - 1) throw new CliUsageError(`--tenant must be <client-id>:<client-secret>, got '${t}'`);
+      return { clientId: t.slice(0, at), clientSecret: t.slice(at + 1) };
+    });
+  }
+  const operators = (values.operator as string[] | undefined) ?? [];
+  if (operators.length > 0) options.operators = operators;
   const state = str("state");
   if (state !== undefined) options.statePath = state;
   if (options.clientId === "" || options.clientSecret === "") throw new CliUsageError("--client-id and --client-secret must not be empty");

@@ -26,6 +26,11 @@ async function main(argv: string[]): Promise<void> {
       `listening on ${emulator.url}`,
       `client id: ${emulator.clientId}`,
       `client secret: ${emulator.clientSecret}`,
+      // Tenant ids only when there are several: what an operator names with X-Admin-Tenant-Id.
+      ...(options.tenants && options.tenants.length > 0
+        ? [emulator.clientId, ...options.tenants.map((t) => t.clientId)].map((id) => `tenant ${emulator.tenantOf(id)?.tenantId}: client id ${id}`)
+        : []),
+      ...(options.operators && options.operators.length > 0 ? [`operators (may send X-Admin-Tenant-Id): ${options.operators.join(", ")}`] : []),
       `state: ${options.statePath ?? "in memory"}`,
       `faults: ${describeFaults(options.faults ?? {})}`,
       `use it with: CDC_API_URL=${emulator.url} CDC_CLIENT_ID=${emulator.clientId} CDC_CLIENT_SECRET=${emulator.clientSecret}`,

@@ -3,7 +3,7 @@ import type { Holds } from "./holds.js";
 import type { EmulatorOptions } from "./options.js";
 import type { Permission } from "./roles.js";
 import type { EmulatorStats } from "./stats.js";
-import type { Store } from "./store.js";
+import type { Store, TenantData } from "./store.js";
 
 /** What every route module needs; passed explicitly instead of decorating the Fastify instance. */
 export interface EmulatorContext {
@@ -18,6 +18,10 @@ export interface EmulatorContext {
 /** The caller behind a bearer token. */
 export interface Principal {
   clientId: string;
+  /** The tenant the credential belongs to. */
+  tenantId: string;
+  /** A platform operator's credential (`operators`): it may act on another tenant with `X-Admin-Tenant-Id`. */
+  operator: boolean;
   permissions: Set<string>;
 }
 
@@ -30,5 +34,7 @@ declare module "fastify" {
   }
   interface FastifyRequest {
     principal?: Principal;
+    /** The tenant the request acts on (admin-scope.ts); unset on the token routes. */
+    tenant?: TenantData;
   }
 }

@@ -7,7 +7,7 @@ import { ensureSystemTags } from "./routes/tags.js";
 import { buildServer } from "./server.js";
 import { cloneStats, emptyStats, type EmulatorStats } from "./stats.js";
 import { Store } from "./store.js";
-import { ensureBootstrapCredential } from "./tokens.js";
+import { ensureTenants } from "./tokens.js";
 
 export interface RunningEmulator {
   /** Base URL, `http://127.0.0.1:<port>`. */
@@ -16,6 +16,13 @@ export interface RunningEmulator {
   /** Bootstrap credential (admin role). */
   readonly clientId: string;
   readonly clientSecret: string;
+  /** The first tenant's id: the bootstrap credential's (24 lowercase hex characters on a new state). */
+  readonly tenantId: string;
+  /**
+   * The tenant a credential belongs to (a bootstrap one of `tenants`, or any other), for a test
+   * that names it with `cdc:adminTenantId`; undefined for an unknown client id.
+   */
+  tenantOf(clientId: string): { tenantId: string; serviceId: string } | undefined;
   /** Closes the server; idempotent. State of a `statePath` emulator is already on disk. */
   stop(): Promise<void>;
   /** A snapshot of the request counters. */
@@ -53,8 +60,8 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
   const holds = new Holds();
   const ctx: EmulatorContext = { store, stats, faults, holds, options: resolved };
 
-  await ensureBootstrapCredential(store, resolved);
-  ensureSystemTags(store);
+  await ensureTenants(store, resolved);
+  for (const tenant of store.tenants()) store.within(tenant, () => ensureSystemTags(store));
   store.flush();
 
   const app = buildServer(ctx);
@@ -76,19 +83,24 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
     setFaults: (patch) => faults.update(patch),
     getFaults: () => faults.settings,
     hold: (routes, after) => holds.place(routes, after),
+    tenantId: store.root.tenant_id,
+    tenantOf: (clientId) => {
+      const tenant = store.findCredential(clientId)?.tenant;
+      return tenant && { tenantId: tenant.tenant_id, serviceId: tenant.service_id };
+    },
     storedHttpHeaders: (id) => {
-      const record = store.data.http_connections[id];
+      const record = store.tenants().find((t) => t.http_connections[id])?.http_connections[id];
       if (!record) return undefined;
       return Object.fromEntries(Object.entries(record.headers).map(([k, v]) => [k, store.vault.open(v)]));
     },
     storedSecret: (kind, id, key) => {
-      const sealed = store.data[kind][id]?.secrets[key];
+      const sealed = store.tenants().find((t) => t[kind][id])?.[kind][id]?.secrets[key];
       return sealed === undefined ? undefined : store.vault.open(sealed);
     },
   };
 }
 
-export type { EmulatorOptions } from "./options.js";
+export type { EmulatorOptions, TenantSeed } from "./options.js";
 export { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_PORT, DEFAULT_TOKEN_TTL_SECONDS } from "./options.js";
 export type { FaultSettings } from "./faults.js";
 export { WRITES, type RequestHold } from "./holds.js";

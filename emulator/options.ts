@@ -8,6 +8,16 @@ export interface EmulatorOptions {
   /** Bootstrap client credential (an admin), usable from the first request. */
   clientId: string;
   clientSecret: string;
+  /**
+   * Further tenants, each made on the first start with a bootstrap credential of its own: an
+   * admin of that tenant only. The first tenant is `clientId`'s.
+   */
+  tenants: TenantSeed[];
+  /**
+   * Client ids of platform operators: credentials (of any tenant) that may act on another
+   * tenant's objects by sending `X-Admin-Tenant-Id`. Any other credential sending it gets a 403.
+   */
+  operators: string[];
   /** Access token lifetime in seconds (`expiresIn`). */
   tokenTtlSeconds: number;
   /** Refresh token lifetime in seconds; refresh tokens are also single use. */
@@ -18,6 +28,12 @@ export interface EmulatorOptions {
   faults: Partial<FaultSettings>;
   /** Milliseconds since the epoch; injectable so tests can expire tokens and drain rate limits without sleeping. */
   clock: () => number;
+}
+
+/** A further tenant's bootstrap credential. */
+export interface TenantSeed {
+  clientId: string;
+  clientSecret: string;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -32,6 +48,8 @@ export function resolveOptions(options: Partial<EmulatorOptions> = {}): Emulator
     host: "127.0.0.1",
     clientId: options.clientId ?? DEFAULT_CLIENT_ID,
     clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,
+    tenants: (options.tenants ?? []).map((t) => ({ clientId: t.clientId, clientSecret: t.clientSecret })),
+    operators: [...(options.operators ?? [])],
     tokenTtlSeconds: options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS,
     refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
     statePath: options.statePath,
@@ -51,5 +69,11 @@ export function resolveOptions(options: Partial<EmulatorOptions> = {}): Emulator
     throw new RangeError(`refreshTokenTtlSeconds must be a positive integer, got ${resolved.refreshTokenTtlSeconds}`);
   }
   if (!resolved.clientId || !resolved.clientSecret) throw new RangeError("clientId and clientSecret must be non-empty");
+  const ids = [resolved.clientId];
+  for (const seed of resolved.tenants) {
+    if (!seed.clientId || !seed.clientSecret) throw new RangeError("each of tenants needs a non-empty clientId and clientSecret");
+    if (ids.includes(seed.clientId)) throw new RangeError(`client id ${seed.clientId} is given twice: each tenant's bootstrap credential needs an id of its own`);
+    ids.push(seed.clientId);
+  }
   return resolved;
 }

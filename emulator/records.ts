@@ -251,18 +251,13 @@ export interface KafkaUserRecord {
   updated_at: string;
 }
 
-export interface StateData {
-  version: 1;
+/** What one tenant holds: its ids, its credentials and its objects. Nothing in it is seen from another tenant. */
+export interface TenantData {
+  /** 24 lowercase hex characters, as the platform's ids (`tnt_…` in state files written before tenants). */
   tenant_id: string;
   sub_id: string;
   service_id: string;
-  vault_key: string;
-  digest_key: string;
-  /** Last config-history timestamp handed out, to keep history timestamps strictly increasing. */
-  last_history_ms: number;
   credentials: Record<string, CredentialRecord>;
-  access_tokens: Record<string, TokenRecord>;
-  refresh_tokens: Record<string, TokenRecord>;
   sources: Record<string, ConnectorRecord>;
   destinations: Record<string, ConnectorRecord>;
   history: Record<string, HistoryEntry[]>;
@@ -279,6 +274,23 @@ export interface StateData {
   kafka_users: Record<string, KafkaUserRecord>;
   /** Topic-to-destination bindings of API sources, by binding id; absent in older state files. */
   topic_bindings: Record<string, TopicBindingRecord>;
+}
+
+/**
+ * The whole state. The first tenant (the bootstrap credential's) sits at the top level, where a
+ * state file written before tenants has it; the others are under `tenants`.
+ */
+export interface StateData extends TenantData {
+  version: 1;
+  vault_key: string;
+  digest_key: string;
+  /** Last config-history timestamp handed out, to keep history timestamps strictly increasing. */
+  last_history_ms: number;
+  /** Tokens of every tenant's credentials: a token names its credential, which names its tenant. */
+  access_tokens: Record<string, TokenRecord>;
+  refresh_tokens: Record<string, TokenRecord>;
+  /** The other tenants, by tenant id; absent in state files written before tenants. */
+  tenants: Record<string, TenantData>;
 }
 
 /**

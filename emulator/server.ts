@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { actingTenant } from "./admin-scope.js";
 import type { EmulatorContext } from "./context.js";
 import { ApiError, forbidden } from "./errors.js";
 import { registerAgentRoutes } from "./routes/agents.js";
@@ -88,6 +89,12 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   app.addHook("onRoute", (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) patterns.push({ method: String(method), regex: patternToRegex(route.url) });
+    // Each handler runs, to its end, in the tenant its request acts on: `store.data` is that tenant's.
+    const handler = route.handler;
+    route.handler = function (this: FastifyInstance, request, reply) {
+      const tenant = request.tenant;
+      return tenant ? store.within(tenant, () => handler.call(this, request, reply)) : handler.call(this, request, reply);
+    };
   });
 
   app.removeAllContentTypeParsers();
@@ -112,11 +119,13 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     if (reply.sent) return;
     const config = request.routeOptions.config;
     if (request.is404 || config.public) return;
-    const principal = authenticate(store, request.headers.authorization);
+    const principal = authenticate(store, ctx.options, request.headers.authorization);
+    const tenant = actingTenant(store, principal, request.headers);
     if (config.permission && !principal.permissions.has(config.permission)) {
       throw forbidden(`Not enough permissions: this operation requires '${config.permission}'`);
     }
     request.principal = principal;
+    request.tenant = tenant;
   });
 
   app.addHook("onSend", async (request, reply, payload) => {

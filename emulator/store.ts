@@ -1,8 +1,9 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { ConnectorKind } from "./catalogue.js";
 import { Vault, randomHex } from "./crypto.js";
-import type { ConnectorRecord, StateData } from "./records.js";
+import type { ConnectorRecord, CredentialRecord, StateData, TenantData } from "./records.js";
 
 export * from "./records.js";
 
@@ -11,18 +12,13 @@ export * from "./records.js";
  * a single atomic file write and a restart restores exactly what was there.
  */
 
-function freshState(): StateData {
+/** A new tenant's ids are the platform's kind: 24 lowercase hex characters. */
+function freshTenant(): TenantData {
   return {
-    version: 1,
-    tenant_id: `tnt_${randomHex(8)}`,
-    sub_id: `sub_${randomHex(8)}`,
-    service_id: `svc_${randomHex(8)}`,
-    vault_key: Vault.newKey(),
-    digest_key: Vault.newKey(),
-    last_history_ms: 0,
+    tenant_id: randomHex(12),
+    sub_id: randomHex(12),
+    service_id: randomHex(12),
     credentials: {},
-    access_tokens: {},
-    refresh_tokens: {},
     sources: {},
     destinations: {},
     history: {},
@@ -39,10 +35,21 @@ function freshState(): StateData {
   };
 }
 
-const COLLECTIONS = [
+function freshState(): StateData {
+  return {
+    version: 1,
+    ...freshTenant(),
+    vault_key: Vault.newKey(),
+    digest_key: Vault.newKey(),
+    last_history_ms: 0,
+    access_tokens: {},
+    refresh_tokens: {},
+    tenants: {},
+  };
+}
+
+const TENANT_COLLECTIONS = [
   "credentials",
-  "access_tokens",
-  "refresh_tokens",
   "sources",
   "destinations",
   "history",
@@ -58,6 +65,15 @@ const COLLECTIONS = [
   "topic_bindings",
 ] as const;
 
+const COLLECTIONS = [...TENANT_COLLECTIONS, "access_tokens", "refresh_tokens", "tenants"] as const;
+
+function fillCollections<T extends object>(target: T, keys: readonly string[]): void {
+  for (const key of keys) {
+    const record = target as unknown as Record<string, unknown>;
+    if (!record[key] || typeof record[key] !== "object") record[key] = {};
+  }
+}
+
 function loadState(path: string): StateData {
   let parsed: unknown;
   try {
@@ -71,9 +87,8 @@ function loadState(path: string): StateData {
   }
   const base = freshState();
   const merged = { ...base, ...state } as StateData;
-  for (const key of COLLECTIONS) {
-    if (!merged[key] || typeof merged[key] !== "object") (merged as unknown as Record<string, unknown>)[key] = {};
-  }
+  fillCollections(merged, COLLECTIONS);
+  for (const tenant of Object.values(merged.tenants)) fillCollections(tenant, TENANT_COLLECTIONS);
   return merged;
 }
 
@@ -112,13 +127,16 @@ export function writeFileAtomic(path: string, content: string): void {
 export class Store {
   readonly vault: Vault;
   private dirty = false;
+  /** The tenant of the request being handled, for `data`: set around each route handler (server.ts). */
+  readonly #scope = new AsyncLocalStorage<TenantData>();
 
   private constructor(
-    readonly data: StateData,
+    /** The whole state: every tenant, the tokens, the keys. */
+    readonly root: StateData,
     private readonly path: string | undefined,
     private readonly clock: () => number,
   ) {
-    this.vault = new Vault(data.vault_key, data.digest_key);
+    this.vault = new Vault(root.vault_key, root.digest_key);
   }
 
   static open(path: string | undefined, clock: () => number): Store {
@@ -126,6 +144,46 @@ export class Store {
     const store = new Store(data, path, clock);
     if (path) store.markDirty();
     return store;
+  }
+
+  /**
+   * The tenant the current request acts on: its credential's, or the one an operator named with
+   * `X-Admin-Tenant-Id`. Routes read and write only through it, so no tenant sees another's
+   * objects. Outside a request (start-up, test helpers), the first tenant.
+   */
+  get data(): TenantData {
+    return this.#scope.getStore() ?? this.root;
+  }
+
+  /** Runs `fn` (a route handler, to its end) with `data` as `tenant`. */
+  within<T>(tenant: TenantData, fn: () => T): T {
+    return this.#scope.run(tenant, fn);
+  }
+
+  /** Every tenant, the first one first. */
+  tenants(): TenantData[] {
+    return [this.root, ...Object.values(this.root.tenants)];
+  }
+
+  tenant(tenantId: string): TenantData | undefined {
+    return this.tenants().find((t) => t.tenant_id === tenantId);
+  }
+
+  /** A new, empty tenant with ids of its own. */
+  addTenant(): TenantData {
+    const tenant = freshTenant();
+    this.root.tenants[tenant.tenant_id] = tenant;
+    this.markDirty();
+    return tenant;
+  }
+
+  /** The credential with this client id and its tenant: client ids are unique across tenants, so a token request needs no tenant. */
+  findCredential(clientId: string): { tenant: TenantData; credential: CredentialRecord } | undefined {
+    for (const tenant of this.tenants()) {
+      const credential = tenant.credentials[clientId];
+      if (credential) return { tenant, credential };
+    }
+    return undefined;
   }
 
   get persistent(): boolean {
@@ -140,7 +198,7 @@ export class Store {
   flush(): void {
     if (!this.dirty) return;
     this.pruneExpiredTokens();
-    if (this.path) writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 2)}\n`);
+    if (this.path) writeFileAtomic(this.path, `${JSON.stringify(this.root, null, 2)}\n`);
     this.dirty = false;
   }
 
@@ -154,8 +212,8 @@ export class Store {
 
   /** History timestamps must be strictly increasing even within one millisecond. */
   nextHistoryTimestamp(): string {
-    const ms = Math.max(this.clock(), this.data.last_history_ms + 1);
-    this.data.last_history_ms = ms;
+    const ms = Math.max(this.clock(), this.root.last_history_ms + 1);
+    this.root.last_history_ms = ms;
     return new Date(ms).toISOString();
   }
 
@@ -165,7 +223,7 @@ export class Store {
 
   private pruneExpiredTokens(): void {
     const now = this.clock();
-    for (const table of [this.data.access_tokens, this.data.refresh_tokens]) {
+    for (const table of [this.root.access_tokens, this.root.refresh_tokens]) {
       for (const [hash, token] of Object.entries(table)) {
         if (token.expires_at_ms <= now) delete table[hash];
       }

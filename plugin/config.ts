@@ -35,7 +35,7 @@ export function checkProviderConfig(news: Record<string, unknown>): Array<{ prop
       check();
     } catch (err) {
       if (!(err instanceof SettingsError)) throw err;
-      const key = CONFIG_KEYS.find((k) => err.message.includes(k)) ?? "cdc:apiUrl";
+      const key = err.setting ?? CONFIG_KEYS.find((k) => err.message.includes(k)) ?? "cdc:apiUrl";
       failures.push({ property: key.slice("cdc:".length), reason: err.message });
     }
   }

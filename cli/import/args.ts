@@ -48,6 +48,8 @@ Options:
 API settings: with --stack, the stack's config (cdc:apiUrl, cdc:clientId, cdc:clientSecret or
 cdc:accessToken; set PULUMI_CONFIG_PASSPHRASE as for \`pulumi up\`), falling back to
 CDC_API_URL, CDC_CLIENT_ID, CDC_CLIENT_SECRET, CDC_ACCESS_TOKEN; without it, those variables.
+An operator's admin scope (cdc:adminTenantId and cdc:adminServiceId, or CDC_ADMIN_TENANT_ID and
+CDC_ADMIN_SERVICE_ID) reads that tenant, and the program's next steps set it on the new stack.
 
 Nothing is written when anything fails: an unknown --kind, an unreachable API or bad
 credentials, an --out directory that holds a program. An object the generator cannot express

@@ -70,6 +70,13 @@ export function secretCommands(model: ProgramModel): string[] {
   return model.secrets.map((s) => `pulumi config set --secret ${s.name.padEnd(width)}  # ${s.what}`);
 }
 
+/** The admin scope's settings for the program's stack: without them its resources would look in the credential's own tenant. */
+export function adminScopeCommands(model: ProgramModel): string[] {
+  const scope = model.adminScope;
+  if (!scope) return [];
+  return [`pulumi config set cdc:adminTenantId ${scope.tenantId}`, ...(scope.serviceId ? [`pulumi config set cdc:adminServiceId ${scope.serviceId}`] : [])];
+}
+
 /** Words of `text` in lines of at most `width` characters. */
 export function wrap(text: string, width = 96): string[] {
   const lines: string[] = [];
@@ -228,6 +235,13 @@ function readme(model: ProgramModel, options: ProgramOptions): string {
     "   `pulumi config set cdc:clientId <id>`, `pulumi config set --secret cdc:clientSecret` (or the",
     "   CDC_API_URL, CDC_CLIENT_ID and CDC_CLIENT_SECRET environment variables).",
   );
+  if (model.adminScope) {
+    lines.push(
+      "   These objects are another tenant's, read through an operator's admin scope: the stack needs it too,",
+      "   or its resources look in the credential's own tenant:",
+      ...adminScopeCommands(model).map((c) => `   \`${c}\``),
+    );
+  }
   if (model.secrets.length > 0) {
     lines.push(
       "3. The secrets the API masks (it never shows them, so they are not in this program). Each",

@@ -54,6 +54,14 @@ export interface ProgramModel {
   credentials: CredentialNote[];
   /** Things the user should know (an object written as raw config, a value pulumi-cdc's check refuses, ...). */
   warnings: string[];
+  /** The operator's admin scope the tenant was read through: the program's stack must set it too. */
+  adminScope?: AdminScope;
+}
+
+/** `cdc:adminTenantId` and `cdc:adminServiceId`, as the import was run with them. */
+export interface AdminScope {
+  tenantId: string;
+  serviceId?: string;
 }
 
 export interface Selection {
@@ -71,6 +79,7 @@ export interface Selection {
   rawConfig?: readonly string[];
   /** The client id the import read the tenant with, marked in the credentials' comment. */
   clientId?: string;
+  adminScope?: AdminScope;
 }
 
 /** The suffix of identifiers per kind (`ordersSource`), and how messages name one object of it: its declaration's. */
@@ -185,7 +194,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
       credentials.push(credentialNote(cred, selection.clientId));
     }
   }
-  return { resources, secrets, credentials, warnings };
+  return { resources, secrets, credentials, warnings, ...(selection.adminScope ? { adminScope: selection.adminScope } : {}) };
 }
 
 function catalogueOf(kind: Kind) {

@@ -59,6 +59,18 @@ export interface CdcClientOptions {
 
 const USER_AGENT = `pulumi-cdc (node ${process.version})`;
 
+/** The admin scope's headers, spelled as the vendor's provider sends them. */
+export const ADMIN_TENANT_HEADER = "X-Admin-Tenant-Id";
+export const ADMIN_SERVICE_HEADER = "X-Admin-Service-Id";
+
+/** What every request of these settings carries: the admin scope, when there is one (the vendor's provider sends it on the token request too). */
+function scopeHeaders(settings: CdcSettings): Record<string, string> {
+  return {
+    ...(settings.adminTenantId ? { [ADMIN_TENANT_HEADER]: settings.adminTenantId } : {}),
+    ...(settings.adminServiceId ? { [ADMIN_SERVICE_HEADER]: settings.adminServiceId } : {}),
+  };
+}
+
 /** The REST client resource providers go through. Obtain the shared one with `getClient()`. */
 export class CdcClient {
   readonly apiUrl: string;
@@ -88,6 +100,7 @@ export class CdcClient {
       now,
       debug: options.debug,
       userAgent: USER_AGENT,
+      headers: scopeHeaders(settings),
     });
     this.tokens = new TokenManager({
       core: this.#core,

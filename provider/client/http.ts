@@ -54,6 +54,8 @@ export interface HttpCoreOptions {
   now: () => number;
   debug?: DebugLogger;
   userAgent: string;
+  /** Sent on every request, the token requests included: the admin scope (`X-Admin-Tenant-Id`, ...). */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -111,6 +113,7 @@ export class HttpCore {
         accept: "application/json",
         "user-agent": this.opts.userAgent,
         ...req.headers,
+        ...this.opts.headers,
         "x-request-id": requestId,
       };
       if (body !== undefined) headers["content-type"] = "application/json";

@@ -5,7 +5,7 @@ import { resolveSettings, type CdcSettings, type ConfigSource } from "./settings
 import { closeSharedAgents, sharedAgent } from "./transport.js";
 import { resolveTuning, type Tuning } from "./tuning.js";
 
-export { CdcClient, expandPath, type BodyRequestOptions, type CdcClientOptions, type RequestOptions } from "./client.js";
+export { ADMIN_SERVICE_HEADER, ADMIN_TENANT_HEADER, CdcClient, expandPath, type BodyRequestOptions, type CdcClientOptions, type RequestOptions } from "./client.js";
 export { setDebugLogger, type DebugLogger } from "./debug.js";
 export {
   AuthError,
@@ -97,12 +97,12 @@ export async function resetClients(): Promise<void> {
   await closeSharedAgents();
 }
 
-// Keyed by API and client id as the run sees them; the credential digest keeps a rotated
-// secret from being served the previous secret's tokens.
+// Keyed by API, client id and admin scope as the run sees them; the credential digest keeps a
+// rotated secret from being served the previous secret's tokens.
 function cacheKey(s: CdcSettings): string {
   const digest = createHash("sha256")
     .update(`${s.clientSecret ?? ""}\0${s.accessToken ?? ""}`)
     .digest("hex")
     .slice(0, 16);
-  return `${s.apiUrl}\0${s.clientId ?? ""}\0${digest}\0${s.createdFrom}`;
+  return `${s.apiUrl}\0${s.clientId ?? ""}\0${digest}\0${s.createdFrom}\0${s.adminTenantId ?? ""}\0${s.adminServiceId ?? ""}`;
 }

@@ -1,3 +1,4 @@
+import { isUnknown } from "../normalize.js";
 import { registerSecret } from "./redact.js";
 
 export const DEFAULT_API_URL = "http://127.0.0.1:8787";
@@ -13,6 +14,10 @@ export interface CdcSettings {
   accessToken?: string;
   /** Stamped as `created_from` on every create. */
   createdFrom: string;
+  /** Admin scope: the tenant every request acts on (`X-Admin-Tenant-Id`), for a platform operator's credential. */
+  adminTenantId?: string;
+  /** Admin scope: that tenant's service (`X-Admin-Service-Id`); only with `adminTenantId`. */
+  adminServiceId?: string;
 }
 
 /**
@@ -24,9 +29,12 @@ export type ConfigSource = { get(key: string): string | undefined } | Record<str
 
 /** A setting is missing or invalid; thrown before any API call. */
 export class SettingsError extends Error {
-  constructor(message: string) {
+  /** The setting at fault (`cdc:adminServiceId`), when the message names several. */
+  readonly setting?: string;
+  constructor(message: string, setting?: string) {
     super(message);
     this.name = "SettingsError";
+    if (setting) this.setting = setting;
   }
 }
 
@@ -43,7 +51,13 @@ const SPECS: Record<keyof CdcSettings, SettingSpec> = {
   clientSecret: { key: "clientSecret", config: "cdc:clientSecret", env: "CDC_CLIENT_SECRET", secret: true },
   accessToken: { key: "accessToken", config: "cdc:accessToken", env: "CDC_ACCESS_TOKEN", secret: true },
   createdFrom: { key: "createdFrom", config: "cdc:createdFrom", env: "CDC_CREATED_FROM", secret: false },
+  adminTenantId: { key: "adminTenantId", config: "cdc:adminTenantId", env: "CDC_ADMIN_TENANT_ID", secret: false },
+  adminServiceId: { key: "adminServiceId", config: "cdc:adminServiceId", env: "CDC_ADMIN_SERVICE_ID", secret: false },
 };
+
+/** The platform's tenant and service ids: 24 lowercase hex characters (an ObjectId). */
+const PLATFORM_ID = /^[0-9a-f]{24}$/;
+
 
 /** The stack config keys of the connection settings (`cdc:apiUrl`, ...), and whether each is a secret. */
 export const SETTING_KEYS: ReadonlyArray<{ config: string; env: string; secret: boolean }> = Object.values(SPECS).map(({ config, env, secret }) => ({ config, env, secret }));
@@ -87,6 +101,7 @@ export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = 
   const apiUrl = normaliseApiUrl(get(SPECS.apiUrl) ?? DEFAULT_API_URL);
   const clientId = get(SPECS.clientId);
   const createdFrom = get(SPECS.createdFrom) ?? DEFAULT_CREATED_FROM;
+  const admin = adminScope(get(SPECS.adminTenantId), get(SPECS.adminServiceId));
 
   if (!accessToken && (!clientId || !clientSecret)) {
     const missing = [!clientId ? SPECS.clientId : undefined, !clientSecret ? SPECS.clientSecret : undefined].filter(
@@ -106,7 +121,40 @@ export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = 
   if (clientId) settings.clientId = clientId;
   if (clientSecret) settings.clientSecret = clientSecret;
   if (accessToken) settings.accessToken = accessToken;
-  return settings;
+  return { ...settings, ...admin };
+}
+
+/**
+ * The admin scope, checked before any call. The API only enters its admin path when the tenant
+ * header is present: a service id on its own is dropped and every request would run against the
+ * credential's own tenant, the wrong one. A tenant id alone is valid (the API resolves its service).
+ */
+function adminScope(tenantId: string | undefined, serviceId: string | undefined): Pick<CdcSettings, "adminTenantId" | "adminServiceId"> {
+  for (const [spec, value] of [
+    [SPECS.adminTenantId, tenantId],
+    [SPECS.adminServiceId, serviceId],
+  ] as const) {
+    if (value === undefined) continue;
+    if (isUnknown(value)) {
+      throw new SettingsError(
+        `${spec.config} is not known yet (it comes from a resource output that does not exist before \`pulumi up\`): the provider cannot act on an unknown tenant; set it with ${howToSet(spec, "<id>")}.`,
+        spec.config,
+      );
+    }
+    if (!PLATFORM_ID.test(value)) {
+      throw new SettingsError(
+        `${spec.config} must be a ${spec.key === "adminTenantId" ? "tenant" : "service"} id of 24 lowercase hex characters (e.g. 665e894ebb3753f38d983cee), got "${value}"; set it with ${howToSet(spec, "<id>")}.`,
+        spec.config,
+      );
+    }
+  }
+  if (serviceId !== undefined && tenantId === undefined) {
+    throw new SettingsError(
+      `${SPECS.adminServiceId.config} is set without ${SPECS.adminTenantId.config}: the API ignores a service id on its own, so every request would run against the tenant of the credential instead of the one meant. Set the tenant too with ${howToSet(SPECS.adminTenantId, "<tenant-id>")}, or remove ${SPECS.adminServiceId.config} (and ${SPECS.adminServiceId.env}).`,
+      SPECS.adminServiceId.config,
+    );
+  }
+  return { ...(tenantId !== undefined ? { adminTenantId: tenantId } : {}), ...(serviceId !== undefined ? { adminServiceId: serviceId } : {}) };
 }
 
 export function normaliseApiUrl(value: string): string {

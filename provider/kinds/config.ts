@@ -67,6 +67,16 @@ export const PROVIDER_CONFIG: readonly ConfigSpec[] = [
     "The `created_from` value stamped on every create: `terraform` is the API's infrastructure-as-code value. Set another only when the API accepts it.",
     { default: DEFAULT_CREATED_FROM },
   ),
+  setting(
+    "adminTenantId",
+    "CDC_ADMIN_TENANT_ID",
+    "Admin scope, for a platform operator's credential: the tenant (24 lowercase hex characters) whose objects every request acts on, sent as the `X-Admin-Tenant-Id` header. Unset, the credential acts on its own tenant; any other credential is refused with a 403.",
+  ),
+  setting(
+    "adminServiceId",
+    "CDC_ADMIN_SERVICE_ID",
+    "Admin scope: the service of `adminTenantId` (24 lowercase hex characters), sent as the `X-Admin-Service-Id` header. Only with `adminTenantId`: the API ignores it on its own, so it is refused without one. Needed only for a tenant with several services.",
+  ),
   ...(Object.keys(TUNING_SPECS) as TuningName[]).map(tuning),
 ];
 

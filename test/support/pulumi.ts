@@ -1,6 +1,9 @@
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { RequestHold } from "../../emulator/index.js";
+import { killTree } from "../../scripts/chaos/kill-tree.js";
 import { ENGINE_FLAGS } from "../../scripts/lib/process.js";
 import { run, runCdc, runOk, type CommandResult } from "./process.js";
 
@@ -102,6 +105,30 @@ export class TestStack {
   /** A plain `pulumi up --yes`, which previews first, as every user's does. */
   up(extra: string[] = []) {
     return this.run(["up", "--yes", "--stack", this.stackName, ...extra]);
+  }
+
+  /**
+   * Runs `pulumi <command> --yes --skip-preview` (the run's writes are what is killed) and kills
+   * it with -9, all its processes at once as a crash would, when the emulator's `hold` is
+   * reached: by count, never by time (emulator/README.md, "Holds"). Then releases the hold, so
+   * the request left waiting is closed unhandled. False when the run ended before the hold.
+   */
+  async killWhenHeld(hold: RequestHold, command: "up" | "destroy" = "up"): Promise<boolean> {
+    this.#destroyed = false;
+    const child = spawn("pulumi", [command, "--yes", "--skip-preview", ...ENGINE_FLAGS, "--stack", this.stackName], {
+      cwd: this.programDir,
+      env: this.env,
+      detached: true,
+      stdio: "ignore",
+    });
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    try {
+      return (await Promise.race([hold.reached.then(() => "held" as const), exited.then(() => "exited" as const)])) === "held";
+    } finally {
+      killTree(child.pid!);
+      await exited;
+      hold.release();
+    }
   }
 
   preview(extra: string[] = [], opts: { allowFailure?: boolean } = {}) {

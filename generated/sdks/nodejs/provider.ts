@@ -35,6 +35,8 @@ export class Provider extends pulumi.ProviderResource {
         opts = opts || {};
         {
             resourceInputs["accessToken"] = args?.accessToken ? pulumi.secret(args.accessToken) : undefined;
+            resourceInputs["adminServiceId"] = args?.adminServiceId;
+            resourceInputs["adminTenantId"] = args?.adminTenantId;
             resourceInputs["apiUrl"] = args?.apiUrl;
             resourceInputs["clientId"] = args?.clientId;
             resourceInputs["clientSecret"] = args?.clientSecret ? pulumi.secret(args.clientSecret) : undefined;
@@ -59,6 +61,14 @@ export interface ProviderArgs {
      * A ready access token, used as is instead of `clientId` and `clientSecret` (never refreshed). Read from the environment variable `CDC_ACCESS_TOKEN` when the stack config does not set it.
      */
     accessToken?: pulumi.Input<string | undefined>;
+    /**
+     * Admin scope: the service of `adminTenantId` (24 lowercase hex characters), sent as the `X-Admin-Service-Id` header. Only with `adminTenantId`: the API ignores it on its own, so it is refused without one. Needed only for a tenant with several services. Read from the environment variable `CDC_ADMIN_SERVICE_ID` when the stack config does not set it.
+     */
+    adminServiceId?: pulumi.Input<string | undefined>;
+    /**
+     * Admin scope, for a platform operator's credential: the tenant (24 lowercase hex characters) whose objects every request acts on, sent as the `X-Admin-Tenant-Id` header. Unset, the credential acts on its own tenant; any other credential is refused with a 403. Read from the environment variable `CDC_ADMIN_TENANT_ID` when the stack config does not set it.
+     */
+    adminTenantId?: pulumi.Input<string | undefined>;
     /**
      * Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
      */

@@ -13,6 +13,8 @@ export interface SeenRequest {
   path: string;
   query: URLSearchParams;
   headers: IncomingMessage["headers"];
+  /** Header names as the client spelled them on the wire. */
+  rawHeaderNames: string[];
   body: unknown;
 }
 
@@ -121,7 +123,8 @@ export class FakeApi {
       body = raw;
     }
     const url = new URL(req.url ?? "/", "http://fake");
-    const seen: SeenRequest = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, body };
+    const rawHeaderNames = req.rawHeaders.filter((_, i) => i % 2 === 0);
+    const seen: SeenRequest = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers: req.headers, rawHeaderNames, body };
     this.requests.push(seen);
     const requestId = req.headers["x-request-id"];
     if (this.opts.echoRequestId && typeof requestId === "string") res.setHeader("x-request-id", `srv-${requestId}`);

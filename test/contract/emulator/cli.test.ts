@@ -175,4 +175,19 @@ describe("CLI argument defaults", () => {
       },
     });
   });
+
+  it("maps --tenant and --operator, each repeatable, and refuses a tenant without its secret", () => {
+    const parsed = parseCliArgs(["--tenant", "acme:acme-secret", "--tenant", "beta:b:c", "--operator", "cdc-local"]);
+    expect(parsed).toMatchObject({
+      options: {
+        tenants: [
+          { clientId: "acme", clientSecret: "acme-secret" },
+          { clientId: "beta", clientSecret: "b:c" },
+        ],
+        operators: ["cdc-local"],
+      },
+    });
+    expect(() => parseCliArgs(["--tenant", "acme"])).toThrow(/--tenant must be <client-id>:<client-secret>, got 'acme'/);
+    expect(() => parseCliArgs(["--tenant", "acme:"])).toThrow(/--tenant must be/);
+  });
 });

@@ -1,4 +1,4 @@
-import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/index.js";
 import { CdcClient, resetClients } from "../../../provider/client/index.js";
 import { grpc, provproto, provrpc, structproto } from "../../../plugin/proto.js";
 import { secret } from "../../../plugin/marshal.js";
@@ -49,8 +49,10 @@ export function configureRequest(api: { url: string; clientId: string; clientSec
   return req;
 }
 
-export async function startPluginHarness(options: { configure?: Record<string, unknown> | false; apiUrl?: string } = {}): Promise<PluginHarness> {
-  const emulator = await startEmulator({ port: 0 });
+export async function startPluginHarness(
+  options: { configure?: Record<string, unknown> | false; apiUrl?: string; emulator?: Partial<EmulatorOptions> } = {},
+): Promise<PluginHarness> {
+  const emulator = await startEmulator({ port: 0, ...options.emulator });
   const server = new grpc.Server();
   server.addService(resourceProviderService() as never, new ResourceProviderServer().handlers() as never);
   const port = await new Promise<number>((resolve, reject) =>

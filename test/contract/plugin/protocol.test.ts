@@ -84,6 +84,14 @@ describe("the plugin's protocol RPCs over gRPC", () => {
     expect(failures).toEqual([{ property: "retryAttempts", reason: expect.stringMatching(/cdc:retryAttempts/) }]);
   });
 
+  it("CheckConfig refuses an admin service id without a tenant id, and an id of the wrong shape, naming the setting", async () => {
+    const service = await checkConfig({ ...credentials(), adminServiceId: "665e894ebb3753f38d983cef" });
+    expect(failuresOf(service)).toEqual([{ property: "adminServiceId", reason: expect.stringContaining("cdc:adminServiceId is set without cdc:adminTenantId") }]);
+    const shape = await checkConfig({ ...credentials(), adminTenantId: "tenant-b" });
+    expect(failuresOf(shape)).toEqual([{ property: "adminTenantId", reason: expect.stringContaining("24 lowercase hex characters") }]);
+    expect(failuresOf(await checkConfig({ ...credentials(), adminTenantId: "665e894ebb3753f38d983cee" }))).toEqual([]);
+  });
+
   it("CheckConfig names missing credentials, saying how to set them", async () => {
     const failures = failuresOf(await checkConfig({ apiUrl: h.emulator.url }));
     expect(failures).toEqual([{ property: "clientId", reason: expect.stringContaining("cdc:clientId is not set") }]);

@@ -77,3 +77,83 @@ describe("resolveSettings", () => {
     expect(resolveSettings({ apiUrl: "HTTPS://Host.Example.com:443//" }, creds).apiUrl).toBe("https://host.example.com");
   });
 });
+
+describe("resolveSettings: the admin scope", () => {
+  const tenant = "665e894ebb3753f38d983cee";
+  const service = "665e894ebb3753f38d983cef";
+  const failure = (config: Record<string, string>, env: NodeJS.ProcessEnv = creds): SettingsError => {
+    try {
+      resolveSettings(pulumiConfig(config), env);
+    } catch (e) {
+      expect(e).toBeInstanceOf(SettingsError);
+      return e as SettingsError;
+    }
+    throw new Error("resolveSettings accepted it");
+  };
+
+  it("is unset unless asked for", () => {
+    const s = resolveSettings(undefined, creds);
+    expect(s).not.toHaveProperty("adminTenantId");
+    expect(s).not.toHaveProperty("adminServiceId");
+  });
+
+  it("reads both ids from stack config, else from CDC_ADMIN_TENANT_ID and CDC_ADMIN_SERVICE_ID, each on its own", () => {
+    expect(resolveSettings(pulumiConfig({ "cdc:adminTenantId": tenant, "cdc:adminServiceId": service }), creds)).toMatchObject({
+      adminTenantId: tenant,
+      adminServiceId: service,
+    });
+    expect(resolveSettings(undefined, { ...creds, CDC_ADMIN_TENANT_ID: tenant, CDC_ADMIN_SERVICE_ID: service })).toMatchObject({
+      adminTenantId: tenant,
+      adminServiceId: service,
+    });
+    // The service from config, the tenant from the environment: together a valid scope.
+    expect(resolveSettings(pulumiConfig({ "cdc:adminServiceId": service }), { ...creds, CDC_ADMIN_TENANT_ID: tenant })).toMatchObject({
+      adminTenantId: tenant,
+      adminServiceId: service,
+    });
+  });
+
+  it("takes a tenant id alone: the API resolves its service", () => {
+    const s = resolveSettings(pulumiConfig({ "cdc:adminTenantId": tenant }), creds);
+    expect(s.adminTenantId).toBe(tenant);
+    expect(s).not.toHaveProperty("adminServiceId");
+  });
+
+  it("refuses a service id without a tenant id, naming both settings and the fix", () => {
+    const err = failure({ "cdc:adminServiceId": service });
+    expect(err.setting).toBe("cdc:adminServiceId");
+    expect(err.message).toContain("cdc:adminServiceId is set without cdc:adminTenantId");
+    expect(err.message).toContain("the tenant of the credential");
+    expect(err.message).toContain("pulumi config set cdc:adminTenantId <tenant-id>");
+    expect(err.message).toContain("CDC_ADMIN_TENANT_ID");
+    expect(err.message).toContain("or remove cdc:adminServiceId");
+    // The same from the environment.
+    expect(failure({}, { ...creds, CDC_ADMIN_SERVICE_ID: service }).setting).toBe("cdc:adminServiceId");
+  });
+
+  it("refuses an id of the wrong shape, naming the setting", () => {
+    for (const bad of ["tenant-b", "665E894EBB3753F38D983CEE", "665e894ebb3753f38d983ce", "665e894ebb3753f38d983ceez", "tnt_3f2a9c1d"]) {
+      const err = failure({ "cdc:adminTenantId": bad });
+      expect(err.setting).toBe("cdc:adminTenantId");
+      expect(err.message).toContain(`cdc:adminTenantId must be a tenant id of 24 lowercase hex characters`);
+      expect(err.message).toContain(`got "${bad}"`);
+      expect(err.message).toContain("CDC_ADMIN_TENANT_ID");
+    }
+    const err = failure({ "cdc:adminTenantId": tenant, "cdc:adminServiceId": "service-1" });
+    expect(err.setting).toBe("cdc:adminServiceId");
+    expect(err.message).toMatch(/^cdc:adminServiceId must be a service id of 24 lowercase hex characters/);
+    expect(failure({}, { ...creds, CDC_ADMIN_TENANT_ID: "nope" }).setting).toBe("cdc:adminTenantId");
+  });
+
+  it("refuses an id not known yet (the engine's placeholder) rather than sending it", () => {
+    const err = failure({ "cdc:adminTenantId": "04da6b54-80e4-46f7-96ec-b56ff0331ba9" });
+    expect(err.setting).toBe("cdc:adminTenantId");
+    expect(err.message).toContain("cdc:adminTenantId is not known yet");
+    expect(err.message).toContain("pulumi config set cdc:adminTenantId <id>");
+  });
+
+  it("trims and ignores blanks, as for the other settings", () => {
+    expect(resolveSettings(pulumiConfig({ "cdc:adminTenantId": `  ${tenant} ` }), creds).adminTenantId).toBe(tenant);
+    expect(resolveSettings(pulumiConfig({ "cdc:adminTenantId": "", "cdc:adminServiceId": " " }), creds)).not.toHaveProperty("adminTenantId");
+  });
+});

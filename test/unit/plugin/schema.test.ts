@@ -325,6 +325,8 @@ describe("the provider plugin's package schema", () => {
       "clientSecret",
       "accessToken",
       "createdFrom",
+      "adminTenantId",
+      "adminServiceId",
       "retryAttempts",
       "retryBaseDelayMs",
       "retryMaxDelayMs",
@@ -343,8 +345,10 @@ describe("the provider plugin's package schema", () => {
         expect(resolveTuning({ [c.key]: "7" }, {})).not.toEqual(resolveTuning({}, {}));
         expect(resolveTuning({}, { [c.env]: "7" })).toEqual(resolveTuning({ [c.key]: "7" }, {}));
       } else {
-        const value = c.name === "apiUrl" ? "https://api.example.com" : "from-env";
-        const settings = resolveSettings({}, { ...token, CDC_CLIENT_ID: "id", CDC_CLIENT_SECRET: "sec", [c.env]: value }) as unknown as Record<string, unknown>;
+        const value = c.name === "apiUrl" ? "https://api.example.com" : c.name.startsWith("admin") ? "665e894ebb3753f38d983cee" : "from-env";
+        // A service id is taken only with a tenant id.
+        const scope = c.name === "adminServiceId" ? { CDC_ADMIN_TENANT_ID: "665e894ebb3753f38d983cef" } : {};
+        const settings = resolveSettings({}, { ...token, ...scope, CDC_CLIENT_ID: "id", CDC_CLIENT_SECRET: "sec", [c.env]: value }) as unknown as Record<string, unknown>;
         expect(settings[c.name], c.name).toBe(value);
         if (c.default !== undefined) expect((resolveSettings({}, token) as unknown as Record<string, unknown>)[c.name]).toBe(c.default);
       }

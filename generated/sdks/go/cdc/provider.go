@@ -41,6 +41,10 @@ func NewProvider(ctx *pulumi.Context,
 type providerArgs struct {
 	// A ready access token, used as is instead of `clientId` and `clientSecret` (never refreshed). Read from the environment variable `CDC_ACCESS_TOKEN` when the stack config does not set it.
 	AccessToken *string `pulumi:"accessToken"`
+	// Admin scope: the service of `adminTenantId` (24 lowercase hex characters), sent as the `X-Admin-Service-Id` header. Only with `adminTenantId`: the API ignores it on its own, so it is refused without one. Needed only for a tenant with several services. Read from the environment variable `CDC_ADMIN_SERVICE_ID` when the stack config does not set it.
+	AdminServiceId *string `pulumi:"adminServiceId"`
+	// Admin scope, for a platform operator's credential: the tenant (24 lowercase hex characters) whose objects every request acts on, sent as the `X-Admin-Tenant-Id` header. Unset, the credential acts on its own tenant; any other credential is refused with a 403. Read from the environment variable `CDC_ADMIN_TENANT_ID` when the stack config does not set it.
+	AdminTenantId *string `pulumi:"adminTenantId"`
 	// Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
 	ApiUrl *string `pulumi:"apiUrl"`
 	// API client id, exchanged with `clientSecret` for an access token. Needed unless `accessToken` is set. Read from the environment variable `CDC_CLIENT_ID` when the stack config does not set it.
@@ -67,6 +71,10 @@ type providerArgs struct {
 type ProviderArgs struct {
 	// A ready access token, used as is instead of `clientId` and `clientSecret` (never refreshed). Read from the environment variable `CDC_ACCESS_TOKEN` when the stack config does not set it.
 	AccessToken pulumi.StringPtrInput
+	// Admin scope: the service of `adminTenantId` (24 lowercase hex characters), sent as the `X-Admin-Service-Id` header. Only with `adminTenantId`: the API ignores it on its own, so it is refused without one. Needed only for a tenant with several services. Read from the environment variable `CDC_ADMIN_SERVICE_ID` when the stack config does not set it.
+	AdminServiceId pulumi.StringPtrInput
+	// Admin scope, for a platform operator's credential: the tenant (24 lowercase hex characters) whose objects every request acts on, sent as the `X-Admin-Tenant-Id` header. Unset, the credential acts on its own tenant; any other credential is refused with a 403. Read from the environment variable `CDC_ADMIN_TENANT_ID` when the stack config does not set it.
+	AdminTenantId pulumi.StringPtrInput
 	// Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
 	ApiUrl pulumi.StringPtrInput
 	// API client id, exchanged with `clientSecret` for an access token. Needed unless `accessToken` is set. Read from the environment variable `CDC_CLIENT_ID` when the stack config does not set it.

@@ -19,6 +19,28 @@ Object.defineProperty(exports, "accessToken", {
 });
 
 /**
+ * Admin scope: the service of `adminTenantId` (24 lowercase hex characters), sent as the `X-Admin-Service-Id` header. Only with `adminTenantId`: the API ignores it on its own, so it is refused without one. Needed only for a tenant with several services. Read from the environment variable `CDC_ADMIN_SERVICE_ID` when the stack config does not set it.
+ */
+export declare const adminServiceId: string | undefined;
+Object.defineProperty(exports, "adminServiceId", {
+    get() {
+        return __config.get("adminServiceId");
+    },
+    enumerable: true,
+});
+
+/**
+ * Admin scope, for a platform operator's credential: the tenant (24 lowercase hex characters) whose objects every request acts on, sent as the `X-Admin-Tenant-Id` header. Unset, the credential acts on its own tenant; any other credential is refused with a 403. Read from the environment variable `CDC_ADMIN_TENANT_ID` when the stack config does not set it.
+ */
+export declare const adminTenantId: string | undefined;
+Object.defineProperty(exports, "adminTenantId", {
+    get() {
+        return __config.get("adminTenantId");
+    },
+    enumerable: true,
+});
+
+/**
  * Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
  */
 export declare const apiUrl: string | undefined;

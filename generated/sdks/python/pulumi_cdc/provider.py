@@ -20,6 +20,8 @@ __all__ = ['ProviderArgs', 'Provider']
 class ProviderArgs:
     def __init__(__self__, *,
                  access_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 admin_service_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 admin_tenant_id: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  client_id: pulumi.Input[Optional[_builtins.str]] = None,
                  client_secret: pulumi.Input[Optional[_builtins.str]] = None,
@@ -34,6 +36,8 @@ class ProviderArgs:
         The set of arguments for constructing a Provider resource.
 
         :param pulumi.Input[_builtins.str] access_token: A ready access token, used as is instead of `clientId` and `clientSecret` (never refreshed). Read from the environment variable `CDC_ACCESS_TOKEN` when the stack config does not set it.
+        :param pulumi.Input[_builtins.str] admin_service_id: Admin scope: the service of `adminTenantId` (24 lowercase hex characters), sent as the `X-Admin-Service-Id` header. Only with `adminTenantId`: the API ignores it on its own, so it is refused without one. Needed only for a tenant with several services. Read from the environment variable `CDC_ADMIN_SERVICE_ID` when the stack config does not set it.
+        :param pulumi.Input[_builtins.str] admin_tenant_id: Admin scope, for a platform operator's credential: the tenant (24 lowercase hex characters) whose objects every request acts on, sent as the `X-Admin-Tenant-Id` header. Unset, the credential acts on its own tenant; any other credential is refused with a 403. Read from the environment variable `CDC_ADMIN_TENANT_ID` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] api_url: Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] client_id: API client id, exchanged with `clientSecret` for an access token. Needed unless `accessToken` is set. Read from the environment variable `CDC_CLIENT_ID` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] client_secret: API client secret, exchanged with `clientId` for an access token: set it with `pulumi config set --secret cdc:clientSecret ...`. Read from the environment variable `CDC_CLIENT_SECRET` when the stack config does not set it.
@@ -47,6 +51,10 @@ class ProviderArgs:
         """
         if access_token is not None:
             pulumi.set(__self__, "access_token", access_token)
+        if admin_service_id is not None:
+            pulumi.set(__self__, "admin_service_id", admin_service_id)
+        if admin_tenant_id is not None:
+            pulumi.set(__self__, "admin_tenant_id", admin_tenant_id)
         if api_url is not None:
             pulumi.set(__self__, "api_url", api_url)
         if client_id is not None:
@@ -79,6 +87,30 @@ class ProviderArgs:
     @access_token.setter
     def access_token(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "access_token", value)
+
+    @_builtins.property
+    @pulumi.getter(name="adminServiceId")
+    def admin_service_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Admin scope: the service of `adminTenantId` (24 lowercase hex characters), sent as the `X-Admin-Service-Id` header. Only with `adminTenantId`: the API ignores it on its own, so it is refused without one. Needed only for a tenant with several services. Read from the environment variable `CDC_ADMIN_SERVICE_ID` when the stack config does not set it.
+        """
+        return pulumi.get(self, "admin_service_id")
+
+    @admin_service_id.setter
+    def admin_service_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "admin_service_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="adminTenantId")
+    def admin_tenant_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Admin scope, for a platform operator's credential: the tenant (24 lowercase hex characters) whose objects every request acts on, sent as the `X-Admin-Tenant-Id` header. Unset, the credential acts on its own tenant; any other credential is refused with a 403. Read from the environment variable `CDC_ADMIN_TENANT_ID` when the stack config does not set it.
+        """
+        return pulumi.get(self, "admin_tenant_id")
+
+    @admin_tenant_id.setter
+    def admin_tenant_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "admin_tenant_id", value)
 
     @_builtins.property
     @pulumi.getter(name="apiUrl")
@@ -208,6 +240,8 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  access_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 admin_service_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 admin_tenant_id: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  client_id: pulumi.Input[Optional[_builtins.str]] = None,
                  client_secret: pulumi.Input[Optional[_builtins.str]] = None,
@@ -225,6 +259,8 @@ class Provider(pulumi.ProviderResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[_builtins.str] access_token: A ready access token, used as is instead of `clientId` and `clientSecret` (never refreshed). Read from the environment variable `CDC_ACCESS_TOKEN` when the stack config does not set it.
+        :param pulumi.Input[_builtins.str] admin_service_id: Admin scope: the service of `adminTenantId` (24 lowercase hex characters), sent as the `X-Admin-Service-Id` header. Only with `adminTenantId`: the API ignores it on its own, so it is refused without one. Needed only for a tenant with several services. Read from the environment variable `CDC_ADMIN_SERVICE_ID` when the stack config does not set it.
+        :param pulumi.Input[_builtins.str] admin_tenant_id: Admin scope, for a platform operator's credential: the tenant (24 lowercase hex characters) whose objects every request acts on, sent as the `X-Admin-Tenant-Id` header. Unset, the credential acts on its own tenant; any other credential is refused with a 403. Read from the environment variable `CDC_ADMIN_TENANT_ID` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] api_url: Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] client_id: API client id, exchanged with `clientSecret` for an access token. Needed unless `accessToken` is set. Read from the environment variable `CDC_CLIENT_ID` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] client_secret: API client secret, exchanged with `clientId` for an access token: set it with `pulumi config set --secret cdc:clientSecret ...`. Read from the environment variable `CDC_CLIENT_SECRET` when the stack config does not set it.
@@ -261,6 +297,8 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  access_token: pulumi.Input[Optional[_builtins.str]] = None,
+                 admin_service_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 admin_tenant_id: pulumi.Input[Optional[_builtins.str]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  client_id: pulumi.Input[Optional[_builtins.str]] = None,
                  client_secret: pulumi.Input[Optional[_builtins.str]] = None,
@@ -281,6 +319,8 @@ class Provider(pulumi.ProviderResource):
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
             __props__.__dict__["access_token"] = None if access_token is None else pulumi.Output.secret(access_token)
+            __props__.__dict__["admin_service_id"] = admin_service_id
+            __props__.__dict__["admin_tenant_id"] = admin_tenant_id
             __props__.__dict__["api_url"] = api_url
             __props__.__dict__["client_id"] = client_id
             __props__.__dict__["client_secret"] = None if client_secret is None else pulumi.Output.secret(client_secret)
