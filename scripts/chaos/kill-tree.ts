@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 
 /** Every process below `pid` (Linux /proc), found before the kill: the CLI starts its plugins in process groups of their own. */
 export function descendants(pid: number): number[] {
@@ -37,5 +38,40 @@ export function killTree(pid: number): void {
     } catch {
       // Already gone with its group.
     }
+  }
+}
+
+/** An emulator hold (emulator/holds.ts): reached once the run has had its count answered and sent one more. */
+export interface Hold {
+  reached: Promise<unknown>;
+  release(): void;
+}
+
+/**
+ * `pulumi <args>` in a process group of its own, killed with -9 (killTree) the moment `hold` is
+ * reached: by count, never by time. The held request is then released unanswered. Says whether the
+ * hold was reached, the run ended first, or `timeoutMs` (a guard against a hung run only) passed;
+ * the run's output goes to `log` when given (else nowhere).
+ */
+export async function killWhenHeld(
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; log?: string; timeoutMs?: number },
+  hold: Hold,
+): Promise<"held" | "exited" | "timeout"> {
+  const out = options.log === undefined ? "ignore" : openSync(options.log, "w");
+  const child = spawn("pulumi", [...args], { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", out, out] });
+  if (typeof out === "number") closeSync(out);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let guard: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<"timeout">((resolve) => {
+    if (options.timeoutMs !== undefined) guard = setTimeout(() => resolve("timeout"), options.timeoutMs);
+  });
+  try {
+    return await Promise.race([hold.reached.then(() => "held" as const), exited.then(() => "exited" as const), timedOut]);
+  } finally {
+    clearTimeout(guard);
+    killTree(child.pid!);
+    await exited;
+    hold.release();
   }
 }

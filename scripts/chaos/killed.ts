@@ -11,12 +11,11 @@
  *
  *   bash scripts/chaos/run-killed.sh [--count 1000] [--latency-ms 0] [--out .chaos/killed.json]
  */
-import { spawn } from "node:child_process";
 import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { killTree } from "./kill-tree";
+import { killWhenHeld } from "./kill-tree";
 import { startEmulator, type RunningEmulator } from "../../dist/emulator/index.js";
 import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
 import { ENGINE_FLAGS, run, type Ran } from "../lib/process";
@@ -58,20 +57,9 @@ async function killMidway(command: "up" | "destroy", cwd: string, env: NodeJS.Pr
   const started = Date.now();
   const hold = emulator.hold(routes, after);
   // No preview first: the run's creates or deletes are what is killed.
-  const child = spawn("pulumi", [command, "--yes", "--skip-preview", ...ENGINE_FLAGS, "--stack", stack], { cwd, env, detached: true, stdio: "ignore" });
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-  let guard: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<"timeout">((r) => (guard = setTimeout(() => r("timeout"), STEP_TIMEOUT_MS)));
-  try {
-    const first = await Promise.race([hold.reached.then(() => "held" as const), exited.then(() => "exited" as const), timedOut]);
-    if (first === "exited") throw new Error(`pulumi ${command} ended before it was killed (${hold.answered()} of ${routes.join(", ")} answered)`);
-    if (first === "timeout") throw new Error(`pulumi ${command} did not get halfway in time`);
-  } finally {
-    clearTimeout(guard);
-    killTree(child.pid!);
-    await exited;
-    hold.release();
-  }
+  const first = await killWhenHeld([command, "--yes", "--skip-preview", ...ENGINE_FLAGS, "--stack", stack], { cwd, env, timeoutMs: STEP_TIMEOUT_MS }, hold);
+  if (first === "exited") throw new Error(`pulumi ${command} ended before it was killed (${hold.answered()} of ${routes.join(", ")} answered)`);
+  if (first === "timeout") throw new Error(`pulumi ${command} did not get halfway in time`);
   return { seconds: Math.round((Date.now() - started) / 100) / 10, objects: await count() };
 }
 

@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { startEmulator, type FaultSettings, type RequestHold, type RunningEmulator } from "../../emulator/index.js";
+import { startEmulator, type FaultSettings, type RunningEmulator } from "../../emulator/index.js";
 import {
   CdcClient,
   clientCredentialSchema,
@@ -13,8 +12,7 @@ import {
   sourceConnectorSchema,
   tagSchema,
 } from "../../provider/client/index.js";
-import { killTree } from "../../scripts/chaos/kill-tree.js";
-import { ENGINE_FLAGS, ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { pathWithPythonHost, pulumiRequirement, pythonSdkCopy, pythonToolchain, type PythonToolchain } from "../support/python.js";
 import { tagItems } from "../../provider/lookup.js";
 
@@ -233,45 +231,9 @@ describe.each(HOSTS)("a stack of 20 resources against an API with bad minutes (%
   });
 });
 
-/**
- * `pulumi up` in its own process group, so the whole run (CLI, language host, providers) can be killed at once.
- * It skips the preview: the run's creates (or deletes) are what the test is about, and the emulator's
- * hold stops it among them. Its output goes to `log` when given (else nowhere).
- */
-function startUp(stack: TestStack, command: "up" | "destroy" = "up", log?: string) {
-  const out = log === undefined ? "ignore" : openSync(log, "w");
-  const child = spawn("pulumi", [command, "--yes", "--skip-preview", ...ENGINE_FLAGS, "--stack", stack.stackName], {
-    cwd: stack.programDir,
-    env: stack.environment(),
-    detached: true,
-    stdio: ["ignore", out, out],
-  });
-  if (typeof out === "number") closeSync(out);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return { child, exited };
-}
-
 // A pulumi up killed with -9 among its creates on either host, with checkpoints and without, is
 // test/e2e/recover-pipelines.test.ts (on the sweep's program of every kind; the dynamic host's
 // stack there also meets an emptied checkpoint sidecar); the same on a Python stack under faults is below.
-
-/** Kills a run started by startUp, as a crash would: everything at once, the plugins too (else they outlive the test). */
-async function killRun(run: ReturnType<typeof startUp>): Promise<void> {
-  killTree(run.child.pid!);
-  await run.exited;
-}
-
-/**
- * Waits, without polling, until the emulator's hold is reached: the run has had `after` requests
- * of the held route answered and has sent one more, which waits unanswered. A run that ends first
- * is an error (with its log when it has one): it was never killed halfway.
- */
-async function untilHeld(run: ReturnType<typeof startUp>, hold: RequestHold, what: string, log?: string): Promise<void> {
-  const first = await Promise.race([hold.reached.then(() => "held" as const), run.exited.then(() => "exited" as const)]);
-  if (first === "exited") {
-    throw new Error(`${what} exited (${run.child.exitCode}) before it was killed${log === undefined ? "" : `:\n${readFileSync(log, "utf8")}`}`);
-  }
-}
 
 // The same with PULUMI_SKIP_CHECKPOINTS=true (a killed up and a killed destroy on the plugin) is the
 // crash-point sweep's slice, test/e2e/sweep.test.ts.
@@ -283,7 +245,7 @@ async function untilHeld(run: ReturnType<typeof startUp>, hold: RequestHold, wha
 // minutes the whole time (the fault mix above); a pulumi up is killed with -9 among its creates;
 // pulumi-cdc recover settles the stack; then ONE plain pulumi up converges: every object exactly
 // once, each tracked by the stack, and the program's outputs are the API's ids. The killed run
-// alone skips its preview (startUp says why); the up after recover is a plain one. Without Python
+// alone skips its preview (TestStack.killWhenHeld says why); the up after recover is a plain one. Without Python
 // on the machine it skips with a one-line warning.
 describe("a Python stack's pulumi up, under faults, killed with -9 halfway", { timeout: ENGINE_TIMEOUT_MS }, () => {
   const prefix = "killed-python";
@@ -338,14 +300,9 @@ describe("a Python stack's pulumi up, under faults, killed with -9 halfway", { t
     emulator.resetStats();
     const log = join(root, "killed-up.log");
     const hold = emulator.hold("POST /sources", 5);
-    const run = startUp(stack, "up", log);
-    try {
-      await untilHeld(run, hold, "pulumi up", log);
-    } finally {
-      // As a crash would: everything at once, the language host, the Python program and the plugin too.
-      await killRun(run);
-      hold.release();
-    }
+    // As a crash would: everything at once, the language host, the Python program and the plugin too.
+    const held = await stack.killWhenHeld(hold, "up", log);
+    expect(held, `pulumi up exited before it was killed:\n${readFileSync(log, "utf8")}`).toBe(true);
     // Killed halfway: sources made, and creates the engine started and never saw finish (the
     // checkpoint's pending operations, which the dry run of recover lists below).
     const killedWith = await apiObjects(emulator, web, prefix);

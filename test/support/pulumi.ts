@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RequestHold } from "../../emulator/index.js";
-import { killTree } from "../../scripts/chaos/kill-tree.js";
+import { killWhenHeld } from "../../scripts/chaos/kill-tree.js";
 import { ENGINE_FLAGS } from "../../scripts/lib/process.js";
 import { run, runCdc, runOk, type CommandResult } from "./process.js";
 
@@ -111,24 +110,12 @@ export class TestStack {
    * Runs `pulumi <command> --yes --skip-preview` (the run's writes are what is killed) and kills
    * it with -9, all its processes at once as a crash would, when the emulator's `hold` is
    * reached: by count, never by time (emulator/README.md, "Holds"). Then releases the hold, so
-   * the request left waiting is closed unhandled. False when the run ended before the hold.
+   * the request left waiting is closed unhandled. False when the run ended before the hold; the
+   * run's output goes to `log` when given.
    */
-  async killWhenHeld(hold: RequestHold, command: "up" | "destroy" = "up"): Promise<boolean> {
+  async killWhenHeld(hold: RequestHold, command: "up" | "destroy" = "up", log?: string): Promise<boolean> {
     this.#destroyed = false;
-    const child = spawn("pulumi", [command, "--yes", "--skip-preview", ...ENGINE_FLAGS, "--stack", this.stackName], {
-      cwd: this.programDir,
-      env: this.env,
-      detached: true,
-      stdio: "ignore",
-    });
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    try {
-      return (await Promise.race([hold.reached.then(() => "held" as const), exited.then(() => "exited" as const)])) === "held";
-    } finally {
-      killTree(child.pid!);
-      await exited;
-      hold.release();
-    }
+    return (await killWhenHeld([command, "--yes", "--skip-preview", ...ENGINE_FLAGS, "--stack", this.stackName], { cwd: this.programDir, env: this.env, ...(log ? { log } : {}) }, hold)) === "held";
   }
 
   preview(extra: string[] = [], opts: { allowFailure?: boolean } = {}) {

@@ -5,7 +5,6 @@
  * one plain `pulumi up` (or `destroy`), and the invariants checked against the emulator. Used by
  * `npm run chaos -- --sweep` (main.ts) and by the test suite's slice (test/e2e/sweep.test.ts).
  */
-import { spawn } from "node:child_process";
 import { cp, mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -28,7 +27,7 @@ import { getTopicDestination } from "../../../dist/provider/resources/topicDesti
 import { getChain } from "../../../dist/provider/smt/api.js";
 import { ENGINE_FLAGS, run, type Ran } from "../../lib/process";
 import { privateStackEnv } from "../../lib/stack-env";
-import { killTree } from "../kill-tree";
+import { killWhenHeld } from "../kill-tree";
 import { expected, TS_PROGRAM, writeYamlProgram, type Expected } from "./program";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
@@ -146,15 +145,7 @@ export class SweepStack {
    */
   async killAfter(command: "up" | "destroy", k: number, routes: string | readonly string[] = WRITES): Promise<boolean> {
     const hold = this.emulator.hold(routes, k);
-    const child = spawn("pulumi", [command, "--yes", ...ENGINE_FLAGS, "--stack", "sweep"], { cwd: this.cwd, env: this.env, detached: true, stdio: "ignore" });
-    const exited = new Promise<void>((r) => child.once("exit", () => r()));
-    try {
-      return (await Promise.race([hold.reached.then(() => "held" as const), exited.then(() => "exited" as const)])) === "held";
-    } finally {
-      killTree(child.pid!);
-      await exited;
-      hold.release();
-    }
+    return (await killWhenHeld([command, "--yes", ...ENGINE_FLAGS, "--stack", "sweep"], { cwd: this.cwd, env: this.env }, hold)) === "held";
   }
 
   async dispose(): Promise<void> {
