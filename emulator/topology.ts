@@ -9,6 +9,11 @@ import type { ConnectorRecord, PipelineRecord, Store, TransformRecord } from "./
 /** Topics get this many partitions when the platform creates them (tuned with PUT /topics/{id}). */
 export const DEFAULT_PARTITIONS = 3;
 
+/** Every topic's replication factor and Kafka configs, as the platform reports them (no route changes them). */
+export const REPLICATION_FACTOR = 3;
+export const RETENTION_MS = 604_800_000;
+export const CLEANUP_POLICY = "delete";
+
 /** Placeholder patterns of a transform created without real ones: they match nothing. */
 const PLACEHOLDER = /^placeholder-/;
 

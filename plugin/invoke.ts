@@ -1,4 +1,5 @@
 import { client } from "../provider/context.js";
+import { reportWarning } from "../provider/drift.js";
 import {
   LookupArgError,
   lookupConnector,
@@ -21,7 +22,8 @@ const FUNCTIONS: Record<string, (args: Record<string, unknown>) => Promise<unkno
   "cdc:index:getTags": async (args) => ({ tags: await lookupTags(client(), args) }),
   "cdc:index:getTopics": async (args) => ({ topics: await lookupTopics(client(), args) }),
   "cdc:index:getTopic": (args) => lookupTopic(client(), args),
-  "cdc:index:getTopicMetrics": async (args) => ({ metrics: await lookupTopicMetrics(client(), args) }),
+  // Invoke has no warnings of its own: they go to the engine's log, as drift reports do.
+  "cdc:index:getTopicMetrics": async (args) => ({ metrics: await lookupTopicMetrics(client(), args, (message) => reportWarning("getTopicMetrics", message)) }),
   "cdc:index:getTransform": (args) => lookupTransform(client(), args),
   "cdc:index:getKafkaUser": (args) => lookupKafkaUser(client(), args),
 };

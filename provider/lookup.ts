@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { jsonObject } from "./client/json-object.js";
 import { TAG_TYPES } from "../catalogue/kind-values.js";
 import {
   CdcApiError,
@@ -13,8 +12,11 @@ import {
 } from "./client/index.js";
 import { catalogueEntry, secretKeySet, type ConnectorKind } from "./catalogue.js";
 import { aclOf, listKafkaUsers, whitelistOf, type KafkaAcl } from "./kafka/api.js";
-import { MASK, withoutUndefined } from "./normalize.js";
+import { MASK } from "./normalize.js";
 import { transformSchema, type LiveTransform } from "./pipelines/schemas.js";
+import { looseInt, metricsAnswerSchema, metricsOf, topicDetailSchema, topicEntitySchema, topicLookupOf, type LiveTopicDetail, type TopicLookup, type TopicMetricsLookup } from "./topic-shapes.js";
+
+export type { TopicLookup, TopicMetricsLookup } from "./topic-shapes.js";
 
 /**
  * Finding objects by their unique name: how a create whose answer was lost finds its result,
@@ -226,67 +228,7 @@ export async function lookupTags(api: CdcClient, args: Record<string, unknown> =
     }));
 }
 
-const looseInt = z.preprocess((v) => (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)) ? Number(v) : v), z.number());
-const topicEntitySchema = z.looseObject({
-  entity_type: z.string().nullish(),
-  entity_id: z.string().nullish(),
-  name: z.string().nullish(),
-  connector: z.string().nullish(),
-  topic_ids: z.array(z.string()).nullish(),
-  topic_db_ids: z.array(z.string()).nullish(),
-});
-const topicDetailSchema = z.looseObject({
-  id: z.string(),
-  name: z.string().nullish(),
-  prefix: z.string().nullish(),
-  entity: topicEntitySchema.nullish(),
-  // `{count: N}` (the topic resource's form) or a bare number (the data source's): both read.
-  kafka: z
-    .looseObject({
-      partitions: z.union([looseInt, z.looseObject({ count: looseInt })]).nullish(),
-      configs: jsonObject.nullish(),
-    })
-    .nullish(),
-  partition_count: looseInt.nullish(),
-  tags: z.array(z.union([z.string(), z.looseObject({ id: z.string() })])).nullish(),
-});
-type LiveTopicDetail = z.output<typeof topicDetailSchema>;
 const topicRowSchema = z.looseObject({ id: z.string(), name: z.string().nullish(), entity: topicEntitySchema.nullish() });
-
-export interface TopicLookup {
-  id: string;
-  name: string;
-  prefix: string;
-  /** `sources`, `transforms` or `destinations`. */
-  entityType: string;
-  entityId: string;
-  entityName: string;
-  partitionCount: number;
-  /** Kafka's `retention.ms`, when the API says. */
-  retentionMs?: number;
-  /** Kafka's `cleanup.policy` (`delete`, `compact`), when the API says. */
-  cleanupPolicy?: string;
-  tagIds: string[];
-}
-
-function topicLookup(t: LiveTopicDetail): TopicLookup {
-  const p = t.kafka?.partitions;
-  const configs = t.kafka?.configs ?? {};
-  const retention = Number(configs["retention.ms"]);
-  const cleanup = configs["cleanup.policy"];
-  return {
-    id: t.id,
-    name: t.name ?? "",
-    prefix: t.prefix ?? "",
-    entityType: t.entity?.entity_type ?? "",
-    entityId: t.entity?.entity_id ?? "",
-    entityName: t.entity?.name ?? "",
-    partitionCount: (typeof p === "number" ? p : p?.count) ?? t.partition_count ?? 0,
-    ...(Number.isFinite(retention) && configs["retention.ms"] !== undefined && configs["retention.ms"] !== null ? { retentionMs: retention } : {}),
-    ...(typeof cleanup === "string" ? { cleanupPolicy: cleanup } : {}),
-    tagIds: (t.tags ?? []).map((x) => (typeof x === "string" ? x : x.id)),
-  };
-}
 
 async function topicDetail(api: CdcClient, id: string): Promise<LiveTopicDetail | undefined> {
   try {
@@ -302,7 +244,7 @@ export async function lookupTopic(api: CdcClient, args: Record<string, unknown>)
   const id = requiredString(args, "id", "the topic's id, e.g. a Source's topicIds[0] (source_<id>.public.orders)");
   const found = await topicDetail(api, id);
   if (!found) throw new Error(`no topic with id "${id}" exists: check the id (a source's topicIds, or transform_<id>_<version>.<name>; ids are exact)`);
-  return topicLookup(found);
+  return topicLookupOf(found);
 }
 
 const TOPIC_OWNERS = [
@@ -349,47 +291,28 @@ export async function lookupTopics(api: CdcClient, args: Record<string, unknown>
   const wanted = rows.filter((r) => name === undefined || r.name === name || r.id === name);
   const details = await Promise.all(wanted.map((r) => topicDetail(api, r.id)));
   // A topic gone between the listing and its read is left out.
-  return details.flatMap((d) => (d ? [topicLookup(d)] : []));
+  return details.flatMap((d) => (d ? [topicLookupOf(d)] : []));
 }
-
-export interface TopicMetricsLookup {
-  topicId: string;
-  /** The source, transform or destination the topic belongs to. */
-  entityId: string;
-  messagesIn?: number;
-  messagesOut?: number;
-  bytesIn?: number;
-  bytesOut?: number;
-  lag?: number;
-  avgLatencyMs?: number;
-}
-
-const metricNumber = z.number().nullish();
-const metricsAnswerSchema = z.record(
-  z.string(),
-  z.record(
-    z.string(),
-    z.looseObject({ messages_in: metricNumber, messages_out: metricNumber, bytes_in: metricNumber, bytes_out: metricNumber, lag: metricNumber, avg_latency_ms: metricNumber }),
-  ),
-);
 
 /**
  * The metrics of topics by id (`POST /topics/table_metrics`): each topic is read first, to send
- * the entity it belongs to as the API wants it. One result per topic, in the order asked.
+ * the entity it belongs to as the API wants it. One result per topic, in the order asked. A
+ * topic the tenant cannot see (its read is a 404) or that the answer leaves out (the service
+ * leaves out the topics the tenant does not own) is left out too, and `warn` names it: the
+ * platform's data source warns there, and a typo'd id is told the same way.
  */
-export async function lookupTopicMetrics(api: CdcClient, args: Record<string, unknown>): Promise<TopicMetricsLookup[]> {
+export async function lookupTopicMetrics(api: CdcClient, args: Record<string, unknown>, warn: (message: string) => void): Promise<TopicMetricsLookup[]> {
   const raw = args.ids;
   if (!Array.isArray(raw) || raw.length === 0) throw new LookupArgError("ids", "is required: a non-empty list of topic ids, e.g. a Source's topicIds");
   raw.forEach((v, i) => {
     if (typeof v !== "string" || v === "") throw new LookupArgError(`ids[${i}]`, "must be a topic id, a non-empty string");
   });
   const ids = [...new Set(raw as string[])];
-  const topics = await Promise.all(ids.map(async (id) => [id, await topicDetail(api, id)] as const));
-  const missing = topics.filter(([, t]) => !t).map(([id]) => id);
-  if (missing.length > 0) throw new Error(`no topic with id ${missing.map((m) => `"${m}"`).join(", ")} exists: check the ids (ids are exact)`);
+  const read = await Promise.all(ids.map(async (id) => [id, await topicDetail(api, id)] as const));
+  const topics = read.flatMap(([id, t]) => (t ? [[id, t] as const] : []));
   const entities = new Map<string, { id: string; entity_type: string; connector: string; topic_ids: string[]; topic_db_ids: string[] }>();
   for (const [id, t] of topics) {
-    const entity = t!.entity ?? {};
+    const entity = t.entity ?? {};
     const key = entity.entity_id ?? "";
     const current = entities.get(key) ?? { id: key, entity_type: entity.entity_type ?? "sources", connector: entity.connector ?? "", topic_ids: [], topic_db_ids: [] };
     current.topic_ids.push(id);
@@ -399,22 +322,19 @@ export async function lookupTopicMetrics(api: CdcClient, args: Record<string, un
     if (dbId) current.topic_db_ids.push(dbId);
     entities.set(key, current);
   }
-  const answer = await api.post("/topics/table_metrics", { body: { entities: [...entities.values()] }, schema: metricsAnswerSchema, idempotent: true });
-  return topics.map(([id, t]) => {
-    const entityId = t!.entity?.entity_id ?? "";
-    const m = answer[entityId]?.[id];
-    const num = (v: number | null | undefined) => (typeof v === "number" ? v : undefined);
-    return withoutUndefined({
-      topicId: id,
-      entityId,
-      messagesIn: num(m?.messages_in),
-      messagesOut: num(m?.messages_out),
-      bytesIn: num(m?.bytes_in),
-      bytesOut: num(m?.bytes_out),
-      lag: num(m?.lag),
-      avgLatencyMs: num(m?.avg_latency_ms),
-    });
-  });
+  const answer =
+    entities.size === 0 ? {} : await api.post("/topics/table_metrics", { body: { entities: [...entities.values()] }, schema: metricsAnswerSchema, idempotent: true });
+  const found = new Map<string, TopicMetricsLookup>();
+  for (const [id, t] of topics) {
+    const m = metricsOf(answer, id, t.entity?.entity_id ?? "");
+    if (m) found.set(id, m);
+  }
+  const left = ids.filter((id) => !found.has(id));
+  if (left.length > 0) {
+    const named = left.map((id) => `"${id}"`).join(", ");
+    warn(`${left.length === 1 ? "topic" : "topics"} ${named} left out of the metrics: not this tenant's, or no such topic (check the ids: a Source's topicIds, or getTopics)`);
+  }
+  return ids.flatMap((id) => found.get(id) ?? []);
 }
 
 export interface TransformLookup {

@@ -74,9 +74,13 @@ export function getTopic(args: { id: string }): Promise<TopicLookup> {
   return withClient((api, lookup) => lookup.lookupTopic(api, args));
 }
 
-/** Throughput and lag of topics, by id: one entry per topic, in the order asked. */
+/**
+ * The API's metrics of topics, by id: partitions, replication, retention, last message, snapshot
+ * status and record errors, one entry per topic in the order asked. A topic not the tenant's (or
+ * of no such id) is left out, with a warning naming it.
+ */
 export function getTopicMetrics(args: { ids: string[] }): Promise<TopicMetricsLookup[]> {
-  return withClient((api, lookup) => lookup.lookupTopicMetrics(api, args));
+  return withClient((api, lookup) => lookup.lookupTopicMetrics(api, args, (message) => void pulumi.log.warn(`getTopicMetrics: ${message}`)));
 }
 
 /** A transform by its exact name: its id, type, topics (by name and id) and settings (secrets masked). */

@@ -4,7 +4,7 @@ import { findConnector } from "../catalogue.js";
 import type { EmulatorContext } from "../context.js";
 import { ApiError, notFound } from "../errors.js";
 import type { ConnectorRecord, Store, TopicRecord, TransformRecord } from "../store.js";
-import { DEFAULT_PARTITIONS, sourceTopics, topicOwner, transformTopicIds, type TopicOwner } from "../topology.js";
+import { CLEANUP_POLICY, DEFAULT_PARTITIONS, REPLICATION_FACTOR, RETENTION_MS, sourceTopics, topicOwner, transformTopicIds, type TopicOwner } from "../topology.js";
 import { RequestValidationError, err, queryBool, queryInt, validateRequest, type ValidationDetail } from "../validation.js";
 
 /**
@@ -97,11 +97,13 @@ function allTopics(store: Store): Array<{ id: string; owner: TopicOwner }> {
   return out;
 }
 
-/** A row of `GET /topics/details`: the topic without its Kafka block. */
+/**
+ * A row of `GET /topics/details`: the topic without its Kafka block. The platform never sends
+ * `messages_7d` or `messages_30d`, though its client once read them (the vendor's beta.31).
+ */
 function renderDetails(store: Store, id: string, owner: TopicOwner) {
   const { kafka: _kafka, ...row } = renderTopic(store, id, owner);
-  // The emulator moves no data: no messages were seen.
-  return { ...row, messages_7d: 0, messages_30d: 0 };
+  return row;
 }
 
 export function renderTopic(store: Store, id: string, owner: TopicOwner) {
@@ -112,7 +114,12 @@ export function renderTopic(store: Store, id: string, owner: TopicOwner) {
     prefix: owner.prefix,
     entity: entityOf(store, owner),
     serialization: { key_format: "avro", value_format: "avro", schema_registry_enabled: true },
-    kafka: { partitions: { count: t.partition_count }, configs: { "retention.ms": 604800000, "cleanup.policy": "delete" } },
+    // The platform's form (the vendor's beta.28): partitions an object, Kafka's configs under
+    // underscored names with string values, as Kafka gives every config.
+    kafka: {
+      partitions: { count: t.partition_count, replication_factor: REPLICATION_FACTOR },
+      configs: { retention_ms: String(RETENTION_MS), cleanup_policy: CLEANUP_POLICY },
+    },
     ...(t.tags.length > 0 ? { tags: [...t.tags] } : {}),
   };
 }
@@ -142,20 +149,24 @@ export function registerTopicRoutes(app: FastifyInstance, ctx: EmulatorContext):
     };
   });
 
-  // Metrics per entity and topic: entity id -> topic id -> metrics. Topics the entity does not
-  // own are left out, as the platform has no metrics for them.
+  // Metrics by topic id (the vendor's beta.31): a topic the tenant does not own (its source or
+  // transform is not the tenant's, or there is no such topic) is left out. The emulator moves no
+  // data: no message was seen, no snapshot ran, no record failed.
   app.post("/topics/table_metrics", { config: { permission: "topics:read" } }, async (request) => {
     const { body } = validateRequest(request, { body: metricsBody });
-    const out: Record<string, Record<string, Record<string, number>>> = {};
+    const out: Record<string, Record<string, unknown>> = {};
     for (const entity of body.entities) {
-      const metrics: Record<string, Record<string, number>> = {};
       for (const topicId of entity.topic_ids ?? []) {
-        const owner = topicOwner(store, topicId);
-        if (!owner || owner.entity.id !== entity.id) continue;
-        // The emulator moves no data: every counter is zero.
-        metrics[topicId] = { messages_in: 0, messages_out: 0, bytes_in: 0, bytes_out: 0, lag: 0, avg_latency_ms: 0 };
+        if (!topicOwner(store, topicId)) continue;
+        out[topicId] = {
+          partition_count: tuning(store, topicId).partition_count,
+          replication_factor: REPLICATION_FACTOR,
+          retention_ms: String(RETENTION_MS),
+          last_message_timestamp: null,
+          snapshot_status_json: null,
+          record_error_total: 0,
+        };
       }
-      out[entity.id] = metrics;
     }
     return out;
   });

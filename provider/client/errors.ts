@@ -21,6 +21,12 @@ export interface ApiErrorInit {
   attempts?: number;
   /** From the first attempt to the failure, waits included. */
   elapsedMs?: number;
+  /**
+   * The failures after which this same request was sent again although the server may have
+   * acted on it (a 5xx, an answer lost with its connection): the error says so, so that an
+   * "already exists" answering a replayed create is not read as a name collision.
+   */
+  replayedAfter?: string[];
   /** Extra sentence appended to the message (how to fix it). */
   hint?: string;
   cause?: unknown;
@@ -36,12 +42,16 @@ export class CdcApiError extends Error {
   readonly attempts: number;
   /** From the first attempt to the failure, back-off included; undefined when not measured. */
   readonly elapsedMs: number | undefined;
+  /** What the request was replayed after, the server perhaps having acted (ApiErrorInit.replayedAfter). */
+  readonly replayedAfter: readonly string[];
 
   constructor(init: ApiErrorInit, summary?: string) {
     super(redact(formatMessage(init, summary)), init.cause === undefined ? undefined : { cause: init.cause });
     this.name = new.target.name;
     this.status = init.status;
-    this.detail = redactValue(init.detail);
+    // A body of any size may come back: a text is kept masked and cut, never whole.
+    this.detail = typeof init.detail === "string" ? capped(init.detail, MAX_KEPT_DETAIL_CHARS) : redactValue(init.detail);
+    this.replayedAfter = init.replayedAfter ?? [];
     this.requestId = init.requestId;
     this.method = init.method;
     this.path = init.path;
@@ -113,23 +123,54 @@ export function formatIssue(issue: ValidationIssue): string {
   return `${loc}: ${issue.msg}`;
 }
 
-const MAX_DETAIL_CHARS = 500;
+/** How much of the API's words an error message quotes: enough to explain, never a whole body. */
+export const MAX_DETAIL_CHARS = 500;
+/** How much of an error body's text an error keeps in `detail`, for code that reads it. */
+const MAX_KEPT_DETAIL_CHARS = 4000;
+// Masking sees this much past the cut, so a secret that starts before the cut is masked whole
+// (registered secrets are far shorter); a key's value running past it is masked to the end.
+const MASK_MARGIN = 8192;
+
+/**
+ * `text` masked, then cut to `max` characters. Masking comes first: a cut made before it could
+ * leave the head of a secret, too short to be recognised, readable in the message.
+ */
+export function capped(text: string, max: number = MAX_DETAIL_CHARS): string {
+  const masked = redact(text.length > max + MASK_MARGIN ? text.slice(0, max + MASK_MARGIN) : text).trim();
+  return masked.length > max ? `${masked.slice(0, max)}…` : masked;
+}
 
 function formatMessage(init: ApiErrorInit, summary: string | undefined): string {
   let what: string;
+  const said = summary === undefined ? undefined : capped(summary);
   if (init.status === undefined) {
-    what = `connection error${summary ? ` ${summary}` : ""}`;
+    what = `connection error${said ? ` ${said}` : ""}`;
   } else {
     const text = STATUS_CODES[init.status];
     const head = text ? `${init.status} ${text}` : String(init.status);
-    const detail = summary ?? detailText(init.detail);
+    const detail = said ?? detailText(init.detail);
     what = detail ? `${head}: ${detail}` : head;
   }
-  const tail = [init.requestId ? `request id ${init.requestId}` : undefined, (init.attempts ?? 1) > 1 ? `after ${init.attempts} attempts${init.elapsedMs !== undefined ? ` over ${(init.elapsedMs / 1000).toFixed(1)} s` : ""}` : undefined]
+  // A refusal (4xx) of a request the server may have acted on already says so: the refusal may
+  // be of the earlier attempt's own work. A failure that ran out of attempts says "after N".
+  const replays = init.status !== undefined && init.status < 500 ? replayText(init.replayedAfter ?? []) : undefined;
+  const tail = [
+    init.requestId ? `request id ${init.requestId}` : undefined,
+    (init.attempts ?? 1) > 1 ? `after ${init.attempts} attempts${init.elapsedMs !== undefined ? ` over ${(init.elapsedMs / 1000).toFixed(1)} s` : ""}` : undefined,
+    replays ? `replayed after ${replays}` : undefined,
+  ]
     .filter(Boolean)
     .join(", ");
   const hint = init.hint ? ` ${init.hint}` : "";
   return `${init.method} ${init.path} failed: ${what}${tail ? ` (${tail})` : ""}${hint}`;
+}
+
+/** `a 503 (2 times), then a lost answer (ECONNRESET)`: each failure once, in order, with its count. */
+function replayText(after: readonly string[]): string | undefined {
+  if (after.length === 0) return undefined;
+  const counts = new Map<string, number>();
+  for (const a of after) counts.set(a, (counts.get(a) ?? 0) + 1);
+  return [...counts].map(([a, n]) => (n > 1 ? `${a} (${n} times)` : a)).join(", then ");
 }
 
 function detailText(detail: unknown): string | undefined {
@@ -145,8 +186,7 @@ function detailText(detail: unknown): string | undefined {
       text = String(detail);
     }
   }
-  text = text.trim();
-  return text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS)}…` : text;
+  return capped(text);
 }
 
 export interface ResponseInfo {
@@ -167,15 +207,28 @@ export function errorFromResponse(ctx: Omit<ApiErrorInit, "status" | "detail">, 
   // already exists."), and its own client goes by the words: so do we, so a create whose answer
   // was lost resolves a duplicate whichever status comes back.
   if ((s === 400 || s === 422) && /already exists/i.test(issueText(parsed))) {
-    return new ConflictError({ ...init, detail: issueText(parsed) });
+    return new ConflictError(replayedConflict({ ...init, detail: issueText(parsed) }));
   }
+  if (s === 409) return new ConflictError(replayedConflict(init));
   if (s === 422 || (parsed.issues && s >= 400 && s < 500)) return new ValidationError(init, parsed.issues ?? []);
   if (s === 401 || s === 403) return new AuthError(init);
   if (s === 404) return new NotFoundError(init);
-  if (s === 409) return new ConflictError(init);
   if (s === 429) return new RateLimitError(init, res.retryAfterSeconds);
   if (s >= 500) return new ServerError(init);
   return new CdcApiError(init);
+}
+
+/**
+ * A conflict answering a replay of the same request: the earlier attempt, whose answer was lost,
+ * may have done what the replay is now refused for. Said first, before any hint of the caller's.
+ */
+function replayedConflict(init: ApiErrorInit): ApiErrorInit {
+  const after = replayText(init.replayedAfter ?? []);
+  if (after === undefined) return init;
+  const note =
+    `This request was sent again after ${after}, when the server may already have done it: ` +
+    `an earlier attempt of this same request may have made the object, so this conflict need not be a name collision. Look for the object before renaming anything.`;
+  return { ...init, hint: init.hint ? `${note} ${init.hint}` : note };
 }
 
 function issueText(parsed: { detail: unknown; issues?: ValidationIssue[] }): string {
@@ -190,7 +243,7 @@ function parseErrorBody(body: string): { detail: unknown; issues?: ValidationIss
   try {
     json = JSON.parse(trimmed);
   } catch {
-    return { detail: trimmed.length > MAX_DETAIL_CHARS ? `${trimmed.slice(0, MAX_DETAIL_CHARS)}…` : trimmed };
+    return { detail: trimmed };
   }
   if (json === null || typeof json !== "object" || Array.isArray(json)) return { detail: json };
   const detail = (json as { detail?: unknown }).detail ?? json;

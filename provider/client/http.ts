@@ -6,7 +6,7 @@ import { emitDebug, type DebugLogger } from "./debug.js";
 import { ConnectionError, errorFromResponse, ResponseShapeError } from "./errors.js";
 import { Semaphore, type Background } from "./limiter.js";
 import { describeBodyKeys, redact, registerSecretsIn } from "./redact.js";
-import { decideRetry, errorCode, parseRetryAfter, type Outcome, type RetryPolicy } from "./retry.js";
+import { AMBIGUOUS_CODES, decideRetry, errorCode, parseRetryAfter, type Outcome, type RetryPolicy } from "./retry.js";
 import { recordRequest } from "./stats.js";
 import { sendOnce, type RawResponse, type Timeouts } from "./transport.js";
 
@@ -88,6 +88,8 @@ export class HttpCore {
     let attempt = 0; // counts against maxAttempts
     let sent = 0; // every HTTP request, the 401 replay included
     let replayedAfter401 = false;
+    // Failures after which the request went again though the server may have acted on it.
+    const replayedAfter: string[] = [];
     const firstSentAt = this.opts.now();
     const budget = currentBudget();
     // Waits for the next attempt, or says why there is none: the budget would run out first.
@@ -143,12 +145,13 @@ export class HttpCore {
         release(res === undefined || res.status >= 500 ? undefined : res.status === 429 ? "throttled" : "ok");
       }
       const elapsed = this.opts.now() - started;
-      const ctx: { method: string; path: string; requestId: string; attempts: number; elapsedMs: number; hint?: string } = {
+      const ctx: { method: string; path: string; requestId: string; attempts: number; elapsedMs: number; replayedAfter?: string[]; hint?: string } = {
         method,
         path: req.path,
         requestId,
         attempts: sent,
         elapsedMs: this.opts.now() - firstSentAt,
+        ...(replayedAfter.length > 0 ? { replayedAfter: [...replayedAfter] } : {}),
       };
 
       let outcome: Outcome;
@@ -183,6 +186,8 @@ export class HttpCore {
         if (rateLimited) this.#pausedUntil = Math.max(this.#pausedUntil, this.opts.now() + decision.delayMs);
         const stop = await wait(decision.delayMs, String(response.status), !rateLimited);
         if (stop) throw fail(`Not retried further: ${stop}.`);
+        // A 429 was refused before any work; a 5xx may have done it.
+        if (!rateLimited) replayedAfter.push(`a ${response.status}`);
       } else {
         const code = errorCode(failure) ?? "UNKNOWN";
         const reason = failure instanceof Error ? failure.message : String(failure);
@@ -194,6 +199,8 @@ export class HttpCore {
         if (!decision.retry) throw fail([connectionHint(code, this.opts.baseUrl), this.exhaustedHint(attempt)].filter(Boolean).join(" ") || undefined);
         const stop = await wait(decision.delayMs, code);
         if (stop) throw fail(`Not retried further: ${stop}.`);
+        // A connection that failed before sending did nothing; one that broke after may have.
+        if (AMBIGUOUS_CODES.has(code)) replayedAfter.push(`a lost answer (${code})`);
       }
     }
   }

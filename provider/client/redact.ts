@@ -57,9 +57,13 @@ const JWT = /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
 // JAAS-style text: `"password": "x"`, `\"secret\":\"x\"`, `client_secret=x&`, `password="x"`.
 // An unquoted key followed by ":" is left alone: that is prose such as our own
 // `body.config.password: Field required`, not a value.
+// A key starts where no key character precedes it: without that, every position of a long run
+// of letters (an error body of a megabyte) started a key scanned to the run's end, quadratic
+// time. A quoted value cut off before its closing quote (a capped error body) is masked to the
+// end of the text: what is left of it is still the secret.
 const KEY_VALUE = new RegExp(
-  `(\\\\?["']?)([A-Za-z0-9_.\\-]*?(?:${SENSITIVE_KEY_WORDS}))\\1(\\s*[:=]\\s*)` +
-    `(\\[REDACTED\\]|\\\\"[\\s\\S]*?\\\\"|"(?:[^"\\\\]|\\\\.)*"|'(?:[^'\\\\]|\\\\.)*'|[^\\s,;&}\\]"']+)`,
+  `(\\\\?["']?)(?<![A-Za-z0-9_.\\-])([A-Za-z0-9_.\\-]*?(?:${SENSITIVE_KEY_WORDS}))\\1(\\s*[:=]\\s*)` +
+    `(\\[REDACTED\\]|\\\\"[\\s\\S]*?(?:\\\\"|$)|"(?:[^"\\\\]|\\\\.)*(?:"|$)|'(?:[^'\\\\]|\\\\.)*(?:'|$)|[^\\s,;&}\\]"']+)`,
   "gi",
 );
 

@@ -80,9 +80,10 @@ export const FUNCTIONS: Readonly<Record<FunctionToken, FunctionSpec>> = {
   },
   "cdc:index:getTopicMetrics": {
     token: "cdc:index:getTopicMetrics",
-    description: "Throughput and lag of topics, by id (the API's topic metrics): one entry per topic, in the order asked. An id of no topic is an error.",
+    description:
+      "The API's metrics of topics, by id (`POST /topics/table_metrics`): partitions, replication factor, retention, last message, snapshot status and record errors, one entry per topic in the order asked. A topic the tenant does not own, or an id of no topic, is left out with a warning naming it.",
     inputs: [{ name: "ids", type: STRINGS, required: true, description: "The topics' ids, at least one." }],
-    outputs: [{ name: "metrics", type: { arrayOf: { object: "cdc:index:TopicMetrics" } }, required: true, description: "One entry per topic." }],
+    outputs: [{ name: "metrics", type: { arrayOf: { object: "cdc:index:TopicMetrics" } }, required: true, description: "One entry per topic of the tenant asked for." }],
   },
   "cdc:index:getTransform": {
     token: "cdc:index:getTransform",

@@ -16,8 +16,8 @@ export const TOPIC_LOOKUP: PropertySpec[] = [
   { name: "entityId", type: "string", required: true, description: "The id of the source, transform or destination the topic belongs to." },
   { name: "entityName", type: "string", required: true, description: "The name of the source, transform or destination the topic belongs to." },
   { name: "partitionCount", type: "integer", required: true, description: "The topic's Kafka partitions." },
-  { name: "retentionMs", type: "integer", description: "Kafka's `retention.ms` of the topic, when the API reports it." },
-  { name: "cleanupPolicy", type: "string", description: "Kafka's `cleanup.policy` of the topic (`delete`, `compact`), when the API reports it." },
+  { name: "retentionMs", type: "integer", description: "Kafka's `retention.ms` of the topic (the API's `retention_ms`), when the API reports it." },
+  { name: "cleanupPolicy", type: "string", description: "Kafka's `cleanup.policy` of the topic (the API's `cleanup_policy`: `delete`, `compact`), when the API reports it." },
   { name: "tagIds", type: STRINGS, required: true, description: "The ids of the tags the topic has." },
 ];
 
@@ -42,16 +42,16 @@ export const OBJECT_TYPES: Readonly<Record<ObjectTypeToken, ObjectTypeSpec>> = {
   },
   "cdc:index:TopicMetrics": {
     token: "cdc:index:TopicMetrics",
-    description: "The throughput and lag of one topic, as the API's topic metrics report them; a counter the API does not report is absent.",
+    description: "One topic as the API's topic metrics report it (`POST /topics/table_metrics`); a value the API does not report is absent, a reported zero stays zero.",
     properties: [
       { name: "topicId", type: "string", required: true, description: "The topic's id." },
       { name: "entityId", type: "string", required: true, description: "The id of the source, transform or destination the topic belongs to." },
-      { name: "messagesIn", type: "integer", description: "Messages written to the topic." },
-      { name: "messagesOut", type: "integer", description: "Messages read from the topic." },
-      { name: "bytesIn", type: "integer", description: "Bytes written to the topic." },
-      { name: "bytesOut", type: "integer", description: "Bytes read from the topic." },
-      { name: "lag", type: "integer", description: "Messages not yet read by the consumers." },
-      { name: "avgLatencyMs", type: "number", description: "Average latency, in milliseconds." },
+      { name: "partitionCount", type: "integer", description: "The topic's Kafka partitions." },
+      { name: "replicationFactor", type: "integer", description: "How many brokers hold a copy of each partition." },
+      { name: "retentionMs", type: "integer", description: "Kafka's `retention.ms` of the topic: how long messages are kept, in milliseconds." },
+      { name: "lastMessageTimestamp", type: "string", description: "When the topic last received a message, as the API gives it." },
+      { name: "snapshotStatus", type: "any", description: "The snapshot status of the topic's table, parsed from the JSON the API sends (`snapshot_status_json`)." },
+      { name: "recordErrorTotal", type: "integer", description: "How many of the topic's records failed." },
     ],
   },
   "cdc:index:TopicRef": {

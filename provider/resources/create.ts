@@ -85,7 +85,14 @@ export async function createSurvivingFaults<T>(steps: CreateSteps<T>): Promise<T
     const wait = backoffDelay(attempt, steps.policy);
     const spent = budget !== undefined && !budget.allows(wait);
     if (attempt >= steps.policy.maxAttempts || spent) {
-      const outcome = lookedUp ? `nothing was created (${steps.lookup ?? "looked up by name"})` : "the API could not be asked whether it was created";
+      const lookup = steps.lookup ?? "looked up by name";
+      // A 409 to a create sent again after a failure is most likely the earlier attempt's work.
+      const outcome =
+        lastError instanceof ConflictError
+          ? `the create was sent again after ${failures[0] ?? "a failure"} and the API answered that it already exists, so an earlier attempt of this create most likely made it (not a name collision), but ${lookedUp ? `it was not found (${lookup})` : "the API could not be asked for it"}`
+          : lookedUp
+            ? `nothing was created (${lookup})`
+            : "the API could not be asked whether it was created";
       const knob = spent ? `the resource's retry budget (cdc:resourceTimeoutSec, ${Math.round(budget!.timeoutMs / 1000)} s) is spent` : `cdc:retryAttempts (${steps.policy.maxAttempts}) allows no more`;
       const elapsed = budget ? ` over ${(budget.elapsedMs() / 1000).toFixed(1)} s` : "";
       const retried = budget?.summary() ? ` Retried in all: ${budget.summary()}.` : "";

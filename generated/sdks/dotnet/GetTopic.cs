@@ -65,7 +65,7 @@ namespace PulumiCdc.Cdc
     public sealed class GetTopicResult
     {
         /// <summary>
-        /// Kafka's `cleanup.policy` of the topic (`delete`, `compact`), when the API reports it.
+        /// Kafka's `cleanup.policy` of the topic (the API's `cleanup_policy`: `delete`, `compact`), when the API reports it.
         /// </summary>
         public readonly string? CleanupPolicy;
         /// <summary>
@@ -97,7 +97,7 @@ namespace PulumiCdc.Cdc
         /// </summary>
         public readonly string Prefix;
         /// <summary>
-        /// Kafka's `retention.ms` of the topic, when the API reports it.
+        /// Kafka's `retention.ms` of the topic (the API's `retention_ms`), when the API reports it.
         /// </summary>
         public readonly int? RetentionMs;
         /// <summary>

@@ -13,19 +13,19 @@ namespace PulumiCdc.Cdc
     public static class GetTopicMetrics
     {
         /// <summary>
-        /// Throughput and lag of topics, by id (the API's topic metrics): one entry per topic, in the order asked. An id of no topic is an error.
+        /// The API's metrics of topics, by id (`POST /topics/table_metrics`): partitions, replication factor, retention, last message, snapshot status and record errors, one entry per topic in the order asked. A topic the tenant does not own, or an id of no topic, is left out with a warning naming it.
         /// </summary>
         public static Task<GetTopicMetricsResult> InvokeAsync(GetTopicMetricsArgs args, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetTopicMetricsResult>("cdc:index:getTopicMetrics", args ?? new GetTopicMetricsArgs(), options.WithDefaults());
 
         /// <summary>
-        /// Throughput and lag of topics, by id (the API's topic metrics): one entry per topic, in the order asked. An id of no topic is an error.
+        /// The API's metrics of topics, by id (`POST /topics/table_metrics`): partitions, replication factor, retention, last message, snapshot status and record errors, one entry per topic in the order asked. A topic the tenant does not own, or an id of no topic, is left out with a warning naming it.
         /// </summary>
         public static Output<GetTopicMetricsResult> Invoke(GetTopicMetricsInvokeArgs args, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetTopicMetricsResult>("cdc:index:getTopicMetrics", args ?? new GetTopicMetricsInvokeArgs(), options.WithDefaults());
 
         /// <summary>
-        /// Throughput and lag of topics, by id (the API's topic metrics): one entry per topic, in the order asked. An id of no topic is an error.
+        /// The API's metrics of topics, by id (`POST /topics/table_metrics`): partitions, replication factor, retention, last message, snapshot status and record errors, one entry per topic in the order asked. A topic the tenant does not own, or an id of no topic, is left out with a warning naming it.
         /// </summary>
         public static Output<GetTopicMetricsResult> Invoke(GetTopicMetricsInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetTopicMetricsResult>("cdc:index:getTopicMetrics", args ?? new GetTopicMetricsInvokeArgs(), options.WithDefaults());
@@ -77,7 +77,7 @@ namespace PulumiCdc.Cdc
     public sealed class GetTopicMetricsResult
     {
         /// <summary>
-        /// One entry per topic.
+        /// One entry per topic of the tenant asked for.
         /// </summary>
         public readonly ImmutableArray<Outputs.TopicMetrics> Metrics;
 

@@ -23,7 +23,7 @@ export interface GetTopicArgs {
 
 export interface GetTopicResult {
     /**
-     * Kafka's `cleanup.policy` of the topic (`delete`, `compact`), when the API reports it.
+     * Kafka's `cleanup.policy` of the topic (the API's `cleanup_policy`: `delete`, `compact`), when the API reports it.
      */
     readonly cleanupPolicy?: string;
     /**
@@ -55,7 +55,7 @@ export interface GetTopicResult {
      */
     readonly prefix: string;
     /**
-     * Kafka's `retention.ms` of the topic, when the API reports it.
+     * Kafka's `retention.ms` of the topic (the API's `retention_ms`), when the API reports it.
      */
     readonly retentionMs?: number;
     /**

@@ -8,7 +8,7 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * Throughput and lag of topics, by id (the API's topic metrics): one entry per topic, in the order asked. An id of no topic is an error.
+ * The API's metrics of topics, by id (`POST /topics/table_metrics`): partitions, replication factor, retention, last message, snapshot status and record errors, one entry per topic in the order asked. A topic the tenant does not own, or an id of no topic, is left out with a warning naming it.
  */
 export function getTopicMetrics(args: GetTopicMetricsArgs, opts?: pulumi.InvokeOptions): Promise<GetTopicMetricsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -26,12 +26,12 @@ export interface GetTopicMetricsArgs {
 
 export interface GetTopicMetricsResult {
     /**
-     * One entry per topic.
+     * One entry per topic of the tenant asked for.
      */
     readonly metrics: outputs.TopicMetrics[];
 }
 /**
- * Throughput and lag of topics, by id (the API's topic metrics): one entry per topic, in the order asked. An id of no topic is an error.
+ * The API's metrics of topics, by id (`POST /topics/table_metrics`): partitions, replication factor, retention, last message, snapshot status and record errors, one entry per topic in the order asked. A topic the tenant does not own, or an id of no topic, is left out with a warning naming it.
  */
 export function getTopicMetricsOutput(args: GetTopicMetricsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetTopicMetricsResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -214,34 +214,54 @@ describe("topics", () => {
       [`source_${a.id}.public.orders`, `source_${a.id}.public.users`, `source_${b.id}.public.orders`, `source_${b.id}.public.users`].sort(),
     );
     expect(reply.body.result[0]).toMatchObject({ name: expect.any(String), entity: { entity_type: "sources", entity_id: expect.any(String) }, serialization: { key_format: "avro" } });
+    // The platform never sends these (the vendor's beta.31), nor the Kafka block in a listing.
+    for (const key of ["messages_7d", "messages_30d", "kafka"]) expect(reply.body.result[0]).not.toHaveProperty(key);
     const paged = await ok("GET", `/topics/details?entity_id=${a.id}&limit=1&offset=1`);
     expect(paged).toMatchObject({ total: 2, page: 2, page_size: 1, has_next: false });
     expect((await ok("GET", `/topics/details?entity_type=transforms&entity_id=${a.id}`)).result).toEqual([]);
     expect422(await s.api("GET", "/topics/details?entity_type=galaxies"), { loc: ["query", "entity_type"] });
   });
 
-  it("POST /topics/table_metrics answers entity id -> topic id -> metrics for the entity's own topics", async () => {
+  it("POST /topics/table_metrics answers topic id -> metrics for the tenant's topics, leaving out the others", async () => {
     const src = await source();
     const mine = `source_${src.id}.public.orders`;
+    const users = `source_${src.id}.public.users`;
+    await ok("PUT", `/topics/${users}`, { payload: { partition_count: 5 } });
     const reply = await s.api("POST", "/topics/table_metrics", {
-      body: { entities: [{ id: src.id, entity_type: "sources", connector: "postgresql", topic_ids: [mine, "source_other.public.x"], topic_db_ids: [] }], time_type: "latest" },
+      body: {
+        entities: [{ id: src.id, entity_type: "sources", connector: "postgresql", topic_ids: [mine, "source_other.public.x", users], topic_db_ids: [] }],
+        time_type: "latest",
+        time_interval: 24,
+        time_unit: "hour",
+      },
     });
     expect(reply.status, reply.text).toBe(200);
-    expect(Object.keys(reply.body)).toEqual([src.id]);
-    expect(Object.keys(reply.body[src.id])).toEqual([mine]);
-    expect(reply.body[src.id][mine]).toMatchObject({ messages_in: 0, lag: 0 });
+    // Keyed by topic (the vendor's beta.31): the topic of a source not the tenant's is left out.
+    expect(Object.keys(reply.body).sort()).toEqual([mine, users].sort());
+    expect(reply.body[mine]).toEqual({
+      partition_count: 3,
+      replication_factor: 3,
+      retention_ms: "604800000",
+      last_message_timestamp: null,
+      snapshot_status_json: null,
+      record_error_total: 0,
+    });
+    expect(reply.body[users].partition_count).toBe(5);
+    for (const gone of ["messages_in", "messages_out", "bytes_in", "bytes_out", "lag", "avg_latency_ms"]) expect(reply.body[mine]).not.toHaveProperty(gone);
     expect422(await s.api("POST", "/topics/table_metrics", { body: { entities: [{ id: "x" }] } }), { loc: ["body", "entities", 0, "entity_type"], type: "missing" });
     // The platform's client sends its id lists without omitempty: null when it has none.
     const nulls = await s.api("POST", "/topics/table_metrics", { body: { entities: [{ id: src.id, entity_type: "sources", connector: "postgresql", topic_ids: null, topic_db_ids: null }] } });
     expect(nulls.status, nulls.text).toBe(200);
-    expect(nulls.body).toEqual({ [src.id]: {} });
+    expect(nulls.body).toEqual({});
   });
 
-  it("GET answers kafka.partitions.count; PUT takes the payload wrapper, grows partitions, sets and clears tags", async () => {
+  it("GET answers kafka.partitions.count and string configs; PUT takes the payload wrapper, grows partitions, sets and clears tags", async () => {
     const src = await source();
     const id = `source_${src.id}.public.orders`;
     const topic = await ok("GET", `/topics/${id}?detailed=true`);
     expect(topic).toMatchObject({ id, name: "public.orders", prefix: `source_${src.id}`, kafka: { partitions: { count: 3 } }, entity: { entity_type: "sources", entity_id: src.id } });
+    // The platform's form (the vendor's beta.28): partitions an object, configs underscored and strings.
+    expect(topic.kafka).toEqual({ partitions: { count: 3, replication_factor: 3 }, configs: { retention_ms: "604800000", cleanup_policy: "delete" } });
     const tag = await ok("POST", "/tags", { name: uniqueName("tag"), type: ["topics"] });
     const grown = await ok("PUT", `/topics/${id}`, { payload: { partition_count: 6, tags: [tag.id] } });
     expect(grown.kafka.partitions.count).toBe(6);

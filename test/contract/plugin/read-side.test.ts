@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setDriftSink } from "../../../provider/drift.js";
 import { FUNCTIONS, OBJECT_TYPES, type FunctionToken, type PropertySpec, type TypeSpec } from "../../../provider/kinds/index.js";
 import { failuresOf, invokeRequest, plain, rejection, startPluginHarness, type PluginHarness } from "./harness.js";
 
@@ -71,12 +72,25 @@ describe("the read side's functions over gRPC (Invoke)", () => {
     expect(topics).toEqual([expect.objectContaining({ id: `source_${sourceId}.public.orders`, partitionCount: 3 })]);
     expect(await invoke("cdc:index:getTopic", { id: `source_${sourceId}.public.orders` })).toMatchObject({ name: "public.orders", entityName: "inv-orders" });
     expect((await invoke("cdc:index:getTopicMetrics", { ids: [`source_${sourceId}.public.orders`] })).metrics).toEqual([
-      expect.objectContaining({ topicId: `source_${sourceId}.public.orders`, entityId: sourceId, lag: 0 }),
+      { topicId: `source_${sourceId}.public.orders`, entityId: sourceId, partitionCount: 3, replicationFactor: 3, retentionMs: 604800000, recordErrorTotal: 0 },
     ]);
     expect(await invoke("cdc:index:getTransform", { name: "inv-clean" })).toMatchObject({ transform: "map_filter", topics: ["clean.orders"] });
     const user = await invoke("cdc:index:getKafkaUser", { username: "inv-reader" });
     expect(user).toMatchObject({ username: "inv-reader", kafkaAcls: [{ topicName: "orders", resource: "TOPIC" }] });
     expect(JSON.stringify(user)).not.toContain("inv-reader-password");
+  });
+
+  it("getTopicMetrics leaves out a topic not the tenant's and warns through the engine's log, naming it", async () => {
+    const warnings: string[] = [];
+    // The plugin's warnings go where its drift reports go: the engine's log (plugin/engine-log.ts).
+    setDriftSink((text) => void warnings.push(text));
+    try {
+      const metrics = (await invoke("cdc:index:getTopicMetrics", { ids: ["source_elsewhere.public.orders", `source_${sourceId}.public.orders`] })).metrics;
+      expect(metrics.map((m: { topicId: string }) => m.topicId)).toEqual([`source_${sourceId}.public.orders`]);
+    } finally {
+      setDriftSink((text) => void process.stderr.write(text));
+    }
+    expect(warnings).toEqual([expect.stringMatching(/^warning: getTopicMetrics: topic "source_elsewhere\.public\.orders" left out of the metrics: not this tenant's/)]);
   });
 
   it("a bad argument is a check failure naming it, before any API call; nothing found is an error", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
 import { resetClients, type CdcClient } from "../../../provider/client/index.js";
 import { getKafkaUser, getTags, getTopic, getTopicMetrics, getTopics, getTransform } from "../../../sdk/lookups.js";
@@ -74,6 +74,7 @@ describe("the read side: tags, topics, topic metrics, a transform, a Kafka user"
       entityId: source.id,
       entityName: "rs-orders",
       partitionCount: 6,
+      // Sent as the strings `retention_ms` and `cleanup_policy` (the vendor's beta.28).
       retentionMs: 604800000,
       cleanupPolicy: "delete",
       tagIds: [],
@@ -96,20 +97,38 @@ describe("the read side: tags, topics, topic metrics, a transform, a Kafka user"
     await expect(getTopic({} as { id: string })).rejects.toThrow(/id is required/);
   });
 
-  it("getTopicMetrics reads the metrics of topics by id, in the order asked", async () => {
+  it("getTopicMetrics reads the metrics of topics by id, in the order asked; a topic not the tenant's is left out with a warning", async () => {
     const ids = [`source_${source.id}.public.orders`, `source_${source.id}.public.customers`];
     const transformTopic = (await getTransform({ name: "rs-clean" })).topicIds[0]!;
     emulator.resetStats();
-    const metrics = await getTopicMetrics({ ids: [...ids, transformTopic] });
-    expect(metrics).toEqual([
-      { topicId: ids[0], entityId: source.id, messagesIn: 0, messagesOut: 0, bytesIn: 0, bytesOut: 0, lag: 0, avgLatencyMs: 0 },
-      { topicId: ids[1], entityId: source.id, messagesIn: 0, messagesOut: 0, bytesIn: 0, bytesOut: 0, lag: 0, avgLatencyMs: 0 },
-      expect.objectContaining({ topicId: transformTopic, entityId: transform.id }),
-    ]);
-    // One metrics request for all of them.
-    expect(emulator.stats().requests["POST /topics/table_metrics"]).toBe(1);
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const metrics = await getTopicMetrics({ ids: [...ids, transformTopic] });
+      // The service's fields (the vendor's beta.31); what it reports as null is absent, a zero stays.
+      const table = { replicationFactor: 3, retentionMs: 604800000, recordErrorTotal: 0 };
+      expect(metrics).toEqual([
+        { topicId: ids[0], entityId: source.id, partitionCount: 6, ...table },
+        { topicId: ids[1], entityId: source.id, partitionCount: 3, ...table },
+        { topicId: transformTopic, entityId: transform.id, partitionCount: 3, ...table },
+      ]);
+      // One metrics request for all of them.
+      expect(emulator.stats().requests["POST /topics/table_metrics"]).toBe(1);
+      expect(warned).not.toHaveBeenCalled();
+
+      // A topic of a source the tenant does not have: left out, named in a warning, not an error.
+      const some = await getTopicMetrics({ ids: ["source_nope.t", ids[0]!] });
+      expect(some.map((m) => m.topicId)).toEqual([ids[0]]);
+      expect(warned).toHaveBeenCalledTimes(1);
+      expect(String(warned.mock.calls[0]![0])).toMatch(/getTopicMetrics: topic "source_nope\.t" left out of the metrics: not this tenant's/);
+      // None of them the tenant's: an empty list, and no metrics request.
+      emulator.resetStats();
+      expect(await getTopicMetrics({ ids: ["source_nope.t", "transform_nope_1.x"] })).toEqual([]);
+      expect(String(warned.mock.calls[1]![0])).toContain('topics "source_nope.t", "transform_nope_1.x" left out');
+      expect(emulator.stats().requests["POST /topics/table_metrics"]).toBeUndefined();
+    } finally {
+      warned.mockRestore();
+    }
     await expect(getTopicMetrics({ ids: [] })).rejects.toThrow(/ids is required/);
-    await expect(getTopicMetrics({ ids: ["source_nope.t"] })).rejects.toThrow('no topic with id "source_nope.t" exists');
   });
 
   it("getTransform finds one by its exact name, with its topics", async () => {

@@ -10,7 +10,8 @@ import {
   ValidationError,
   isNotFound,
 } from "../../../provider/client/index.js";
-import { errorFromResponse } from "../../../provider/client/errors.js";
+import { MAX_DETAIL_CHARS, capped, errorFromResponse } from "../../../provider/client/errors.js";
+import { registerSecret } from "../../../provider/client/redact.js";
 
 const ctx = { method: "POST", path: "/destinations", requestId: "req-1" };
 
@@ -79,6 +80,41 @@ describe("errorFromResponse", () => {
     const err = errorFromResponse(ctx, { status: 400, body: JSON.stringify({ detail: { message: "bad", password: "hunter2" } }) });
     expect(err.message).toContain("400 Bad Request: bad");
     expect(JSON.stringify(err.detail)).not.toContain("hunter2");
+  });
+});
+
+describe("a request sent again after the server may have acted", () => {
+  const replayed = { ...ctx, attempts: 3, replayedAfter: ["a 503", "a 503", "a lost answer (ECONNRESET)"] };
+
+  it("a conflict says the request was replayed, and that it need not be a name collision", () => {
+    for (const [status, detail] of [
+      [409, "A tag named 'x' already exists"],
+      [422, JSON.stringify({ detail: [{ loc: ["body", "name"], msg: "a transform named 'x' already exists" }] })],
+    ] as const) {
+      const err = errorFromResponse({ ...replayed, hint: "Transform names are unique." }, { status, body: status === 409 ? JSON.stringify({ detail }) : detail });
+      expect(err).toBeInstanceOf(ConflictError);
+      expect(err.message).toContain("(request id req-1, after 3 attempts, replayed after a 503 (2 times), then a lost answer (ECONNRESET))");
+      expect(err.message).toMatch(/This request was sent again after a 503 \(2 times\), then a lost answer \(ECONNRESET\), when the server may already have done it: .* need not be a name collision\. Look for the object before renaming anything\. Transform names are unique\.$/);
+    }
+  });
+
+  it("another refusal says it was replayed; a failure that ran out of attempts does not repeat it; a first attempt says nothing", () => {
+    expect(errorFromResponse(replayed, { status: 404, body: JSON.stringify({ detail: "gone" }) }).message).toBe(
+      "POST /destinations failed: 404 Not Found: gone (request id req-1, after 3 attempts, replayed after a 503 (2 times), then a lost answer (ECONNRESET))",
+    );
+    expect(errorFromResponse(replayed, { status: 503, body: "" }).message).toBe("POST /destinations failed: 503 Service Unavailable (request id req-1, after 3 attempts)");
+    expect(errorFromResponse(ctx, { status: 409, body: JSON.stringify({ detail: "taken" }) }).message).toBe("POST /destinations failed: 409 Conflict: taken (request id req-1)");
+  });
+});
+
+describe("capped", () => {
+  it("masks before it cuts, so no head of a secret is left readable", () => {
+    registerSecret("registered-secret-0123456789");
+    const text = `${"a".repeat(MAX_DETAIL_CHARS - 10)} registered-secret-0123456789 ${"b".repeat(100)}`;
+    expect(capped(text)).toBe(`${"a".repeat(MAX_DETAIL_CHARS - 10)} [REDACTED…`);
+    const keyed = `${"a".repeat(MAX_DETAIL_CHARS - 30)} "client_secret": "unregistered-value-abcdef" ${"b".repeat(100)}`;
+    expect(capped(keyed)).not.toContain("unregistered");
+    expect(capped("short")).toBe("short");
   });
 });
 

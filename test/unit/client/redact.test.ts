@@ -29,6 +29,22 @@ describe("redact (text)", () => {
     expect(redact("secret_returned: true")).toBe("secret_returned: true");
   });
 
+  it("masks a key's quoted value cut off before its closing quote (a capped body), to the end", () => {
+    expect(redact('... {"password": "hunter2-cut-off')).toBe(`... {"password": "${REDACTED}"`);
+    expect(redact("auth failed: password='p4ss-cut")).toBe(`auth failed: password='${REDACTED}'`);
+    expect(redact('{\\"secret\\":\\"abc-cut')).toBe(`{\\"secret\\":\\"${REDACTED}\\"`);
+    // A key glued to a quote still counts; a keyword inside a longer word is still a key.
+    expect(redact('x"password":"v"')).toBe(`x"password":"${REDACTED}"`);
+    expect(redact("my_db_password=abc&b=1")).toBe(`my_db_password=${REDACTED}&b=1`);
+  });
+
+  it("takes time in proportion to the text: a megabyte of letters (an error body) is no hang", () => {
+    // Before, every position of a run of key characters began a key scanned to the run's end.
+    const body = "a".repeat(1024 * 1024);
+    expect(redact(body)).toBe(body);
+    expect(redact(`${body} password=x`)).toBe(`${body} password=${REDACTED}`);
+  });
+
   it("masks PEM private keys, terminated or not", () => {
     const pem = "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nabc\n-----END RSA PRIVATE KEY-----";
     expect(redact(`key is ${pem}!`)).toBe("key is [REDACTED PRIVATE KEY]!");

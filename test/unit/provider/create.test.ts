@@ -104,6 +104,19 @@ describe("createSurvivingFaults", () => {
     expect(api.stored).toBeUndefined();
   });
 
+  it("a 409 to its own replay it cannot look up is said to be the earlier attempt's, not a name collision", async () => {
+    const api = fakeApi(["lost"]);
+    // Every lookup fails: the create is sent again, and the API answers that it exists.
+    const steps = { ...api.steps, find: () => Promise.reject(e503()) };
+    const error = (await createSurvivingFaults(steps).catch((e: unknown) => e)) as Error;
+    // The fake answers 409 to every POST once the object is stored.
+    expect(api.log).toEqual(["POST lost", "POST ok", "POST ok", "POST ok"]);
+    expect(error.message).toMatch(
+      /^source "x": create failed 4 times \(UND_ERR_SOCKET; lookup 503; 409 after an earlier attempt; .*\); the create was sent again after UND_ERR_SOCKET and the API answered that it already exists, so an earlier attempt of this create most likely made it \(not a name collision\), but the API could not be asked for it;/,
+    );
+    expect(error.message).not.toMatch(/nothing was created/);
+  });
+
   it("stops when the resource's budget would run out, and says so", async () => {
     const api = fakeApi(["503", "503", "503", "503"]);
     const slow = { ...api.steps, policy: { ...policy, baseDelayMs: 60_000, maxDelayMs: 60_000 } };

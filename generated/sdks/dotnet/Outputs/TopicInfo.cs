@@ -18,7 +18,7 @@ namespace PulumiCdc.Cdc.Outputs
     public sealed class TopicInfo
     {
         /// <summary>
-        /// Kafka's `cleanup.policy` of the topic (`delete`, `compact`), when the API reports it.
+        /// Kafka's `cleanup.policy` of the topic (the API's `cleanup_policy`: `delete`, `compact`), when the API reports it.
         /// </summary>
         public readonly string? CleanupPolicy;
         /// <summary>
@@ -50,7 +50,7 @@ namespace PulumiCdc.Cdc.Outputs
         /// </summary>
         public readonly string Prefix;
         /// <summary>
-        /// Kafka's `retention.ms` of the topic, when the API reports it.
+        /// Kafka's `retention.ms` of the topic (the API's `retention_ms`), when the API reports it.
         /// </summary>
         public readonly int? RetentionMs;
         /// <summary>

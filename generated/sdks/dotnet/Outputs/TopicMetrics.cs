@@ -12,39 +12,39 @@ namespace PulumiCdc.Cdc.Outputs
 {
 
     /// <summary>
-    /// The throughput and lag of one topic, as the API's topic metrics report them; a counter the API does not report is absent.
+    /// One topic as the API's topic metrics report it (`POST /topics/table_metrics`); a value the API does not report is absent, a reported zero stays zero.
     /// </summary>
     [OutputType]
     public sealed class TopicMetrics
     {
         /// <summary>
-        /// Average latency, in milliseconds.
-        /// </summary>
-        public readonly double? AvgLatencyMs;
-        /// <summary>
-        /// Bytes written to the topic.
-        /// </summary>
-        public readonly int? BytesIn;
-        /// <summary>
-        /// Bytes read from the topic.
-        /// </summary>
-        public readonly int? BytesOut;
-        /// <summary>
         /// The id of the source, transform or destination the topic belongs to.
         /// </summary>
         public readonly string EntityId;
         /// <summary>
-        /// Messages not yet read by the consumers.
+        /// When the topic last received a message, as the API gives it.
         /// </summary>
-        public readonly int? Lag;
+        public readonly string? LastMessageTimestamp;
         /// <summary>
-        /// Messages written to the topic.
+        /// The topic's Kafka partitions.
         /// </summary>
-        public readonly int? MessagesIn;
+        public readonly int? PartitionCount;
         /// <summary>
-        /// Messages read from the topic.
+        /// How many of the topic's records failed.
         /// </summary>
-        public readonly int? MessagesOut;
+        public readonly int? RecordErrorTotal;
+        /// <summary>
+        /// How many brokers hold a copy of each partition.
+        /// </summary>
+        public readonly int? ReplicationFactor;
+        /// <summary>
+        /// Kafka's `retention.ms` of the topic: how long messages are kept, in milliseconds.
+        /// </summary>
+        public readonly int? RetentionMs;
+        /// <summary>
+        /// The snapshot status of the topic's table, parsed from the JSON the API sends (`snapshot_status_json`).
+        /// </summary>
+        public readonly object? SnapshotStatus;
         /// <summary>
         /// The topic's id.
         /// </summary>
@@ -52,29 +52,29 @@ namespace PulumiCdc.Cdc.Outputs
 
         [OutputConstructor]
         private TopicMetrics(
-            double? avgLatencyMs,
-
-            int? bytesIn,
-
-            int? bytesOut,
-
             string entityId,
 
-            int? lag,
+            string? lastMessageTimestamp,
 
-            int? messagesIn,
+            int? partitionCount,
 
-            int? messagesOut,
+            int? recordErrorTotal,
+
+            int? replicationFactor,
+
+            int? retentionMs,
+
+            object? snapshotStatus,
 
             string topicId)
         {
-            AvgLatencyMs = avgLatencyMs;
-            BytesIn = bytesIn;
-            BytesOut = bytesOut;
             EntityId = entityId;
-            Lag = lag;
-            MessagesIn = messagesIn;
-            MessagesOut = messagesOut;
+            LastMessageTimestamp = lastMessageTimestamp;
+            PartitionCount = partitionCount;
+            RecordErrorTotal = recordErrorTotal;
+            ReplicationFactor = replicationFactor;
+            RetentionMs = retentionMs;
+            SnapshotStatus = snapshotStatus;
             TopicId = topicId;
         }
     }

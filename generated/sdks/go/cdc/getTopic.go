@@ -28,7 +28,7 @@ type LookupTopicArgs struct {
 }
 
 type LookupTopicResult struct {
-	// Kafka's `cleanup.policy` of the topic (`delete`, `compact`), when the API reports it.
+	// Kafka's `cleanup.policy` of the topic (the API's `cleanup_policy`: `delete`, `compact`), when the API reports it.
 	CleanupPolicy *string `pulumi:"cleanupPolicy"`
 	// The id of the source, transform or destination the topic belongs to.
 	EntityId string `pulumi:"entityId"`
@@ -44,7 +44,7 @@ type LookupTopicResult struct {
 	PartitionCount int `pulumi:"partitionCount"`
 	// The prefix of the topic's id, e.g. `source_<id>`.
 	Prefix string `pulumi:"prefix"`
-	// Kafka's `retention.ms` of the topic, when the API reports it.
+	// Kafka's `retention.ms` of the topic (the API's `retention_ms`), when the API reports it.
 	RetentionMs *int `pulumi:"retentionMs"`
 	// The ids of the tags the topic has.
 	TagIds []string `pulumi:"tagIds"`
@@ -78,7 +78,7 @@ func (o LookupTopicResultOutput) ToLookupTopicResultOutputWithContext(ctx contex
 	return o
 }
 
-// Kafka's `cleanup.policy` of the topic (`delete`, `compact`), when the API reports it.
+// Kafka's `cleanup.policy` of the topic (the API's `cleanup_policy`: `delete`, `compact`), when the API reports it.
 func (o LookupTopicResultOutput) CleanupPolicy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v LookupTopicResult) *string { return v.CleanupPolicy }).(pulumi.StringPtrOutput)
 }
@@ -118,7 +118,7 @@ func (o LookupTopicResultOutput) Prefix() pulumi.StringOutput {
 	return o.ApplyT(func(v LookupTopicResult) string { return v.Prefix }).(pulumi.StringOutput)
 }
 
-// Kafka's `retention.ms` of the topic, when the API reports it.
+// Kafka's `retention.ms` of the topic (the API's `retention_ms`), when the API reports it.
 func (o LookupTopicResultOutput) RetentionMs() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v LookupTopicResult) *int { return v.RetentionMs }).(pulumi.IntPtrOutput)
 }

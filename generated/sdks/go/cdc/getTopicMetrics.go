@@ -11,7 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Throughput and lag of topics, by id (the API's topic metrics): one entry per topic, in the order asked. An id of no topic is an error.
+// The API's metrics of topics, by id (`POST /topics/table_metrics`): partitions, replication factor, retention, last message, snapshot status and record errors, one entry per topic in the order asked. A topic the tenant does not own, or an id of no topic, is left out with a warning naming it.
 func GetTopicMetrics(ctx *pulumi.Context, args *GetTopicMetricsArgs, opts ...pulumi.InvokeOption) (*GetTopicMetricsResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetTopicMetricsResult
@@ -28,7 +28,7 @@ type GetTopicMetricsArgs struct {
 }
 
 type GetTopicMetricsResult struct {
-	// One entry per topic.
+	// One entry per topic of the tenant asked for.
 	Metrics []TopicMetrics `pulumi:"metrics"`
 }
 
@@ -60,7 +60,7 @@ func (o GetTopicMetricsResultOutput) ToGetTopicMetricsResultOutputWithContext(ct
 	return o
 }
 
-// One entry per topic.
+// One entry per topic of the tenant asked for.
 func (o GetTopicMetricsResultOutput) Metrics() TopicMetricsArrayOutput {
 	return o.ApplyT(func(v GetTopicMetricsResult) []TopicMetrics { return v.Metrics }).(TopicMetricsArrayOutput)
 }

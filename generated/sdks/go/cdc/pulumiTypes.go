@@ -739,7 +739,7 @@ func (o TagInfoArrayOutput) Index(i pulumi.IntInput) TagInfoOutput {
 
 // A topic a source or transform made, with its partition count, as `getTopic` and `getTopics` read it.
 type TopicInfo struct {
-	// Kafka's `cleanup.policy` of the topic (`delete`, `compact`), when the API reports it.
+	// Kafka's `cleanup.policy` of the topic (the API's `cleanup_policy`: `delete`, `compact`), when the API reports it.
 	CleanupPolicy *string `pulumi:"cleanupPolicy"`
 	// The id of the source, transform or destination the topic belongs to.
 	EntityId string `pulumi:"entityId"`
@@ -755,7 +755,7 @@ type TopicInfo struct {
 	PartitionCount int `pulumi:"partitionCount"`
 	// The prefix of the topic's id, e.g. `source_<id>`.
 	Prefix string `pulumi:"prefix"`
-	// Kafka's `retention.ms` of the topic, when the API reports it.
+	// Kafka's `retention.ms` of the topic (the API's `retention_ms`), when the API reports it.
 	RetentionMs *int `pulumi:"retentionMs"`
 	// The ids of the tags the topic has.
 	TagIds []string `pulumi:"tagIds"`
@@ -776,7 +776,7 @@ func (o TopicInfoOutput) ToTopicInfoOutputWithContext(ctx context.Context) Topic
 	return o
 }
 
-// Kafka's `cleanup.policy` of the topic (`delete`, `compact`), when the API reports it.
+// Kafka's `cleanup.policy` of the topic (the API's `cleanup_policy`: `delete`, `compact`), when the API reports it.
 func (o TopicInfoOutput) CleanupPolicy() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TopicInfo) *string { return v.CleanupPolicy }).(pulumi.StringPtrOutput)
 }
@@ -816,7 +816,7 @@ func (o TopicInfoOutput) Prefix() pulumi.StringOutput {
 	return o.ApplyT(func(v TopicInfo) string { return v.Prefix }).(pulumi.StringOutput)
 }
 
-// Kafka's `retention.ms` of the topic, when the API reports it.
+// Kafka's `retention.ms` of the topic (the API's `retention_ms`), when the API reports it.
 func (o TopicInfoOutput) RetentionMs() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v TopicInfo) *int { return v.RetentionMs }).(pulumi.IntPtrOutput)
 }
@@ -846,27 +846,27 @@ func (o TopicInfoArrayOutput) Index(i pulumi.IntInput) TopicInfoOutput {
 	}).(TopicInfoOutput)
 }
 
-// The throughput and lag of one topic, as the API's topic metrics report them; a counter the API does not report is absent.
+// One topic as the API's topic metrics report it (`POST /topics/table_metrics`); a value the API does not report is absent, a reported zero stays zero.
 type TopicMetrics struct {
-	// Average latency, in milliseconds.
-	AvgLatencyMs *float64 `pulumi:"avgLatencyMs"`
-	// Bytes written to the topic.
-	BytesIn *int `pulumi:"bytesIn"`
-	// Bytes read from the topic.
-	BytesOut *int `pulumi:"bytesOut"`
 	// The id of the source, transform or destination the topic belongs to.
 	EntityId string `pulumi:"entityId"`
-	// Messages not yet read by the consumers.
-	Lag *int `pulumi:"lag"`
-	// Messages written to the topic.
-	MessagesIn *int `pulumi:"messagesIn"`
-	// Messages read from the topic.
-	MessagesOut *int `pulumi:"messagesOut"`
+	// When the topic last received a message, as the API gives it.
+	LastMessageTimestamp *string `pulumi:"lastMessageTimestamp"`
+	// The topic's Kafka partitions.
+	PartitionCount *int `pulumi:"partitionCount"`
+	// How many of the topic's records failed.
+	RecordErrorTotal *int `pulumi:"recordErrorTotal"`
+	// How many brokers hold a copy of each partition.
+	ReplicationFactor *int `pulumi:"replicationFactor"`
+	// Kafka's `retention.ms` of the topic: how long messages are kept, in milliseconds.
+	RetentionMs *int `pulumi:"retentionMs"`
+	// The snapshot status of the topic's table, parsed from the JSON the API sends (`snapshot_status_json`).
+	SnapshotStatus interface{} `pulumi:"snapshotStatus"`
 	// The topic's id.
 	TopicId string `pulumi:"topicId"`
 }
 
-// The throughput and lag of one topic, as the API's topic metrics report them; a counter the API does not report is absent.
+// One topic as the API's topic metrics report it (`POST /topics/table_metrics`); a value the API does not report is absent, a reported zero stays zero.
 type TopicMetricsOutput struct{ *pulumi.OutputState }
 
 func (TopicMetricsOutput) ElementType() reflect.Type {
@@ -881,39 +881,39 @@ func (o TopicMetricsOutput) ToTopicMetricsOutputWithContext(ctx context.Context)
 	return o
 }
 
-// Average latency, in milliseconds.
-func (o TopicMetricsOutput) AvgLatencyMs() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v TopicMetrics) *float64 { return v.AvgLatencyMs }).(pulumi.Float64PtrOutput)
-}
-
-// Bytes written to the topic.
-func (o TopicMetricsOutput) BytesIn() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TopicMetrics) *int { return v.BytesIn }).(pulumi.IntPtrOutput)
-}
-
-// Bytes read from the topic.
-func (o TopicMetricsOutput) BytesOut() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TopicMetrics) *int { return v.BytesOut }).(pulumi.IntPtrOutput)
-}
-
 // The id of the source, transform or destination the topic belongs to.
 func (o TopicMetricsOutput) EntityId() pulumi.StringOutput {
 	return o.ApplyT(func(v TopicMetrics) string { return v.EntityId }).(pulumi.StringOutput)
 }
 
-// Messages not yet read by the consumers.
-func (o TopicMetricsOutput) Lag() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TopicMetrics) *int { return v.Lag }).(pulumi.IntPtrOutput)
+// When the topic last received a message, as the API gives it.
+func (o TopicMetricsOutput) LastMessageTimestamp() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TopicMetrics) *string { return v.LastMessageTimestamp }).(pulumi.StringPtrOutput)
 }
 
-// Messages written to the topic.
-func (o TopicMetricsOutput) MessagesIn() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TopicMetrics) *int { return v.MessagesIn }).(pulumi.IntPtrOutput)
+// The topic's Kafka partitions.
+func (o TopicMetricsOutput) PartitionCount() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TopicMetrics) *int { return v.PartitionCount }).(pulumi.IntPtrOutput)
 }
 
-// Messages read from the topic.
-func (o TopicMetricsOutput) MessagesOut() pulumi.IntPtrOutput {
-	return o.ApplyT(func(v TopicMetrics) *int { return v.MessagesOut }).(pulumi.IntPtrOutput)
+// How many of the topic's records failed.
+func (o TopicMetricsOutput) RecordErrorTotal() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TopicMetrics) *int { return v.RecordErrorTotal }).(pulumi.IntPtrOutput)
+}
+
+// How many brokers hold a copy of each partition.
+func (o TopicMetricsOutput) ReplicationFactor() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TopicMetrics) *int { return v.ReplicationFactor }).(pulumi.IntPtrOutput)
+}
+
+// Kafka's `retention.ms` of the topic: how long messages are kept, in milliseconds.
+func (o TopicMetricsOutput) RetentionMs() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v TopicMetrics) *int { return v.RetentionMs }).(pulumi.IntPtrOutput)
+}
+
+// The snapshot status of the topic's table, parsed from the JSON the API sends (`snapshot_status_json`).
+func (o TopicMetricsOutput) SnapshotStatus() pulumi.AnyOutput {
+	return o.ApplyT(func(v TopicMetrics) interface{} { return v.SnapshotStatus }).(pulumi.AnyOutput)
 }
 
 // The topic's id.

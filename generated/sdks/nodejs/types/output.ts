@@ -205,7 +205,7 @@ export interface TagInfo {
  */
 export interface TopicInfo {
     /**
-     * Kafka's `cleanup.policy` of the topic (`delete`, `compact`), when the API reports it.
+     * Kafka's `cleanup.policy` of the topic (the API's `cleanup_policy`: `delete`, `compact`), when the API reports it.
      */
     cleanupPolicy?: string;
     /**
@@ -237,7 +237,7 @@ export interface TopicInfo {
      */
     prefix: string;
     /**
-     * Kafka's `retention.ms` of the topic, when the API reports it.
+     * Kafka's `retention.ms` of the topic (the API's `retention_ms`), when the API reports it.
      */
     retentionMs?: number;
     /**
@@ -247,37 +247,37 @@ export interface TopicInfo {
 }
 
 /**
- * The throughput and lag of one topic, as the API's topic metrics report them; a counter the API does not report is absent.
+ * One topic as the API's topic metrics report it (`POST /topics/table_metrics`); a value the API does not report is absent, a reported zero stays zero.
  */
 export interface TopicMetrics {
-    /**
-     * Average latency, in milliseconds.
-     */
-    avgLatencyMs?: number;
-    /**
-     * Bytes written to the topic.
-     */
-    bytesIn?: number;
-    /**
-     * Bytes read from the topic.
-     */
-    bytesOut?: number;
     /**
      * The id of the source, transform or destination the topic belongs to.
      */
     entityId: string;
     /**
-     * Messages not yet read by the consumers.
+     * When the topic last received a message, as the API gives it.
      */
-    lag?: number;
+    lastMessageTimestamp?: string;
     /**
-     * Messages written to the topic.
+     * The topic's Kafka partitions.
      */
-    messagesIn?: number;
+    partitionCount?: number;
     /**
-     * Messages read from the topic.
+     * How many of the topic's records failed.
      */
-    messagesOut?: number;
+    recordErrorTotal?: number;
+    /**
+     * How many brokers hold a copy of each partition.
+     */
+    replicationFactor?: number;
+    /**
+     * Kafka's `retention.ms` of the topic: how long messages are kept, in milliseconds.
+     */
+    retentionMs?: number;
+    /**
+     * The snapshot status of the topic's table, parsed from the JSON the API sends (`snapshot_status_json`).
+     */
+    snapshotStatus?: any;
     /**
      * The topic's id.
      */

@@ -59,7 +59,7 @@ class GetTopicResult:
     @pulumi.getter(name="cleanupPolicy")
     def cleanup_policy(self) -> Optional[_builtins.str]:
         """
-        Kafka's `cleanup.policy` of the topic (`delete`, `compact`), when the API reports it.
+        Kafka's `cleanup.policy` of the topic (the API's `cleanup_policy`: `delete`, `compact`), when the API reports it.
         """
         return pulumi.get(self, "cleanup_policy")
 
@@ -123,7 +123,7 @@ class GetTopicResult:
     @pulumi.getter(name="retentionMs")
     def retention_ms(self) -> Optional[_builtins.int]:
         """
-        Kafka's `retention.ms` of the topic, when the API reports it.
+        Kafka's `retention.ms` of the topic (the API's `retention_ms`), when the API reports it.
         """
         return pulumi.get(self, "retention_ms")
 

@@ -33,7 +33,7 @@ class GetTopicMetricsResult:
     @pulumi.getter
     def metrics(self) -> Sequence['outputs.TopicMetrics']:
         """
-        One entry per topic.
+        One entry per topic of the tenant asked for.
         """
         return pulumi.get(self, "metrics")
 
@@ -50,7 +50,7 @@ class AwaitableGetTopicMetricsResult(GetTopicMetricsResult):
 def get_topic_metrics(ids: Optional[Sequence[_builtins.str]] = None,
                       opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetTopicMetricsResult:
     """
-    Throughput and lag of topics, by id (the API's topic metrics): one entry per topic, in the order asked. An id of no topic is an error.
+    The API's metrics of topics, by id (`POST /topics/table_metrics`): partitions, replication factor, retention, last message, snapshot status and record errors, one entry per topic in the order asked. A topic the tenant does not own, or an id of no topic, is left out with a warning naming it.
 
     :param Sequence[_builtins.str] ids: The topics' ids, at least one.
     """
@@ -64,7 +64,7 @@ def get_topic_metrics(ids: Optional[Sequence[_builtins.str]] = None,
 def get_topic_metrics_output(ids: pulumi.Input[Optional[Sequence[_builtins.str]]] = None,
                              opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTopicMetricsResult]:
     """
-    Throughput and lag of topics, by id (the API's topic metrics): one entry per topic, in the order asked. An id of no topic is an error.
+    The API's metrics of topics, by id (`POST /topics/table_metrics`): partitions, replication factor, retention, last message, snapshot status and record errors, one entry per topic in the order asked. A topic the tenant does not own, or an id of no topic, is left out with a warning naming it.
 
     :param Sequence[_builtins.str] ids: The topics' ids, at least one.
     """

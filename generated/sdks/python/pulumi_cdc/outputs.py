@@ -650,8 +650,8 @@ class TopicInfo(dict):
         :param _builtins.int partition_count: The topic's Kafka partitions.
         :param _builtins.str prefix: The prefix of the topic's id, e.g. `source_<id>`.
         :param Sequence[_builtins.str] tag_ids: The ids of the tags the topic has.
-        :param _builtins.str cleanup_policy: Kafka's `cleanup.policy` of the topic (`delete`, `compact`), when the API reports it.
-        :param _builtins.int retention_ms: Kafka's `retention.ms` of the topic, when the API reports it.
+        :param _builtins.str cleanup_policy: Kafka's `cleanup.policy` of the topic (the API's `cleanup_policy`: `delete`, `compact`), when the API reports it.
+        :param _builtins.int retention_ms: Kafka's `retention.ms` of the topic (the API's `retention_ms`), when the API reports it.
         """
         pulumi.set(__self__, "entity_id", entity_id)
         pulumi.set(__self__, "entity_name", entity_name)
@@ -734,7 +734,7 @@ class TopicInfo(dict):
     @pulumi.getter(name="cleanupPolicy")
     def cleanup_policy(self) -> Optional[_builtins.str]:
         """
-        Kafka's `cleanup.policy` of the topic (`delete`, `compact`), when the API reports it.
+        Kafka's `cleanup.policy` of the topic (the API's `cleanup_policy`: `delete`, `compact`), when the API reports it.
         """
         return pulumi.get(self, "cleanup_policy")
 
@@ -742,7 +742,7 @@ class TopicInfo(dict):
     @pulumi.getter(name="retentionMs")
     def retention_ms(self) -> Optional[_builtins.int]:
         """
-        Kafka's `retention.ms` of the topic, when the API reports it.
+        Kafka's `retention.ms` of the topic (the API's `retention_ms`), when the API reports it.
         """
         return pulumi.get(self, "retention_ms")
 
@@ -750,43 +750,43 @@ class TopicInfo(dict):
 @pulumi.output_type
 class TopicMetrics(dict):
     """
-    The throughput and lag of one topic, as the API's topic metrics report them; a counter the API does not report is absent.
+    One topic as the API's topic metrics report it (`POST /topics/table_metrics`); a value the API does not report is absent, a reported zero stays zero.
     """
     def __init__(__self__, *,
                  entity_id: _builtins.str,
                  topic_id: _builtins.str,
-                 avg_latency_ms: Optional[_builtins.float] = None,
-                 bytes_in: Optional[_builtins.int] = None,
-                 bytes_out: Optional[_builtins.int] = None,
-                 lag: Optional[_builtins.int] = None,
-                 messages_in: Optional[_builtins.int] = None,
-                 messages_out: Optional[_builtins.int] = None):
+                 last_message_timestamp: Optional[_builtins.str] = None,
+                 partition_count: Optional[_builtins.int] = None,
+                 record_error_total: Optional[_builtins.int] = None,
+                 replication_factor: Optional[_builtins.int] = None,
+                 retention_ms: Optional[_builtins.int] = None,
+                 snapshot_status: Optional[Any] = None):
         """
-        The throughput and lag of one topic, as the API's topic metrics report them; a counter the API does not report is absent.
+        One topic as the API's topic metrics report it (`POST /topics/table_metrics`); a value the API does not report is absent, a reported zero stays zero.
 
         :param _builtins.str entity_id: The id of the source, transform or destination the topic belongs to.
         :param _builtins.str topic_id: The topic's id.
-        :param _builtins.float avg_latency_ms: Average latency, in milliseconds.
-        :param _builtins.int bytes_in: Bytes written to the topic.
-        :param _builtins.int bytes_out: Bytes read from the topic.
-        :param _builtins.int lag: Messages not yet read by the consumers.
-        :param _builtins.int messages_in: Messages written to the topic.
-        :param _builtins.int messages_out: Messages read from the topic.
+        :param _builtins.str last_message_timestamp: When the topic last received a message, as the API gives it.
+        :param _builtins.int partition_count: The topic's Kafka partitions.
+        :param _builtins.int record_error_total: How many of the topic's records failed.
+        :param _builtins.int replication_factor: How many brokers hold a copy of each partition.
+        :param _builtins.int retention_ms: Kafka's `retention.ms` of the topic: how long messages are kept, in milliseconds.
+        :param Any snapshot_status: The snapshot status of the topic's table, parsed from the JSON the API sends (`snapshot_status_json`).
         """
         pulumi.set(__self__, "entity_id", entity_id)
         pulumi.set(__self__, "topic_id", topic_id)
-        if avg_latency_ms is not None:
-            pulumi.set(__self__, "avg_latency_ms", avg_latency_ms)
-        if bytes_in is not None:
-            pulumi.set(__self__, "bytes_in", bytes_in)
-        if bytes_out is not None:
-            pulumi.set(__self__, "bytes_out", bytes_out)
-        if lag is not None:
-            pulumi.set(__self__, "lag", lag)
-        if messages_in is not None:
-            pulumi.set(__self__, "messages_in", messages_in)
-        if messages_out is not None:
-            pulumi.set(__self__, "messages_out", messages_out)
+        if last_message_timestamp is not None:
+            pulumi.set(__self__, "last_message_timestamp", last_message_timestamp)
+        if partition_count is not None:
+            pulumi.set(__self__, "partition_count", partition_count)
+        if record_error_total is not None:
+            pulumi.set(__self__, "record_error_total", record_error_total)
+        if replication_factor is not None:
+            pulumi.set(__self__, "replication_factor", replication_factor)
+        if retention_ms is not None:
+            pulumi.set(__self__, "retention_ms", retention_ms)
+        if snapshot_status is not None:
+            pulumi.set(__self__, "snapshot_status", snapshot_status)
 
     @_builtins.property
     @pulumi.getter(name="entityId")
@@ -805,52 +805,52 @@ class TopicMetrics(dict):
         return pulumi.get(self, "topic_id")
 
     @_builtins.property
-    @pulumi.getter(name="avgLatencyMs")
-    def avg_latency_ms(self) -> Optional[_builtins.float]:
+    @pulumi.getter(name="lastMessageTimestamp")
+    def last_message_timestamp(self) -> Optional[_builtins.str]:
         """
-        Average latency, in milliseconds.
+        When the topic last received a message, as the API gives it.
         """
-        return pulumi.get(self, "avg_latency_ms")
+        return pulumi.get(self, "last_message_timestamp")
 
     @_builtins.property
-    @pulumi.getter(name="bytesIn")
-    def bytes_in(self) -> Optional[_builtins.int]:
+    @pulumi.getter(name="partitionCount")
+    def partition_count(self) -> Optional[_builtins.int]:
         """
-        Bytes written to the topic.
+        The topic's Kafka partitions.
         """
-        return pulumi.get(self, "bytes_in")
+        return pulumi.get(self, "partition_count")
 
     @_builtins.property
-    @pulumi.getter(name="bytesOut")
-    def bytes_out(self) -> Optional[_builtins.int]:
+    @pulumi.getter(name="recordErrorTotal")
+    def record_error_total(self) -> Optional[_builtins.int]:
         """
-        Bytes read from the topic.
+        How many of the topic's records failed.
         """
-        return pulumi.get(self, "bytes_out")
+        return pulumi.get(self, "record_error_total")
 
     @_builtins.property
-    @pulumi.getter
-    def lag(self) -> Optional[_builtins.int]:
+    @pulumi.getter(name="replicationFactor")
+    def replication_factor(self) -> Optional[_builtins.int]:
         """
-        Messages not yet read by the consumers.
+        How many brokers hold a copy of each partition.
         """
-        return pulumi.get(self, "lag")
+        return pulumi.get(self, "replication_factor")
 
     @_builtins.property
-    @pulumi.getter(name="messagesIn")
-    def messages_in(self) -> Optional[_builtins.int]:
+    @pulumi.getter(name="retentionMs")
+    def retention_ms(self) -> Optional[_builtins.int]:
         """
-        Messages written to the topic.
+        Kafka's `retention.ms` of the topic: how long messages are kept, in milliseconds.
         """
-        return pulumi.get(self, "messages_in")
+        return pulumi.get(self, "retention_ms")
 
     @_builtins.property
-    @pulumi.getter(name="messagesOut")
-    def messages_out(self) -> Optional[_builtins.int]:
+    @pulumi.getter(name="snapshotStatus")
+    def snapshot_status(self) -> Optional[Any]:
         """
-        Messages read from the topic.
+        The snapshot status of the topic's table, parsed from the JSON the API sends (`snapshot_status_json`).
         """
-        return pulumi.get(self, "messages_out")
+        return pulumi.get(self, "snapshot_status")
 
 
 @pulumi.output_type
