@@ -63,6 +63,38 @@ describe("PUT, GET and DELETE /topics/{topic_id}/destinations/{destination_id}",
     expect((await s.api("DELETE", path(contacts, lake.id))).status).toBe(404);
   });
 
+  it("applies a change as a read-modify-write of the binding: two changes at once lose one, arranged by count", async () => {
+    const rivals = await create("destinations", "rivals", "snowflake", requiredConfig(findConnector("destination", "snowflake")!));
+    const contacts = `source_${hubspot.id}.hubspot.contacts`;
+    const companies = `source_${hubspot.id}.hubspot.companies`;
+    const sent = async () => {
+      const replies = await Promise.all([contacts, companies].map((t) => s.api("GET", path(t, rivals.id))));
+      return [contacts, companies].filter((_, i) => replies[i]!.status === 200);
+    };
+
+    // Both PUTs read the binding (none yet) before either writes: the later write keeps only its
+    // own topic. Which came first is the network's choice; that one of the two is lost is not.
+    const attaching = s.emulator.gatherBindingWrites(2);
+    const puts = await Promise.all([s.api("PUT", path(contacts, rivals.id)), s.api("PUT", path(companies, rivals.id))]);
+    await attaching.reached;
+    expect(puts.map((r) => r.status)).toEqual([200, 200]);
+    expect(puts[1]!.body.binding_id).toBe(puts[0]!.body.binding_id);
+    const [survivor] = await sent();
+    expect(await sent()).toHaveLength(1);
+
+    // One after the other, nothing is lost.
+    const lost = survivor === contacts ? companies : contacts;
+    expect((await s.api("PUT", path(lost, rivals.id))).body.topic_ids.sort()).toEqual([companies, contacts].sort());
+    expect(await sent()).toHaveLength(2);
+
+    // Two detaches at once: each writes the list it read less its own topic, so one topic stays.
+    const detaching = s.emulator.gatherBindingWrites(2);
+    const deletes = await Promise.all([s.api("DELETE", path(contacts, rivals.id)), s.api("DELETE", path(companies, rivals.id))]);
+    await detaching.reached;
+    expect(deletes.map((r) => r.status)).toEqual([200, 200]);
+    expect(await sent()).toHaveLength(1);
+  });
+
   it("refuses a non-API source with 400, and an unknown topic, source or destination with 404", async () => {
     const cdc = await s.api("PUT", path(`source_${postgres.id}.public.orders`, warehouse.id));
     expect(cdc.status).toBe(400);
