@@ -6,9 +6,10 @@
  * emulator does the same: a change reads, yields (`between`), then writes what it computed, so a
  * client that sends two changes of one binding together can lose one here as there.
  *
- * Left alone, the yield is one turn of the event loop: requests already received read the same
- * old list. A test that must show the loss arranges it by count (`gather`): the next `count`
- * changes each read, then wait until all of them have read, then write in the order they came.
+ * Left alone, the change takes `bindingChangeMs` (the platform's deploy, modelled; 0 is one turn of
+ * the event loop): changes received meanwhile read the same old list. A test that must show the
+ * loss arranges it by count instead (`gather`): the next `count` changes each read, then wait
+ * until all of them have read, then write in the order they came.
  */
 export interface BindingGathering {
   readonly count: number;
@@ -65,12 +66,14 @@ class Gathering implements BindingGathering {
 export class BindingWrites {
   private gatherings: Gathering[] = [];
 
+  constructor(private readonly changeMs: number) {}
+
   /** Between a change's read of the binding and its write. */
   between(): Promise<void> {
     this.gatherings = this.gatherings.filter((g) => g.takes());
     const gathering = this.gatherings[0];
     if (gathering) return gathering.arrive();
-    return new Promise<void>((resolve) => setImmediate(resolve));
+    return new Promise<void>((resolve) => (this.changeMs > 0 ? setTimeout(resolve, this.changeMs) : setImmediate(resolve)));
   }
 
   gather(count: number): BindingGathering {

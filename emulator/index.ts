@@ -61,7 +61,7 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
   const stats = emptyStats();
   const faults = new FaultInjector(resolved.faults, resolved.clock);
   const holds = new Holds();
-  const bindingWrites = new BindingWrites();
+  const bindingWrites = new BindingWrites(resolved.bindingChangeMs);
   const ctx: EmulatorContext = { store, stats, faults, holds, bindingWrites, options: resolved };
 
   await ensureBootstrapCredential(store, resolved);

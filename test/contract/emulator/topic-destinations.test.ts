@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findConnector } from "../../../catalogue/index.js";
 import { requiredConfig } from "../../support/catalogue-samples.js";
+import { startEmulator } from "../../../emulator/index.js";
 import { openSession, type Session } from "./helpers.js";
 
 // Topic-to-destination bindings of API sources, over real HTTP: the rules the vendor's tests pin.
@@ -93,6 +94,11 @@ describe("PUT, GET and DELETE /topics/{topic_id}/destinations/{destination_id}",
     await detaching.reached;
     expect(deletes.map((r) => r.status)).toEqual([200, 200]);
     expect(await sent()).toHaveLength(1);
+  });
+
+  it("takes bindingChangeMs, the modelled time of a change, as a non-negative integer, and a gathering of at least 2", async () => {
+    await expect(startEmulator({ port: 0, bindingChangeMs: -1 })).rejects.toThrow("bindingChangeMs must be a non-negative integer, got -1");
+    expect(() => s.emulator.gatherBindingWrites(1)).toThrow(/at least 2/);
   });
 
   it("refuses a non-API source with 400, and an unknown topic, source or destination with 404", async () => {
