@@ -1,3 +1,4 @@
+import type { BindingWrites } from "./binding-writes.js";
 import type { FaultInjector } from "./faults.js";
 import type { Holds } from "./holds.js";
 import type { EmulatorOptions } from "./options.js";
@@ -12,6 +13,8 @@ export interface EmulatorContext {
   faults: FaultInjector;
   /** Requests held back by count (RunningEmulator.hold). */
   holds: Holds;
+  /** The read-modify-write of a topic binding (RunningEmulator.gatherBindingWrites). */
+  bindingWrites: BindingWrites;
   options: EmulatorOptions;
 }
 

@@ -75,6 +75,16 @@ export function randomHex(bytes: number): string {
   return randomBytes(bytes).toString("hex");
 }
 
+/**
+ * A new object's id, shaped as the platform's are: 24 lowercase hex characters (a MongoDB
+ * ObjectId), for every kind it keeps (sources, destinations, pipelines, transforms, tags, agents,
+ * connections, credentials, bindings, ...), so a client that checks or parses ids meets here what
+ * it meets there.
+ */
+export function objectId(): string {
+  return randomHex(12);
+}
+
 /** The first and last three characters of a secret, all that is kept of it besides its hash (none of a short one). */
 export function secretHint(secret: string): string {
   return secret.length > 12 ? `${secret.slice(0, 3)}${secret.slice(-3)}` : "";

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { BindingWrites, type BindingGathering } from "./binding-writes.js";
 import type { EmulatorContext } from "./context.js";
 import { FaultInjector, type FaultSettings } from "./faults.js";
 import { Holds, type RequestHold } from "./holds.js";
@@ -41,6 +42,15 @@ export interface RunningEmulator {
    */
   hold(routes: string | readonly string[], after: number): RequestHold;
   /**
+   * Arranges a lost update of a topic binding by count: the next `count` changes of a binding
+   * (PUT or DELETE `/topics/{topic_id}/destinations/{destination_id}`) each read the binding, then
+   * wait until all `count` have read, then write what they computed in the order they came, so
+   * the later writes drop the earlier ones' topics, as two concurrent changes of one binding do on
+   * the platform. `reached` resolves once all have read; `release()` (and `stop()`) lets waiting
+   * ones write at once.
+   */
+  gatherBindingWrites(count: number): BindingGathering;
+  /**
    * What the API stores but never shows, for tests that must see a secret survive an update
    * (an HTTP connection's header values, unsealed); undefined when there is no such connection.
    */
@@ -58,7 +68,8 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
   const stats = emptyStats();
   const faults = new FaultInjector(resolved.faults, resolved.clock);
   const holds = new Holds();
-  const ctx: EmulatorContext = { store, stats, faults, holds, options: resolved };
+  const bindingWrites = new BindingWrites(resolved.bindingChangeMs);
+  const ctx: EmulatorContext = { store, stats, faults, holds, bindingWrites, options: resolved };
 
   await ensureTenants(store, resolved);
   for (const tenant of store.tenants()) store.within(tenant, () => ensureSystemTags(store));
@@ -76,6 +87,7 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
     clientSecret: resolved.clientSecret,
     stop: () => {
       holds.releaseAll();
+      bindingWrites.releaseAll();
       return (stopping ??= app.close().then(() => store.flush()));
     },
     stats: () => cloneStats(stats),
@@ -88,6 +100,7 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
       const tenant = store.findCredential(clientId)?.tenant;
       return tenant && { tenantId: tenant.tenant_id, serviceId: tenant.service_id };
     },
+    gatherBindingWrites: (count) => bindingWrites.gather(count),
     storedHttpHeaders: (id) => {
       const record = store.tenants().find((t) => t.http_connections[id])?.http_connections[id];
       if (!record) return undefined;
@@ -104,6 +117,7 @@ export type { EmulatorOptions, TenantSeed } from "./options.js";
 export { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_PORT, DEFAULT_TOKEN_TTL_SECONDS } from "./options.js";
 export type { FaultSettings } from "./faults.js";
 export { WRITES, type RequestHold } from "./holds.js";
+export type { BindingGathering } from "./binding-writes.js";
 export type { EmulatorStats } from "./stats.js";
 export {
   CATALOGUE,

@@ -26,6 +26,12 @@ export interface EmulatorOptions {
   statePath: string | undefined;
   /** Fault injection; everything off by default. */
   faults: Partial<FaultSettings>;
+  /**
+   * How long a topic binding's change takes between reading the binding and storing its new
+   * topics (the platform deploys the connector change in between): changes sent together overlap
+   * for that long, and the later one's write drops the earlier one's topic. 0: one event-loop turn.
+   */
+  bindingChangeMs: number;
   /** Milliseconds since the epoch; injectable so tests can expire tokens and drain rate limits without sleeping. */
   clock: () => number;
 }
@@ -41,6 +47,8 @@ export const DEFAULT_CLIENT_ID = "cdc-local";
 export const DEFAULT_CLIENT_SECRET = "cdc-local-secret";
 export const DEFAULT_TOKEN_TTL_SECONDS = 3600;
 export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+/** Long enough that links a client writes together overlap here as on the platform, short enough to cost a run little. */
+export const DEFAULT_BINDING_CHANGE_MS = 25;
 
 export function resolveOptions(options: Partial<EmulatorOptions> = {}): EmulatorOptions {
   const resolved: EmulatorOptions = {
@@ -54,6 +62,7 @@ export function resolveOptions(options: Partial<EmulatorOptions> = {}): Emulator
     refreshTokenTtlSeconds: options.refreshTokenTtlSeconds ?? DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
     statePath: options.statePath,
     faults: { ...(options.faults ?? {}) },
+    bindingChangeMs: options.bindingChangeMs ?? DEFAULT_BINDING_CHANGE_MS,
     clock: options.clock ?? Date.now,
   };
   if (options.host !== undefined && options.host !== "127.0.0.1") {
@@ -67,6 +76,9 @@ export function resolveOptions(options: Partial<EmulatorOptions> = {}): Emulator
   }
   if (!Number.isInteger(resolved.refreshTokenTtlSeconds) || resolved.refreshTokenTtlSeconds < 1) {
     throw new RangeError(`refreshTokenTtlSeconds must be a positive integer, got ${resolved.refreshTokenTtlSeconds}`);
+  }
+  if (!Number.isInteger(resolved.bindingChangeMs) || resolved.bindingChangeMs < 0) {
+    throw new RangeError(`bindingChangeMs must be a non-negative integer, got ${resolved.bindingChangeMs}`);
   }
   if (!resolved.clientId || !resolved.clientSecret) throw new RangeError("clientId and clientSecret must be non-empty");
   const ids = [resolved.clientId];

@@ -1,9 +1,9 @@
-import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { MASK } from "../catalogue.js";
 import type { EmulatorContext } from "../context.js";
 import { notFound } from "../errors.js";
+import { objectId } from "../crypto.js";
 import { pageOf } from "../paging.js";
 import type { AgentRecord, AgentStatus, HttpConnectionRecord, LlmConnectionRecord, Store } from "../store.js";
 import {
@@ -181,7 +181,7 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: EmulatorContext):
     ]);
     const now = store.nowIso();
     const record: HttpConnectionRecord = {
-      connection_id: randomUUID(),
+      connection_id: objectId(),
       name: body.name,
       url: body.url,
       headers: Object.fromEntries(Object.entries(body.headers ?? {}).map(([k, v]) => [k, vault.seal(v)])),
@@ -240,7 +240,7 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: EmulatorContext):
   app.post("/agents/connections/llm", { config: { permission: "agents:write" } }, async (request) => {
     const { body } = validateRequest(request, { body: llmCreateBody });
     const record: LlmConnectionRecord = {
-      connection_id: randomUUID(),
+      connection_id: objectId(),
       name: body.name,
       provider: body.provider,
       model: body.model,
@@ -282,7 +282,7 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: EmulatorContext):
     const now = store.nowIso();
     const status: AgentStatus = body.deploy === false ? "draft" : "running";
     const record: AgentRecord = {
-      job_id: randomUUID(),
+      job_id: objectId(),
       name: body.name,
       description: body.description ?? null,
       instructions: body.instructions,

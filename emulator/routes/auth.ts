@@ -1,7 +1,8 @@
+import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.js";
-import { hashSecret, randomHex, randomToken, secretHint, verifySecret } from "../crypto.js";
+import { hashSecret, randomToken, secretHint, verifySecret } from "../crypto.js";
 import { notFound, unauthorized } from "../errors.js";
 import { PERMISSIONS, ROLES, findRole, renderRole } from "../roles.js";
 import type { CredentialRecord, Store } from "../store.js";
@@ -111,7 +112,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: EmulatorContext): 
     const { body } = validateRequest(request, { body: createCredentialBody }, ({ body: b }) => grantErrors(b.role_ids, b.permission_ids));
     const secret = randomToken("cdcs_");
     const record: CredentialRecord = {
-      client_id: `cdc-${randomHex(10)}`,
+      // A UUID, as the vendor's import example shows a client id, unlike the other objects' ObjectIds.
+      client_id: randomUUID(),
       secret_hash: await hashSecret(secret),
       secret_hint: secretHint(secret),
       role_ids: [...new Set(body.role_ids)],

@@ -4,7 +4,7 @@ import { connectorNames, findConnector, type ConnectorKind } from "../catalogue.
 import { apiSourceFields, apiSourceTopics, connectionWarningOf, pickCluster, storeApiConfig, type ApiSourceRecord, type StoredApiConfig } from "../api-sources.js";
 import { checkConfig, deriveTopics, echoConfig, kindLabel } from "../connector-config.js";
 import type { EmulatorContext } from "../context.js";
-import { randomHex } from "../crypto.js";
+import { objectId } from "../crypto.js";
 import { ApiError, conflict, notFound } from "../errors.js";
 import { compareToOriginal, recordConfig } from "../history.js";
 import { envelope, pageOf } from "../paging.js";
@@ -152,7 +152,7 @@ export function registerConnectorRoutes(app: FastifyInstance, ctx: EmulatorConte
     assertUniqueName(body.name);
     const now = store.nowIso();
     const record: ApiSourceRecord = {
-      id: randomHex(12),
+      id: objectId(),
       kind,
       name: body.name,
       connector: body.connector,

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { objectId } from "../crypto.js";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.js";
@@ -91,7 +92,7 @@ function buildSummary(store: Store, logUuid: string, fields: Record<(typeof IDEN
         ? [`Watch the ${entityType}'s lag and throughput for recurrence`]
         : [];
   return {
-    summary_id: randomUUID(),
+    summary_id: objectId(),
     log_uuid: logUuid,
     connector_name: fields.connector_name,
     namespace_name: fields.namespace_name,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.js";
-import { randomHex } from "../crypto.js";
+import { objectId } from "../crypto.js";
 import { conflict, notFound } from "../errors.js";
 import { pageOf, envelope } from "../paging.js";
 import type { PipelineRecord, PipelineTransformEntry, Store } from "../store.js";
@@ -198,7 +198,7 @@ export function registerPipelineRoutes(app: FastifyInstance, ctx: EmulatorContex
     const resolved = resolve(store, body);
     assertUniqueName(body.name);
     const now = store.nowIso();
-    const record: PipelineRecord = { id: randomHex(12), ...resolved, ...auditOf(body), created_from: resolveCreatedFrom(body.created_from), created_at: now, updated_at: now };
+    const record: PipelineRecord = { id: objectId(), ...resolved, ...auditOf(body), created_from: resolveCreatedFrom(body.created_from), created_at: now, updated_at: now };
     table()[record.id] = record;
     store.markDirty();
     return renderPipeline(store, record);

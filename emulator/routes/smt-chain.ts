@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { findSmtType, materializedConfig, SMT_TYPE_IDS, smtConfigIssues, type SmtType } from "../../catalogue/smt.js";
 import type { EmulatorContext } from "../context.js";
-import { randomHex } from "../crypto.js";
+import { objectId, randomHex } from "../crypto.js";
 import type { SmtChainRecord, SmtInstanceRecord, SmtSnapshotRecord } from "../records.js";
 
 /**
@@ -217,7 +217,7 @@ export function registerSmtChainRoutes(app: FastifyInstance, ctx: EmulatorContex
           const next = (aliasCount.get(type!.aliasBase) ?? 0) + 1;
           if (!before) aliasCount.set(type!.aliasBase, next);
           return {
-            id: before?.id ?? `smt_${randomHex(8)}`,
+            id: before?.id ?? objectId(),
             alias: before?.alias ?? `${type!.aliasBase}${next}`,
             type: type!.typeId,
             schema_version: type!.schemaVersion,

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.js";
+import { objectId } from "../crypto.js";
 import { conflict, forbidden, notFound } from "../errors.js";
 import { pageOf } from "../paging.js";
 import type { Store, TagRecord } from "../store.js";
@@ -29,12 +29,15 @@ const listQuery = z.object({
 const searchBody = z.object({ tag_ids: z.array(z.string()).optional() }).nullable().optional();
 
 /**
- * Tags the platform ships with: `system` true, `custom` false, read-only. Their ids are fixed so
- * they are the same in every emulator.
+ * Tags the platform ships with: `system` true, `custom` false, read-only, under the platform's own
+ * fixed ids (the vendor's provider defaults a pipeline's tags to Development's), so a program or
+ * a Terraform configuration that names them works here as there.
  */
+const SYSTEM_TAG_IDS = { production: "670e5bab0d119c0d1f8cda9d", development: "670e5ca40afe1d3983ce0c22" } as const;
+
 const SYSTEM_TAGS: readonly Omit<TagRecord, "created_at" | "updated_at">[] = [
   {
-    id: "00000000-0000-4000-8000-000000000001",
+    id: SYSTEM_TAG_IDS.production,
     name: "Production",
     description: "Objects serving production workloads",
     type: ["environment"],
@@ -43,7 +46,7 @@ const SYSTEM_TAGS: readonly Omit<TagRecord, "created_at" | "updated_at">[] = [
     created_from: null,
   },
   {
-    id: "00000000-0000-4000-8000-000000000002",
+    id: SYSTEM_TAG_IDS.development,
     name: "Development",
     description: "Objects used for development and testing",
     type: ["environment"],
@@ -53,7 +56,31 @@ const SYSTEM_TAGS: readonly Omit<TagRecord, "created_at" | "updated_at">[] = [
   },
 ];
 
+/** The ids earlier emulators gave the system tags; a state file written by one is moved to the platform's ids. */
+const EARLIER_IDS: Readonly<Record<string, string>> = {
+  "00000000-0000-4000-8000-000000000001": SYSTEM_TAG_IDS.production,
+  "00000000-0000-4000-8000-000000000002": SYSTEM_TAG_IDS.development,
+};
+
+function tagged(store: Store) {
+  return [
+    ...Object.values(store.data.sources),
+    ...Object.values(store.data.destinations),
+    ...Object.values(store.data.pipelines),
+    ...Object.values(store.data.transforms),
+    ...Object.values(store.data.topics),
+  ];
+}
+
 export function ensureSystemTags(store: Store): void {
+  for (const [earlier, id] of Object.entries(EARLIER_IDS)) {
+    if (!store.data.tags[earlier]) continue;
+    delete store.data.tags[earlier];
+    for (const record of tagged(store)) {
+      if (record.tags?.includes(earlier)) record.tags = [...new Set(record.tags.map((t) => (t === earlier ? id : t)))];
+    }
+    store.markDirty();
+  }
   for (const tag of SYSTEM_TAGS) {
     if (!store.data.tags[tag.id]) {
       store.data.tags[tag.id] = { ...tag, type: [...tag.type], created_at: "2024-01-01T00:00:00.000Z", updated_at: "2024-01-01T00:00:00.000Z" };
@@ -140,7 +167,7 @@ export function registerTagRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     assertUniqueName(body.name);
     const now = store.nowIso();
     const tag: TagRecord = {
-      id: randomUUID(),
+      id: objectId(),
       name: body.name,
       description: body.description ?? null,
       type: [...new Set(body.type)],
@@ -174,14 +201,7 @@ export function registerTagRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     assertCustom(tag);
     delete store.data.tags[tag.id];
     // A deleted tag is no longer on anything.
-    const tagged = [
-      ...Object.values(store.data.sources),
-      ...Object.values(store.data.destinations),
-      ...Object.values(store.data.pipelines),
-      ...Object.values(store.data.transforms),
-      ...Object.values(store.data.topics),
-    ];
-    for (const record of tagged) {
+    for (const record of tagged(store)) {
       if (record.tags?.includes(tag.id)) record.tags = record.tags.filter((t) => t !== tag.id);
     }
     store.markDirty();

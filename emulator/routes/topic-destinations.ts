@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isApiSource } from "../../catalogue/index.js";
 import type { EmulatorContext } from "../context.js";
 import { ApiError, notFound } from "../errors.js";
-import { randomHex } from "../crypto.js";
+import { objectId } from "../crypto.js";
 import type { Store, TopicBindingRecord } from "../store.js";
 import { sourceTopics } from "../topology.js";
 import { validateRequest } from "../validation.js";
@@ -13,6 +13,7 @@ import { validateRequest } from "../validation.js";
  * not through pipelines. The platform keeps one binding per (source, destination), shared by every
  * topic of the source sent there: detaching one topic leaves the others. Attaching is idempotent
  * and works while the source is still Pending (no wait for Active); only API sources may attach.
+ * A change is a read-modify-write of the binding (binding-writes.ts): two at once can lose one.
  */
 
 const pathSchema = z.object({ topic_id: z.string().min(1).max(400), destination_id: z.string().min(1) });
@@ -51,18 +52,37 @@ export function registerTopicDestinationRoutes(app: FastifyInstance, ctx: Emulat
     return destination;
   };
 
+  /**
+   * Stores the topics a change computed from what it read: a read-modify-write, as the platform
+   * applies it (see binding-writes.ts), so a change made meanwhile by another request is lost.
+   */
+  const write = (sourceId: string, destinationId: string, topics: string[]) => {
+    // The source or destination deleted meanwhile took its bindings with it.
+    if (!store.data.sources[sourceId]) throw notFound(`Source '${sourceId}' not found`);
+    destinationOf(destinationId);
+    let binding = bindingOf(store, sourceId, destinationId);
+    if (topics.length === 0) {
+      if (binding) delete store.data.topic_bindings[binding.id];
+    } else {
+      if (!binding) {
+        binding = { id: objectId(), source_id: sourceId, destination_id: destinationId, topic_ids: [] };
+        store.data.topic_bindings[binding.id] = binding;
+      }
+      binding.topic_ids = topics;
+    }
+    store.markDirty();
+    return binding;
+  };
+
   app.put("/topics/:topic_id/destinations/:destination_id", { config: { permission: "topics:write" } }, async (request) => {
     const { path } = validateRequest(request, { path: pathSchema });
     const source = ownerOf(store, path.topic_id);
     destinationOf(path.destination_id);
-    let binding = bindingOf(store, source.id, path.destination_id);
-    if (!binding) {
-      binding = { id: `bnd_${randomHex(8)}`, source_id: source.id, destination_id: path.destination_id, topic_ids: [] };
-      store.data.topic_bindings[binding.id] = binding;
-    }
-    if (!binding.topic_ids.includes(path.topic_id)) binding.topic_ids.push(path.topic_id);
-    store.markDirty();
-    return render(binding);
+    const current = bindingOf(store, source.id, path.destination_id);
+    if (current?.topic_ids.includes(path.topic_id)) return render(current);
+    const read = [...(current?.topic_ids ?? []), path.topic_id];
+    await ctx.bindingWrites.between();
+    return render(write(source.id, path.destination_id, read)!);
   });
 
   app.get("/topics/:topic_id/destinations/:destination_id", { config: { permission: "topics:read" } }, async (request) => {
@@ -73,10 +93,10 @@ export function registerTopicDestinationRoutes(app: FastifyInstance, ctx: Emulat
   app.delete("/topics/:topic_id/destinations/:destination_id", { config: { permission: "topics:write" } }, async (request) => {
     const { path } = validateRequest(request, { path: pathSchema });
     const binding = sentTo(store, path.topic_id, path.destination_id);
-    binding.topic_ids = binding.topic_ids.filter((t) => t !== path.topic_id);
     // The last topic gone, the binding goes with it.
-    if (binding.topic_ids.length === 0) delete store.data.topic_bindings[binding.id];
-    store.markDirty();
+    const rest = binding.topic_ids.filter((t) => t !== path.topic_id);
+    await ctx.bindingWrites.between();
+    write(binding.source_id, binding.destination_id, rest);
     return { detached: true };
   });
 }

@@ -4,7 +4,7 @@ import { connectorCodes, findConnector as findCatalogued } from "../../catalogue
 import type { ConnectorSpec } from "../catalogue.js";
 import { checkConfig } from "../connector-config.js";
 import type { EmulatorContext } from "../context.js";
-import { randomHex } from "../crypto.js";
+import { objectId } from "../crypto.js";
 import { ApiError, conflict, notFound } from "../errors.js";
 import { parseFailure } from "../implementation.js";
 import { envelope, pageOf } from "../paging.js";
@@ -140,7 +140,7 @@ export function registerTransformRoutes(app: FastifyInstance, ctx: EmulatorConte
     assertUniqueName(name);
     const now = store.nowIso();
     const record: TransformRecord = {
-      id: randomHex(12),
+      id: objectId(),
       name,
       transform_type: body.transform,
       config,

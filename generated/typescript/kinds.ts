@@ -456,7 +456,7 @@ export interface PipelineArgs {
   transforms?: PipelineTransformOf<Transform>[];
   /** Snapshot tables newly added to the pipeline. Default `false`. */
   snapshotNewTables?: pulumi.Input<boolean>;
-  /** Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift. */
+  /** Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them. */
   tags?: TagsOf<Tag>;
   /** The id of an existing pipeline to take over instead of creating one: `pulumi up` reads it and writes nothing when it already equals the program; otherwise one update makes it match. */
   adoptId?: pulumi.Input<string>;
@@ -476,7 +476,7 @@ export class Pipeline extends CdcResource {
   declare readonly transforms: pulumi.Output<PipelineTransform[]>;
   /** Snapshot tables newly added to the pipeline. Default `false`. */
   declare readonly snapshotNewTables: pulumi.Output<boolean>;
-  /** Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift. */
+  /** Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them. */
   declare readonly tags: pulumi.Output<string[] | undefined>;
   /** The id of an existing pipeline to take over instead of creating one: `pulumi up` reads it and writes nothing when it already equals the program; otherwise one update makes it match. */
   declare readonly adoptId: pulumi.Output<string | undefined>;

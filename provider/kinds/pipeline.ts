@@ -21,6 +21,13 @@ const NO_TOPICS =
   "is empty: the transform has no topics yet, so there is nothing of it to send. A Transform gets its topics from its source's, " +
   "and one created before they existed has none (its `topics` output is []). Give the Transform `dependsOn: [source]` " +
   "(for one already created, run `pulumi refresh` once so it reads its topics), or list the topics here by name, e.g. [\"clean.orders\"]";
+/**
+ * The tags a new pipeline gets when the program sets none: the platform's system Development tag,
+ * which the vendor's Terraform provider gives every pipeline without tags, so a pipeline shows the
+ * same in the console whichever tool made it.
+ */
+export const DEVELOPMENT_TAG_ID = "670e5ca40afe1d3983ce0c22";
+
 const topic = knowable(z.string({ error: "must be a topic name" }).min(1, { error: "must not be empty: a topic name like public.orders" }));
 
 const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
@@ -62,7 +69,10 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
     description: "Snapshot tables newly added to the pipeline. Default `false`.",
     check: z.boolean({ error: "must be true or false" }).optional(),
   },
-  tags: tagsInput("pipeline"),
+  tags: {
+    ...tagsInput("pipeline"),
+    description: `Tag ids on the pipeline (a \`Tag\` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (\`${DEVELOPMENT_TAG_ID}\`), as the platform's Terraform provider gives it, and after that its tags are left as they are; \`[]\` removes them all. Tags changed outside Pulumi are drift when the program sets them.`,
+  },
   adoptId: adoptInput("pipeline", "otherwise one update makes it match."),
 });
 

@@ -2,7 +2,7 @@ import { failuresFromZod } from "../check.js";
 import { ConflictError, connectorSchema, isNotFound, ValidationError, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import type { ImportListing } from "../kinds/imported.js";
-import { PIPELINE } from "../kinds/pipeline.js";
+import { DEVELOPMENT_TAG_ID, PIPELINE } from "../kinds/pipeline.js";
 import { liveOutputs } from "../kinds/outputs.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { reportDrift } from "../drift.js";
@@ -33,7 +33,7 @@ export interface PipelineInputs {
   /** Per transform, the topics of it that go to the destination. */
   transforms: TransformTopics[];
   snapshotNewTables: boolean;
-  /** Tag ids; undefined: the program leaves the pipeline's tags alone. */
+  /** Tag ids; undefined: a new pipeline gets the Development tag, and the program leaves its tags alone after. */
   tags?: string[];
   /** The id of an existing pipeline to take over instead of creating one. */
   adoptId?: string;
@@ -157,7 +157,10 @@ export class PipelineProvider {
   async create(inputs: PipelineInputs & { __provider?: string }) {
     const api = client();
     if (inputs.adoptId) return this.adopt(api, inputs);
-    const body = await this.body(api, inputs);
+    // Unset tags: the platform's Development tag, as the vendor's provider gives a new pipeline.
+    // Only the body carries it: the recorded inputs keep tags unset, so later tag changes in the
+    // console are left alone and no preview shows a difference.
+    const body = await this.body(api, { ...inputs, tags: inputs.tags ?? [DEVELOPMENT_TAG_ID] });
     const live = await createSurvivingFaults({
       what: `pipeline "${inputs.name}"`,
       send: () => api.post("/pipelines", { query: { secret_returned: true, wait: false }, body: { ...body, created_from: api.createdFrom }, schema: pipelineSchema }),

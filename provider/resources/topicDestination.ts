@@ -10,6 +10,7 @@ import { plainString, UNREADABLE } from "./recovered.js";
 import type { ImportListing } from "../kinds/imported.js";
 import { reportDrift } from "../drift.js";
 import { containsUnknown, isUnknown, withoutUndefined } from "../normalize.js";
+import { Turns } from "../turns.js";
 
 /**
  * One topic of an API source sent to a destination (`/topics/{topic_id}/destinations/{destination_id}`).
@@ -45,6 +46,14 @@ export type LiveBinding = z.output<typeof bindingSchema>;
 
 
 export { bindingId };
+
+/**
+ * The platform applies a link as a read-modify-write of the binding its source shares with the
+ * destination, so two links written at once can drop one's topic. The links of one destination
+ * are therefore attached and detached one at a time in a run (as the vendor's provider does);
+ * links to other destinations go on in parallel. Keyed by destination id.
+ */
+export const LINK_TURNS = new Turns();
 
 export function parseBindingId(id: string): TopicDestinationInputs {
   const parts = id.split("|");
@@ -147,9 +156,11 @@ export class TopicDestinationProvider {
 
   async create(inputs: TopicDestinationInputs) {
     const api = client();
-    // A topic already sent there (a tenant taken over by `pulumi-cdc import`) is adopted with no write.
-    const live = await getTopicDestination(api, inputs);
-    return { id: bindingId(inputs), outs: live ? outputs(live, inputs) : await this.attach(api, inputs) };
+    return LINK_TURNS.run(inputs.destinationId, async () => {
+      // A topic already sent there (a tenant taken over by `pulumi-cdc import`) is adopted with no write.
+      const live = await getTopicDestination(api, inputs);
+      return { id: bindingId(inputs), outs: live ? outputs(live, inputs) : await this.attach(api, inputs) };
+    });
   }
 
   async read(id: string, props: Partial<TopicDestinationOutputs>) {
@@ -161,18 +172,20 @@ export class TopicDestinationProvider {
 
   /** Only a detach made outside Pulumi comes here (both ids replace): it is attached again. */
   async update(_id: string, _olds: TopicDestinationOutputs, news: TopicDestinationInputs) {
-    return { outs: await this.attach(client(), news) };
+    return { outs: await LINK_TURNS.run(news.destinationId, () => this.attach(client(), news)) };
   }
 
   async delete(id: string, props?: Partial<TopicDestinationOutputs>) {
     if (isUnknown(id)) return;
     const inputs = endsOf(id, props);
-    try {
-      await client().delete(path, { params: { topic: inputs.topicId, destination: inputs.destinationId } });
-    } catch (err) {
-      // Already detached (in the console, or with its source or destination): nothing to do.
-      if (!isNotFound(err)) throw err;
-    }
+    await LINK_TURNS.run(inputs.destinationId, async () => {
+      try {
+        await client().delete(path, { params: { topic: inputs.topicId, destination: inputs.destinationId } });
+      } catch (err) {
+        // Already detached (in the console, or with its source or destination): nothing to do.
+        if (!isNotFound(err)) throw err;
+      }
+    });
   }
 
   private async attach(api: CdcClient, inputs: TopicDestinationInputs): Promise<TopicDestinationOutputs> {

@@ -44,3 +44,27 @@ export function outputOf(output: string, test: string): string {
   const verdictEnd = end < 0 ? output.length : output.indexOf("\n", end);
   return output.slice(start, verdictEnd < 0 ? output.length : verdictEnd);
 }
+
+/**
+ * The name a case folder of scripts/conformance/cases runs under, beside the vendor's TestAcc
+ * names (so the same -run regex selects either): `pipeline-without-tags` is `Case_PipelineWithoutTags`.
+ */
+export function caseName(folder: string): string {
+  return `Case_${folder
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("")}`;
+}
+
+/**
+ * How `terraform output -json` (`{name: {value, ...}}`) differs from the values a case expects
+ * (`{name: value}`): one line per output that is missing or has another value; [] when none does.
+ */
+export function outputMismatches(expected: Readonly<Record<string, unknown>>, outputs: Readonly<Record<string, { value?: unknown }>>): string[] {
+  return Object.entries(expected).flatMap(([name, value]) => {
+    if (!(name in outputs)) return [`output ${name} is missing`];
+    const got = JSON.stringify(outputs[name]!.value);
+    return got === JSON.stringify(value) ? [] : [`output ${name} is ${got}, expected ${JSON.stringify(value)}`];
+  });
+}

@@ -124,7 +124,7 @@ describe("the Go quickstart on the generated Go SDK under the real engine", { ti
       destinationId: expect.stringMatching(/^[0-9a-f]+$/),
       destinationName: "warehouse-e2e",
       destinationStatus: "Active",
-      dbtClientId: expect.stringMatching(/^cdc-/),
+      dbtClientId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
       dbtClientSecret: expect.any(String),
     });
     const live = (await web.get("/destinations/{id}", { params: { id: outputs.destinationId as string }, schema: destinationEnvelopeSchema })).result[0]!;

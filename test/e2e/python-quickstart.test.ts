@@ -113,7 +113,7 @@ describe("the Python quickstart on the generated Python SDK under the real engin
       destinationId: expect.stringMatching(/^[0-9a-f]+$/),
       destinationName: "warehouse-e2e",
       destinationStatus: "Active",
-      dbtClientId: expect.stringMatching(/^cdc-/),
+      dbtClientId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
       dbtClientSecret: expect.any(String),
     });
     const live = await liveDestination(outputs.destinationId as string);

@@ -87,7 +87,7 @@ describe("the YAML quickstart on the provider plugin under the real engine", { t
       destinationId: expect.stringMatching(/^[0-9a-f]+$/),
       destinationStatus: "Active",
       sourceTopics: ["public.orders", "public.customers"],
-      dbtClientId: expect.stringMatching(/^cdc-/),
+      dbtClientId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
       dbtClientSecret: expect.any(String),
     });
     expect((await liveDestination(outputs.destinationId as string)).config!["snowflake.schema.name"]).toBe("RAW");

@@ -93,7 +93,7 @@ export async function seedTenant(web: CdcClient, prefix = "seed"): Promise<Seede
       "database.sslmode": "disable",
       "slot.name": "cdc_orders",
     },
-    [pii.id, eu.id, "00000000-0000-4000-8000-000000000001"],
+    [pii.id, eu.id, "670e5bab0d119c0d1f8cda9d"],
   );
   const inventory = await source(n("inventory"), "mysql", {
     "database.hostname.user.defined": "inventory-db.internal",

@@ -71,7 +71,7 @@ namespace PulumiCdc.Cdc
         public Output<ImmutableArray<string>> TagIds { get; private set; } = null!;
 
         /// <summary>
-        /// Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+        /// Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them.
         /// </summary>
         [Output("tags")]
         public Output<ImmutableArray<string>> Tags { get; private set; } = null!;
@@ -180,7 +180,7 @@ namespace PulumiCdc.Cdc
         private InputList<string>? _tags;
 
         /// <summary>
-        /// Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+        /// Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them.
         /// </summary>
         public InputList<string> Tags
         {

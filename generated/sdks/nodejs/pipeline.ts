@@ -74,7 +74,7 @@ export class Pipeline extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly tagIds: pulumi.Output<string[]>;
     /**
-     * Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+     * Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them.
      */
     declare public readonly tags: pulumi.Output<string[] | undefined>;
     /**
@@ -163,7 +163,7 @@ export interface PipelineArgs {
      */
     sourceTopics?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**
-     * Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+     * Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them.
      */
     tags?: pulumi.Input<pulumi.Input<string>[] | undefined>;
     /**

@@ -53,7 +53,7 @@ describe("HTTP connections", () => {
   it("creates a connection; header values come back masked and are stored encrypted", async () => {
     const conn = await createHttp();
     expect(conn).toMatchObject({
-      connection_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      connection_id: expect.stringMatching(/^[0-9a-f]{24}$/),
       url: "https://api.example.com/v1",
       headers: { Authorization: "********", "X-Team": "********" },
       created_from: "api",
@@ -177,7 +177,7 @@ describe("agents", () => {
     const http = await createHttp();
     const agent = await createAgent({ http_connection_ids: [http.connection_id], created_from: "web" });
     expect(agent).toMatchObject({
-      job_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      job_id: expect.stringMatching(/^[0-9a-f]{24}$/),
       status: "running",
       http_connection_ids: [http.connection_id],
       created_from: "web",

@@ -223,7 +223,7 @@ describe("client credentials", () => {
     expect(reply.status).toBe(200);
     const created = reply.body;
     expect(created.secret).toMatch(/^cdcs_/);
-    expect(created.client_id).toMatch(/^cdc-/);
+    expect(created.client_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(created.description).toBe("ci deployer");
     expect(created.service_id).toBe("svc-1");
     expect(created.created_from).toBe("terraform");

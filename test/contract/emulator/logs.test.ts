@@ -33,7 +33,7 @@ describe("POST /logs/summary", () => {
     const summary = reply.body;
     expect(summary).toMatchObject({ ...entry(), severity: "error" });
     expect(summary.log_uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(summary.summary_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(summary.summary_id).toMatch(/^[0-9a-f]{24}$/);
     expect(typeof summary.summary).toBe("string");
     expect(summary.key_points).toContain("The source currently reports status Active");
     expect(summary.suggested_actions.length).toBeGreaterThan(0);

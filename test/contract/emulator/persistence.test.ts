@@ -103,6 +103,29 @@ describe("--state persistence", () => {
     await expect(startEmulator({ port: 0, statePath: foreign })).rejects.toThrow(/unsupported format/);
   });
 
+  it("moves the system tags of a state file written before they had the platform's ids, and what carries them", async () => {
+    const statePath = join(dir, "earlier-tags.json");
+    const first = await start(statePath);
+    const t = (await tokenFor(first)).accessToken;
+    const src = (await call(first.url, "POST", "/sources", { token: t, body: { name: "tagged-src", connector: "postgresql", config: emulatorPgSourceConfig(), tags: ["670e5bab0d119c0d1f8cda9d"] } })).body;
+    await first.stop();
+    // Written back as an earlier emulator kept it: the system tags under its made-up ids.
+    const earlier = { "670e5bab0d119c0d1f8cda9d": "00000000-0000-4000-8000-000000000001", "670e5ca40afe1d3983ce0c22": "00000000-0000-4000-8000-000000000002" };
+    let text = readFileSync(statePath, "utf8");
+    for (const [id, old] of Object.entries(earlier)) text = text.split(id).join(old);
+    writeFileSync(statePath, text);
+
+    const second = await start(statePath);
+    const t2 = (await tokenFor(second)).accessToken;
+    const tags = (await call(second.url, "GET", "/tags?tag_type=environment", { token: t2 })).body.tags as Array<{ id: string; name: string }>;
+    expect(tags.map((tag) => [tag.id, tag.name])).toEqual([
+      ["670e5bab0d119c0d1f8cda9d", "Production"],
+      ["670e5ca40afe1d3983ce0c22", "Development"],
+    ]);
+    expect((await call(second.url, "GET", `/sources/${src.id}`, { token: t2 })).body.result[0].tags).toEqual(["670e5bab0d119c0d1f8cda9d"]);
+    await second.stop();
+  });
+
   it("keeps state in memory only when no state file is given", async () => {
     const a = await startEmulator({ port: 0 });
     running.push(a);

@@ -54,6 +54,12 @@ describe("pipelines", () => {
     expect(gone).toMatchObject({ result: [], total: 0 });
   });
 
+  it("accepts the platform's Development tag, the default of the vendor's provider, by its fixed id", async () => {
+    const [src, dst] = [await source(), await destination()];
+    const created = await ok("POST", "/pipelines?secret_returned=true&wait=false", pipelineBody(src, dst, { tags: ["670e5ca40afe1d3983ce0c22"] }));
+    expect(created.tags).toEqual(["670e5ca40afe1d3983ce0c22"]);
+  });
+
   it("checks every reference on write, all at once", async () => {
     const [src, dst] = [await source(), await destination()];
     const body = pipelineBody(src, dst, {

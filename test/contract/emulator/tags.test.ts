@@ -21,7 +21,7 @@ describe("POST /tags", () => {
     const name = uniqueName("team-data");
     const tag = await createTag({ name, description: "owned by data", type: ["sources", "destinations"], created_from: "terraform" });
     expect(tag).toEqual({
-      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      id: expect.stringMatching(/^[0-9a-f]{24}$/),
       name,
       description: "owned by data",
       type: ["sources", "destinations"],
@@ -65,6 +65,15 @@ describe("GET /tags", () => {
     const reply = await s.api("GET", "/tags?tag_name=production");
     expect(reply.status).toBe(200);
     expect(reply.body.tags).toEqual([expect.objectContaining({ name: "Production", system: true, custom: false })]);
+  });
+
+  it("answers the system tags under the platform's fixed ids, shaped as every id is (24 hex characters)", async () => {
+    const development = await s.api("GET", "/tags/670e5ca40afe1d3983ce0c22");
+    expect(development.status, development.text).toBe(200);
+    expect(development.body).toMatchObject({ id: "670e5ca40afe1d3983ce0c22", name: "Development", type: ["environment"], system: true, custom: false });
+    expect((await s.api("GET", "/tags/670e5bab0d119c0d1f8cda9d")).body).toMatchObject({ name: "Production", system: true });
+    // The platform's Terraform client reads one tag through the listing.
+    expect((await s.api("GET", "/tags?tag_ids=670e5ca40afe1d3983ce0c22")).body.tags).toEqual([development.body]);
   });
 
   it("filters by tag_ids given comma-separated, repeated, or both", async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findConnector } from "../../../catalogue/index.js";
 import { requiredConfig } from "../../support/catalogue-samples.js";
+import { startEmulator } from "../../../emulator/index.js";
 import { openSession, type Session } from "./helpers.js";
 
 // Topic-to-destination bindings of API sources, over real HTTP: the rules the vendor's tests pin.
@@ -61,6 +62,43 @@ describe("PUT, GET and DELETE /topics/{topic_id}/destinations/{destination_id}",
     expect((await s.api("GET", path(companies, lake.id))).body.topic_ids).toEqual([companies]);
     // Detaching it again is a 404 (the provider counts that as done).
     expect((await s.api("DELETE", path(contacts, lake.id))).status).toBe(404);
+  });
+
+  it("applies a change as a read-modify-write of the binding: two changes at once lose one, arranged by count", async () => {
+    const rivals = await create("destinations", "rivals", "snowflake", requiredConfig(findConnector("destination", "snowflake")!));
+    const contacts = `source_${hubspot.id}.hubspot.contacts`;
+    const companies = `source_${hubspot.id}.hubspot.companies`;
+    const sent = async () => {
+      const replies = await Promise.all([contacts, companies].map((t) => s.api("GET", path(t, rivals.id))));
+      return [contacts, companies].filter((_, i) => replies[i]!.status === 200);
+    };
+
+    // Both PUTs read the binding (none yet) before either writes: the later write keeps only its
+    // own topic. Which came first is the network's choice; that one of the two is lost is not.
+    const attaching = s.emulator.gatherBindingWrites(2);
+    const puts = await Promise.all([s.api("PUT", path(contacts, rivals.id)), s.api("PUT", path(companies, rivals.id))]);
+    await attaching.reached;
+    expect(puts.map((r) => r.status)).toEqual([200, 200]);
+    expect(puts[1]!.body.binding_id).toBe(puts[0]!.body.binding_id);
+    const [survivor] = await sent();
+    expect(await sent()).toHaveLength(1);
+
+    // One after the other, nothing is lost.
+    const lost = survivor === contacts ? companies : contacts;
+    expect((await s.api("PUT", path(lost, rivals.id))).body.topic_ids.sort()).toEqual([companies, contacts].sort());
+    expect(await sent()).toHaveLength(2);
+
+    // Two detaches at once: each writes the list it read less its own topic, so one topic stays.
+    const detaching = s.emulator.gatherBindingWrites(2);
+    const deletes = await Promise.all([s.api("DELETE", path(contacts, rivals.id)), s.api("DELETE", path(companies, rivals.id))]);
+    await detaching.reached;
+    expect(deletes.map((r) => r.status)).toEqual([200, 200]);
+    expect(await sent()).toHaveLength(1);
+  });
+
+  it("takes bindingChangeMs, the modelled time of a change, as a non-negative integer, and a gathering of at least 2", async () => {
+    await expect(startEmulator({ port: 0, bindingChangeMs: -1 })).rejects.toThrow("bindingChangeMs must be a non-negative integer, got -1");
+    expect(() => s.emulator.gatherBindingWrites(1)).toThrow(/at least 2/);
   });
 
   it("refuses a non-API source with 400, and an unknown topic, source or destination with 404", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { destinationConnectorSchema, sourceConnectorSchema, withBudget } from "../../../provider/client/index.js";
+import { DEVELOPMENT_TAG_ID } from "../../../provider/kinds/pipeline.js";
 import { PipelineProvider, type PipelineInputs } from "../../../provider/resources/pipeline.js";
 import { TopicProvider, type TopicInputs } from "../../../provider/resources/topic.js";
 import { TransformProvider, type TransformInputs } from "../../../provider/resources/transform.js";
@@ -18,6 +19,9 @@ async function checked<T>(p: { check(o: object, n: Record<string, unknown>): Pro
   expect(failures).toEqual([]);
   return inputs as T;
 }
+
+/** The platform's system tag Production (the emulator has it under the same fixed id). */
+const PRODUCTION_TAG_ID = "670e5bab0d119c0d1f8cda9d";
 
 const JS = { language: "JAVASCRIPT", value_transform: "function _stk(record) { return record; }" };
 
@@ -138,6 +142,34 @@ describe("Pipeline, Transform and Topic providers against the emulator", () => {
     await transforms.delete(t.id);
     expect(await pipelines.diff(id, updated, more)).toMatchObject({ changes: true });
     expect(stderr.mock.calls.map((c) => String(c[0])).join("")).toMatch(/was deleted/);
+  });
+
+  it("a pipeline without tags gets the platform's Development tag, as the vendor's provider gives it; its tags are then left alone, with no diff", async () => {
+    const inputs = await checked<PipelineInputs>(pipelines, { logicalName: unique("untagged"), source: { id: source.id }, destination: { id: destination.id }, sourceTopics: ["public.orders"] });
+    expect(inputs).not.toHaveProperty("tags");
+    const { id, outs } = await pipelines.create(inputs);
+    const live = () => h.console.get(`/pipelines/${id}`) as Promise<{ result: any[] }>;
+    expect((await live()).result[0].tags).toEqual([DEVELOPMENT_TAG_ID]);
+    expect(outs).toMatchObject({ tagIds: [DEVELOPMENT_TAG_ID] });
+    expect(outs).not.toHaveProperty("tags");
+    expect(await pipelines.diff(id, outs, inputs)).toMatchObject({ changes: false });
+    expect((await pipelines.read(id, outs)).inputs).toEqual(inputs);
+
+    // Moved to Production in the console: the program sets no tags, so that is no drift, and an
+    // update of something else keeps it.
+    const current = (await live()).result[0];
+    await h.console.put(`/pipelines/${id}`, { body: { ...current, tags: [PRODUCTION_TAG_ID] } });
+    expect(await pipelines.diff(id, outs, inputs)).toMatchObject({ changes: false });
+    const refreshed = (await pipelines.read(id, outs)).props as typeof outs;
+    const more = await checked<PipelineInputs>(pipelines, { ...inputs, sourceTopics: ["public.orders", "public.customers"] }, inputs);
+    const { outs: updated } = await pipelines.update(id, refreshed, more);
+    expect((await live()).result[0].tags).toEqual([PRODUCTION_TAG_ID]);
+
+    // `tags: []` is no tags at all, from the start.
+    const bare = await pipelines.create(await checked<PipelineInputs>(pipelines, { logicalName: unique("bare"), source: { id: source.id }, destination: { id: destination.id }, tags: [] }));
+    expect(bare.outs.tagIds).toEqual([]);
+    await pipelines.delete(bare.id, bare.outs);
+    await pipelines.delete(id, updated);
   });
 
   it("an update carries the pipeline's periodic audit, set in the console, through: the API drops it from a PUT that leaves it out", async () => {

@@ -3,12 +3,14 @@ import { connectorSchema } from "../../../provider/client/index.js";
 import { setDriftSink } from "../../../provider/drift.js";
 import { provider } from "../../../provider/index.js";
 import { UNKNOWN } from "../../../provider/normalize.js";
-import { getTopicDestination, TopicDestinationProvider, type TopicDestinationOutputs } from "../../../provider/resources/topicDestination.js";
+import { getTopicDestination, LINK_TURNS, TopicDestinationProvider, type TopicDestinationOutputs } from "../../../provider/resources/topicDestination.js";
 import { FAST_RETRIES, startHarness, type ProviderHarness } from "./harness.js";
 import { snowflakeConfig } from "../../support/fixtures.js";
 
 // The TopicDestination kind against the emulator over HTTP: check, create, read (refresh and
-// import), diff (a console detach is drift), update (attaches again), delete (404 is done).
+// import), diff (a console detach is drift), update (attaches again), delete (404 is done); the
+// links of one destination take turns (the API's read-modify-write of the shared binding), the
+// links of different destinations do not.
 const bindings = new TopicDestinationProvider();
 
 describe("TopicDestination provider against the emulator", () => {
@@ -100,5 +102,61 @@ describe("TopicDestination provider against the emulator", () => {
       schema: connectorSchema("source"),
     });
     await expect(bindings.create({ topicId: `source_${pg.id}.public.orders`, destinationId })).rejects.toThrow(/API sources only/);
+  });
+
+  describe("links of one destination take turns; links of different destinations do not", () => {
+    const PUT = "PUT /topics/:topic_id/destinations/:destination_id";
+    const links = provider("TopicDestination");
+    let fanSource: string;
+    const resources = Array.from({ length: 20 }, (_, i) => `r${String(i + 1).padStart(2, "0")}`);
+    const topic = (r: string) => `source_${fanSource}.hubspot.${r}`;
+    const newDestination = async (name: string) =>
+      String((await h.console.post("/destinations", { body: { name, connector: "snowflake", config: snowflakeConfig, created_from: "web" }, schema: connectorSchema("destination") })).id);
+    const sentTo = async (destination: string) => (await getTopicDestination(h.console, { topicId: topic(resources[0]!), destinationId: destination }))?.topic_ids ?? [];
+
+    beforeAll(async () => {
+      const source = await h.console.post("/sources", {
+        body: { name: "fan", connector: "hubspot", config: { resources, token: "pat-secret" }, created_from: "web" },
+        schema: connectorSchema("source"),
+      });
+      fanSource = String(source.id);
+    });
+
+    it("a second link to a destination waits for the first: its PUT is not sent while the first's is unanswered", async () => {
+      const destination = await newDestination("turns");
+      const hold = h.emulator.hold(PUT, 0);
+      const both = Promise.all(resources.slice(0, 2).map((r) => links.create({ topicId: topic(r), destinationId: destination })));
+      try {
+        await hold.reached;
+        // The first link's PUT waits at the server; the second link waits its turn in the provider.
+        expect(hold.waiting()).toBe(1);
+        expect(LINK_TURNS.waiting(destination)).toBe(1);
+      } finally {
+        // The held PUT loses its connection unanswered and is sent again (a PUT is idempotent).
+        hold.release();
+      }
+      await both;
+      expect((await sentTo(destination)).sort()).toEqual(resources.slice(0, 2).map(topic).sort());
+    });
+
+    it("twenty links to one destination made at once all hold, and twenty deletes at once detach them all", async () => {
+      const destination = await newDestination("fan-in");
+      const made = await Promise.all(resources.map((r) => links.create({ topicId: topic(r), destinationId: destination })));
+      expect((await sentTo(destination)).sort()).toEqual(resources.map(topic).sort());
+      await Promise.all(made.map((m) => links.delete(m.id, m.outs as TopicDestinationOutputs)));
+      for (const r of resources) expect(await getTopicDestination(h.console, { topicId: topic(r), destinationId: destination })).toBeUndefined();
+    });
+
+    it("links to two destinations are written at once: both PUTs read their bindings before either writes", async () => {
+      const [east, west] = [await newDestination("east"), await newDestination("west")];
+      // Reached only when two binding changes are in flight together: a turn shared by the two
+      // destinations would leave the first waiting here for a second that never comes.
+      const together = h.emulator.gatherBindingWrites(2);
+      const made = Promise.all([east, west].map((d) => links.create({ topicId: topic(resources[0]!), destinationId: d })));
+      await together.reached;
+      await made;
+      expect(await sentTo(east)).toEqual([topic(resources[0]!)]);
+      expect(await sentTo(west)).toEqual([topic(resources[0]!)]);
+    });
   });
 });

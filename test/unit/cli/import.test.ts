@@ -20,7 +20,7 @@ import { parseCommandLine, USAGE, UsageError } from "../../../cli/args.js";
 /** js-yaml, which @pulumi/pulumi brings (and types nowhere): to read the YAML program back. */
 const { load } = createRequire(__filename)("js-yaml") as { load(text: string): unknown };
 
-const PRODUCTION = "00000000-0000-4000-8000-000000000001";
+const PRODUCTION = "670e5bab0d119c0d1f8cda9d";
 
 /** A tenant as the API lists it: strings for every config value, secrets masked, defaults filled in. */
 function tenant(): Tenant {
@@ -258,7 +258,7 @@ describe("rendering", () => {
     expect(ts).toContain('const ordersSource = new Source("ordersSource", {\n  name: "orders",\n  ...postgresqlTables({');
     expect(ts).toContain('    databasePassword: config.requireSecret("ordersSourceDatabasePassword"),');
     expect(ts).toContain('    tables: ["public.orders", "public.customers"],');
-    expect(ts).toContain('"00000000-0000-4000-8000-000000000001" /* the platform\'s own tag "Production" */');
+    expect(ts).toContain('"670e5bab0d119c0d1f8cda9d" /* the platform\'s own tag "Production" */');
     expect(ts).toMatch(/\/\/ the destination connector "quantumdb" is not in pulumi-cdc's catalogue[^\n]*\n  connector: "quantumdb",\n  config: \{/);
     expect(ts).toContain("value_transform: `function _stk(r) {\n  return `${r}`;\n}`".replace("`${r}`", "\\`\\${r}\\`"));
     expect(ts).toContain("}, { dependsOn: [ordersSource] });");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { acceptanceTests, outputOf, parseGoTestOutput, selectTests, tally } from "../../../scripts/conformance/results.js";
+import { acceptanceTests, caseName, outputMismatches, outputOf, parseGoTestOutput, selectTests, tally } from "../../../scripts/conformance/results.js";
 
 const GO_OUTPUT = [
   "=== RUN   TestAccA",
@@ -40,5 +40,17 @@ describe("conformance results", () => {
   it("cuts one test's output from its RUN line to its verdict", () => {
     expect(outputOf(GO_OUTPUT, "TestAccB")).toMatch(/^=== RUN {3}TestAccB\n.*refresh plan was not empty\.\n--- FAIL: TestAccB \(0\.50s\)$/);
     expect(outputOf(GO_OUTPUT, "TestAccZ")).toBe("");
+  });
+
+  it("names a case folder so that the -run regex selects it beside the vendor's tests", () => {
+    expect(caseName("pipeline-without-tags")).toBe("Case_PipelineWithoutTags");
+    expect(selectTests([caseName("pipeline-without-tags"), "TestAccA"], {}, "^Case_")).toEqual(["Case_PipelineWithoutTags"]);
+  });
+
+  it("compares terraform's outputs with a case's expected values", () => {
+    const outputs = { pipeline_tags: { value: ["670e5ca40afe1d3983ce0c22"], type: ["set", "string"], sensitive: false } };
+    expect(outputMismatches({ pipeline_tags: ["670e5ca40afe1d3983ce0c22"] }, outputs)).toEqual([]);
+    expect(outputMismatches({ pipeline_tags: [] }, outputs)).toEqual(['output pipeline_tags is ["670e5ca40afe1d3983ce0c22"], expected []']);
+    expect(outputMismatches({ other: 1 }, outputs)).toEqual(["output other is missing"]);
   });
 });

@@ -34,7 +34,7 @@ type Pipeline struct {
 	Status pulumi.StringOutput `pulumi:"status"`
 	// The ids of the tags the pipeline has, also when the program does not manage them.
 	TagIds pulumi.StringArrayOutput `pulumi:"tagIds"`
-	// Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+	// Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them.
 	Tags pulumi.StringArrayOutput `pulumi:"tags"`
 	// The ids of every topic the pipeline sends, as the API names them.
 	TopicIds pulumi.StringArrayOutput `pulumi:"topicIds"`
@@ -100,7 +100,7 @@ type pipelineArgs struct {
 	Source ConnectorRef `pulumi:"source"`
 	// The source's topics that go to the destination, as the source names them (`public.orders`). A set: the API echoing them as topic ids or in another order is no change. Default: none.
 	SourceTopics []string `pulumi:"sourceTopics"`
-	// Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+	// Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them.
 	Tags []string `pulumi:"tags"`
 	// The transforms of the pipeline, each with the topics of it that go to the destination. Default: none.
 	Transforms []PipelineTransform `pulumi:"transforms"`
@@ -120,7 +120,7 @@ type PipelineArgs struct {
 	Source ConnectorRefInput
 	// The source's topics that go to the destination, as the source names them (`public.orders`). A set: the API echoing them as topic ids or in another order is no change. Default: none.
 	SourceTopics pulumi.StringArrayInput
-	// Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+	// Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them.
 	Tags pulumi.StringArrayInput
 	// The transforms of the pipeline, each with the topics of it that go to the destination. Default: none.
 	Transforms PipelineTransformArrayInput
@@ -258,7 +258,7 @@ func (o PipelineOutput) TagIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Pipeline) pulumi.StringArrayOutput { return v.TagIds }).(pulumi.StringArrayOutput)
 }
 
-// Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+// Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them.
 func (o PipelineOutput) Tags() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Pipeline) pulumi.StringArrayOutput { return v.Tags }).(pulumi.StringArrayOutput)
 }

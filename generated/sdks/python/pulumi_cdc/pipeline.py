@@ -38,7 +38,7 @@ class PipelineArgs:
         :param pulumi.Input[_builtins.str] name: The pipeline's name, unique per tenant. Unset: `<resource name>-<random suffix>`. Letters, digits, spaces, `_`, `.` and `-`, starting with a letter or digit; at most 255 characters.
         :param pulumi.Input[_builtins.bool] snapshot_new_tables: Snapshot tables newly added to the pipeline. Default `false`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] source_topics: The source's topics that go to the destination, as the source names them (`public.orders`). A set: the API echoing them as topic ids or in another order is no change. Default: none.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them.
         :param pulumi.Input[Sequence[pulumi.Input['PipelineTransformArgs']]] transforms: The transforms of the pipeline, each with the topics of it that go to the destination. Default: none.
         """
         pulumi.set(__self__, "destination", destination)
@@ -132,7 +132,7 @@ class PipelineArgs:
     @pulumi.getter
     def tags(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
         """
-        Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+        Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them.
         """
         return pulumi.get(self, "tags")
 
@@ -179,7 +179,7 @@ class Pipeline(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] snapshot_new_tables: Snapshot tables newly added to the pipeline. Default `false`.
         :param pulumi.Input[Union['ConnectorRefArgs', 'ConnectorRefArgsDict']] source: The source the pipeline reads: its id, and optionally its name and connector (read from the API when left out).
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] source_topics: The source's topics that go to the destination, as the source names them (`public.orders`). A set: the API echoing them as topic ids or in another order is no change. Default: none.
-        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them.
         :param pulumi.Input[Sequence[pulumi.Input[Union['PipelineTransformArgs', 'PipelineTransformArgsDict']]]] transforms: The transforms of the pipeline, each with the topics of it that go to the destination. Default: none.
         """
         ...
@@ -351,7 +351,7 @@ class Pipeline(pulumi.CustomResource):
     @pulumi.getter
     def tags(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
         """
-        Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the pipeline's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
+        Tag ids on the pipeline (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: a new pipeline gets the platform's Development tag (`670e5ca40afe1d3983ce0c22`), as the platform's Terraform provider gives it, and after that its tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift when the program sets them.
         """
         return pulumi.get(self, "tags")
 
