@@ -18,6 +18,8 @@ const SLOWEST_FIRST = [
   "test/contract/cli/drift.test.ts",
   "test/e2e/python-quickstart.test.ts",
   "test/e2e/upgrade.test.ts",
+  "test/e2e/topic-destination-fan-in.test.ts",
+  "test/e2e/admin-scope.test.ts",
   "test/e2e/sweep.test.ts",
   "test/e2e/pipeline-resource.test.ts",
   "test/e2e/import.test.ts",

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { DEVELOPMENT_TAG_ID } from "../../provider/kinds/pipeline.js";
 import { pipelineSchema } from "../../provider/pipelines/schemas.js";
 import { convergedFailures, destroyedFailures, stackIds, SweepStack, type Host, type Mode } from "../../scripts/chaos/sweep/core.js";
 import { ENGINE_TIMEOUT_MS } from "../support/pulumi.js";
@@ -92,6 +93,11 @@ describe.each(CASES)("pipelines made by a killed pulumi up (%s host, %s checkpoi
     expect(up.code, up.output).toBe(0);
     expect(up.output, `recover said:\n${recovered.output}`).not.toMatch(/\b409\b|already exists/);
     expect(await convergedFailures(s)).toEqual([]);
+    // The program's pipelines 2 to 7 set no tags: made by the killed run or by this up, on either
+    // host, they carry the platform's Development tag, as the vendor's provider gives them, and the
+    // preview above was clean (test/contract/provider/pipeline.test.ts has the rest of that rule).
+    const untagged = (await s.web.listAll("/pipelines", {}, pipelineSchema)).filter((p) => /-pipe-[2-7]$/.test(p.name ?? ""));
+    expect(untagged.map((p) => p.tags)).toEqual(Array.from({ length: 6 }, () => [DEVELOPMENT_TAG_ID]));
 
     if (host === "dynamic" && mode === "default") {
       const destroy = await s.pulumi(["destroy", "--yes"]);
