@@ -117,7 +117,9 @@ cdc_go_resolve() {
 # `grpcnotrace`, which these builds had, changed the key of gRPC and of every package built on it
 # (52 of the Go quickstart's packages, Pulumi's SDK among them), so they were compiled twice. Linked without the symbol table and
 # DWARF (-s -w): half the link's CPU for each of these binaries of 100-160 MB, which nobody runs
-# under a debugger (a panic's stack trace needs neither).
+# under a debugger (a panic's stack trace needs neither). The compiler and linker run with their
+# garbage collector held off until 3 GiB (GOGC=off GOMEMLIMIT=3GiB): a fifth less CPU for the same
+# output (net/http from scratch: 30 -> 23 s of CPU; compile processes of some hundred MB each).
 cdc_go_compile() {
   local label="$1" build="$2" ldflags="$3" out="$4"
   shift 4
@@ -126,7 +128,7 @@ cdc_go_compile() {
   rm -rf "$tmp" && mkdir -p "$tmp" || return 1
   (
     cd "$build" &&
-      go build -ldflags "-s -w${ldflags:+ $ldflags}" -o "$tmp/" "$@"
+      GOGC=off GOMEMLIMIT=3GiB go build -ldflags "-s -w${ldflags:+ $ldflags}" -o "$tmp/" "$@"
   ) >&2 &
   local pid=$! next=$((SECONDS + 30))
   # Polled every second, not every 30 s: a build that takes 5 s must not cost 30.
