@@ -123,7 +123,8 @@ export function syncCatalogue(root: string, checkout: VendorCheckout): SyncResul
         ...(merged.length > 0 ? { removedKeys: merged } : {}),
         keys: mergedKeys,
       } as ApiSpec;
-      (spec ? updated : added).push(where);
+      if (!spec) added.push(where);
+      else if (!same.includes(where)) updated.push(where);
       continue;
     }
     const where = `${c.kind}/${c.code}`;
@@ -178,7 +179,8 @@ export function syncCatalogue(root: string, checkout: VendorCheckout): SyncResul
   const stop = all.findIndex((r) => r.version === since);
   const releases = stop >= 0 ? all.slice(0, stop) : all.slice(0, 1);
 
-  const synced = { commit: checkout.commit, ...(release ? { release } : {}) };
+  // The checkout last read, unless an earlier sync read a newer one.
+  const synced = provenance.synced && checkout.standing(provenance.synced.commit, "") === "kept" ? provenance.synced : { commit: checkout.commit, ...(release ? { release } : {}) };
   const { synced: _old, connectors: _connectors, ...restProvenance } = provenance as Record<string, unknown>;
   // `what` and `baseline` first, as vendor-update.ts writes them; it rebuilds the rest in its order.
   catalogue.about = { ...catalogue.about, provenance: { ...restProvenance, synced, connectors: recorded } };
