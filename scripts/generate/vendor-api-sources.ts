@@ -49,15 +49,27 @@ export function parseApiContract(text: string): ApiContract {
   let oauth: ApiContract["oauth"];
   if (o && o["Enabled"] === true) {
     const mode = str(o["AuthModeField"]);
-    const connect = str(o["ConnectCommand"])?.replace(/^`|`$/g, "");
+    const modeDefault = str(o["AuthModeDefault"]);
+    const connect = connectCommand(str(o["ConnectCommand"]));
     const host = str(o["HostField"]);
     oauth = {
-      ...(mode ? { modeKey: mode, modeValue: str(o["AuthModeValue"])!, modeDefault: str(o["AuthModeDefault"])! } : {}),
+      ...(mode ? { modeKey: mode, modeValue: str(o["AuthModeValue"])!, ...(modeDefault ? { modeDefault } : {}) } : {}),
       ...(connect ? { connect } : {}),
       ...(host ? { hostKey: host } : {}),
     };
   }
   return { code, displayName, conditions, dependencies, ...(oauth ? { oauth } : {}) };
+}
+
+/**
+ * The command of a ConnectCommand, for error messages: "`cmd`, what it needs" reads
+ * "cmd (what it needs)"; an empty one is none.
+ */
+function connectCommand(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  const m = /^`([^`]+)`(?:,\s*(.+))?$/.exec(text.trim());
+  if (!m) return text.trim();
+  return m[2] ? `${m[1]} (${m[2]})` : m[1];
 }
 
 /** The literal starting at `at` (a type name, then `{`; or a string, bool, number); its value and where it ends. */

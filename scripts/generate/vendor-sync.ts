@@ -49,7 +49,14 @@ const TRANSFORM_NAME_KEY: Key = { key: "transforms.name", name: "name", type: "s
 // Attributes most resources have outside their config that are a transform's config (topic_router's cluster).
 const TRANSFORM_CONFIG = new Set(["kc_cluster_id"]);
 // An API source's fields of pulumi-cdc's, from the vendor's backend contract tests, not its files.
-const API_KEPT = [...KEPT, "normalize", "writeOnly"];
+// Their JSON-string keys (format) are known from the backend's form, not from the generated files.
+const API_KEPT = [...KEPT, "normalize", "writeOnly", "format"];
+
+/** An API source's key with its fields in api-sources.json's order: the five every key has first. */
+function apiKeyOrder(k: Key): Key {
+  const { key, name, type, required, secret, ...rest } = k;
+  return { key, name, type, required, secret, ...rest } as Key;
+}
 
 export interface SyncResult {
   readonly commit: string;
@@ -117,11 +124,11 @@ export function syncCatalogue(root: string, checkout: VendorCheckout): SyncResul
         ...rest,
         displayName: contract.displayName,
         provenance: { file: path, commit },
+        ...(merged.length > 0 ? { removedKeys: merged } : {}),
+        keys: mergedKeys.map(apiKeyOrder),
         conditions: contract.conditions,
         dependencies: contract.dependencies,
         ...(oauth ? { oauth } : {}),
-        ...(merged.length > 0 ? { removedKeys: merged } : {}),
-        keys: mergedKeys,
       } as ApiSpec;
       if (!spec) added.push(where);
       else if (!same.includes(where)) updated.push(where);
@@ -211,7 +218,10 @@ export function renderSync(result: SyncResult, changes: string): string {
     lines.push("", "#### The vendor's CHANGELOG since the last sync", "");
     for (const r of result.releases) {
       // Only the entries about connectors and transforms: the rest is the vendor's provider's own.
-      const entries = r.body.split(/\n(?=- )/).filter((e) => /streamkap_(source|destination|transform)_|connector|SMT|transform/i.test(e));
+      const entries = r.body
+        .split(/\n(?=- )/)
+        .map((e) => e.split(/\n\s*\n|\n#/)[0]!)
+        .filter((e) => e.startsWith("- ") && /streamkap_(source|destination|transform)_|connector|API[- ]source|SMT|transform/i.test(e));
       lines.push(`- ${r.version}${r.date ? ` (${r.date})` : ""}: ${entries.length} connector entr${entries.length === 1 ? "y" : "ies"}`);
       for (const e of entries) lines.push(`  - ${e.replace(/^- /, "").replace(/\s+/g, " ").trim().slice(0, 300)}`);
     }
