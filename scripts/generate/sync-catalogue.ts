@@ -61,7 +61,9 @@ function main(argv: string[]): number {
     updateCatalogue(work, undefined);
     addRanges(work);
     const after = read(work);
-    const report = renderSync(result, renderChanges(diffCatalogue(before, after)));
+    const changes = diffCatalogue(before, after);
+    const reread = [...new Set(changes.filter((c) => result.same.includes(c.where)).map((c) => c.where))].sort();
+    const report = renderSync({ ...result, reread }, renderChanges(changes));
     process.stdout.write(report);
     if (reportPath) writeFileSync(reportPath, report);
     if (!check) return 0;

@@ -65,6 +65,12 @@ export interface SyncResult {
   readonly updated: string[];
   /** Already at the checkout's version. */
   readonly same: string[];
+  /**
+   * Of those, the ones whose facts changed all the same: the file states them otherwise than the
+   * catalogue had them (an earlier reading's slip, corrected). Known once the catalogue steps ran
+   * (sync-catalogue.ts fills it from the diff).
+   */
+  readonly reread: string[];
   /** The catalogue's version is newer than the checkout's, or not in its history: kept. */
   readonly kept: Array<{ where: string; recorded: string }>;
   /** Added to the catalogue. */
@@ -195,7 +201,7 @@ export function syncCatalogue(root: string, checkout: VendorCheckout): SyncResul
   if (connectorsText !== readFileSync(connectorsPath, "utf8")) writeFileSync(connectorsPath, connectorsText);
   const apiText = `${JSON.stringify(api, null, 2)}\n`;
   if (apiText !== readFileSync(apiPath, "utf8")) writeFileSync(apiPath, apiText);
-  return { commit: checkout.commit, ...(release ? { release } : {}), updated, same, kept, added, missing, releases };
+  return { commit: checkout.commit, ...(release ? { release } : {}), updated, same, reread: [], kept, added, missing, releases };
 }
 
 /** The summary of a sync, in Markdown: the checkout, what was taken, kept and added, then the CHANGELOG's sections. */
@@ -205,7 +211,7 @@ export function renderSync(result: SyncResult, changes: string): string {
     `### Vendor sync: ${result.release ?? "(no release found in CHANGELOG.md)"} at ${result.commit}`,
     "",
     `- updated from the checkout: ${list(result.updated)}`,
-    `- already at the checkout's version: ${result.same.length}`,
+    `- already at the checkout's version: ${result.same.length}${result.reread.length > 0 ? `; of those, read again with other facts than the catalogue had: ${list(result.reread)}` : ""}`,
     `- kept (the catalogue's version is newer or not in the checkout's history): ${list(result.kept.map((k) => `${k.where} @ ${k.recorded}`))}`,
     `- added: ${list(result.added)}`,
     `- no longer in the vendor's provider (kept; see docs/vendor-sync.md): ${list(result.missing)}`,
