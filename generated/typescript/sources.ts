@@ -1778,7 +1778,7 @@ export interface PostgresqlSourceArgs {
   transformsInsertStaticValue2StaticValue?: In<string>;
   /** `predicates.IsTopicToEnrich.pattern`. Default "$^". */
   predicatesIsTopicToEnrichPattern?: In<string>;
-  /** `streamkap.snapshot.parallelism`. From 1 to 10. Default 1. */
+  /** `streamkap.snapshot.parallelism`. From 1 to 50. Default 1. */
   streamkapSnapshotParallelism?: In<number>;
   /** `streamkap.snapshot.chunk.size.bytes`. From 4096 to 8388608. Default 524288. */
   streamkapSnapshotChunkSizeBytes?: In<number>;

@@ -188,11 +188,12 @@ const TYPES: Record<GoAttributeKind, VendorKey["type"]> = {
 /**
  * The catalogue keys of a parsed file, in FieldMappings order, each with its fields in the order
  * the catalogue writes them. A mapped attribute missing from the schema is an error: the file was
- * not read whole.
+ * not read whole. `keep` names attributes that are config of this resource although most resources
+ * have them otherwise (a transform's kc_cluster_id).
  */
-export function vendorKeys(file: VendorFile): VendorKey[] {
+export function vendorKeys(file: VendorFile, keep: ReadonlySet<string> = new Set()): VendorKey[] {
   return file.mappings
-    .filter(([attr]) => !NOT_CONFIG.has(attr))
+    .filter(([attr]) => keep.has(attr) || !NOT_CONFIG.has(attr))
     .map(([attr, apiKey]) => {
       const a = file.attributes.get(attr);
       if (!a) throw new Error(`FieldMappings names ${attr}, which the schema lacks`);
@@ -227,4 +228,9 @@ export function vendorKeys(file: VendorFile): VendorKey[] {
 export function fileConnector(fileName: string): { kind: "source" | "destination" | "transform"; code: string } | undefined {
   const m = /^(source|destination|transform)_(.+)\.go$/.exec(fileName);
   return m ? { kind: m[1] as "source" | "destination" | "transform", code: m[2]! } : undefined;
+}
+
+/** The name the schema's description gives the connector: `Manages a Snowflake destination connector.` -> `Snowflake`. */
+export function displayNameOf(text: string): string | undefined {
+  return /Description:\s*"Manages an? (.+?) (?:API )?(?:source|destination|transform) connector\b/.exec(text)?.[1];
 }

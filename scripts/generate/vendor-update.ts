@@ -42,20 +42,20 @@ export function groupOf(key: string): string | undefined {
 }
 
 // Fields the vendor's file does not state: pulumi-cdc's own (ranges come back from ranges.ts).
-const KEPT = ["computed", "encoding", "group"] as const;
+export const KEPT: readonly string[] = ["computed", "encoding", "group"];
 
 /**
  * The connector's keys as the vendor's newer file states them. Kept from the catalogue: what only
  * pulumi-cdc says of a key (computed, encoding, group) and a secret flag it set (a key the
  * catalogue treats as secret stays secret). Returns the keys the file no longer has.
  */
-export function mergeKeys(spec: Spec, vendor: readonly VendorKey[]): string[] {
+export function mergeKeys(spec: Pick<Spec, "keys">, vendor: readonly VendorKey[], ours: readonly string[] = KEPT): string[] {
   const before = new Map(spec.keys.map((k) => [k.key, k]));
   const keys: Key[] = vendor.map((v) => {
     const old = before.get(v.key);
     const next: Key = { ...(v as unknown as Key) };
     if (old?.secret) next.secret = true;
-    for (const field of KEPT) if (old?.[field] !== undefined) next[field] = old[field];
+    for (const field of ours) if (old?.[field] !== undefined) next[field] = old[field];
     if (!old) {
       const group = groupOf(v.key);
       if (group) next.group = group;
@@ -91,6 +91,8 @@ export function updateFromVendor(catalogue: Catalogue, dir: string): Array<{ kin
 interface Provenance {
   what: string;
   baseline: string;
+  /** The checkout `npm run vendor-sync` last read (vendor-sync.ts). */
+  synced?: { commit: string; release?: string };
   connectors: Record<string, string>;
   announced: Array<{ change: string; from: string; applied: string[] }>;
   overrides: Array<{ key: string; fact: string; why: string }>;
@@ -191,12 +193,20 @@ export function updateCatalogue(root: string, dir: string | undefined): { writte
   const previous = (catalogue.about["provenance"] as Provenance | undefined)?.connectors ?? {};
   const updated = dir ? updateFromVendor(catalogue, dir) : [];
   const connectors: Record<string, string> = {};
-  for (const kind of ["source", "destination"] as const) {
+  for (const kind of ["source", "destination", "transform"] as const) {
     for (const code of Object.keys(catalogue[kind]).sort()) connectors[`${kind}/${code}`] = previous[`${kind}/${code}`] ?? BASELINE_COMMIT;
   }
   for (const u of updated) connectors[`${u.kind}/${u.code}`] = u.commit;
   const announced = applyAnnouncements(catalogue, connectors);
   const overrides = applyOverrides(catalogue);
+  // A key a merge dropped that an announcement or an addition gave back is not removed.
+  for (const kind of ["source", "destination", "transform"] as const) {
+    for (const spec of Object.values(catalogue[kind])) {
+      if (!spec.removedKeys) continue;
+      spec.removedKeys = spec.removedKeys.filter((key) => !spec.keys.some((k) => k.key === key));
+      if (spec.removedKeys.length === 0) delete spec.removedKeys;
+    }
+  }
   // Additions (vendor-keys.ts) a newer file or an announcement removed are no longer additions.
   const additions = catalogue.about["additions"] as { keys: Array<{ kind: Kind; code: string; key: string }> } | undefined;
   if (additions) additions.keys = additions.keys.filter((a) => catalogue[a.kind][a.code]?.keys.some((k) => k.key === a.key));
@@ -207,9 +217,11 @@ export function updateCatalogue(root: string, dir: string | undefined): { writte
     if (same) same.applied = [...new Set([...same.applied, ...a.applied])].sort();
     else merged.push(a);
   }
+  const synced = (catalogue.about["provenance"] as Provenance | undefined)?.synced;
   const provenance: Provenance = {
-    what: "Which commit of the vendor's internal/generated/<kind>_<code>.go each connector's facts come from (the baseline where no newer version was found), the CHANGELOG's announced changes applied to connectors without a newer file (only those whose wire key is certain from this catalogue), and pulumi-cdc's overrides. Written by scripts/generate/vendor-update.ts; each connector's removedKeys lists keys a newer version dropped.",
+    what: "Which commit of the vendor's internal/generated/<kind>_<code>.go each connector's facts come from (the baseline where no newer version was found), the CHANGELOG's announced changes applied to connectors without a newer file (only those whose wire key is certain from this catalogue), and pulumi-cdc's overrides. Written by scripts/generate/vendor-update.ts; synced is the vendor checkout `npm run vendor-sync` last read (scripts/generate/vendor-sync.ts); each connector's removedKeys lists keys a newer version dropped.",
     baseline: BASELINE_COMMIT,
+    ...(synced ? { synced } : {}),
     connectors,
     announced: merged,
     overrides,

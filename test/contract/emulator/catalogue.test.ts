@@ -81,7 +81,7 @@ describe("the emulator follows the platform's catalogue", () => {
     const reply = await create("source", spec, {
       ...requiredConfig(spec),
       "database.port.user.defined": "not-a-port",
-      "streamkap.snapshot.parallelism": 11,
+      "streamkap.snapshot.parallelism": 51,
       "heartbeat.enabled": "maybe",
       "database.sslmode": "verify-full",
       "slot.name": 7,
@@ -102,7 +102,7 @@ describe("the emulator follows the platform's catalogue", () => {
     const reply = await create("source", spec, { ...requiredConfig(spec), "database.port.user.defined": 99999, "ssh.port": 0 });
     expect(reply.status, reply.text).toBe(200);
     expect(reply.body.config).toMatchObject({ "database.port.user.defined": "99999", "ssh.port": "0" });
-    const refused = await create("source", spec, { ...requiredConfig(spec), "streamkap.snapshot.parallelism": 11 });
+    const refused = await create("source", spec, { ...requiredConfig(spec), "streamkap.snapshot.parallelism": 51 });
     expect422(refused, { loc: ["body", "config", "streamkap.snapshot.parallelism"], type: "less_than_equal" });
   });
 

@@ -231,7 +231,7 @@ describe("POST /sources", () => {
       s.api("POST", "/sources", { body: { name: uniqueName("bad"), connector: "postgresql", config: { ...emulatorPgSourceConfig(), ...patch } } });
     const port = "database.port.user.defined";
     expect422(await bad({ [port]: "five" }), { loc: ["body", "config", port], type: "int_parsing" });
-    expect422(await bad({ "streamkap.snapshot.parallelism": 11 }), { loc: ["body", "config", "streamkap.snapshot.parallelism"], type: "less_than_equal", ctx: { le: 10 } });
+    expect422(await bad({ "streamkap.snapshot.parallelism": 51 }), { loc: ["body", "config", "streamkap.snapshot.parallelism"], type: "less_than_equal", ctx: { le: 50 } });
     expect422(await bad({ "streamkap.snapshot.chunk.size.bytes": 1 }), { loc: ["body", "config", "streamkap.snapshot.chunk.size.bytes"], type: "greater_than_equal", ctx: { ge: 4096 } });
     expect422(await bad({ [port]: 54.5 }), { loc: ["body", "config", port], type: "int_from_float" });
     expect422(await bad({ "heartbeat.enabled": "sometimes" }), { loc: ["body", "config", "heartbeat.enabled"], type: "bool_parsing" });

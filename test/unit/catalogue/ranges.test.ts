@@ -41,6 +41,6 @@ describe("the catalogue's integer ranges", () => {
     const sources = readFileSync(join(root, "generated", "typescript", "sources.ts"), "utf8");
     expect(sources).toContain("/** `database.port.user.defined`. From 1 to 65535 (a TCP port; this range is pulumi-cdc's, the platform publishes none). Default 5432. */");
     // The platform's own ranges say nothing of the sort.
-    expect(sources).toMatch(/`streamkap\.snapshot\.parallelism`\. From 1 to 10\. Default 1\./);
+    expect(sources).toMatch(/`streamkap\.snapshot\.parallelism`\. From 1 to 50\. Default 1\./);
   });
 });

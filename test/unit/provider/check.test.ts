@@ -45,7 +45,7 @@ describe("connector config against the catalogue", () => {
     const failures = checkConnectorConfig(catalogueEntry("source", "postgresql"), {
       ...pg,
       "database.port.user.defined": "70x",
-      "streamkap.snapshot.parallelism": 11,
+      "streamkap.snapshot.parallelism": 51,
       "heartbeat.enabled": "yes",
       "database.sslmode": "Disable",
       "slot.name": 5,
@@ -53,7 +53,7 @@ describe("connector config against the catalogue", () => {
     });
     expect(failures).toEqual([
       { property: 'config["database.port.user.defined"]', reason: 'must be a whole number, got "70x": write it as a number, e.g. 5432' },
-      { property: 'config["streamkap.snapshot.parallelism"]', reason: "must be a whole number between 1 and 10, got 11: set a value in that range (helper property streamkapSnapshotParallelism)" },
+      { property: 'config["streamkap.snapshot.parallelism"]', reason: "must be a whole number between 1 and 50, got 51: set a value in that range (helper property streamkapSnapshotParallelism)" },
       { property: 'config["heartbeat.enabled"]', reason: 'must be true or false, got "yes"' },
       { property: 'config["database.sslmode"]', reason: 'must be one of "require", "disable"; got "Disable": did you mean "disable"?' },
       { property: 'config["slot.name"]', reason: 'must be a string, got 5: write it as a string, "5"' },

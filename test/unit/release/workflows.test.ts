@@ -15,8 +15,8 @@ describe("the GitHub workflows", () => {
     process.env.PULUMI_CDC_ACTIONLINT = await toolchainTool("PULUMI_CDC_ACTIONLINT", "cdc_ensure_actionlint");
   }, 1_200_000);
 
-  it("actionlint passes ci.yml and release.yml", async () => {
-    expect(await lintWorkflows(REPO_ROOT)).toEqual(["ci.yml", "release.yml"]);
+  it("actionlint passes ci.yml, release.yml and vendor-sync.yml", async () => {
+    expect(await lintWorkflows(REPO_ROOT)).toEqual(["ci.yml", "release.yml", "vendor-sync.yml"]);
   }, 120_000);
 
   it("actionlint fails a broken workflow (an unknown job key, an undefined step output)", async () => {
@@ -55,8 +55,18 @@ describe("the GitHub workflows", () => {
     expect(release).toContain('tag="generated/sdks/go/cdc/v$VERSION"');
   });
 
+  it("the vendor sync, weekly and on demand, runs npm run vendor-sync on the vendor's newest tag and opens a pull request with its report", () => {
+    const sync = read("vendor-sync.yml");
+    expect(sync).toMatch(/schedule:\n\s+- cron: /);
+    expect(sync).toContain("workflow_dispatch:");
+    expect(sync).toContain("git clone --quiet https://github.com/streamkap-com/terraform-provider-streamkap.git");
+    expect(sync).toContain("--sort=-v:refname");
+    expect(sync).toContain('npm run vendor-sync -- "$VENDOR_DIR" --report "$RUNNER_TEMP/vendor-sync.md"');
+    expect(sync).toContain('gh pr create --head "$branch" --title "Vendor sync: $REF" --body-file "$RUNNER_TEMP/body.md"');
+  });
+
   it("name no host but github.com's: each registry is its tool's default, or a secret", () => {
-    for (const name of ["ci.yml", "release.yml"]) {
+    for (const name of ["ci.yml", "release.yml", "vendor-sync.yml"]) {
       const urls = read(name).match(/[a-z][a-z0-9+.-]*:\/\/[^\s"')]+/gi) ?? [];
       expect(urls.filter((u) => !/^https:\/\/github\.com\//.test(u)), name).toEqual([]);
       expect(read(name)).not.toMatch(/registry-url|--index-url|--repository-url/);

@@ -239,7 +239,7 @@ namespace PulumiCdc.Cdc.Sources
         public Output<int?> StreamkapSnapshotMaxSplitSizeBytes { get; private set; } = null!;
 
         /// <summary>
-        /// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
+        /// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
         /// </summary>
         [Output("streamkapSnapshotParallelism")]
         public Output<int?> StreamkapSnapshotParallelism { get; private set; } = null!;
@@ -679,7 +679,7 @@ namespace PulumiCdc.Cdc.Sources
         public Input<int>? StreamkapSnapshotMaxSplitSizeBytes { get; set; }
 
         /// <summary>
-        /// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
+        /// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
         /// </summary>
         [Input("streamkapSnapshotParallelism")]
         public Input<int>? StreamkapSnapshotParallelism { get; set; }

@@ -186,7 +186,7 @@ export class Postgresql extends pulumi.CustomResource {
      */
     declare public readonly streamkapSnapshotMaxSplitSizeBytes: pulumi.Output<number | undefined>;
     /**
-     * The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
+     * The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
      */
     declare public readonly streamkapSnapshotParallelism: pulumi.Output<number | undefined>;
     /**
@@ -618,7 +618,7 @@ export interface PostgresqlArgs {
      */
     streamkapSnapshotMaxSplitSizeBytes?: pulumi.Input<number | undefined>;
     /**
-     * The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
+     * The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
      */
     streamkapSnapshotParallelism?: pulumi.Input<number | undefined>;
     /**

@@ -91,7 +91,7 @@ type Postgresql struct {
 	StreamkapSnapshotChunkSizeBytes pulumi.IntPtrOutput `pulumi:"streamkapSnapshotChunkSizeBytes"`
 	// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
 	StreamkapSnapshotMaxSplitSizeBytes pulumi.IntPtrOutput `pulumi:"streamkapSnapshotMaxSplitSizeBytes"`
-	// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
+	// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
 	StreamkapSnapshotParallelism pulumi.IntPtrOutput `pulumi:"streamkapSnapshotParallelism"`
 	// The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
 	StreamkapSnapshotStateRefreshMs pulumi.IntPtrOutput `pulumi:"streamkapSnapshotStateRefreshMs"`
@@ -282,7 +282,7 @@ type postgresqlArgs struct {
 	StreamkapSnapshotChunkSizeBytes *int `pulumi:"streamkapSnapshotChunkSizeBytes"`
 	// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
 	StreamkapSnapshotMaxSplitSizeBytes *int `pulumi:"streamkapSnapshotMaxSplitSizeBytes"`
-	// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
+	// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
 	StreamkapSnapshotParallelism *int `pulumi:"streamkapSnapshotParallelism"`
 	// The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
 	StreamkapSnapshotStateRefreshMs *int `pulumi:"streamkapSnapshotStateRefreshMs"`
@@ -404,7 +404,7 @@ type PostgresqlArgs struct {
 	StreamkapSnapshotChunkSizeBytes pulumi.IntPtrInput
 	// The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
 	StreamkapSnapshotMaxSplitSizeBytes pulumi.IntPtrInput
-	// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
+	// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
 	StreamkapSnapshotParallelism pulumi.IntPtrInput
 	// The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
 	StreamkapSnapshotStateRefreshMs pulumi.IntPtrInput
@@ -730,7 +730,7 @@ func (o PostgresqlOutput) StreamkapSnapshotMaxSplitSizeBytes() pulumi.IntPtrOutp
 	return o.ApplyT(func(v *Postgresql) pulumi.IntPtrOutput { return v.StreamkapSnapshotMaxSplitSizeBytes }).(pulumi.IntPtrOutput)
 }
 
-// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
+// The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
 func (o PostgresqlOutput) StreamkapSnapshotParallelism() pulumi.IntPtrOutput {
 	return o.ApplyT(func(v *Postgresql) pulumi.IntPtrOutput { return v.StreamkapSnapshotParallelism }).(pulumi.IntPtrOutput)
 }

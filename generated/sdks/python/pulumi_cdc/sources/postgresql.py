@@ -118,7 +118,7 @@ class PostgresqlArgs:
         :param pulumi.Input[_builtins.str] ssh_user: The platform's `ssh.user`. Default `streamkap`.
         :param pulumi.Input[_builtins.int] streamkap_snapshot_chunk_size_bytes: The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
         :param pulumi.Input[_builtins.int] streamkap_snapshot_max_split_size_bytes: The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
-        :param pulumi.Input[_builtins.int] streamkap_snapshot_parallelism: The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
+        :param pulumi.Input[_builtins.int] streamkap_snapshot_parallelism: The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
         :param pulumi.Input[_builtins.int] streamkap_snapshot_state_refresh_ms: The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
         :param pulumi.Input[_builtins.str] transforms_insert_static_key1_static_field: The platform's `transforms.InsertStaticKey1.static.field`. Unset: the platform's default.
@@ -680,7 +680,7 @@ class PostgresqlArgs:
     @pulumi.getter(name="streamkapSnapshotParallelism")
     def streamkap_snapshot_parallelism(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
-        The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
+        The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
         """
         return pulumi.get(self, "streamkap_snapshot_parallelism")
 
@@ -1070,7 +1070,7 @@ class Postgresql(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] ssh_user: The platform's `ssh.user`. Default `streamkap`.
         :param pulumi.Input[_builtins.int] streamkap_snapshot_chunk_size_bytes: The platform's `streamkap.snapshot.chunk.size.bytes`. A whole number from 4096 to 8388608. Default `524288`.
         :param pulumi.Input[_builtins.int] streamkap_snapshot_max_split_size_bytes: The platform's `streamkap.snapshot.max.split.size.bytes`. A whole number from 10485760 to 214748364800. Default `53687091200`.
-        :param pulumi.Input[_builtins.int] streamkap_snapshot_parallelism: The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
+        :param pulumi.Input[_builtins.int] streamkap_snapshot_parallelism: The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
         :param pulumi.Input[_builtins.int] streamkap_snapshot_state_refresh_ms: The platform's `streamkap.snapshot.state.refresh.ms`. A whole number from 1000 to 60000. Default `30000`.
         :param pulumi.Input[_builtins.str] table_include_list: The platform's `table.include.list.user.defined`. Required.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] tags: Tag ids on the source (a `Tag` resource's id, or the id of one of the platform's own tags). Unset: the source's tags are left as they are; `[]` removes them all. Tags changed outside Pulumi are drift.
@@ -1659,7 +1659,7 @@ class Postgresql(pulumi.CustomResource):
     @pulumi.getter(name="streamkapSnapshotParallelism")
     def streamkap_snapshot_parallelism(self) -> pulumi.Output[Optional[_builtins.int]]:
         """
-        The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 10. Default `1`.
+        The platform's `streamkap.snapshot.parallelism`. A whole number from 1 to 50. Default `1`.
         """
         return pulumi.get(self, "streamkap_snapshot_parallelism")
 
