@@ -38,9 +38,9 @@ export class SettingsError extends Error {
   }
 }
 
-interface SettingSpec {
+export interface SettingSpec {
   key: keyof CdcSettings;
-  config: string;
+  config: `cdc:${string}`;
   env: string;
   secret: boolean;
 }
@@ -58,6 +58,9 @@ const SPECS: Record<keyof CdcSettings, SettingSpec> = {
 /** The platform's tenant and service ids: 24 lowercase hex characters (an ObjectId). */
 const PLATFORM_ID = /^[0-9a-f]{24}$/;
 
+
+/** Each connection setting's stack config key, environment variable and secrecy, by name: the provider's config schema reads them here. */
+export const SETTING_SPECS: Readonly<Record<keyof CdcSettings, SettingSpec>> = SPECS;
 
 /** The stack config keys of the connection settings (`cdc:apiUrl`, ...), and whether each is a secret. */
 export const SETTING_KEYS: ReadonlyArray<{ config: string; env: string; secret: boolean }> = Object.values(SPECS).map(({ config, env, secret }) => ({ config, env, secret }));

@@ -1,18 +1,20 @@
-import { DEFAULT_API_URL, DEFAULT_CREATED_FROM } from "../client/settings.js";
+import { DEFAULT_API_URL, DEFAULT_CREATED_FROM, SETTING_SPECS, type CdcSettings } from "../client/settings.js";
 import { DEFAULT_TUNING, TUNING_SPECS } from "../client/tuning.js";
 import type { ConfigSpec } from "./spec.js";
 
 // ---------------------------------------------------------------------------------------------
 // Provider configuration: the `cdc:*` stack config keys (provider/client/settings.ts and tuning.ts).
 
-function setting(name: string, env: string, text: string, opts: { secret?: boolean; default?: string } = {}): ConfigSpec {
+/** A connection setting: its key, environment variable and secrecy as provider/client/settings.ts declares them, with its description. */
+function setting(name: keyof CdcSettings, text: string, opts: { default?: string } = {}): ConfigSpec {
+  const { config, env, secret } = SETTING_SPECS[name];
   const fallback = opts.default !== undefined ? ` Default \`${opts.default}\`.` : "";
   return {
     name,
-    key: `cdc:${name}`,
+    key: config,
     env,
     type: "string",
-    ...(opts.secret ? { secret: true } : {}),
+    ...(secret ? { secret: true } : {}),
     ...(opts.default !== undefined ? { default: opts.default } : {}),
     description: `${text}${fallback} Read from the environment variable \`${env}\` when the stack config does not set it.`,
   };
@@ -55,26 +57,21 @@ function tuning(name: TuningName): ConfigSpec {
 
 /** The provider's configuration: credentials (never resource inputs), the `created_from` stamp, and the client's tuning. */
 export const PROVIDER_CONFIG: readonly ConfigSpec[] = [
-  setting("apiUrl", "CDC_API_URL", "Base URL of the API, http or https, without credentials, query or fragment.", { default: DEFAULT_API_URL }),
-  setting("clientId", "CDC_CLIENT_ID", "API client id, exchanged with `clientSecret` for an access token. Needed unless `accessToken` is set."),
-  setting("clientSecret", "CDC_CLIENT_SECRET", "API client secret, exchanged with `clientId` for an access token: set it with `pulumi config set --secret cdc:clientSecret ...`.", {
-    secret: true,
-  }),
-  setting("accessToken", "CDC_ACCESS_TOKEN", "A ready access token, used as is instead of `clientId` and `clientSecret` (never refreshed).", { secret: true }),
+  setting("apiUrl", "Base URL of the API, http or https, without credentials, query or fragment.", { default: DEFAULT_API_URL }),
+  setting("clientId", "API client id, exchanged with `clientSecret` for an access token. Needed unless `accessToken` is set."),
+  setting("clientSecret", "API client secret, exchanged with `clientId` for an access token: set it with `pulumi config set --secret cdc:clientSecret ...`."),
+  setting("accessToken", "A ready access token, used as is instead of `clientId` and `clientSecret` (never refreshed)."),
   setting(
     "createdFrom",
-    "CDC_CREATED_FROM",
     "The `created_from` value stamped on every create: `terraform` is the API's infrastructure-as-code value. Set another only when the API accepts it.",
     { default: DEFAULT_CREATED_FROM },
   ),
   setting(
     "adminTenantId",
-    "CDC_ADMIN_TENANT_ID",
     "Admin scope, for a platform operator's credential: the tenant (24 lowercase hex characters) whose objects every request acts on, sent as the `X-Admin-Tenant-Id` header. Unset, the credential acts on its own tenant; any other credential is refused with a 403.",
   ),
   setting(
     "adminServiceId",
-    "CDC_ADMIN_SERVICE_ID",
     "Admin scope: the service of `adminTenantId` (24 lowercase hex characters), sent as the `X-Admin-Service-Id` header. Only with `adminTenantId`: the API ignores it on its own, so it is refused without one. Needed only for a tenant with several services.",
   ),
   ...(Object.keys(TUNING_SPECS) as TuningName[]).map(tuning),
