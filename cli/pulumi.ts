@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { ENGINE_FLAGS } from "./engine-flags.js";
 // The client's leaf modules, not its index: reading a stack needs neither undici nor zod.
 import { redact } from "../provider/client/redact.js";
+import { SETTING_SPECS } from "../provider/client/settings.js";
 import { TUNING_SPECS } from "../provider/client/tuning.js";
 
 /** What one `pulumi` invocation produced. `code` is null when it did not exit by itself (timeout, signal). */
@@ -108,8 +109,13 @@ export async function exportStack(run: PulumiRunner, stack: string, cwd: string)
   }
 }
 
-/** The config keys that hold API settings and the admin scope, in the form resolveSettings() reads: taken secret or not. */
-export const SETTINGS_KEYS = ["cdc:apiUrl", "cdc:clientId", "cdc:clientSecret", "cdc:accessToken", "cdc:adminTenantId", "cdc:adminServiceId"] as const;
+/**
+ * The config keys that hold API settings and the admin scope, in the form resolveSettings() reads:
+ * taken secret or not. Every connection setting but the created_from stamp, which is a plain key.
+ */
+export const SETTINGS_KEYS: readonly string[] = Object.values(SETTING_SPECS)
+  .map((s) => s.config)
+  .filter((key) => key !== SETTING_SPECS.createdFrom.config);
 
 /** What `pulumi config --json --show-secrets` prints for one key: its value, and whether it is secret. */
 type ConfigEntry = { value?: unknown; secret?: unknown } | undefined;
@@ -147,7 +153,7 @@ function plainKeys(listing: Record<string, ConfigEntry>): Record<string, string>
   return out;
 }
 
-const PLAIN_KEYS = ["cdc:createdFrom", ...Object.values(TUNING_SPECS).map((spec) => spec.config)];
+const PLAIN_KEYS = [SETTING_SPECS.createdFrom.config, ...Object.values(TUNING_SPECS).map((spec) => spec.config)];
 
 /**
  * The API settings and tuning the stack's config holds, keyed like stack config (`cdc:apiUrl`),
