@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { ConnectorKind } from "./catalogue.js";
-import { Vault, randomHex } from "./crypto.js";
+import { Vault, objectId, randomHex } from "./crypto.js";
 import type { ConnectorRecord, CredentialRecord, StateData, TenantData } from "./records.js";
 
 export * from "./records.js";
@@ -15,9 +15,9 @@ export * from "./records.js";
 /** A new tenant's ids are the platform's kind: 24 lowercase hex characters. */
 function freshTenant(): TenantData {
   return {
-    tenant_id: randomHex(12),
-    sub_id: randomHex(12),
-    service_id: randomHex(12),
+    tenant_id: objectId(),
+    sub_id: objectId(),
+    service_id: objectId(),
     credentials: {},
     sources: {},
     destinations: {},
