@@ -32,6 +32,11 @@ export NODE_COMPILE_CACHE="${NODE_COMPILE_CACHE:-$PWD/node_modules/.cache/node-c
 # V8 flag Pulumi's runtime sets, set from each process's start, and the cache written by the
 # processes the engine stops with a signal. About a tenth of the CPU of a TypeScript program's runs.
 export NODE_OPTIONS="${NODE_OPTIONS:+$NODE_OPTIONS }--require \"$PWD/scripts/lib/test-node-preload.cjs\""
+# The Go processes of the run (the CLI, some hundreds of times, the YAML, Go and Python language
+# hosts, the Go quickstart's go build and go vet) collect no garbage until a process holds 3 GiB,
+# as the toolchain's own Go builds: each lives seconds and stays far below that, so the collector's
+# work was all overhead (a tenth of the CPU of a YAML stack's runs, a fifth of a cold go build's).
+export GOGC="${GOGC:-off}" GOMEMLIMIT="${GOMEMLIMIT:-3GiB}"
 
 results="$(mktemp -t pulumi-cdc-vitest.XXXXXX.json)"
 trap 'rm -f "$results"' EXIT

@@ -235,7 +235,17 @@ cdc_ensure_pulumi() {
     cp "$shim" "$shims/pulumi-resource-pulumi-nodejs"
     chmod +x "$shims/pulumi-resource-pulumi-nodejs"
   fi
-  cdc_ensure_pulumi_yaml "$shims" || return 1
+  # With CDC_CODEGEN_BESIDE_YAML set (cdc_toolchain), the Go tools of tools/ build beside the YAML
+  # host: both build on the packages the CLI's build compiled, each mostly a link of a large binary
+  # on one core, so one after the other left a core idle for half a minute on a new machine.
+  local codegen=""
+  if [ -n "${CDC_CODEGEN_BESIDE_YAML:-}" ] && command -v go >/dev/null 2>&1; then
+    (PATH="$shims:$PATH" cdc_ensure_codegen >/dev/null) &
+    codegen=$!
+  fi
+  cdc_ensure_pulumi_yaml "$shims" || { [ -z "$codegen" ] || wait "$codegen"; return 1; }
+  # A failure of that build is reported when cdc_ensure_codegen runs again (it builds what is missing).
+  [ -z "$codegen" ] || wait "$codegen" || true
   case ":$PATH:" in *":$shims:"*) ;; *) export PATH="$shims:$PATH" ;; esac
   cdc_say "using Pulumi CLI $(pulumi version) from $(dirname "$(command -v pulumi)")"
   cdc_say "using pulumi-language-yaml from $(dirname "$(command -v pulumi-language-yaml)")"
@@ -403,7 +413,7 @@ cdc_toolchain() {
   local python python_status=0
   (cdc_ensure_python) &
   python=$!
-  if ! { cdc_ensure_pulumi && cdc_pulumi_env; }; then
+  if ! { CDC_CODEGEN_BESIDE_YAML=1 cdc_ensure_pulumi && cdc_pulumi_env; }; then
     wait "$python"
     return 1
   fi
