@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { KindName } from "../provider/kinds/index.js";
+import { dynamicToken, type KindName } from "../provider/kinds/index.js";
 
 /** A kind of the registry (provider/kinds/), by name. */
 export type ResourceKind = KindName;
@@ -28,6 +28,6 @@ export function providerText(kind: ResourceKind): pulumi.Input<string> {
 export abstract class CdcResource extends pulumi.CustomResource {
   constructor(kind: ResourceKind, name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
     // Read through the module's exports at each construction, so the test above can replace it.
-    super(`pulumi-nodejs:dynamic/cdc:${kind}`, name, { ...props, __provider: exports.providerText(kind) }, opts);
+    super(dynamicToken(kind), name, { ...props, __provider: exports.providerText(kind) }, opts);
   }
 }
