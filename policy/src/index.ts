@@ -1,9 +1,8 @@
 import { PolicyPack } from "@pulumi/policy";
-import { trackSecrets } from "./secrets.js";
+import { recordingInputs } from "./inputs.js";
 import { adminCredentials } from "./policies/admin-credentials.js";
 import { environmentTags } from "./policies/environment-tags.js";
 import { hardDelete } from "./policies/hard-delete.js";
-import { plainSecrets } from "./policies/plain-secrets.js";
 import { requiredTags } from "./policies/required-tags.js";
 import { sharedReplication } from "./policies/shared-replication.js";
 import { wildcardIncludes } from "./policies/wildcard-includes.js";
@@ -14,8 +13,7 @@ import { wildcardIncludes } from "./policies/wildcard-includes.js";
  * and its typed `cdc:sources:*` / `cdc:destinations:*`) through pulumi-cdc's own kind registry
  * and catalogue (`pulumi-cdc/policy-support`).
  */
-trackSecrets();
-
-export const POLICIES = [sharedReplication, plainSecrets, adminCredentials, wildcardIncludes, environmentTags, requiredTags, hardDelete];
+// The resource policies record each resource's inputs for the stack policies (inputs.ts).
+export const POLICIES = [sharedReplication, recordingInputs(adminCredentials), recordingInputs(wildcardIncludes), environmentTags, requiredTags, recordingInputs(hardDelete)];
 
 new PolicyPack("pulumi-cdc", { policies: POLICIES });

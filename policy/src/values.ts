@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { target } from "./secrets.js";
+import { target } from "./proxy.js";
 
 /**
  * Reading our resources' properties as the analyzer hands them: the raw object behind

@@ -131,18 +131,20 @@ function runPlugin(call) {
         return fail("Cannot find module '@pulumi/pulumi/cmd/run-policy-pack'");
     }
     const opts = programOptions(info);
-    const env = {};
+    const env = { ...process.env };
     for (const entry of req.getEnvList()) {
         const i = entry.indexOf("=");
-        if (i > 0) env[entry.slice(0, i)] = entry.slice(i + 1);
+        // A value spawn() refuses (a NUL byte) would fail the whole start for one variable.
+        if (i > 0 && !entry.includes("\0")) env[entry.slice(0, i)] = entry.slice(i + 1);
     }
     if (opts.typescript) env.PULUMI_NODEJS_TYPESCRIPT = "true";
     if (opts.tsconfigpath) env.PULUMI_NODEJS_TSCONFIG_PATH = opts.tsconfigpath;
-    const child = spawn(process.execPath, [...opts.nodeargs, runPath, ...req.getArgsList(), dir], {
-        cwd: dir,
-        env: Object.keys(env).length ? env : process.env,
-        stdio: ["ignore", "pipe", "pipe"],
-    });
+    let child;
+    try {
+        child = spawn(process.execPath, [...opts.nodeargs, runPath, ...req.getArgsList(), dir], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    } catch (err) {
+        return fail(`could not start the policy pack in ${dir}: ${err.message}`);
+    }
     child.stdout.on("data", (chunk) => call.write(new langproto.RunPluginResponse().setStdout(chunk)));
     child.stderr.on("data", (chunk) => call.write(new langproto.RunPluginResponse().setStderr(chunk)));
     // The engine ends the stream when it is done with the analyzer: the pack goes with it.

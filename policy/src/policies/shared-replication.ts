@@ -1,7 +1,8 @@
 import type { StackValidationPolicy } from "@pulumi/policy";
 import { cdcResource, GUARDRAILS, guardrailKeys } from "pulumi-cdc/policy-support";
 import { effective, keyText, resourceText } from "../names.js";
-import { known, raw } from "../values.js";
+import { inputsOf } from "../inputs.js";
+import { known } from "../values.js";
 
 /**
  * Two sources on one replication slot (or publication) of one database server consume each
@@ -15,8 +16,9 @@ export const sharedReplication: StackValidationPolicy = {
   enforcementLevel: "mandatory",
   validateStack: (args, reportViolation) => {
     const seen = new Map<string, string>();
-    for (const r of args.resources) {
-      const props = raw(r.props);
+    // In URN order, so the first of two sources (the one the other is compared with) is the same in every run.
+    for (const r of [...args.resources].sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0))) {
+      const props = inputsOf(r);
       const res = cdcResource(r.type, props);
       if (res?.kind !== "Source" || !res.spec) continue;
       const server = guardrailKeys(res.spec, GUARDRAILS.server).map((k) => effective(res, k).value);

@@ -1,6 +1,7 @@
 import type { PolicyResource } from "@pulumi/policy";
 import { cdcResource } from "pulumi-cdc/policy-support";
-import { known, raw } from "../values.js";
+import { inputsOf } from "../inputs.js";
+import { known } from "../values.js";
 
 /**
  * The tags a source, destination or pipeline carries, as a policy can tell them in a preview: the
@@ -9,12 +10,12 @@ import { known, raw } from "../values.js";
  */
 export function tagsOf(r: PolicyResource): { names: string[]; ids: string[] } {
   const names = (r.propertyDependencies?.tags ?? []).flatMap((t) => {
-    const tag = cdcResource(t.type, raw(t.props));
+    const tag = cdcResource(t.type, inputsOf(t));
     if (tag?.kind !== "Tag") return [];
     const name = tag.props.name;
     return [typeof name === "string" && known(name) ? name : t.name];
   });
-  const tags = raw(r.props).tags;
+  const tags = inputsOf(r).tags;
   const ids = Array.isArray(tags) ? tags.filter((t): t is string => typeof t === "string" && known(t)) : [];
   return { names, ids };
 }
