@@ -115,10 +115,18 @@ function runPlugin(call) {
     const req = call.request;
     const info = req.getInfo();
     const dir = info.getProgramDirectory();
-    const fail = (message) => {
-        call.write(new langproto.RunPluginResponse().setStderr(Buffer.from(`${message}\n`)));
-        call.write(new langproto.RunPluginResponse().setExitcode(1));
+    // The exit code goes out once, last, after all of the pack's output ('close' follows the end
+    // of both pipes); a spawn error is followed by 'close' too.
+    let ended = false;
+    const finish = (code) => {
+        if (ended) return;
+        ended = true;
+        call.write(new langproto.RunPluginResponse().setExitcode(code));
         call.end();
+    };
+    const fail = (message) => {
+        if (!ended) call.write(new langproto.RunPluginResponse().setStderr(Buffer.from(`${message}\n`)));
+        finish(1);
     };
     if (req.getKind() !== "analyzer") {
         return fail(`this language host runs policy packs only, not ${req.getKind() || "plugins"} (${dir})`);
@@ -150,10 +158,7 @@ function runPlugin(call) {
     // The engine ends the stream when it is done with the analyzer: the pack goes with it.
     call.on("cancelled", () => child.kill());
     child.on("error", (err) => fail(`could not start node: ${err.message}`));
-    child.on("close", (code, signal) => {
-        call.write(new langproto.RunPluginResponse().setExitcode(code ?? (signal ? 1 : 0)));
-        call.end();
-    });
+    child.on("close", (code, signal) => finish(code ?? (signal ? 1 : 0)));
 }
 
 // PCL to TypeScript by `$PULUMI_CDC_CODEGEN program <loader-target>` (JSON in and out).
@@ -197,8 +202,13 @@ function generateProgram(call, callback) {
     child.stdin.end(JSON.stringify({ source }));
 }
 
-const unimplemented = (name) => (_call, callback) =>
-    callback({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not supported by this language host` });
+// A streaming method has no callback: its status goes out through the call (a missing callback
+// would throw, which the engine reports only as "Unknown error").
+const unimplemented = (name) => (call, callback) => {
+    const status = { code: grpc.status.UNIMPLEMENTED, details: `${name} is not supported by this language host` };
+    if (typeof callback === "function") callback(status);
+    else call.emit("error", status);
+};
 
 const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
 const handlers = {
