@@ -1,16 +1,17 @@
 /**
  * What the CDC policy pack (the pulumi-cdc-policy package, policy/) reads of pulumi-cdc, in one
  * module (`pulumi-cdc/policy-support`): our resources' kinds from their type tokens on either host,
- * their properties in the core's form, which of their properties hold secrets, and the catalogue's
+ * their properties in the core's form, which secret settings their programs gave in plain, and the catalogue's
  * facts. The pack restates none of them.
  */
 import { findConnector, type CatalogueKind, type ConnectorSpec } from "../catalogue/index.js";
 import { GUARDRAILS, guardrailKeys } from "../catalogue/guardrails.js";
-import { KINDS, secretPaths, type KindName, type Path } from "./kinds/index.js";
+import { KINDS, type KindName, type Path } from "./kinds/index.js";
+import { PLAIN_SECRETS } from "./plain-secrets.js";
 import { cdcKindOf, coreProps } from "./resource-types.js";
 import { typedKindOf } from "./typed/kinds.js";
 
-export { GUARDRAILS, guardrailKeys, KINDS, cdcKindOf };
+export { GUARDRAILS, guardrailKeys, KINDS, cdcKindOf, PLAIN_SECRETS };
 export type { CatalogueKind, ConnectorSpec, KeySpec } from "../catalogue/index.js";
 export type { KindName, Path };
 
@@ -37,24 +38,4 @@ export function cdcResource(type: string, props: Record<string, unknown>): CdcRe
   const spec = catalogue ? findConnector(catalogue.kind as CatalogueKind, String(core[catalogue.codeProperty] ?? "")) : undefined;
   const typed = typedKindOf(type);
   return { kind, noun: declaration.noun, props: core, ...(spec ? { spec } : {}), ...(typed ? { typed: typed.token } : {}) };
-}
-
-/**
- * The paths of a resource's own properties (as its program gave them) that hold secrets whether or
- * not the program marked them: the kind's declared secret inputs, a catalogued connector's secret
- * config keys (a typed resource's secret properties), what the kind's own rule adds.
- */
-export function secretInputPaths(type: string, props: Record<string, unknown>): Path[] {
-  const kind = cdcKindOf(type);
-  if (kind === undefined) return [];
-  const typed = typedKindOf(type);
-  const declared = KINDS[kind].inputs.filter((p) => p.secret && props[p.name] !== undefined).map((p): Path => [p.name]);
-  if (typed) return [...declared, ...typed.properties.filter((p) => p.spec.secret && props[p.name] !== undefined).map((p): Path => [p.name])];
-  const inputs = new Set(KINDS[kind].inputs.map((p) => p.name));
-  return secretPaths(KINDS[kind], props).filter((p) => inputs.has(String(p[0])));
-}
-
-/** How a message names a property path: `config["database.password"]`, `databasePassword`. */
-export function pathText(path: Path): string {
-  return path.map((p, i) => (i === 0 ? String(p) : /^[A-Za-z_][A-Za-z0-9_]*$/.test(String(p)) ? `.${p}` : `[${JSON.stringify(p)}]`)).join("");
 }

@@ -3,6 +3,7 @@ import { recordingInputs } from "./inputs.js";
 import { adminCredentials } from "./policies/admin-credentials.js";
 import { environmentTags } from "./policies/environment-tags.js";
 import { hardDelete } from "./policies/hard-delete.js";
+import { plainSecrets } from "./policies/plain-secrets.js";
 import { requiredTags } from "./policies/required-tags.js";
 import { sharedReplication } from "./policies/shared-replication.js";
 import { wildcardIncludes } from "./policies/wildcard-includes.js";
@@ -14,6 +15,6 @@ import { wildcardIncludes } from "./policies/wildcard-includes.js";
  * and catalogue (`pulumi-cdc/policy-support`).
  */
 // The resource policies record each resource's inputs for the stack policies (inputs.ts).
-export const POLICIES = [sharedReplication, recordingInputs(adminCredentials), recordingInputs(wildcardIncludes), environmentTags, requiredTags, recordingInputs(hardDelete)];
+export const POLICIES = [sharedReplication, recordingInputs(plainSecrets), recordingInputs(adminCredentials), recordingInputs(wildcardIncludes), environmentTags, requiredTags, recordingInputs(hardDelete)];
 
 new PolicyPack("pulumi-cdc", { policies: POLICIES });

@@ -67,14 +67,7 @@ export const KIND_NAMES: readonly KindName[] = DECLARATIONS.map((d) => d.name);
 
 export const KINDS = Object.fromEntries(DECLARATIONS.map((d) => [d.name, d])) as unknown as { readonly [K in KindName]: DeclarationOf<K> };
 
-/**
- * The type token of a kind's TypeScript dynamic class (sdk/dynamic.ts): pulumi.dynamic's
- * `pulumi-nodejs:dynamic/<module>:<type>` form, with the kind's name as the type.
- */
-export function dynamicToken(kind: KindName): `${typeof DYNAMIC_TOKEN_PREFIX}${KindName}` {
-  return `${DYNAMIC_TOKEN_PREFIX}${kind}`;
-}
-export const DYNAMIC_TOKEN_PREFIX = "pulumi-nodejs:dynamic/cdc:";
+export { DYNAMIC_TOKEN_PREFIX, dynamicToken } from "./dynamic-token.js";
 
 export function isKindName(name: string): name is KindName {
   return Object.hasOwn(KINDS, name);

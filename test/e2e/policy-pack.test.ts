@@ -62,6 +62,11 @@ describe("the CDC policy pack under the real engine", { timeout: ENGINE_TIMEOUT_
     one(`config["delete.enabled"] is true, so rows deleted at the source are deleted here too. Fix: set it to false, or allow it explicitly`);
     one(`[advisory] cdc-pipeline-same-environment (pulumi-nodejs:dynamic/cdc:Pipeline: orders-to-warehouse)`);
     one(`its source "orders" carries production and its destination "warehouse" carries development`);
+    // Passwords written in plain: named, never shown.
+    for (const [resource, key] of [["orders", "database.password"], ["audit", "database.password"], ["warehouse", "connection.password"]]) {
+      one(`[mandatory] cdc-no-plain-secrets (pulumi-nodejs:dynamic/cdc:${resource === "warehouse" ? "Destination" : "Source"}: ${resource}) No secret connector setting is given as a plain (non-secret) value. ${resource === "warehouse" ? "destination" : "source"} "${resource}" (pulumi-nodejs:dynamic/cdc:${resource === "warehouse" ? "Destination" : "Source"}): config["${key}"] is a secret setting given as a plain value`);
+    }
+    expect(preview.output).not.toContain("PLAIN-PASSWORD-7a1c");
     expect(found.every((v) => v.includes("Fix:")), found.join("\n")).toBe(true);
     expect(apiRequests()).toEqual({});
 
@@ -91,7 +96,7 @@ describe("the CDC policy pack under the real engine", { timeout: ENGINE_TIMEOUT_
     expect(plain(up.output)).toMatch(/\+ 8 created/);
   });
 
-  it("YAML (provider plugin): a preview fails on two typed sources on the default slot and a generic Source on a typed one's slot, and on an admin credential, with no API call", async () => {
+  it("YAML (provider plugin): a preview fails on two typed sources on the default slot and a generic Source on a typed one's slot, on passwords written in plain and on an admin credential, with no API call; deployed without the pack, the plain-secret record makes no diff", async () => {
     const program = await yamlProgram(fixture("policy-violations-yaml"));
     cleanups.push(() => program.dispose());
     const s = await stack(program.dir, "policy-yaml");
@@ -107,8 +112,22 @@ describe("the CDC policy pack under the real engine", { timeout: ENGINE_TIMEOUT_
     one(`source "inventory" (cdc:sources:Postgresql): publicationName (the platform's "publication.name") is "streamkap_pub" (the platform's default: the program leaves it unset), the same publication as source "orders"`);
     one(`source "returnsSlotOwner" (cdc:sources:Postgresql): slotName (the platform's "slot.name") is "returns_slot", the same replication slot as source "orders"`);
     one(`[mandatory] cdc-no-admin-client-credentials (cdc:index:ClientCredential: reporting)`);
-    expect(found).toHaveLength(4);
+    // A password written in plain in a generic Source's config map. The typed sources' plain
+    // `databasePassword` is not caught: the schema declares it secret, so pulumi-yaml (as every
+    // generated SDK) makes it a secret before the plugin sees it (docs/policies.md).
+    one(`source "orders" (cdc:index:Source): config["database.password"] is a secret setting given as a plain value`);
+    expect(found.filter((v) => v.includes("cdc-no-plain-secrets"))).toHaveLength(1);
+    expect(found).toHaveLength(5);
+    expect(preview.output).not.toContain("PLAIN-YAML-PASSWORD-3f9b");
     expect(apiRequests()).toEqual({});
+
+    // Without the pack the program deploys; the names the plugin records (checked inputs) are in
+    // the state, the passwords only encrypted, and they make no diff on the next preview.
+    await s.up();
+    const state = await s.exportState();
+    expect(state).toContain("plainSecretInputs");
+    expect(state).not.toContain("PLAIN-YAML-PASSWORD-3f9b");
+    await s.preview(["--expect-no-changes"]);
   });
 
   it("passes on examples/pipeline and examples/quickstart unchanged", async () => {
