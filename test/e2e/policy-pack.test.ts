@@ -1,7 +1,9 @@
-import { writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
+import { installPolicyPack, npmPack, POLICY_DIR } from "../../scripts/release/npm-package.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { plain, REPO_ROOT, yamlProgram } from "../support/yaml.js";
 
@@ -139,5 +141,24 @@ describe("the CDC policy pack under the real engine", { timeout: ENGINE_TIMEOUT_
       expect(violations(preview.output).filter((v) => v.startsWith("[mandatory]")), preview.output).toEqual([]);
       await s.dispose();
     }
+  });
+  it("the pack installed from the release's tarballs into an empty folder runs from there: a YAML preview fails on an admin credential, with no API call", async () => {
+    // As `npm run release -- --dry-run` packs and installs them (scripts/release/npm-package.ts).
+    const out = await mkdtemp(join(tmpdir(), "pulumi-cdc-policy-pack-"));
+    cleanups.push(() => rm(out, { recursive: true, force: true }));
+    const sdk = await npmPack(REPO_ROOT, out);
+    const pack = await npmPack(join(REPO_ROOT, POLICY_DIR), out);
+    const installed = await installPolicyPack(REPO_ROOT, sdk.file, pack.file);
+    cleanups.push(() => rm(installed.project, { recursive: true, force: true }));
+    expect(installed.pack.startsWith(installed.project)).toBe(true);
+    const program = await yamlProgram(fixture("policy-installed-yaml"));
+    cleanups.push(() => program.dispose());
+    const s = await stack(program.dir, "policy-installed");
+    emulator.resetStats();
+    const preview = await s.preview(["--policy-pack", installed.pack], { allowFailure: true });
+    expect(preview.code, preview.output).not.toBe(0);
+    const found = violations(preview.output);
+    expect(found.filter((v) => v.startsWith("[mandatory] cdc-no-admin-client-credentials (cdc:index:ClientCredential: downstream)")), found.join("\n")).toHaveLength(1);
+    expect(apiRequests()).toEqual({});
   });
 });
