@@ -9,7 +9,7 @@ import { buildProgram, type Kind, type ProgramModel } from "./import/model.js";
 import { readTenant } from "./import/tenant.js";
 import type { CommandIO } from "./io.js";
 import { exportStack, stackSettingsConfig } from "./pulumi.js";
-import { cdcKindOf } from "./types.js";
+import { cdcKindOf } from "../provider/resource-types.js";
 
 /** Everything the command touches outside itself, injectable for tests: the commands' IO. */
 export type ImportDeps = CommandIO;

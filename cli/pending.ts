@@ -2,7 +2,7 @@ import { z } from "zod";
 import { jsonObject } from "../provider/client/json-object.js";
 import { CheckpointError } from "./state.js";
 import type { Registered } from "../provider/kinds/index.js";
-import { coreProps, declarationOf } from "./types.js";
+import { coreProps, declarationOf } from "../provider/resource-types.js";
 
 /**
  * The declaration of a kind of ours by type token of either host (dynamic classes or plugin):

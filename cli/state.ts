@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { jsonObject } from "../provider/client/json-object.js";
 import type { ConfigMap } from "../provider/normalize.js";
-import { coreProps, declarationOf } from "./types.js";
+import { coreProps, declarationOf } from "../provider/resource-types.js";
 
 /** The kinds the drift command checks by their config and status, as the report names them. */
 export type ConnectorKind = "source" | "destination";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { SECRET_SIG, SIG_KEY } from "../provider/secret-signature.js";
 import { UNKNOWN } from "../provider/normalize.js";
 import { recoverable, type PendingOperation } from "./pending.js";
-import { coreProps } from "./types.js";
+import { coreProps } from "../provider/resource-types.js";
 
 /**
  * What a run killed with skipped checkpoints (`PULUMI_SKIP_CHECKPOINTS=true`, docs/large-stacks.md)

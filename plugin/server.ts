@@ -9,6 +9,7 @@ import { invoke } from "./invoke.js";
 import { readStruct, toSecretStruct, type Decoded, type Path } from "./marshal.js";
 import { anyproto, emptyproto, grpc, pluginproto, provproto, statusproto } from "./proto.js";
 import type { Failure, Request, Responses } from "./service.js";
+import { PLAIN_SECRETS, plainSecretPaths } from "../provider/plain-secrets.js";
 import { core, HOST_ONLY_INPUTS, kindOfToken, kindOfUrn, previewOutputs, resourceName, secretPaths } from "../provider/served.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -116,7 +117,10 @@ export class ResourceProviderServer {
   async check(req: Request<"check">): Promise<Responses["check"]> {
     const kind = kindOfUrn(req.urn);
     const logicalName = resourceName(req.urn);
-    const checked = await core(kind).check({ ...req.olds.value, logicalName }, { ...req.news.value, logicalName });
+    // The secret settings that arrived plain on the wire, by name, for policy packs (provider/plain-secrets.ts).
+    const plain = plainSecretPaths(req.news.value, secretPaths(kind, req.news.value), req.news.secrets);
+    const news = { ...req.news.value, logicalName, ...(plain.length > 0 ? { [PLAIN_SECRETS]: plain } : {}) };
+    const checked = await core(kind).check({ ...req.olds.value, logicalName }, news);
     const inputs = withoutHostInputs(checked.inputs);
     return { inputs: { value: inputs, secrets: [...req.news.secrets, ...secretPaths(kind, inputs)] }, failures: checked.failures };
   }

@@ -11,6 +11,7 @@ import { currentTuning, withBudget, type ConfigSource } from "./client/index.js"
 import { configure } from "./context.js";
 import { DECLARATIONS, KINDS, type DeclarationOf, type KindName } from "./kinds/index.js";
 import { tolerateUnknowns } from "./unknowns.js";
+import { carryingPlainSecrets } from "./plain-secrets.js";
 
 export { configure };
 export { providerInfo, type ProviderInfo } from "./info.js";
@@ -71,7 +72,7 @@ const dynamicProviders = new Map<string, DynamicProvider>();
 export function dynamicProvider(kind: ResourceKind): DynamicProvider {
   let found = dynamicProviders.get(kind);
   if (!found) {
-    const target = provider(kind) as unknown as Record<Operation, Call>;
+    const target = carryingPlainSecrets(provider(kind) as unknown as Parameters<typeof carryingPlainSecrets>[0]) as unknown as Record<Operation, Call>;
     const call = (op: Operation): Call => (...args) => target[op](...args);
     found = {
       configure: async (req) => configure(req.config),

@@ -3,6 +3,7 @@ import { isKindName, KIND_NAMES, KINDS, secretPaths as registrySecretPaths } fro
 import { UNKNOWN } from "./normalize.js";
 import type { Path } from "./kinds/spec.js";
 import { SECRET_DIGESTS, typedKindFor, typedKindOf, type TypedKind } from "./typed/kinds.js";
+import { carryingPlainSecrets, withoutPlainSecrets } from "./plain-secrets.js";
 import { fromCoreProps, toCoreProps, typedFailure, typedPath, unknownProperties } from "./typed/props.js";
 
 /**
@@ -66,7 +67,7 @@ export interface CoreProvider {
 /** The core's provider of what a token is served as: a typed resource's through typedCore(). */
 export function core(served: Served): CoreProvider {
   const generic = provider(served.kind) as unknown as CoreProvider;
-  return served.typed ? typedCore(served.typed, generic) : generic;
+  return carryingPlainSecrets(served.typed ? typedCore(served.typed, generic) : generic);
 }
 
 /** No recorded properties: nothing, or only what the host adds (the resource's name). */
@@ -162,7 +163,7 @@ export function secretPaths(served: Served, props: Record<string, unknown>): Pat
  * topics) unknown, shown as "output" until `pulumi up` runs. Nothing is sent to the API.
  */
 export function previewOutputs(served: Served, inputs: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...inputs };
+  const out: Record<string, unknown> = withoutPlainSecrets({ ...inputs });
   // A typed resource's secret properties have no output (its outputs keep digests of them).
   for (const p of served.typed?.properties ?? []) if (p.spec.secret) delete out[p.name];
   for (const p of (served.typed ?? KINDS[served.kind]).outputs) if (!(p.name in inputs)) out[p.name] = UNKNOWN;

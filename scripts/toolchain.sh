@@ -207,18 +207,37 @@ cdc_ensure_pulumi_yaml() {
   ln -sfn "$out/pulumi-language-yaml" "$shims/pulumi-language-yaml"
 }
 
+# cdc_install_shim PATH: stdin as the executable PATH, renamed into place whole (an engine starting
+# it meanwhile never reads half a file).
+cdc_install_shim() {
+  local tmp="$1.$$.tmp"
+  cat >"$tmp" && chmod +x "$tmp" && mv -f "$tmp" "$1"
+}
+
 cdc_ensure_pulumi() {
-  local have="" shims
-  if command -v pulumi >/dev/null 2>&1; then
+  local have="" cli built="$CDC_CACHE/pulumi-v$CDC_PULUMI_VERSION/bin"
+  # This checkout's directory of plugins: the CLI we build is linked into it, our shims sit beside
+  # it. Each checkout on the machine has its own, because the engine runs the plugins next to the
+  # CLI it runs: in one shared directory, each checkout's toolchain.sh would point the language
+  # host at its own copy, and another checkout's tests would run a host without the methods they
+  # need (a policy pack's RunPlugin failing with "Unknown error").
+  local shims="$CDC_CACHE/shims-$(printf '%s' "$CDC_REPO_ROOT" | cksum | cut -d' ' -f1)"
+  # A shell that sourced an older toolchain.sh has the shared directory on PATH: it goes.
+  PATH="$(printf '%s' ":$PATH:" | sed "s#:$built:#:#g; s#^:##; s#:\$##")"
+  cli="$(command -v pulumi 2>/dev/null || true)"
+  if [ -n "$cli" ] && [ "$cli" != "$shims/pulumi" ]; then
     have="$(pulumi version 2>/dev/null | sed 's/^v//')"
   fi
   if [ -n "$have" ] && cdc_version_ge "$have" "$CDC_MIN_PULUMI"; then
     # The machine's own CLI; our shims go on PATH only where it lacks its own.
-    shims="$CDC_CACHE/shims-$(printf '%s' "$CDC_REPO_ROOT" | cksum | cut -d' ' -f1)"
+    rm -f "$shims/pulumi"
   else
-    shims="$CDC_CACHE/pulumi-v$CDC_PULUMI_VERSION/bin"
-    if [ ! -x "$shims/pulumi" ]; then
-      cdc_build_pulumi "$shims" || return 1
+    if [ ! -x "$built/pulumi" ]; then
+      cdc_build_pulumi "$built" || return 1
+    fi
+    mkdir -p "$shims"
+    if ! [ "$built/pulumi" -ef "$shims/pulumi" ]; then
+      ln -f "$built/pulumi" "$shims/pulumi" 2>/dev/null || cdc_install_shim "$shims/pulumi" <"$built/pulumi" || return 1
     fi
   fi
   mkdir -p "$shims"
@@ -226,14 +245,19 @@ cdc_ensure_pulumi() {
   # The engine prefers plugins that sit next to the CLI (and warns about ones found elsewhere
   # on PATH), so our language host and the dynamic-provider shim go there.
   if [ -x "$shims/pulumi" ] || ! command -v pulumi-language-nodejs >/dev/null 2>&1; then
-    printf '#!/bin/sh\nexec node "%s/scripts/toolchain/pulumi-language-nodejs.js" "$@"\n' "$CDC_REPO_ROOT" >"$shims/pulumi-language-nodejs"
-    chmod +x "$shims/pulumi-language-nodejs"
+    printf '#!/bin/sh\nexec node "%s/scripts/toolchain/pulumi-language-nodejs.js" "$@"\n' "$CDC_REPO_ROOT" | cdc_install_shim "$shims/pulumi-language-nodejs"
   fi
   if [ -x "$shims/pulumi" ] || ! command -v pulumi-resource-pulumi-nodejs >/dev/null 2>&1; then
     local shim="$CDC_REPO_ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
     [ -f "$shim" ] || { cdc_die "$shim is missing: run npm ci first"; return 1; }
-    cp "$shim" "$shims/pulumi-resource-pulumi-nodejs"
-    chmod +x "$shims/pulumi-resource-pulumi-nodejs"
+    cdc_install_shim "$shims/pulumi-resource-pulumi-nodejs" <"$shim"
+  fi
+  # A CLI that finds no Node.js language host runs a TypeScript policy pack through
+  # `pulumi-analyzer-policy-nodejs` (v3.259's name for it; Pulumi's Node.js SDK ships the script as
+  # `pulumi-analyzer-policy`, the name older CLIs look for): both, as the other shims (docs/toolchain.md).
+  if [ -x "$shims/pulumi" ] || ! command -v pulumi-analyzer-policy >/dev/null 2>&1; then
+    cdc_install_shim "$shims/pulumi-analyzer-policy" <"$CDC_REPO_ROOT/scripts/toolchain/pulumi-analyzer-policy"
+    cdc_install_shim "$shims/pulumi-analyzer-policy-nodejs" <"$CDC_REPO_ROOT/scripts/toolchain/pulumi-analyzer-policy"
   fi
   # With CDC_CODEGEN_BESIDE_YAML set (cdc_toolchain), the Go tools of tools/ build beside the YAML
   # host: both build on the packages the CLI's build compiled, each mostly a link of a large binary
@@ -295,8 +319,7 @@ cdc_ensure_codegen() {
   # The engine's plugin download, asked where it would fetch a plugin from (tools/pulumi-cdc-plugin-url).
   export PULUMI_CDC_PLUGIN_URL="$out/pulumi-cdc-plugin-url"
   # The directory of our shims, as cdc_ensure_pulumi chose it.
-  shims="$CDC_CACHE/pulumi-v$CDC_PULUMI_VERSION/bin"
-  [ "$(command -v pulumi 2>/dev/null)" = "$shims/pulumi" ] || shims="$CDC_CACHE/shims-$(printf '%s' "$CDC_REPO_ROOT" | cksum | cut -d' ' -f1)"
+  shims="$CDC_CACHE/shims-$(printf '%s' "$CDC_REPO_ROOT" | cksum | cut -d' ' -f1)"
   for tool in pulumi-language-go pulumi-language-python; do
     if cdc_on_path_besides "$tool" "$shims"; then
       if [ -L "$shims/$tool" ]; then rm -f "$shims/$tool"; fi

@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { findConnector, type CatalogueKind } from "../catalogue/index.js";
-import type { ConfigValue } from "./inputs.js";
+import { recordPlainKeys, type ConfigValue } from "./inputs.js";
 
 /** What a connector helper returns: spread it into `Source` or `Destination` args. */
 export interface ConnectorConfig<C extends string = string> {
@@ -25,6 +25,8 @@ export type KeyMap = Readonly<Record<string, string>>;
 export function buildConfig(kind: CatalogueKind, code: string, keys: KeyMap, args: object): Record<string, pulumi.Input<ConfigValue>> {
   const spec = findConnector(kind, code);
   const config: Record<string, pulumi.Input<ConfigValue>> = {};
+  const given: Record<string, unknown> = {};
+  const secrets: string[] = [];
   for (const [property, value] of Object.entries(args)) {
     // null is "unset" on the wire as well: nothing to send.
     if (value === undefined || value === null) continue;
@@ -34,7 +36,11 @@ export function buildConfig(kind: CatalogueKind, code: string, keys: KeyMap, arg
       throw new Error(`${code} ${kind}: "${property}" is not a setting of this ${kind}; pass unknown keys in a raw config map instead`);
     }
     const secret = spec?.keys.some((k) => k.key === key && k.secret) ?? false;
+    given[key] = value;
+    if (secret) secrets.push(key);
     config[key] = secret ? pulumi.secret(value as pulumi.Input<ConfigValue>) : (value as pulumi.Input<ConfigValue>);
   }
+  // Which secret keys came in plain, judged before they are wrapped (for policy packs).
+  recordPlainKeys(config, given, secrets);
   return config;
 }

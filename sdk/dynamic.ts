@@ -1,5 +1,8 @@
 import * as pulumi from "@pulumi/pulumi";
+import { dynamicToken } from "../provider/kinds/dynamic-token.js";
 import type { KindName } from "../provider/kinds/index.js";
+import { PLAIN_SECRETS } from "../provider/plain-secrets.js";
+import { plainSecretsInput } from "./inputs.js";
 
 /** A kind of the registry (provider/kinds/), by name. */
 export type ResourceKind = KindName;
@@ -28,6 +31,8 @@ export function providerText(kind: ResourceKind): pulumi.Input<string> {
 export abstract class CdcResource extends pulumi.CustomResource {
   constructor(kind: ResourceKind, name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
     // Read through the module's exports at each construction, so the test above can replace it.
-    super(`pulumi-nodejs:dynamic/cdc:${kind}`, name, { ...props, __provider: exports.providerText(kind) }, opts);
+    // The secret connector settings the program gave in plain, by name (sdk/inputs.ts), for policy packs.
+    const plain = plainSecretsInput(props.config);
+    super(dynamicToken(kind), name, { ...props, ...(plain ? { [PLAIN_SECRETS]: plain } : {}), __provider: exports.providerText(kind) }, opts);
   }
 }

@@ -86,6 +86,13 @@ export const PACKAGE = {
   homepage: "https://github.com/pulumi-cdc/pulumi-cdc",
   repository: "https://github.com/pulumi-cdc/pulumi-cdc",
   license: "Apache-2.0",
+  /** Who publishes the package, as the Pulumi Registry shows it ("published by ..."). */
+  publisher: "pulumi-cdc",
+  /**
+   * The package's logo: the 64x64 icon the code generator draws (tools/pulumi-cdc-codegen, offlineLogo)
+   * and writes as the .NET package's icon, served from the repository.
+   */
+  logoUrl: "https://raw.githubusercontent.com/pulumi-cdc/pulumi-cdc/main/generated/sdks/dotnet/logo.png",
   providerDescription:
     "The provider of the `cdc` package: how to reach the Data Pipeline Management REST API and with which credentials. Each setting falls back to its `CDC_*` environment variable.",
 } as const;

@@ -67,6 +67,8 @@ export const KIND_NAMES: readonly KindName[] = DECLARATIONS.map((d) => d.name);
 
 export const KINDS = Object.fromEntries(DECLARATIONS.map((d) => [d.name, d])) as unknown as { readonly [K in KindName]: DeclarationOf<K> };
 
+export { DYNAMIC_TOKEN_PREFIX, dynamicToken } from "./dynamic-token.js";
+
 export function isKindName(name: string): name is KindName {
   return Object.hasOwn(KINDS, name);
 }

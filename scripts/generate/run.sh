@@ -39,6 +39,8 @@ fi
 node "$out/scripts/generate/add-ranges.js" "$(pwd)"
 # The compiled generator holds a copy of the catalogue from before these steps.
 cp catalogue/connectors.json "$out/catalogue/connectors.json"
+# It also rewrites the one generated section outside generated/: the settings tables of
+# docs/installation-configuration.md, the Pulumi Registry's page (scripts/generate/registry-docs.ts).
 node "$out/scripts/generate/main.js" "$(pwd)"
 # The provider plugin's package schema (generated/schema.json) from provider/kinds/index.ts and the catalogue.
 node "$out/scripts/generate/schema.js" "$(pwd)"

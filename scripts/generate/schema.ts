@@ -130,6 +130,8 @@ export function packageSchema(version: string): { [key: string]: Json } {
     homepage: PACKAGE.homepage,
     repository: PACKAGE.repository,
     license: PACKAGE.license,
+    publisher: PACKAGE.publisher,
+    logoUrl: PACKAGE.logoUrl,
     pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     meta: { moduleFormat: "(.*)" },
     config: { variables: sorted(config) },

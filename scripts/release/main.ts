@@ -5,7 +5,7 @@ import { checkDotnetSdk } from "./dotnet-sdk.js";
 import { downloadProblems, engineDownloads } from "./download-url.js";
 import { must } from "../lib/process.js";
 import { checkGoSdk } from "./go-sdk.js";
-import { npmFileProblems, npmInstallCheck, npmPack } from "./npm-package.js";
+import { installPolicyPack, npmFileProblems, npmInstallCheck, npmPack, POLICY_DIR, policyFileProblems } from "./npm-package.js";
 import { goModuleTag, pluginAsset, type Platform } from "./platforms.js";
 import { installPlugin, pluginEntryProblems, tarEntries } from "./plugin-checks.js";
 import { buildPluginTarballs, type PluginTarball } from "./plugin-tarballs.js";
@@ -128,6 +128,18 @@ async function main(root: string, argv: string[]): Promise<number> {
     return [`${rel(packed.file)} (${size(packed.file)}, ${packed.files.length} files): file list checked`, ...installed];
   });
 
+  let policyFile = "";
+  await step("policy pack", async () => {
+    if (!npmFile) throw new Error("no pulumi-cdc tarball (the npm package step failed): the pack depends on it");
+    const packed = await npmPack(join(root, POLICY_DIR), join(out, "npm"));
+    const problems = policyFileProblems(packed.files);
+    if (problems.length) throw new Error(problems.join("\n"));
+    const installed = await installPolicyPack(root, npmFile, packed.file);
+    rmSync(installed.project, { recursive: true, force: true });
+    policyFile = packed.file;
+    return [`${rel(packed.file)} (${size(packed.file)}, ${packed.files.length} files): file list checked`, ...installed.lines];
+  });
+
   let goOk = false;
   await step("Go SDK", async () => {
     const lines = await checkGoSdk(root, version);
@@ -159,6 +171,7 @@ async function main(root: string, argv: string[]): Promise<number> {
     pluginDownloadURL: downloadUrl,
     githubReleaseAssets: tarballsOk ? tarballs.map((t) => rel(t.file)) : [],
     npm: npmFile ? rel(npmFile) : null,
+    npmPolicyPack: policyFile ? rel(policyFile) : null,
     python: pythonFiles.map(rel),
     dotnetSources: dotnetFiles.filter((f) => !f.endsWith(".nupkg")).map(rel),
     nuget: dotnetFiles.filter((f) => f.endsWith(".nupkg")).map(rel),
@@ -180,6 +193,7 @@ async function main(root: string, argv: string[]): Promise<number> {
   w(`  GitHub release v${version} of github.com/pulumi-cdc/pulumi-cdc: ${manifest.githubReleaseAssets.length} plugin tarballs${tarballsOk ? "" : " (their check failed)"}`);
   for (const a of manifest.githubReleaseAssets) w(`    ${a}`);
   w(`  npm: pulumi-cdc@${version} from ${manifest.npm ?? "(not built: its check failed)"}`);
+  w(`  npm: pulumi-cdc-policy@${version} from ${manifest.npmPolicyPack ?? "(not built: its check failed)"}`);
   w(`  PyPI: pulumi_cdc ${version}: ${manifest.python.join(", ") || "(not built: its check failed)"}`);
   w(`  NuGet: PulumiCdc.Cdc ${version}: ${manifest.nuget.length ? manifest.nuget.join(", ") : "packed by dotnet pack on the release runner (no dotnet SDK here)"}`);
   w(`  Go: the tag ${manifest.goModuleTag} (module github.com/pulumi-cdc/pulumi-cdc/generated/sdks/go/cdc)${goOk ? "" : " (its check failed)"}`);

@@ -104,6 +104,63 @@ function run(call, callback) {
     });
 }
 
+// A policy pack (PulumiPolicy.yaml, runtime nodejs), which the engine starts through its language
+// host's RunPlugin when there is one (pkg sdk/v3 go/common/resource/plugin/analyzer_plugin.go:
+// NewPolicyAnalyzer), as Pulumi's own host does: `node @pulumi/pulumi/cmd/run-policy-pack
+// <engine> <pack>` resolved from the pack's directory and run there, its output streamed back (the
+// engine reads the analyzer's port from the first line of stdout). The stack's name reaches a
+// policy in each resource's URN; Pulumi's host also sets PULUMI_NODEJS_STACK through a proxy of
+// the Analyzer protocol, which this host does not have.
+function runPlugin(call) {
+    const req = call.request;
+    const info = req.getInfo();
+    const dir = info.getProgramDirectory();
+    // The exit code goes out once, last, after all of the pack's output ('close' follows the end
+    // of both pipes); a spawn error is followed by 'close' too.
+    let ended = false;
+    const finish = (code) => {
+        if (ended) return;
+        ended = true;
+        call.write(new langproto.RunPluginResponse().setExitcode(code));
+        call.end();
+    };
+    const fail = (message) => {
+        if (!ended) call.write(new langproto.RunPluginResponse().setStderr(Buffer.from(`${message}\n`)));
+        finish(1);
+    };
+    if (req.getKind() !== "analyzer") {
+        return fail(`this language host runs policy packs only, not ${req.getKind() || "plugins"} (${dir})`);
+    }
+    let runPath;
+    try {
+        runPath = require.resolve("@pulumi/pulumi/cmd/run-policy-pack", { paths: [dir] });
+    } catch {
+        // The engine recognises this message and tells the user to install the pack's dependencies.
+        return fail("Cannot find module '@pulumi/pulumi/cmd/run-policy-pack'");
+    }
+    const opts = programOptions(info);
+    const env = { ...process.env };
+    for (const entry of req.getEnvList()) {
+        const i = entry.indexOf("=");
+        // A value spawn() refuses (a NUL byte) would fail the whole start for one variable.
+        if (i > 0 && !entry.includes("\0")) env[entry.slice(0, i)] = entry.slice(i + 1);
+    }
+    if (opts.typescript) env.PULUMI_NODEJS_TYPESCRIPT = "true";
+    if (opts.tsconfigpath) env.PULUMI_NODEJS_TSCONFIG_PATH = opts.tsconfigpath;
+    let child;
+    try {
+        child = spawn(process.execPath, [...opts.nodeargs, runPath, ...req.getArgsList(), dir], { cwd: dir, env, stdio: ["ignore", "pipe", "pipe"] });
+    } catch (err) {
+        return fail(`could not start the policy pack in ${dir}: ${err.message}`);
+    }
+    child.stdout.on("data", (chunk) => call.write(new langproto.RunPluginResponse().setStdout(chunk)));
+    child.stderr.on("data", (chunk) => call.write(new langproto.RunPluginResponse().setStderr(chunk)));
+    // The engine ends the stream when it is done with the analyzer: the pack goes with it.
+    call.on("cancelled", () => child.kill());
+    child.on("error", (err) => fail(`could not start node: ${err.message}`));
+    child.on("close", (code, signal) => finish(code ?? (signal ? 1 : 0)));
+}
+
 // PCL to TypeScript by `$PULUMI_CDC_CODEGEN program <loader-target>` (JSON in and out).
 function generateProgram(call, callback) {
     const req = call.request;
@@ -145,8 +202,13 @@ function generateProgram(call, callback) {
     child.stdin.end(JSON.stringify({ source }));
 }
 
-const unimplemented = (name) => (_call, callback) =>
-    callback({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not supported by this language host` });
+// A streaming method has no callback: its status goes out through the call (a missing callback
+// would throw, which the engine reports only as "Unknown error").
+const unimplemented = (name) => (call, callback) => {
+    const status = { code: grpc.status.UNIMPLEMENTED, details: `${name} is not supported by this language host` };
+    if (typeof callback === "function") callback(status);
+    else call.emit("error", status);
+};
 
 const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
 const handlers = {
@@ -161,6 +223,7 @@ const handlers = {
         callback(null, new langproto.GetRequiredPackagesResponse().setPackagesList([]));
     },
     run,
+    runPlugin,
     generateProgram,
     getPluginInfo(_call, callback) {
         callback(null, new pluginproto.PluginInfo().setVersion(sdkVersion));

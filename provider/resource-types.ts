@@ -1,15 +1,16 @@
-import { isKindName, KINDS, type Registered } from "../provider/kinds/index.js";
-import { typedKindOf } from "../provider/typed/kinds.js";
-import { toCoreProps } from "../provider/typed/props.js";
+import { DYNAMIC_TOKEN_PREFIX, isKindName, KINDS, type Registered } from "./kinds/index.js";
+import { typedKindOf } from "./typed/kinds.js";
+import { toCoreProps } from "./typed/props.js";
 
 /**
  * Our resources' type tokens, from either host: the dynamic classes'
  * `pulumi-nodejs:dynamic/cdc:<Kind>`, the plugin's `cdc:index:<Kind>` and its typed resources
  * (`cdc:sources:Postgresql`, `cdc:destinations:Snowflake`, `cdc:transforms:MapFilter`). The
  * commands read stacks of all of them the same way: the state holds the same core's inputs and
- * outputs, a typed resource's with its properties typed (coreProps() maps them back).
+ * outputs, a typed resource's with its properties typed (coreProps() maps them back). The CLI's
+ * commands and the policy pack (policy/) read them through this module.
  */
-const PREFIXES = ["pulumi-nodejs:dynamic/cdc:", "cdc:index:"] as const;
+const PREFIXES = [DYNAMIC_TOKEN_PREFIX, "cdc:index:"] as const;
 
 /** `Source`, `Pipeline`, ... for one of our type tokens (a typed resource's generic kind); undefined for anything else. */
 export function cdcKindOf(type: string): Registered["name"] | undefined {
