@@ -108,11 +108,18 @@ describe("typed resources over gRPC", () => {
     for (const f of bad.failures) expect(f.property).not.toContain("config");
   });
 
-  it("Check: typed inputs, the secret property wrapped even when sent plain, an autoname, no connector or config", async () => {
+  it("Check: typed inputs, the secret property wrapped even when sent plain (and named in plainSecretInputs for the policy pack), an autoname, no connector or config", async () => {
     const { failures, inputs, requests } = await check(PG, "orders", pgProps);
     expect(failures).toEqual([]);
     expect(requests).toBe(0);
-    expect(inputs).toEqual({ ...pgProps, databasePassword: secret(pgProps.databasePassword), name: expect.stringMatching(/^orders-[0-9a-f]{8}$/), autonamed: true, desiredState: "active" });
+    expect(inputs).toEqual({
+      ...pgProps,
+      databasePassword: secret(pgProps.databasePassword),
+      plainSecretInputs: ["databasePassword"],
+      name: expect.stringMatching(/^orders-[0-9a-f]{8}$/),
+      autonamed: true,
+      desiredState: "active",
+    });
     // A property the program marked secret stays secret.
     const marked = await checked(PG, "orders", { ...pgProps, databaseUser: secret("cdc") }, inputs);
     expect(marked.databaseUser).toEqual(secret("cdc"));
