@@ -15,6 +15,7 @@ const SLOWEST_FIRST = [
   "test/e2e/recover-pipelines.test.ts",
   "test/e2e/import-tenant.test.ts",
   "test/e2e/examples.test.ts",
+  "test/e2e/policy-pack.test.ts",
   "test/contract/cli/drift.test.ts",
   "test/e2e/python-quickstart.test.ts",
   "test/e2e/upgrade.test.ts",
