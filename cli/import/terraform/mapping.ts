@@ -78,6 +78,14 @@ function configKey(spec: ConnectorSpec, attribute: string): KeySpec | undefined 
   return spec.keys.find((k) => k.name === name);
 }
 
+/** The removed key an attribute names: its dots as underscores, without `.user.defined`, and the vendor's `streamkap_` prefix optional. */
+function removedKey(spec: ConnectorSpec, attribute: string): string | undefined {
+  return spec.removedKeys?.find((k) => {
+    const flat = k.replace(/\.user\.defined$/, "").replace(/\./g, "_").toLowerCase();
+    return flat === attribute || flat === `streamkap_${attribute}`;
+  });
+}
+
 /** What `attribute` of `t` becomes; undefined when nothing maps it (reported, never dropped silently). */
 export function mapAttribute(t: TerraformType, attribute: string): AttributeMapping | undefined {
   const own = t.terraform.attributes[attribute];
@@ -90,8 +98,8 @@ export function mapAttribute(t: TerraformType, attribute: string): AttributeMapp
   const of = aliasOf(t.type, attribute);
   const target = of ? configKey(t.spec, of) : undefined;
   if (of && target) return { to: "alias", of, key: target };
-  // A key the platform dropped in a newer version (the catalogue's removedKeys): the state may still hold it.
-  const removed = t.spec.removedKeys?.find((k) => k.replace(/\.user\.defined$/, "").replace(/\./g, "_").toLowerCase() === attribute);
+  // A key the platform dropped in a newer version (the catalogue's removedKeys), set by the attribute or by what it is an alias of: the state may still hold it.
+  const removed = removedKey(t.spec, attribute) ?? (of ? removedKey(t.spec, of) : undefined);
   if (removed) return { to: "dropped", why: `the platform dropped ${removed} in a newer version: an object no longer uses it` };
   return undefined;
 }
