@@ -29,7 +29,9 @@ export const terraformShow: TerraformShow = (dir) =>
       if (error && (error as NodeJS.ErrnoException).code === "ENOENT") {
         reject(new TerraformInputError(`${dir} is a directory, and reading its state needs terraform, which is not on PATH: install terraform, or run \`terraform show -json > state.json\` where it is and pass state.json`));
       } else if (error) {
-        reject(new TerraformInputError(`\`terraform show -json\` failed in ${dir}: ${String(stderr).trim().split("\n").slice(0, 3).join(" ") || error.message}`));
+        const lines = String(stderr).split("\n").map((l) => l.replace(/^[│╷╵\s]+/, "").trim()).filter((l) => l !== "");
+        const errors = lines.filter((l) => /^Error/.test(l));
+        reject(new TerraformInputError(`\`terraform show -json\` failed in ${dir}: ${(errors.length > 0 ? errors : lines).slice(0, 3).join(" ") || error.message}`));
       } else resolve(String(stdout));
     });
   });
