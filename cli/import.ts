@@ -123,7 +123,8 @@ function pythonSdkOption(out: string): { pythonSdk?: string } {
   return { pythonSdk: rel.startsWith("..") ? rel : `./${rel}` };
 }
 
-function summary(model: ProgramModel, out: string, written: readonly string[], notes: readonly string[], options: ImportOptions): string {
+/** `secretsIn`: the stack whose config the import already set the secrets in (--secrets-stack): neither its init nor the secrets' commands are printed. */
+function summary(model: ProgramModel, out: string, written: readonly string[], notes: readonly string[], options: ImportOptions, secretsIn?: string): string {
   const lines = [`Wrote a ${LANG_NAMES[options.lang]} program for ${countsText(model)} to ${out}:`];
   for (const path of written) lines.push(`  ${path.startsWith(`${out}/`) ? relative(out, path) : path}`);
   for (const note of notes) lines.push(`Note: ${note}.`);
@@ -136,9 +137,11 @@ function summary(model: ProgramModel, out: string, written: readonly string[], n
   }
   lines.push("", "Next, in that directory:");
   if (options.lang === "typescript") lines.push("  npm install");
-  lines.push("  pulumi stack init <stack>", "  pulumi config set cdc:apiUrl <url>; pulumi config set cdc:clientId <id>; pulumi config set --secret cdc:clientSecret");
+  if (secretsIn === undefined) lines.push("  pulumi stack init <stack>");
+  else lines.push(`  pulumi stack select ${secretsIn}`);
+  lines.push("  pulumi config set cdc:apiUrl <url>; pulumi config set cdc:clientId <id>; pulumi config set --secret cdc:clientSecret");
   for (const c of adminScopeCommands(model)) lines.push(`  ${c}`);
-  if (model.secrets.length > 0) {
+  if (model.secrets.length > 0 && secretsIn === undefined) {
     lines.push("", "Set the secrets the API masks (each command asks for the value):");
     for (const c of secretCommands(model)) lines.push(`  ${c}`);
   }
@@ -177,11 +180,11 @@ async function importFromTerraform(options: ImportOptions, out: string, deps: Im
     await setSecrets(deps, out, options.secretsStack, model);
     secretsSet = true;
   }
-  const lines = [`Read from ${from}: ${instances.filter((i) => i.type.startsWith("streamkap_")).length} streamkap_* instance(s), ${adopted.length} adopted.`, summary(model, out, written, [], options).trimEnd()];
+  const lines = [`Read from ${from}: ${instances.filter((i) => i.type.startsWith("streamkap_")).length} streamkap_* instance(s), ${adopted.length} adopted.`, summary(model, out, written, [], options, secretsSet ? options.secretsStack : undefined).trimEnd()];
   const notCarried = [...state.unmapped, ...state.warnings];
   if (notCarried.length > 0) lines.push("", "Not carried over (by Terraform address):", ...notCarried.map((w) => `  - ${w}`));
   if (secretsSet) lines.push("", `The ${model.secrets.length} secret(s) of the state are set in stack ${options.secretsStack}'s config as secrets (pulumi config set --secret).`);
-  else if (model.secrets.length > 0) lines.push("", "The state holds the secrets' values: pass --secrets-stack <stack> to have them set, or set each from the attribute named above.");
+  else if (model.secrets.length > 0) lines.push("", "The state holds the secrets' values: pass --secrets-stack <stack> to have them set, or set each with the commands above.");
   lines.push(
     "",
     `Terraform's handover (${relative(deps.cwd, handoverPath) || handoverPath}): once \`pulumi up\` has adopted everything, delete the streamkap_* resource blocks,`,

@@ -22,6 +22,8 @@ export interface ImportedTopic {
   partitions: number | undefined;
   tags: string[];
   owner: { kind: "source" | "transform"; id: string };
+  /** Declared by its team (a Terraform state's `streamkap_topic`): written even as the platform made it, since they manage it. */
+  declared?: true;
 }
 
 /** Who made a topic, from its id: `source_<id>.<schema>.<table>` or `transform_<id>_<version>.<name>`. */
@@ -30,9 +32,9 @@ export function topicOwner(topicId: string): { owner: ImportedTopic["owner"]; na
   return m ? { owner: { kind: m[1] as "source" | "transform", id: m[2]! }, name: m[3]! } : undefined;
 }
 
-/** A topic a program needs: its partitions or tags are not what the platform made. */
+/** A topic a program needs: its partitions or tags are not what the platform made, or its team declared it. */
 function tuned(t: ImportedTopic): boolean {
-  return (t.partitions !== undefined && t.partitions !== PLATFORM_TOPIC_PARTITIONS) || t.tags.length > 0;
+  return t.declared === true || (t.partitions !== undefined && t.partitions !== PLATFORM_TOPIC_PARTITIONS) || t.tags.length > 0;
 }
 
 const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
@@ -80,7 +82,7 @@ export const TOPIC = {
       if (!id) return undefined;
       const owner = topicOwner(id);
       const partitions = typeof a.partition_count === "number" ? a.partition_count : undefined;
-      const topic: ImportedTopic = { id, name: owner?.name ?? id, partitions, tags: tfStrings(a, "tags"), owner: owner?.owner ?? { kind: "source", id: "" } };
+      const topic: ImportedTopic = { id, name: owner?.name ?? id, partitions, tags: tfStrings(a, "tags"), owner: owner?.owner ?? { kind: "source", id: "" }, declared: true };
       return { id, live: topic };
     },
   } satisfies KindTerraform,
