@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -12,6 +13,12 @@ import { run, runSync } from "../lib/process.js";
  * is tested against, to catalogue/terraform-schema.json: each `streamkap_*` resource type with
  * its attributes (type, required/optional/computed, sensitive, deprecated and the deprecation's
  * text, which names the attribute that replaces it). Never edited by hand.
+ *
+ * The vendor's newer resource types, which the build of that clone lacks (the mirror here stops at
+ * beta.24): `-- <clone> --later <checkout> --later-commit <sha>` also reads the schema snapshots a
+ * newer checkout holds (internal/provider/testdata/schemas/<type>_v1.json, the vendor's own record
+ * of each resource's attributes) for every type the build does not have, each recorded with the
+ * snapshot it came from. A checkout may hold only those files.
  */
 
 interface RawAttribute {
@@ -40,8 +47,41 @@ function attribute(a: RawAttribute): Record<string, unknown> {
   };
 }
 
+const SNAPSHOTS = join("internal", "provider", "testdata", "schemas");
+
+/** A snapshot's Go type (`basetypes.StringType`, `types.SetType[basetypes.StringType]`) as terraform's schema spells it; the Go text when it is neither. */
+function snapshotType(go: string | undefined): unknown {
+  const scalar = (t: string) => ({ "basetypes.StringType": "string", "basetypes.BoolType": "bool", "basetypes.Int64Type": "number", "basetypes.Float64Type": "number", "basetypes.NumberType": "number" })[t];
+  if (go === undefined) return undefined;
+  const collection = /^types\.(Set|List|Map)Type\[(basetypes\.\w+)\]$/.exec(go);
+  if (collection && scalar(collection[2]!)) return [collection[1]!.toLowerCase(), scalar(collection[2]!)];
+  return scalar(go) ?? go;
+}
+
+/** The resource types of a newer checkout's schema snapshots that `known` lacks (data sources and SMT prototypes aside). */
+function laterTypes(checkout: string, known: ReadonlySet<string>): [string, Record<string, unknown>][] {
+  const dir = join(checkout, SNAPSHOTS);
+  const out: [string, Record<string, unknown>][] = [];
+  for (const file of readdirSync(dir).filter((f) => /^[a-z0-9_]+_v\d+\.json$/.test(f) && !/^(datasource|smtproto)_/.test(f)).sort()) {
+    const type = `streamkap_${file.replace(/_v\d+\.json$/, "")}`;
+    if (known.has(type)) continue;
+    const snapshot = JSON.parse(readFileSync(join(dir, file), "utf8")) as { version?: string; attributes: Record<string, RawAttribute & { type?: string }> };
+    const attributes = Object.fromEntries(
+      Object.entries(snapshot.attributes)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([n, a]) => [n, attribute({ ...a, type: snapshotType(a.type) })]),
+    );
+    out.push([type, { attributes, snapshot: `${SNAPSHOTS}/${file}${snapshot.version ? ` (${snapshot.version})` : ""}` }]);
+  }
+  return out;
+}
+
 async function main() {
-  const [root, clone] = process.argv.slice(2) as [string, string | undefined];
+  const [root, clone, ...rest] = process.argv.slice(2) as [string, string | undefined, ...string[]];
+  const flag = (name: string) => (rest.indexOf(name) >= 0 ? rest[rest.indexOf(name) + 1] : undefined);
+  const later = flag("--later");
+  const laterCommit = flag("--later-commit");
+  if (later !== undefined && !laterCommit) throw new Error("--later <checkout> needs --later-commit <sha>: the vendor's commit its snapshots are of");
   const why = cannotBuild(clone);
   if (why) throw new Error(`${why}: usage: npm run terraform-schema -- <clone of github.com/streamkap-com/terraform-provider-streamkap>`);
   const say = (line: string) => process.stderr.write(`[terraform-schema] ${line}\n`);
@@ -66,6 +106,8 @@ async function main() {
           },
         ]),
     );
+    const newer = later ? laterTypes(later, new Set(Object.keys(resources))) : [];
+    for (const [type, schema] of newer) (resources as Record<string, unknown>)[type] = schema;
     const commit = runSync("git", ["-C", clone!, "rev-parse", "--short=7", "HEAD"], { timeoutMs: 60_000 }).stdout.trim();
     const release = runSync("git", ["-C", clone!, "log", "-1", "--format=%s"], { timeoutMs: 60_000 }).stdout.trim();
     const terraform = (JSON.parse(runSync("terraform", ["version", "-json"], { timeoutMs: 60_000 }).stdout) as { terraform_version: string }).terraform_version;
@@ -76,6 +118,9 @@ async function main() {
         commit,
         release,
         terraform,
+        ...(newer.length > 0
+          ? { later: { what: "Types the build above lacks, read from a newer checkout's schema snapshots (each type's `snapshot`): their attribute names and flags; blocks are not in those snapshots.", commit: laterCommit, types: newer.map(([t]) => t) } }
+          : {}),
       },
       resources,
     };

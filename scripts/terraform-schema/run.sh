@@ -11,4 +11,4 @@ mkdir -p node_modules/.cache
 out="$(mktemp -d "$(pwd)/node_modules/.cache/pulumi-cdc-terraform-schema.XXXXXX")"
 trap 'rm -rf "$out"' EXIT
 npx tsc -p scripts/generate/tsconfig.json --noEmit false --outDir "$out"
-node "$out/scripts/generate/terraform-schema.js" "$(pwd)" "$(cd "${1:?usage: npm run terraform-schema -- <clone>}" && pwd)"
+node "$out/scripts/generate/terraform-schema.js" "$(pwd)" "$(cd "${1:?usage: npm run terraform-schema -- <clone> [--later <absolute path of a newer checkout> --later-commit <sha>]}" && pwd)" "${@:2}"

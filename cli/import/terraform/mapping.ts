@@ -2,7 +2,8 @@ import schemaData = require("../../../catalogue/terraform-schema.json");
 import { CATALOGUE, type CatalogueKind, type ConnectorSpec, type KeySpec } from "../../../catalogue/index.js";
 import type { KindTerraform, TerraformAttributes } from "../../../provider/kinds/terraform.js";
 import { MASK } from "../../../provider/normalize.js";
-import { IMPORTED_KINDS, KIND_ORDER, type Kind } from "../kinds.js";
+import { DECLARATIONS, type KindName } from "../../../provider/kinds/index.js";
+import { KIND_ORDER } from "../kinds.js";
 
 /**
  * What each resource type of the vendor's Terraform provider, and each of its attributes,
@@ -14,7 +15,8 @@ import { IMPORTED_KINDS, KIND_ORDER, type Kind } from "../kinds.js";
 
 export interface TerraformType {
   type: string;
-  kind: Kind;
+  /** The kind; one a program adopts (KIND_ORDER) unless `terraform.notAdopted` says why not. */
+  kind: KindName;
   terraform: KindTerraform;
   /** A catalogued kind's connector or transform type. */
   spec?: ConnectorSpec;
@@ -34,7 +36,7 @@ interface SchemaAttribute {
   sensitive?: boolean;
   deprecated?: string | boolean;
 }
-const SCHEMA = schemaData as unknown as { about: { commit: string; release: string }; resources: Record<string, { attributes: Record<string, SchemaAttribute>; blocks?: string[] }> };
+const SCHEMA = schemaData as unknown as { about: { commit: string; release: string; later?: { commit: string; types: string[] } }; resources: Record<string, { attributes: Record<string, SchemaAttribute>; blocks?: string[] }> };
 
 /** The committed schema of the vendor's provider (its beta.24 build): every type and attribute the mapping must cover. */
 export const PROVIDER_SCHEMA = SCHEMA;
@@ -45,10 +47,11 @@ let types: ReadonlyMap<string, TerraformType> | undefined;
 export function terraformTypes(): ReadonlyMap<string, TerraformType> {
   if (types) return types;
   const out = new Map<string, TerraformType>();
-  for (const kind of KIND_ORDER) {
-    const declaration = IMPORTED_KINDS[kind];
+  for (const declaration of DECLARATIONS) {
+    const kind = declaration.name;
     const terraform = "terraform" in declaration ? (declaration.terraform as KindTerraform) : undefined;
     if (!terraform) continue;
+    if (!terraform.notAdopted && !(KIND_ORDER as readonly string[]).includes(kind)) throw new Error(`${kind} declares terraform but no import of its objects: say why in terraform.notAdopted`);
     for (const type of terraform.types ?? []) out.set(type, { type, kind, terraform });
     const catalogue = "catalogue" in declaration ? (declaration.catalogue as { kind: CatalogueKind; nameKey?: string }) : undefined;
     if (catalogue) {

@@ -28,6 +28,31 @@ describe("the Terraform mapping covers the vendor's provider", () => {
     expect(unmapped).toEqual([]);
   });
 
+  it("maps the types newer than the build, from the vendor's schema snapshots: Kafka users, client credentials, topic destinations", () => {
+    expect(PROVIDER_SCHEMA.about.later?.types).toEqual(["streamkap_client_credential", "streamkap_kafka_user", "streamkap_topic_destination"]);
+    expect(types.get("streamkap_kafka_user")?.kind).toBe("KafkaUser");
+    expect(types.get("streamkap_client_credential")?.kind).toBe("ClientCredential");
+    expect(types.get("streamkap_topic_destination")?.kind).toBe("TopicDestination");
+    const instances = parseTerraformState(
+      JSON.stringify({
+        version: 4,
+        resources: [
+          { mode: "managed", type: "streamkap_kafka_user", name: "reader", instances: [{ attributes: { id: "reader", username: "reader", password: "kafka-user-password" } }] },
+          { mode: "managed", type: "streamkap_client_credential", name: "ci", instances: [{ attributes: { id: "c1", client_id: "c1", secret: "cred-secret", role_ids: ["viewer"] } }] },
+          { mode: "managed", type: "streamkap_topic_destination", name: "contacts", instances: [{ attributes: { id: "x", topic_id: "source_a1.hubspot.contacts", destination_id: "d1" } }] },
+        ],
+      }),
+      "s.tfstate",
+    );
+    const state = stateTenant(instances);
+    expect(state.warnings).toHaveLength(2);
+    expect(state.warnings[0]).toMatch(/^streamkap_kafka_user\.reader: not adopted, and not in the handover \(Terraform keeps it\): pulumi-cdc's KafkaUser has no adoptId/);
+    expect(state.warnings[1]).toMatch(/^streamkap_client_credential\.ci: not adopted/);
+    expect([...state.addresses.values()].map((i) => i.address)).toEqual(["streamkap_topic_destination.contacts"]);
+    expect(state.tenant.TopicDestination).toEqual([{ topicId: "source_a1.hubspot.contacts", destinationId: "d1", sourceId: "a1" }]);
+    expect(JSON.stringify(state)).not.toMatch(/kafka-user-password|cred-secret/);
+  });
+
   it("maps the newer types of the catalogue too (API sources up to 3.0.1)", () => {
     expect(types.get("streamkap_source_hubspot")?.kind).toBe("Source");
     expect(types.get("streamkap_transform_topic_router")?.kind).toBe("Transform");
