@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -19,6 +19,12 @@ import { run, runSync } from "../lib/process.js";
  * newer checkout holds (internal/provider/testdata/schemas/<type>_v1.json, the vendor's own record
  * of each resource's attributes) for every type the build does not have, each recorded with the
  * snapshot it came from. A checkout may hold only those files.
+ *
+ * The same newer checkout's migration guide (docs/guides/migration.md) gives the v2 attributes a
+ * v3 state no longer has and no alias stands for: its "Required configuration changes" name, per
+ * resource, the renamed ones (a `v2 name | v3.x name` table, or "rename `a` to `b`") and the
+ * removed ones ("remove `a` and `b`", "`a` was removed"). They are recorded as `v2`, so that a v2
+ * state imports.
  */
 
 interface RawAttribute {
@@ -76,6 +82,43 @@ function laterTypes(checkout: string, known: ReadonlySet<string>): [string, Reco
   return out;
 }
 
+const GUIDE = join("docs", "guides", "migration.md");
+
+/** A guide section's resource type: `### PostgreSQL destination` → streamkap_destination_postgresql, or the one type its text names. */
+function sectionType(heading: string, body: string, types: ReadonlySet<string>): string | undefined {
+  const m = /^(.+) (source|destination)$/.exec(heading.trim());
+  const named = m ? `streamkap_${m[2]}_${m[1]!.toLowerCase().replace(/[^a-z0-9]/g, "")}` : undefined;
+  if (named && types.has(named)) return named;
+  const mentioned = [...new Set([...body.matchAll(/`(streamkap_[a-z0-9_]+?)(?:\.[a-z0-9_]+)?`/g)].map((x) => x[1]!))].filter((t) => types.has(t));
+  return mentioned.length === 1 ? mentioned[0] : undefined;
+}
+
+/** The guide's required changes: per type, v2 attributes renamed (to their v3 name) and removed. */
+function v2Changes(checkout: string, types: ReadonlySet<string>) {
+  const text = readFileSync(join(checkout, GUIDE), "utf8");
+  const start = text.indexOf("\n## Required configuration changes");
+  if (start < 0) throw new Error(`${GUIDE}: no "## Required configuration changes" section: the guide changed; read it and update scripts/generate/terraform-schema.ts`);
+  const end = text.indexOf("\n## ", start + 1);
+  const section = text.slice(start, end < 0 ? undefined : end);
+  const renames: Record<string, Record<string, string>> = {};
+  const removed: Record<string, string[]> = {};
+  for (const part of section.split(/\n### /).slice(1)) {
+    const heading = part.slice(0, part.indexOf("\n"));
+    const body = part.slice(heading.length);
+    const found: Record<string, string> = {};
+    for (const row of body.matchAll(/^\|\s*`([a-z0-9_]+)`\s*\|\s*`([a-z0-9_]+)`\s*\|\s*$/gm)) found[row[1]!] = row[2]!;
+    for (const r of body.matchAll(/[Rr]ename\s+`([a-z0-9_]+)`\s+to\s+`([a-z0-9_]+)`/g)) found[r[1]!] = r[2]!;
+    const gone = [...body.matchAll(/Remove ((?:`[a-z0-9_]+`(?:, | and )?)+)/g)].flatMap((r) => [...r[1]!.matchAll(/`([a-z0-9_]+)`/g)].map((x) => x[1]!));
+    gone.push(...[...body.matchAll(/`([a-z0-9_]+)` was removed/g)].map((r) => r[1]!));
+    if (Object.keys(found).length === 0 && gone.length === 0) continue;
+    const type = sectionType(heading, body, types);
+    if (!type) throw new Error(`${GUIDE}: the section "${heading}" renames or removes attributes of no resource type the schema has: read it and update scripts/generate/terraform-schema.ts`);
+    if (Object.keys(found).length > 0) renames[type] = { ...renames[type], ...found };
+    if (gone.length > 0) removed[type] = [...new Set([...(removed[type] ?? []), ...gone])].sort();
+  }
+  return { from: GUIDE, renames, removed };
+}
+
 async function main() {
   const [root, clone, ...rest] = process.argv.slice(2) as [string, string | undefined, ...string[]];
   const flag = (name: string) => (rest.indexOf(name) >= 0 ? rest[rest.indexOf(name) + 1] : undefined);
@@ -108,6 +151,7 @@ async function main() {
     );
     const newer = later ? laterTypes(later, new Set(Object.keys(resources))) : [];
     for (const [type, schema] of newer) (resources as Record<string, unknown>)[type] = schema;
+    const v2 = later && existsSync(join(later, GUIDE)) ? v2Changes(later, new Set(Object.keys(resources))) : undefined;
     const commit = runSync("git", ["-C", clone!, "rev-parse", "--short=7", "HEAD"], { timeoutMs: 60_000 }).stdout.trim();
     const release = runSync("git", ["-C", clone!, "log", "-1", "--format=%s"], { timeoutMs: 60_000 }).stdout.trim();
     const terraform = (JSON.parse(runSync("terraform", ["version", "-json"], { timeoutMs: 60_000 }).stdout) as { terraform_version: string }).terraform_version;
@@ -123,6 +167,7 @@ async function main() {
           : {}),
       },
       resources,
+      ...(v2 ? { v2 } : {}),
     };
     const path = join(root, "catalogue", "terraform-schema.json");
     await writeFile(path, `${JSON.stringify(out, null, 2)}\n`);

@@ -14,7 +14,7 @@ export function renderTerraformTable(): string {
     "",
     `The vendor's resource types (those of its ${PROVIDER_SCHEMA.about.release.replace(/^chore\(release\): cut /, "")} build, commit ${PROVIDER_SCHEMA.about.commit}; ${PROVIDER_SCHEMA.about.later ? `${PROVIDER_SCHEMA.about.later.types.map((t) => `\`${t}\``).join(", ")} from the vendor's newer schema snapshots; ` : ""}and the newer ones of the catalogue), the pulumi-cdc kind each becomes, and how many of its attributes are config keys (each attribute's lowerCamelCase is the key's name in the catalogue). The attributes that are not config keys follow the table.`,
     "",
-    "| Terraform type | pulumi-cdc | config attributes | deprecated aliases | not carried |",
+    "| Terraform type | pulumi-cdc | config attributes | deprecated aliases and v2 renames | not carried |",
     "|---|---|---|---|---|",
   ];
   const own = new Map<string, Map<string, string>>();
@@ -23,7 +23,9 @@ export function renderTerraformTable(): string {
     const maps = attributes.map((a) => [a, mapAttribute(t, a)] as const);
     const config = maps.filter(([, m]) => m?.to === "config").length;
     const aliases = maps.flatMap(([a, m]) => (m?.to === "alias" ? [`\`${a}\` → \`${m.of}\``] : []));
+    aliases.push(...Object.entries(PROVIDER_SCHEMA.v2?.renames[t.type] ?? {}).map(([a, now]) => `\`${a}\` → \`${now}\` (v2)`));
     const dropped = maps.flatMap(([a, m]) => (m?.to === "dropped" && !/^Terraform's own/.test(m.why) ? [`\`${a}\``] : []));
+    dropped.push(...(PROVIDER_SCHEMA.v2?.removed[t.type] ?? []).filter((a) => !attributes.includes(a)).map((a) => `\`${a}\` (v2)`));
     const target = `${t.spec ? `${t.kind} \`${t.spec.code}\`` : t.kind}${t.terraform.notAdopted ? " (not adopted: Terraform keeps it, see below)" : ""}`;
     lines.push(`| \`${t.type}\`${attributes.length === 0 ? " (catalogue only)" : ""} | ${target} | ${attributes.length === 0 ? "all, by name" : config} | ${aliases.join(", ") || "—"} | ${dropped.join(", ") || "—"} |`);
     const kindOwn = own.get(t.kind) ?? new Map<string, string>();

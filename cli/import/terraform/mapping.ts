@@ -36,7 +36,12 @@ interface SchemaAttribute {
   sensitive?: boolean;
   deprecated?: string | boolean;
 }
-const SCHEMA = schemaData as unknown as { about: { commit: string; release: string; later?: { commit: string; types: string[] } }; resources: Record<string, { attributes: Record<string, SchemaAttribute>; blocks?: string[] }> };
+const SCHEMA = schemaData as unknown as {
+  about: { commit: string; release: string; later?: { commit: string; types: string[] } };
+  resources: Record<string, { attributes: Record<string, SchemaAttribute>; blocks?: string[] }>;
+  /** The v2 attributes the vendor's migration guide renames (to their v3 name) or removes, per type. */
+  v2?: { from: string; renames: Record<string, Record<string, string>>; removed: Record<string, string[]> };
+};
 
 /** The committed schema of the vendor's provider (its beta.24 build): every type and attribute the mapping must cover. */
 export const PROVIDER_SCHEMA = SCHEMA;
@@ -69,10 +74,13 @@ export function attributeName(attribute: string): string {
   return attribute.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-/** The attribute a deprecated one stands for, as the provider's schema says (`DEPRECATED: Use 'format' instead.`). */
+/**
+ * The attribute a deprecated one stands for, as the provider's schema says (`DEPRECATED: Use
+ * 'format' instead.`), or a v2 one the migration guide renames: a v2 state may still hold it.
+ */
 function aliasOf(type: string, attribute: string): string | undefined {
   const deprecated = SCHEMA.resources[type]?.attributes[attribute]?.deprecated;
-  return typeof deprecated === "string" ? /Use '([a-z0-9_]+)'/.exec(deprecated)?.[1] : undefined;
+  return (typeof deprecated === "string" ? /Use '([a-z0-9_]+)'/.exec(deprecated)?.[1] : undefined) ?? SCHEMA.v2?.renames[type]?.[attribute];
 }
 
 /** The key a connector's attribute sets, by the catalogue's name of it. */
@@ -104,6 +112,7 @@ export function mapAttribute(t: TerraformType, attribute: string): AttributeMapp
   // A key the platform dropped in a newer version (the catalogue's removedKeys), set by the attribute or by what it is an alias of: the state may still hold it.
   const removed = removedKey(t.spec, attribute) ?? (of ? removedKey(t.spec, of) : undefined);
   if (removed) return { to: "dropped", why: `the platform dropped ${removed} in a newer version: an object no longer uses it` };
+  if (SCHEMA.v2?.removed[t.type]?.includes(attribute)) return { to: "dropped", why: "a v2 attribute that v3 removed with no replacement (the vendor's migration guide): an object no longer uses it" };
   return undefined;
 }
 
@@ -119,6 +128,18 @@ export interface MappedInstance {
   unmapped: string[];
 }
 
+/**
+ * A value in its key's type: v2 held some attributes in another type than v3 (the migration
+ * guide's "Attribute types": `ssh_port` "22" → 22, MySQL's `snapshot_gtid` true → "Yes", a
+ * number → its string). Anything else as it is.
+ */
+export function asKeyType(key: KeySpec, value: unknown): unknown {
+  if (key.type === "integer" && typeof value === "string" && /^-?\d+$/.test(value.trim())) return Number(value);
+  if (key.type === "string" && typeof value === "number") return String(value);
+  if (key.type === "string" && typeof value === "boolean" && key.enum?.includes("Yes") && key.enum.includes("No")) return value ? "Yes" : "No";
+  return value;
+}
+
 const isSet = (v: unknown) => v !== null && v !== undefined && !(typeof v === "string" && v === "") && !(Array.isArray(v) && v.length === 0);
 
 /** Reads one instance of a mapped type; undefined when it names no object (no id). */
@@ -128,7 +149,8 @@ export function mapInstance(t: TerraformType, attributes: TerraformAttributes): 
   const dropped: MappedInstance["dropped"] = [];
   const unmapped: string[] = [];
   const aliases: { attribute: string; key: KeySpec }[] = [];
-  const set = (key: KeySpec, value: unknown) => {
+  const set = (key: KeySpec, given: unknown) => {
+    const value = asKeyType(key, given);
     if (key.secret && typeof value === "string") {
       secrets.set(key.key, value);
       config[key.key] = MASK;

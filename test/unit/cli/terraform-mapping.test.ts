@@ -77,6 +77,37 @@ describe("the Terraform mapping covers the vendor's provider", () => {
   });
 });
 
+describe("a v2 state", () => {
+  const types = terraformTypes();
+
+  it("has every rename of the vendor's migration guide land on a config key, and every removal said", () => {
+    const v2 = PROVIDER_SCHEMA.v2!;
+    expect(Object.keys(v2.renames).length).toBeGreaterThanOrEqual(5);
+    for (const [type, renames] of Object.entries(v2.renames)) {
+      for (const [old, now] of Object.entries(renames)) expect(mapAttribute(types.get(type)!, old), `${type}.${old}`).toMatchObject({ to: "alias", of: now, key: { name: attributeName(now) } });
+    }
+    for (const [type, removed] of Object.entries(v2.removed)) for (const a of removed) expect(mapAttribute(types.get(type)!, a), `${type}.${a}`).toMatchObject({ to: "dropped" });
+  });
+
+  it("imports a v2 PostgreSQL destination: renamed attributes, ssh_port as a string, the password a secret", () => {
+    const dest = types.get("streamkap_destination_postgresql")!;
+    const v2 = { id: "d1", name: "replica", connector: "postgresql", database_hostname: "db", database_dbname: "replica", database_username: "loader", database_password: "v2-pw", database_schema_name: "public", hard_delete: true, custom_primary_key: "id", ssh_port: "22" };
+    const read = mapInstance(dest, v2)!;
+    expect(read.unmapped).toEqual([]);
+    const config = (read.live as { config: Record<string, unknown> }).config;
+    expect(config).toMatchObject({ "database.database.user.defined": "replica", "connection.username": "loader", "connection.password": "********", "table.name.prefix": "public", "delete.enabled": true, "primary.key.fields": "id", "ssh.port": 22 });
+    expect([...read.secrets]).toEqual([["connection.password", "v2-pw"]]);
+  });
+
+  it("reads a v2 MySQL snapshot_gtid boolean as the v3 Yes/No, and drops what v3 removed", () => {
+    const mysql = mapInstance(types.get("streamkap_source_mysql")!, { id: "m1", name: "m", snapshot_gtid: false })!;
+    expect((mysql.live as { config: Record<string, unknown> }).config["snapshot.gtid"]).toBe("No");
+    const s3 = mapInstance(types.get("streamkap_destination_s3")!, { id: "s1", name: "s", filename_prefix: "x/", bucket_name: "b" })!;
+    expect(s3.dropped.map((d) => d.attribute)).toEqual(["filename_prefix"]);
+    expect((s3.live as { config: Record<string, unknown> }).config["aws.s3.bucket.name"]).toBe("b");
+  });
+});
+
 describe("Terraform addresses", () => {
   it("make readable, stable identifiers' labels", () => {
     expect(addressLabel("streamkap_tag.team")).toBe("team");
