@@ -8,7 +8,8 @@ import { adminScopeCommands, countsText, importFile, programFiles, projectName, 
 import { buildProgram, type Kind, type ProgramModel } from "./import/model.js";
 import { readTenant } from "./import/tenant.js";
 import { readTerraformInput, TerraformInputError, terraformShow, type TerraformShow } from "./import/terraform/state.js";
-import { handover, stateTenant } from "./import/terraform/tenant.js";
+import { driftLines } from "./import/terraform/drift.js";
+import { handover, stateTenant, type StateTenant } from "./import/terraform/tenant.js";
 import type { CommandIO } from "./io.js";
 import { exportStack, stackSettingsConfig } from "./pulumi.js";
 import { cdcKindOf } from "./types.js";
@@ -161,6 +162,7 @@ async function importFromTerraform(options: ImportOptions, out: string, deps: Im
   const state = stateTenant(instances);
   const model = buildProgram(state.tenant, { names: options.names, rawConfig: options.rawConfig, label: state.label, secretValue: state.secretValue });
   const adopted = model.resources.map((r) => state.addresses.get(`${r.kind}\0${r.id}`)).filter((i) => i !== undefined);
+  const drift = await compareLive(deps, state, model, options);
   const handoverPath = options.handover === undefined ? resolve(out, "terraform-handover.tf") : isAbsolute(options.handover) ? options.handover : resolve(deps.cwd, options.handover);
   const { file: handoverText, stateRm } = handover(adopted);
   const project = options.project ?? projectName(basename(out));
@@ -183,6 +185,8 @@ async function importFromTerraform(options: ImportOptions, out: string, deps: Im
   const lines = [`Read from ${from}: ${instances.filter((i) => i.type.startsWith("streamkap_")).length} streamkap_* instance(s), ${adopted.length} adopted.`, summary(model, out, written, [], options, secretsSet ? options.secretsStack : undefined).trimEnd()];
   const notCarried = [...state.unmapped, ...state.warnings];
   if (notCarried.length > 0) lines.push("", "Not carried over (by Terraform address):", ...notCarried.map((w) => `  - ${w}`));
+  if (drift.lines.length > 0) lines.push("", "Drift: the live objects differ from the state (by Terraform address):", ...drift.lines.map((w) => `  - ${w}`));
+  else lines.push("", drift.compared);
   if (secretsSet) lines.push("", `The ${model.secrets.length} secret(s) of the state are set in stack ${options.secretsStack}'s config as secrets (pulumi config set --secret).`);
   else if (model.secrets.length > 0) lines.push("", "The state holds the secrets' values: pass --secrets-stack <stack> to have them set, or set each with the commands above.");
   lines.push(
@@ -194,6 +198,34 @@ async function importFromTerraform(options: ImportOptions, out: string, deps: Im
   );
   deps.stdout(`${lines.join("\n")}\n`);
   return { code: 0, model, written };
+}
+
+/**
+ * Drift in Terraform's world: with the API's settings in the environment (CDC_API_URL,
+ * CDC_CLIENT_ID, CDC_CLIENT_SECRET, as for an import from the API), the tenant is read (read only)
+ * and written as the same program, named from the same addresses, to compare with the state's.
+ * Without them nothing is read, and the summary says so.
+ */
+async function compareLive(deps: ImportDeps, state: StateTenant, model: ProgramModel, options: ImportOptions): Promise<{ lines: string[]; compared: string }> {
+  if (model.resources.length === 0) return { lines: [], compared: "" };
+  let settings: ReturnType<typeof resolveSettings>;
+  try {
+    settings = resolveSettings({}, deps.env);
+  } catch {
+    return { lines: [], compared: "Not compared with the live objects: set CDC_API_URL, CDC_CLIENT_ID and CDC_CLIENT_SECRET to have the import read them (read only) and say where they differ from the state." };
+  }
+  const api = deps.createClient(settings, resolveTuning({}, deps.env));
+  try {
+    const kinds = new Set(model.resources.map((r) => r.kind));
+    const tenant = await readTenant(api, { kinds });
+    // A topic the state declares is written whatever its partitions: so is its live twin.
+    for (const t of tenant.Topic) if (state.addresses.has(`Topic\0${t.id}`)) t.declared = true;
+    const live = buildProgram(tenant, { kinds, names: options.names, rawConfig: options.rawConfig, label: state.label });
+    const lines = driftLines(model, live, (r) => state.addresses.get(`${r.kind}\0${r.id}`)?.address);
+    return { lines, compared: `Compared with the live objects at ${settings.apiUrl} (read only): they match the state.` };
+  } finally {
+    await api.close().catch(() => undefined);
+  }
 }
 
 /** Puts the state's secrets into the stack's config (created when missing), each value on stdin: never an argument, never printed. */

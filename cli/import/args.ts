@@ -49,7 +49,9 @@ Options:
                                  Every streamkap_* resource becomes a resource named from its address;
                                  the state's secrets go into the stack's config, never into a file.
                                  Writes the handover for Terraform (removed blocks) and prints the
-                                 \`terraform state rm\` commands; makes no API call
+                                 \`terraform state rm\` commands. With CDC_API_URL, CDC_CLIENT_ID and
+                                 CDC_CLIENT_SECRET set it reads the live objects (read only) and says
+                                 where they differ from the state; without them it makes no API call
       --secrets-stack <name>     with --from-terraform: the stack of the written program to set the
                                  secrets in (\`pulumi config set --secret\`; created if missing)
       --handover <file>          with --from-terraform: where to write the removed blocks

@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { mapAttribute, PROVIDER_SCHEMA, terraformTypes } from "../../cli/import/terraform/mapping.js";
 import { destinationConnectorSchema, sourceConnectorSchema, tagSchema, type CdcClient } from "../../provider/client/index.js";
 import { pipelineSchema, transformSchema } from "../../provider/pipelines/schemas.js";
 import { CDC_CLI, runCdc } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { tfInstance as instance, tfResource as resource, tfState } from "../support/terraform-state.js";
 import { webClient } from "../support/web.js";
 
 // Issue 41 in plain `npm test`, with no vendor build: objects made through the API, the
@@ -23,26 +23,6 @@ const REPO_ROOT = resolve(__dirname, "..", "..");
 const PASSWORD = "tf-engine-test-db-password";
 const WRITE = /^(POST|PUT|PATCH|DELETE) /;
 const writes = (emulator: RunningEmulator) => Object.fromEntries(Object.entries(emulator.stats().requests).filter(([route, n]) => n > 0 && WRITE.test(route) && !/^POST \/auth\//.test(route)));
-
-/** One instance of `type` as the vendor's provider writes it: every attribute of its schema, its defaults, then `values`. */
-function instance(type: string, values: Record<string, unknown>, indexKey?: number) {
-  const t = terraformTypes().get(type)!;
-  const attributes: Record<string, unknown> = {};
-  for (const name of Object.keys(PROVIDER_SCHEMA.resources[type]!.attributes)) {
-    const m = mapAttribute(t, name);
-    attributes[name] = m?.to === "config" && m.key.default !== undefined ? m.key.default : null;
-  }
-  Object.assign(attributes, values);
-  const sensitive = Object.entries(PROVIDER_SCHEMA.resources[type]!.attributes).filter(([n, a]) => (a as { sensitive?: boolean }).sensitive && attributes[n] !== null);
-  return {
-    ...(indexKey !== undefined ? { index_key: indexKey } : {}),
-    schema_version: 0,
-    attributes,
-    sensitive_attributes: sensitive.map(([n]) => [{ type: "get_attr", value: n }]),
-  };
-}
-
-const resource = (type: string, name: string, instances: unknown[]) => ({ mode: "managed", type, name, provider: 'provider["registry.terraform.io/streamkap-com/streamkap"]', instances });
 
 describe("pulumi-cdc import --from-terraform of a state file, under the real engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
@@ -94,13 +74,7 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
     const topicId = `source_${source.id}.public.orders`;
 
     // The state the vendor's provider writes for them (its attribute names, from the committed schema).
-    const state = {
-      version: 4,
-      terraform_version: "1.11.4",
-      serial: 9,
-      lineage: "5f1d6a4e-0000-4000-8000-000000000041",
-      outputs: {},
-      resources: [
+    const state = tfState([
         resource("streamkap_tag", "team", team.map((t, i) => instance("streamkap_tag", { id: t.id, name: t.name, description: null, type: [...t.type].sort(), system: false, custom: true }, i))),
         resource("streamkap_source_postgresql", "orders", [
           instance("streamkap_source_postgresql", {
@@ -162,11 +136,9 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
         ]),
         // At the platform's partitions and with no tags: declared all the same, so adopted.
         resource("streamkap_topic", "orders", [instance("streamkap_topic", { topic_id: topicId, partition_count: 3, tags: null })]),
-      ],
-      check_results: null,
-    };
+    ]);
     const stateFile = join(work, "terraform.tfstate");
-    await writeFile(stateFile, `${JSON.stringify(state, null, 2)}\n`);
+    await writeFile(stateFile, state);
 
     // The program (no API call), then, once its stack exists, again with the secret set in the stack's config (on stdin).
     const program = join(work, "program");
