@@ -64,9 +64,12 @@ describe.skipIf(skip !== undefined)("pulumi-cdc import --from-terraform against 
 
       const program = join(work, `program-${lang}`);
       emulator.resetStats();
-      const first = await runCdc(["import", "--from-terraform", dir, "--out", program, "--lang", lang], { cwd: work, env: tfEnv });
+      // With the API's settings: the live objects, read with no write, match what terraform recorded.
+      const cdcApi = { CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret };
+      const first = await runCdc(["import", "--from-terraform", dir, "--out", program, "--lang", lang], { cwd: work, env: { ...tfEnv, ...cdcApi } });
       expect(first.code, first.stderr).toBe(0);
       expect(first.stdout).toContain("15 streamkap_* instance(s), 15 adopted");
+      expect(first.stdout).toContain("they match the state");
       if (lang === "typescript") await symlink(join(REPO_ROOT, "node_modules"), join(program, "node_modules"), "dir");
       const stack = await TestStack.create(program, { stackName: "migrated", env: { PATH: `${join(REPO_ROOT, "bin")}:${process.env.PATH}` } });
       stacks.push(stack);
