@@ -53,8 +53,12 @@ export function pulumiRunner(options: { binary?: string; env?: NodeJS.ProcessEnv
           resolve({ code, stdout: String(stdout), stderr: String(stderr) });
         },
       );
-      // A value given on stdin (a secret for `config set --secret`) never shows in the process's arguments.
-      child.stdin?.end(perCall?.input ?? "");
+      // A value given on stdin (a secret for `config set --secret`) never shows in the process's
+      // arguments. A command that exits without reading its stdin closes the pipe: the write's
+      // EPIPE is no failure of the runner (the exit code says how the command went).
+      child.stdin?.on("error", () => undefined);
+      if (perCall?.input !== undefined) child.stdin?.end(perCall.input);
+      else child.stdin?.end();
     });
 }
 
