@@ -7,12 +7,15 @@ import type { ImportOptions } from "./import/args.js";
 import { adminScopeCommands, countsText, importFile, programFiles, projectName, pythonSdkDir, secretCommands } from "./import/files.js";
 import { buildProgram, type Kind, type ProgramModel } from "./import/model.js";
 import { readTenant } from "./import/tenant.js";
+import { readTerraformInput, TerraformInputError, terraformShow, type TerraformShow } from "./import/terraform/state.js";
+import { driftLines } from "./import/terraform/drift.js";
+import { handover, stateTenant, type StateTenant } from "./import/terraform/tenant.js";
 import type { CommandIO } from "./io.js";
 import { exportStack, stackSettingsConfig } from "./pulumi.js";
 import { cdcKindOf } from "../provider/resource-types.js";
 
 /** Everything the command touches outside itself, injectable for tests: the commands' IO. */
-export type ImportDeps = CommandIO;
+export type ImportDeps = CommandIO & { terraformShow?: TerraformShow };
 
 /** Files whose presence says a directory already holds a Pulumi program. */
 const PROGRAM_FILES = ["Pulumi.yaml", "Pulumi.yml", "index.ts", "package.json", "main.go", "__main__.py"];
@@ -54,6 +57,7 @@ export async function runImport(options: ImportOptions, deps: ImportDeps): Promi
     const out = isAbsolute(options.out) ? options.out : resolve(deps.cwd, options.out);
     // Before any API call: a refusal here costs the user nothing.
     await checkOut(out, options.force);
+    if (options.fromTerraform !== undefined) return await importFromTerraform(options, out, deps);
     const importPath = options.importFile === undefined ? undefined : isAbsolute(options.importFile) ? options.importFile : resolve(deps.cwd, options.importFile);
     let config: Record<string, string> = {};
     let managed: Map<Kind | "ClientCredential", Set<string>> | undefined;
@@ -102,7 +106,7 @@ export async function runImport(options: ImportOptions, deps: ImportDeps): Promi
     deps.stdout(summary(model, out, written, tenant.notes, options));
     return { code: 0, model, written };
   } catch (error) {
-    const message = error instanceof OutDirError || error instanceof DirectoryError ? error.message : describeError(error);
+    const message = error instanceof OutDirError || error instanceof DirectoryError || error instanceof TerraformInputError ? error.message : describeError(error);
     deps.stderr(`pulumi-cdc import: ${redact(message)}\nNothing was written.\n`);
     return { code: EXIT_ERROR };
   } finally {
@@ -120,7 +124,8 @@ function pythonSdkOption(out: string): { pythonSdk?: string } {
   return { pythonSdk: rel.startsWith("..") ? rel : `./${rel}` };
 }
 
-function summary(model: ProgramModel, out: string, written: readonly string[], notes: readonly string[], options: ImportOptions): string {
+/** `secretsIn`: the stack whose config the import already set the secrets in (--secrets-stack): neither its init nor the secrets' commands are printed. */
+function summary(model: ProgramModel, out: string, written: readonly string[], notes: readonly string[], options: ImportOptions, secretsIn?: string): string {
   const lines = [`Wrote a ${LANG_NAMES[options.lang]} program for ${countsText(model)} to ${out}:`];
   for (const path of written) lines.push(`  ${path.startsWith(`${out}/`) ? relative(out, path) : path}`);
   for (const note of notes) lines.push(`Note: ${note}.`);
@@ -133,9 +138,11 @@ function summary(model: ProgramModel, out: string, written: readonly string[], n
   }
   lines.push("", "Next, in that directory:");
   if (options.lang === "typescript") lines.push("  npm install");
-  lines.push("  pulumi stack init <stack>", "  pulumi config set cdc:apiUrl <url>; pulumi config set cdc:clientId <id>; pulumi config set --secret cdc:clientSecret");
+  if (secretsIn === undefined) lines.push("  pulumi stack init <stack>");
+  else lines.push(`  pulumi stack select ${secretsIn}`);
+  lines.push("  pulumi config set cdc:apiUrl <url>; pulumi config set cdc:clientId <id>; pulumi config set --secret cdc:clientSecret");
   for (const c of adminScopeCommands(model)) lines.push(`  ${c}`);
-  if (model.secrets.length > 0) {
+  if (model.secrets.length > 0 && secretsIn === undefined) {
     lines.push("", "Set the secrets the API masks (each command asks for the value):");
     for (const c of secretCommands(model)) lines.push(`  ${c}`);
   }
@@ -143,3 +150,92 @@ function summary(model: ProgramModel, out: string, written: readonly string[], n
   return `${lines.join("\n")}\n`;
 }
 
+
+/**
+ * `pulumi-cdc import --from-terraform`: the same program, read from a Terraform state instead of
+ * the API (no API call), with the handover that makes Terraform let go, and the state's secrets
+ * put into the stack's config (`--secrets-stack`) or left for commands the summary prints.
+ */
+async function importFromTerraform(options: ImportOptions, out: string, deps: ImportDeps): Promise<{ code: number; model?: ProgramModel; written?: string[] }> {
+  const input = isAbsolute(options.fromTerraform!) ? options.fromTerraform! : resolve(deps.cwd, options.fromTerraform!);
+  const { instances, from } = await readTerraformInput(input, deps.terraformShow ?? terraformShow);
+  const state = stateTenant(instances);
+  const model = buildProgram(state.tenant, { names: options.names, rawConfig: options.rawConfig, label: state.label, secretValue: state.secretValue });
+  const adopted = model.resources.map((r) => state.addresses.get(`${r.kind}\0${r.id}`)).filter((i) => i !== undefined);
+  const drift = await compareLive(deps, state, model, options);
+  const handoverPath = options.handover === undefined ? resolve(out, "terraform-handover.tf") : isAbsolute(options.handover) ? options.handover : resolve(deps.cwd, options.handover);
+  const { file: handoverText, stateRm } = handover(adopted);
+  const project = options.project ?? projectName(basename(out));
+  const files = programFiles(model, { lang: options.lang, project, ...(options.lang === "python" ? pythonSdkOption(out) : {}) });
+  await mkdir(out, { recursive: true });
+  const written: string[] = [];
+  for (const [name, text] of files) {
+    const path = resolve(out, name);
+    await writeFile(path, text);
+    written.push(path);
+  }
+  await mkdir(dirname(handoverPath), { recursive: true });
+  await writeFile(handoverPath, handoverText);
+  written.push(handoverPath);
+  let secretsSet = false;
+  if (options.secretsStack !== undefined && model.secrets.length > 0) {
+    await setSecrets(deps, out, options.secretsStack, model);
+    secretsSet = true;
+  }
+  const lines = [`Read from ${from}: ${instances.filter((i) => i.type.startsWith("streamkap_")).length} streamkap_* instance(s), ${adopted.length} adopted.`, summary(model, out, written, [], options, secretsSet ? options.secretsStack : undefined).trimEnd()];
+  const notCarried = [...state.unmapped, ...state.warnings];
+  if (notCarried.length > 0) lines.push("", "Not carried over (by Terraform address):", ...notCarried.map((w) => `  - ${w}`));
+  if (drift.lines.length > 0) lines.push("", "Drift: the live objects differ from the state (by Terraform address):", ...drift.lines.map((w) => `  - ${w}`));
+  else lines.push("", drift.compared);
+  if (secretsSet) lines.push("", `The ${model.secrets.length} secret(s) of the state are set in stack ${options.secretsStack}'s config as secrets (pulumi config set --secret).`);
+  else if (model.secrets.length > 0) lines.push("", "The state holds the secrets' values: pass --secrets-stack <stack> to have them set, or set each with the commands above.");
+  lines.push(
+    "",
+    `Terraform's handover (${relative(deps.cwd, handoverPath) || handoverPath}): once \`pulumi up\` has adopted everything, delete the streamkap_* resource blocks,`,
+    "add that file to the Terraform configuration and run `terraform apply` (Terraform >= 1.7): it forgets them, destroying nothing.",
+    "On an older Terraform, run instead:",
+    ...stateRm.map((c) => `  ${c}`),
+  );
+  deps.stdout(`${lines.join("\n")}\n`);
+  return { code: 0, model, written };
+}
+
+/**
+ * Drift in Terraform's world: with the API's settings in the environment (CDC_API_URL,
+ * CDC_CLIENT_ID, CDC_CLIENT_SECRET, as for an import from the API), the tenant is read (read only)
+ * and written as the same program, named from the same addresses, to compare with the state's.
+ * Without them nothing is read, and the summary says so.
+ */
+async function compareLive(deps: ImportDeps, state: StateTenant, model: ProgramModel, options: ImportOptions): Promise<{ lines: string[]; compared: string }> {
+  if (model.resources.length === 0) return { lines: [], compared: "" };
+  let settings: ReturnType<typeof resolveSettings>;
+  try {
+    settings = resolveSettings({}, deps.env);
+  } catch {
+    return { lines: [], compared: "Not compared with the live objects: set CDC_API_URL, CDC_CLIENT_ID and CDC_CLIENT_SECRET to have the import read them (read only) and say where they differ from the state." };
+  }
+  const api = deps.createClient(settings, resolveTuning({}, deps.env));
+  try {
+    const kinds = new Set(model.resources.map((r) => r.kind));
+    const tenant = await readTenant(api, { kinds });
+    // A topic the state declares is written whatever its partitions: so is its live twin.
+    for (const t of tenant.Topic) if (state.addresses.has(`Topic\0${t.id}`)) t.declared = true;
+    const live = buildProgram(tenant, { kinds, names: options.names, rawConfig: options.rawConfig, label: state.label });
+    const lines = driftLines(model, live, (r) => state.addresses.get(`${r.kind}\0${r.id}`)?.address);
+    return { lines, compared: `Compared with the live objects at ${settings.apiUrl} (read only): they match the state.` };
+  } finally {
+    await api.close().catch(() => undefined);
+  }
+}
+
+/** Puts the state's secrets into the stack's config (created when missing), each value on stdin: never an argument, never printed. */
+async function setSecrets(deps: ImportDeps, out: string, stack: string, model: ProgramModel): Promise<void> {
+  const selected = await deps.runPulumi(["stack", "select", "--create", stack], out);
+  if (selected.code !== 0) throw new Error(`pulumi stack select --create ${stack} failed in ${out}: ${selected.stderr.trim().split("\n").slice(-2).join(" ")}`);
+  for (const secret of model.secrets) {
+    const value = model.secretValues?.get(secret.name);
+    if (value === undefined) continue;
+    const set = await deps.runPulumi(["config", "set", "--secret", "--stack", stack, secret.name], out, { input: value });
+    if (set.code !== 0) throw new Error(`pulumi config set --secret ${secret.name} failed: ${set.stderr.trim().split("\n").slice(-2).join(" ")}`);
+  }
+}

@@ -16,7 +16,7 @@ export interface PulumiResult {
  * Runs `pulumi <args>` in `cwd`. Injectable so the command logic is testable without the CLI.
  * `timeoutMs` overrides the runner's bound for a command that does real work (a refresh).
  */
-export type PulumiRunner = (args: readonly string[], cwd: string, options?: { timeoutMs?: number }) => Promise<PulumiResult>;
+export type PulumiRunner = (args: readonly string[], cwd: string, options?: { timeoutMs?: number; input?: string }) => Promise<PulumiResult>;
 
 /** A `pulumi` command failed; the message carries Pulumi's own error lines, redacted. */
 export class PulumiCommandError extends Error {
@@ -36,7 +36,7 @@ export function pulumiRunner(options: { binary?: string; env?: NodeJS.ProcessEnv
   return (args, cwd, perCall) =>
     new Promise((resolve, reject) => {
       const timeout = perCall?.timeoutMs ?? defaultTimeout;
-      execFile(
+      const child = execFile(
         binary,
         [...args, ...ENGINE_FLAGS],
         { cwd, env: options.env ?? process.env, timeout, killSignal: "SIGKILL", maxBuffer: 256 * 1024 * 1024, windowsHide: true },
@@ -53,6 +53,12 @@ export function pulumiRunner(options: { binary?: string; env?: NodeJS.ProcessEnv
           resolve({ code, stdout: String(stdout), stderr: String(stderr) });
         },
       );
+      // A value given on stdin (a secret for `config set --secret`) never shows in the process's
+      // arguments. A command that exits without reading its stdin closes the pipe: the write's
+      // EPIPE is no failure of the runner (the exit code says how the command went).
+      child.stdin?.on("error", () => undefined);
+      if (perCall?.input !== undefined) child.stdin?.end(perCall.input);
+      else child.stdin?.end();
     });
 }
 

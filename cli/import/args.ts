@@ -43,6 +43,19 @@ Options:
       --raw-config <glob>        write the config of the connectors whose name matches as a raw
                                  map of the platform's keys instead of the typed helper (repeat for several)
   -C, --cwd <dir>                where --stack's Pulumi project is (default: the current directory)
+      --from-terraform <state>   read the objects from a Terraform state instead of the API: a
+                                 terraform.tfstate (format 4), the output of \`terraform show -json\`,
+                                 or a Terraform working directory (terraform show -json is run there).
+                                 Every streamkap_* resource becomes a resource named from its address;
+                                 the state's secrets go into the stack's config, never into a file.
+                                 Writes the handover for Terraform (removed blocks) and prints the
+                                 \`terraform state rm\` commands. With CDC_API_URL, CDC_CLIENT_ID and
+                                 CDC_CLIENT_SECRET set it reads the live objects (read only) and says
+                                 where they differ from the state; without them it makes no API call
+      --secrets-stack <name>     with --from-terraform: the stack of the written program to set the
+                                 secrets in (\`pulumi config set --secret\`; created if missing)
+      --handover <file>          with --from-terraform: where to write the removed blocks
+                                 (default <out>/terraform-handover.tf)
   -h, --help                     show this help
 
 API settings: with --stack, the stack's config (cdc:apiUrl, cdc:clientId, cdc:clientSecret or
@@ -70,6 +83,9 @@ export interface ImportOptions {
   importFile?: string;
   rawConfig: string[];
   cwd?: string;
+  fromTerraform?: string;
+  secretsStack?: string;
+  handover?: string;
 }
 
 export type ImportCommand = { command: "help"; usage: string } | { command: "import"; options: ImportOptions };
@@ -113,6 +129,9 @@ export function parseImportArgs(argv: readonly string[]): ImportCommand {
         "pulumi-import-file": { type: "string" },
         "raw-config": { type: "string", multiple: true },
         cwd: { type: "string", short: "C" },
+        "from-terraform": { type: "string" },
+        "secrets-stack": { type: "string" },
+        handover: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -138,6 +157,14 @@ export function parseImportArgs(argv: readonly string[]): ImportCommand {
   const stack = values.stack === undefined ? undefined : nonEmpty("--stack", values.stack as string).trim();
   const skipManaged = values["skip-managed"] === true;
   if (skipManaged && stack === undefined) throw new UsageError("--skip-managed needs --stack <name>: the stack whose objects to leave out", IMPORT_USAGE);
+  const fromTerraform = values["from-terraform"] === undefined ? undefined : nonEmpty("--from-terraform", values["from-terraform"] as string);
+  for (const flag of ["secrets-stack", "handover"]) {
+    if (values[flag] !== undefined && fromTerraform === undefined) throw new UsageError(`--${flag} goes with --from-terraform <state>`, IMPORT_USAGE);
+  }
+  if (fromTerraform !== undefined) {
+    const apiOnly = (["stack", "skip-managed", "kind", "tag"] as const).find((f) => values[f] !== undefined);
+    if (apiOnly) throw new UsageError(`--${apiOnly} reads the API, and --from-terraform reads the state instead: leave one of them out`, IMPORT_USAGE);
+  }
   const options: ImportOptions = {
     out,
     force: values.force === true,
@@ -151,6 +178,9 @@ export function parseImportArgs(argv: readonly string[]): ImportCommand {
     ...(values.project !== undefined ? { project: nonEmpty("--project", values.project as string) } : {}),
     ...(values["pulumi-import-file"] !== undefined ? { importFile: nonEmpty("--pulumi-import-file", values["pulumi-import-file"] as string) } : {}),
     ...(values.cwd !== undefined ? { cwd: nonEmpty("--cwd", values.cwd as string) } : {}),
+    ...(fromTerraform !== undefined ? { fromTerraform } : {}),
+    ...(values["secrets-stack"] !== undefined ? { secretsStack: nonEmpty("--secrets-stack", values["secrets-stack"] as string) } : {}),
+    ...(values.handover !== undefined ? { handover: nonEmpty("--handover", values.handover as string) } : {}),
   };
   return { command: "import", options };
 }

@@ -56,6 +56,11 @@ export interface ProgramModel {
   warnings: string[];
   /** The operator's admin scope the tenant was read through: the program's stack must set it too. */
   adminScope?: AdminScope;
+  /**
+   * The values of secrets the source of the model holds in plain text (a Terraform state), by
+   * their config name: put into the stack's config as secrets, never into a file the import writes.
+   */
+  secretValues?: ReadonlyMap<string, string>;
 }
 
 /** `cdc:adminTenantId` and `cdc:adminServiceId`, as the import was run with them. */
@@ -80,6 +85,10 @@ export interface Selection {
   /** The client id the import read the tenant with, marked in the credentials' comment. */
   clientId?: string;
   adminScope?: AdminScope;
+  /** What an object's identifier is made from, when not its name (a Terraform address). */
+  label?: (kind: Kind, id: string) => string | undefined;
+  /** A secret's value the source holds (a Terraform state), by the object and the setting's key; undefined when it has none. */
+  secretValue?: (kind: Kind, id: string, key: string) => string | undefined;
 }
 
 /** The suffix of identifiers per kind (`ordersSource`), and how messages name one object of it: its declaration's. */
@@ -124,7 +133,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
     if (why === undefined) chosen.push(c);
     else excluded.set(`${c.kind}\0${c.id}`, why);
   }
-  const nameables: Nameable[] = chosen.map((c) => ({ id: c.id, name: c.name, suffix: SUFFIX(c.kind) }));
+  const nameables: Nameable[] = chosen.map((c) => ({ id: c.id, name: selection.label?.(c.kind, c.id) ?? c.name, suffix: SUFFIX(c.kind) }));
   const catalogued = KIND_ORDER.flatMap((k) => catalogueOf(k)?.kind ?? []);
   const usedHelpers = new Set<string>([...KIND_ORDER.map(SUFFIX), "codeImplementation", ...catalogued.flatMap(helperNames)]);
   const idents = assignIdentifiers(nameables, usedHelpers);
@@ -143,6 +152,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
   const references = (kind: Kind, ids: readonly string[]) => sortRefs(ids.map((id) => ref(kind, id))).map((r) => new Reference(r));
 
   const secrets: Secret[] = [];
+  const secretValues = new Map<string, string>();
   const warnings: string[] = [];
   const resources: Resource[] = [];
 
@@ -162,6 +172,8 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
       secret: (setting, what) => {
         const s = new Secret(secretConfigName(ident, setting, used), `${LABEL(c.kind)} "${c.name}": ${what}`);
         secrets.push(s);
+        const value = selection.secretValue?.(c.kind, c.id, what);
+        if (value !== undefined) secretValues.set(s.name, value);
         return s;
       },
       config: (code, live, { raw }) => {
@@ -194,7 +206,14 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
       credentials.push(credentialNote(cred, selection.clientId));
     }
   }
-  return { resources, secrets, credentials, warnings, ...(selection.adminScope ? { adminScope: selection.adminScope } : {}) };
+  return {
+    resources,
+    secrets,
+    credentials,
+    warnings,
+    ...(selection.adminScope ? { adminScope: selection.adminScope } : {}),
+    ...(secretValues.size > 0 ? { secretValues } : {}),
+  };
 }
 
 function catalogueOf(kind: Kind) {

@@ -3,6 +3,7 @@ import { knowable } from "../check.js";
 import { declareInputs } from "./inputs.js";
 import { echo, STRINGS } from "./shared.js";
 import type { KindSpec } from "./spec.js";
+import type { KindTerraform } from "./terraform.js";
 
 /** The longest description the API keeps. */
 const DESCRIPTION_MAX = 1024;
@@ -37,6 +38,22 @@ export const CLIENT_CREDENTIAL = {
   plural: "client credentials",
   report: "client_credential",
   imported: { flag: "client-credentials", suffix: "ClientCredential", order: 11, listedOnly: true },
+  terraform: {
+    types: ["streamkap_client_credential"],
+    attributes: {
+      id: "the client id (the credential's id)",
+      client_id: "clientId",
+      role_ids: "roleIds",
+      description: "description",
+      service_id: "serviceId",
+      secret: "secret (a secret: the state keeps the one shown at creation)",
+      roles: "(read back: roleKeys)",
+      created_at: "(read back: createdAt)",
+    },
+    notAdopted:
+      "pulumi-cdc's ClientCredential cannot adopt an existing credential (it has no adoptId), as `pulumi-cdc import` lists credentials without adopting them: keep it in Terraform, or create a ClientCredential and move its users to the new secret",
+    live: () => undefined,
+  } satisfies KindTerraform,
   description:
     "An API client credential for a downstream service. Its roles and description change in place (the client id and secret stay); a new service id replaces it, with a new secret. The API shows the secret only at creation: it is a Pulumi secret.",
   inputs,

@@ -6,6 +6,7 @@ import { DESTINATION_CODES, echo, list, nameInput, SOURCE_CODES, STRINGS, tagsIn
 import type { DestinationConnector } from "../client/schemas.js";
 import type { ImportContext } from "./imported.js";
 import type { PropertySpec } from "./spec.js";
+import { tfString, tfStrings, type KindTerraform } from "./terraform.js";
 
 /** What sources and destinations share: one core (provider/resources/connector.ts), two kinds. */
 export function connectorKind<K extends "Source" | "Destination">(kind: K) {
@@ -123,6 +124,33 @@ export function connectorImport(kind: "Source" | "Destination") {
       const state = desiredStateOf(what, c.connector_status);
       if (state.note) ctx.note(state.note);
       return { connector, config, desiredState: state.value, tags: ctx.tags(connectorTags(c)) };
+    },
+  };
+}
+
+/**
+ * How a source or destination of a Terraform state reads: the attributes every connector type
+ * shares; the rest are its config, through the catalogue.
+ */
+export function connectorTerraform(kind: "Source" | "Destination"): KindTerraform {
+  const what = kind === "Source" ? "source" : "destination";
+  return {
+    attributes: {
+      id: "adoptId",
+      name: "name",
+      connector: "connector (also given by the resource type)",
+      connector_status: "desiredState (paused or stopped; active is the default)",
+      tags: "tags",
+    },
+    dropped: {
+      kc_cluster_id: `the Kafka Connect cluster the platform deployed the ${what} to: pulumi-cdc lets the platform choose, and an adopted ${what} stays where it is`,
+      timeouts: "Terraform's own operation timeouts: pulumi-cdc's are customTimeouts on the resource",
+    },
+    live: (a, config) => {
+      const id = tfString(a, "id");
+      if (!id) return undefined;
+      const connector: DestinationConnector = { id, name: tfString(a, "name") ?? "", connector: tfString(a, "connector") ?? "", connector_status: tfString(a, "connector_status") ?? null, config, tags: tfStrings(a, "tags") } as DestinationConnector;
+      return { id, live: connector };
     },
   };
 }

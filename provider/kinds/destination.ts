@@ -1,4 +1,4 @@
-import { connectorImport, connectorKind } from "./connector.js";
+import { connectorImport, connectorKind, connectorTerraform } from "./connector.js";
 import type { KindSpec } from "./spec.js";
 
 export const DESTINATION = {
@@ -14,6 +14,7 @@ export const DESTINATION = {
     section: "Destinations",
     ...connectorImport("Destination"),
   },
+  terraform: connectorTerraform("Destination"),
   internal: ["logicalName"],
   catalogue: { kind: "destination", codeProperty: "connector", module: "destinations" },
   ...connectorKind("Destination"),

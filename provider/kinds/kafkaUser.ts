@@ -6,6 +6,7 @@ import { isUnknown, MASK } from "../normalize.js";
 import { declareInputs } from "./inputs.js";
 import { echo, STRINGS } from "./shared.js";
 import type { KindSpec } from "./spec.js";
+import type { KindTerraform } from "./terraform.js";
 
 
 /** The pattern types, by meaning: a rule names its topic exactly, or by prefix; and what a rule is on. */
@@ -118,6 +119,22 @@ export const KAFKA_USER = {
   plural: "Kafka users",
   report: "kafka_user",
   internal: ["logicalName", "passwordDigest", "secretSalt"],
+  terraform: {
+    types: ["streamkap_kafka_user"],
+    attributes: {
+      id: "the username (the user's id)",
+      username: "username",
+      password: "password (a secret)",
+      whitelist_ips: "whitelistIps (the comma-separated list, split)",
+      is_create_schema_registry: "isCreateSchemaRegistry",
+      kafka_acls: "kafkaAcls (topic_name → topicName, operation, resource_pattern_type → resourcePatternType, resource)",
+      kafka_proxy_endpoint: "(read back: kafkaProxyEndpoint)",
+      schema_proxy_endpoint: "(read back: schemaProxyEndpoint)",
+    },
+    notAdopted:
+      "pulumi-cdc's KafkaUser has no adoptId to take over an existing user (the API never shows a password, so an adoption could not check the state's): keep it in Terraform, or replace it with a KafkaUser of another username",
+    live: () => undefined,
+  } satisfies KindTerraform,
   description:
     "A Kafka user of the platform's Kafka access: a broker user with ACL rules, for clients that read or write the platform's topics. The password is write-only (the API never returns it); ACLs, IPs or the schema-registry user changed outside Pulumi show in a plain `pulumi preview`.",
   inputs,

@@ -6,6 +6,7 @@ import type { LivePipeline } from "../pipelines/schemas.js";
 import { livePipelineView } from "../pipelines/view.js";
 import { refKey, type ImportContext } from "./imported.js";
 import type { KindSpec } from "./spec.js";
+import { tfString, tfStrings, type KindTerraform, type TerraformAttributes } from "./terraform.js";
 
 const id = (what: string) => knowable(z.string({ error: `is required: the ${what}, or its id` }).min(1, { error: `must not be empty: the ${what}, or its id` }));
 const ref = (what: string) =>
@@ -107,6 +108,39 @@ export const PIPELINE = {
     objects: (listed: readonly LivePipeline[]) => listed.map((p) => ({ id: p.id, name: p.name ?? "", tagIds: p.tags, live: p })),
     inputs: pipelineInputs,
   },
+  terraform: {
+    types: ["streamkap_pipeline"],
+    attributes: {
+      id: "adoptId",
+      name: "name",
+      source: "source (a reference to the adopted source) and sourceTopics (its topics)",
+      destination: "destination (a reference to the adopted destination)",
+      transforms: "transforms (references to the adopted transforms, with their topics)",
+      snapshot_new_tables: "snapshotNewTables",
+      tags: "tags",
+    },
+    dropped: {
+      topic_auto_discovery_transforms: "pulumi-cdc's Pipeline has no auto-discovery of a transform's topics: list them in transforms[].topics",
+      timeouts: "Terraform's own operation timeouts: pulumi-cdc's are customTimeouts on the resource",
+    },
+    live: (a) => {
+      const id = tfString(a, "id");
+      if (!id) return undefined;
+      const end = (name: string) => (a[name] && typeof a[name] === "object" ? (a[name] as TerraformAttributes) : {});
+      const source = end("source");
+      const transforms = Array.isArray(a.transforms) ? (a.transforms as TerraformAttributes[]) : [];
+      const pipeline: LivePipeline = {
+        id,
+        name: tfString(a, "name") ?? "",
+        snapshot_new_tables: a.snapshot_new_tables === true,
+        source: { id: tfString(source, "id") ?? "", name: tfString(source, "name") ?? null, connector: tfString(source, "connector") ?? null, topics: tfStrings(source, "topics") },
+        destination: { id: tfString(end("destination"), "id") ?? "", name: tfString(end("destination"), "name") ?? null, connector: tfString(end("destination"), "connector") ?? null },
+        transforms: transforms.flatMap((t) => tfStrings(t, "topics").map((topic) => ({ id: tfString(t, "id") ?? "", topic }))),
+        tags: tfStrings(a, "tags"),
+      };
+      return { id, live: pipeline };
+    },
+  } satisfies KindTerraform,
   description:
     "Joins a source to a destination: the source's topics it sends as they are, and per transform the topics of it it sends. Every field updates in place; changes made outside Pulumi, and deletion, show in a plain `pulumi preview`.",
   inputs,

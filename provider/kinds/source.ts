@@ -1,4 +1,4 @@
-import { connectorImport, connectorKind } from "./connector.js";
+import { connectorImport, connectorKind, connectorTerraform } from "./connector.js";
 import type { KindSpec } from "./spec.js";
 
 export const SOURCE = {
@@ -14,6 +14,7 @@ export const SOURCE = {
     section: "Sources",
     ...connectorImport("Source"),
   },
+  terraform: connectorTerraform("Source"),
   internal: ["logicalName"],
   catalogue: { kind: "source", codeProperty: "connector", module: "sources" },
   ...connectorKind("Source"),

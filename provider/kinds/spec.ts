@@ -1,4 +1,5 @@
 import type { ZodObject } from "zod";
+import type { KindTerraform } from "./terraform.js";
 import type { CdcClient } from "../client/index.js";
 import type { KindImport } from "./imported.js";
 
@@ -79,6 +80,8 @@ export interface KindSpec<N extends string = string> {
    * module of the plugin's typed resources (`cdc:sources:Postgresql`). Its config's secret keys
    * are secrets, as the catalogue says.
    */
+  /** How `pulumi-cdc import --from-terraform` reads the kind's objects out of a Terraform state. */
+  terraform?: KindTerraform;
   catalogue?: {
     kind: "source" | "destination" | "transform";
     codeProperty: "connector" | "transform";

@@ -4,6 +4,7 @@ import { declareInputs } from "./inputs.js";
 import { adoptCheck, echo, list, nameInput, STRINGS } from "./shared.js";
 import type { Tag } from "../client/schemas.js";
 import type { KindSpec } from "./spec.js";
+import { tfString, tfStrings, type KindTerraform } from "./terraform.js";
 
 /** The longest description the API keeps. */
 const DESCRIPTION_MAX = 1024;
@@ -47,6 +48,16 @@ export const TAG = {
     objects: (tags: readonly Tag[]) => tags.map((t) => ({ id: t.id, name: t.name, tagIds: [t.id], live: t, ...(t.system ? { referOnly: `the platform's own tag "${t.name}"` } : {}) })),
     inputs: (t: Tag) => ({ description: t.description || undefined, type: [...t.type] }),
   },
+  terraform: {
+    types: ["streamkap_tag"],
+    attributes: { id: "adoptId", name: "name", description: "description", type: "type", system: "(read: a system tag is referred to, never adopted)", custom: "(read back by the platform)" },
+    live: (a) => {
+      const id = tfString(a, "id");
+      if (!id) return undefined;
+      const tag: Tag = { id, name: tfString(a, "name") ?? "", description: tfString(a, "description") ?? "", type: tfStrings(a, "type") as Tag["type"], system: a.system === true, custom: a.custom !== false } as Tag;
+      return { id, live: tag };
+    },
+  } satisfies KindTerraform,
   internal: ["logicalName"],
   description: "A tag for organising sources, destinations, pipelines and the platform's other objects.",
   inputs,

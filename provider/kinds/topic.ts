@@ -4,6 +4,7 @@ import { declareInputs } from "./inputs.js";
 import { echo, STRINGS, tagsInput } from "./shared.js";
 import type { ImportContext } from "./imported.js";
 import type { KindSpec } from "./spec.js";
+import { tfString, tfStrings, type KindTerraform } from "./terraform.js";
 
 /** The most partitions a topic may have. */
 const PARTITIONS_MAX = 1000;
@@ -21,11 +22,19 @@ export interface ImportedTopic {
   partitions: number | undefined;
   tags: string[];
   owner: { kind: "source" | "transform"; id: string };
+  /** Declared by its team (a Terraform state's `streamkap_topic`): written even as the platform made it, since they manage it. */
+  declared?: true;
 }
 
-/** A topic a program needs: its partitions or tags are not what the platform made. */
+/** Who made a topic, from its id: `source_<id>.<schema>.<table>` or `transform_<id>_<version>.<name>`. */
+export function topicOwner(topicId: string): { owner: ImportedTopic["owner"]; name: string } | undefined {
+  const m = /^(source|transform)_([0-9a-f]+)(?:_\d+)?\.(.+)$/.exec(topicId);
+  return m ? { owner: { kind: m[1] as "source" | "transform", id: m[2]! }, name: m[3]! } : undefined;
+}
+
+/** A topic a program needs: its partitions or tags are not what the platform made, or its team declared it. */
 function tuned(t: ImportedTopic): boolean {
-  return (t.partitions !== undefined && t.partitions !== PLATFORM_TOPIC_PARTITIONS) || t.tags.length > 0;
+  return t.declared === true || (t.partitions !== undefined && t.partitions !== PLATFORM_TOPIC_PARTITIONS) || t.tags.length > 0;
 }
 
 const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInputs({
@@ -65,6 +74,18 @@ export const TOPIC = {
       return { topicId: t.id, partitionCount: t.partitions ?? PLATFORM_TOPIC_PARTITIONS, tags: ctx.tags(t.tags) };
     },
   },
+  terraform: {
+    types: ["streamkap_topic"],
+    attributes: { topic_id: "topicId (and adoption: a topic is its id)", partition_count: "partitionCount", tags: "tags" },
+    live: (a) => {
+      const id = tfString(a, "topic_id");
+      if (!id) return undefined;
+      const owner = topicOwner(id);
+      const partitions = typeof a.partition_count === "number" ? a.partition_count : undefined;
+      const topic: ImportedTopic = { id, name: owner?.name ?? id, partitions, tags: tfStrings(a, "tags"), owner: owner?.owner ?? { kind: "source", id: "" }, declared: true };
+      return { id, live: topic };
+    },
+  } satisfies KindTerraform,
   description:
     "Tunes a topic that a source (one per table) or a transform made: its partition count, which only grows, and its tags. Pulumi never creates or deletes the topic: destroy leaves it, and it goes with its source's table or its transform.",
   inputs,

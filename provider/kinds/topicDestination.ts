@@ -5,6 +5,7 @@ import { echo } from "./shared.js";
 import type { DestinationConnector } from "../client/schemas.js";
 import type { ImportContext, TenantObjects } from "./imported.js";
 import type { KindSpec } from "./spec.js";
+import { tfString, type KindTerraform } from "./terraform.js";
 
 /** An API source's topic id: `source_<source id>.<connector>.<resource>`. */
 const TOPIC = /^source_[^.]+\..+/;
@@ -68,6 +69,22 @@ export const TOPIC_DESTINATION = {
       return { topicId: b.topicId, destinationId: ctx.ref("Destination", b.destinationId) };
     },
   },
+  terraform: {
+    types: ["streamkap_topic_destination"],
+    attributes: {
+      id: "the resource's id (`<topic_id>|<destination_id>`)",
+      topic_id: "topicId (and the source it belongs to)",
+      destination_id: "destination (a reference to the adopted destination)",
+      binding_id: "(read back: bindingId)",
+    },
+    live: (a) => {
+      const topicId = tfString(a, "topic_id");
+      const destinationId = tfString(a, "destination_id");
+      if (!topicId || !destinationId) return undefined;
+      const binding: ImportedBinding = { topicId, destinationId, sourceId: /^source_([^.]+)\./.exec(topicId)?.[1] ?? "" };
+      return { id: bindingId(binding), live: binding };
+    },
+  } satisfies KindTerraform,
   description:
     "Sends one topic of an API source to a destination. The platform keeps one binding per source and destination, shared by the topics sent there: deleting this resource detaches this topic only. A detach made in the console shows in a plain `pulumi preview`, and `pulumi up` attaches it again. Import id: `<topicId>|<destinationId>`.",
   inputs,

@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { run } from "../lib/process.js";
 import { caseName, outputMismatches, type Outcome } from "./results.js";
+import { terraformEnv, writeDevOverride } from "./terraform.js";
 
 /**
  * Conformance cases of our own: Terraform programs (scripts/conformance/cases/<folder>/main.tf)
@@ -49,17 +50,10 @@ export async function runCase(c: ConformanceCase, ctx: CaseContext): Promise<Cas
   const dir = await mkdtemp(join(tmpdir(), "pulumi-cdc-conformance-case-"));
   const expected = (JSON.parse(readFileSync(join(c.dir, "expect.json"), "utf8")) as { outputs?: Record<string, unknown> }).outputs ?? {};
   await cp(join(c.dir, "main.tf"), join(dir, "main.tf"));
-  const cliConfig = join(dir, "cli.tfrc");
   // The provider built from the clone and nothing else: no registry, no plugin cache.
-  await writeFile(cliConfig, `provider_installation {\n  dev_overrides {\n    "streamkap-com/streamkap" = ${JSON.stringify(ctx.providerDir)}\n  }\n  direct {}\n}\n`);
+  const cliConfig = await writeDevOverride(dir, ctx.providerDir);
   const env: NodeJS.ProcessEnv = {
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CDC_") && !k.startsWith("TF_"))),
-    TF_CLI_CONFIG_FILE: cliConfig,
-    TF_IN_AUTOMATION: "1",
-    CHECKPOINT_DISABLE: "1",
-    STREAMKAP_HOST: ctx.emulator.url,
-    STREAMKAP_CLIENT_ID: ctx.emulator.clientId,
-    STREAMKAP_SECRET: ctx.emulator.secret,
+    ...terraformEnv(cliConfig, ctx.emulator),
     TF_VAR_prefix: `conformance-${c.name.toLowerCase().replace(/_/g, "-")}-${process.pid}`,
   };
   let output = "";

@@ -1,4 +1,5 @@
 import { helperName, kindOfPart } from "../../catalogue/helpers.js";
+import { renderTerraformTable } from "./terraform-table.js";
 import { CATALOGUE, KINDS, ORIGIN, type CatalogueKind, type ConnectorSpec, type KeySpec } from "../../catalogue/index.js";
 import { renderClassExports, renderKindClasses } from "./kinds-ts.js";
 import { renderReadme } from "./readme.js";
@@ -132,5 +133,6 @@ export function renderAll(): Map<string, string> {
   files.set("generated/typescript/kinds.ts", renderKindClasses());
   files.set("generated/typescript/classes.ts", renderClassExports());
   files.set("generated/README.md", renderReadme());
+  files.set("generated/terraform-mapping.md", renderTerraformTable());
   return files;
 }

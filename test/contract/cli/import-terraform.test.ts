@@ -1,0 +1,139 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseImportArgs, type ImportOptions } from "../../../cli/import/args.js";
+import { runImport, type ImportDeps } from "../../../cli/import.js";
+import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
+import { CdcClient, sourceConnectorSchema, tagSchema } from "../../../provider/client/index.js";
+import { tfInstance, tfResource, tfState } from "../../support/terraform-state.js";
+import { webClient } from "../../support/web.js";
+
+// `pulumi-cdc import --from-terraform` with the API's settings: drift in Terraform's world. The
+// live objects are read (no write) and compared with the state's; each object that differs is
+// named by its address with the inputs that differ, the program keeps the state's values, and an
+// object the API no longer lists is said. Without the settings nothing is read, and it says so.
+
+const PASSWORD = "tf-contract-db-password";
+const WRITE = /^(POST|PUT|PATCH|DELETE) /;
+
+function options(argv: string[]): ImportOptions {
+  const parsed = parseImportArgs(argv);
+  if (parsed.command !== "import") throw new Error("not an import");
+  return parsed.options;
+}
+
+describe("pulumi-cdc import --from-terraform compares the state with the live objects", () => {
+  let emulator: RunningEmulator;
+  let work: string;
+  let tagId: string;
+  let sourceId: string;
+  let out: string[];
+
+  const importing = async (state: string, withApi = true) => {
+    out = [];
+    const file = join(work, `state-${Math.random().toString(36).slice(2)}.tfstate`);
+    await writeFile(file, state);
+    const program = join(work, `program-${Math.random().toString(36).slice(2)}`);
+    const env = withApi ? { CDC_API_URL: emulator.url, CDC_CLIENT_ID: emulator.clientId, CDC_CLIENT_SECRET: emulator.clientSecret, CDC_RETRY_ATTEMPTS: "1" } : {};
+    const deps: ImportDeps = {
+      runPulumi: async () => ({ code: 1, stdout: "", stderr: "error: no Pulumi here" }),
+      env,
+      cwd: work,
+      stdout: (t) => out.push(t),
+      stderr: (t) => out.push(t),
+      createClient: (settings, tuning) => new CdcClient({ settings, retry: tuning.retry }),
+    };
+    emulator.resetStats();
+    const result = await runImport(options(["--from-terraform", file, "--out", program]), deps);
+    expect(result.code, out.join("")).toBe(0);
+    expect(Object.entries(emulator.stats().requests).filter(([route, n]) => n > 0 && WRITE.test(route) && !/^POST \/auth\//.test(route))).toEqual([]);
+    return { stdout: out.join(""), index: await readFile(join(program, "index.ts"), "utf8") };
+  };
+
+  const state = (source: Record<string, unknown> = {}, tag: Record<string, unknown> = {}, extra: unknown[] = []) =>
+    tfState([
+      tfResource("streamkap_tag", "team", [tfInstance("streamkap_tag", { id: tagId, name: "tfc-team", description: "the team", type: ["sources", "pipelines"], system: false, custom: true, ...tag })]),
+      tfResource("streamkap_source_postgresql", "orders", [
+        tfInstance(
+          "streamkap_source_postgresql",
+          {
+            id: sourceId,
+            name: "tfc-orders",
+            connector: "postgresql",
+            connector_status: "Active",
+            database_hostname: "orders.db.internal",
+            database_port: 5432,
+            database_user: "cdc",
+            database_password: PASSWORD,
+            database_dbname: "shop",
+            schema_include_list: "public",
+            table_include_list: "public.orders",
+            signal_data_collection_schema_or_database: "public.streamkap_signal",
+            tags: [tagId],
+            ...source,
+          },
+          0,
+        ),
+      ]),
+      ...extra,
+    ]);
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    const web = webClient(emulator);
+    tagId = (await web.post("/tags", { body: { name: "tfc-team", description: "the team", type: ["pipelines", "sources"] }, schema: tagSchema })).id;
+    const config = {
+      "database.hostname.user.defined": "orders.db.internal",
+      "database.port.user.defined": 5432,
+      "database.user": "cdc",
+      "database.password": PASSWORD,
+      "database.dbname": "shop",
+      "schema.include.list": "public",
+      "table.include.list.user.defined": "public.orders",
+      "signal.data.collection.schema.or.database": "public.streamkap_signal",
+    };
+    sourceId = (await web.post("/sources", { query: { wait: false }, body: { name: "tfc-orders", connector: "postgresql", config, tags: [tagId] }, schema: sourceConnectorSchema })).id!;
+    await web.close();
+    work = await mkdtemp(join(tmpdir(), "pulumi-cdc-import-tf-contract-"));
+  });
+  afterAll(async () => {
+    await emulator?.stop();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it("says the live objects match a state that matches them", async () => {
+    const { stdout } = await importing(state());
+    expect(stdout).toContain(`Compared with the live objects at ${emulator.url}`);
+    expect(stdout).toContain("they match the state");
+    expect(stdout).not.toContain("Drift:");
+    expect(stdout).not.toContain(PASSWORD);
+  });
+
+  it("names each address that drifted with the inputs that differ, and writes the state's values", async () => {
+    const { stdout, index } = await importing(state({ database_hostname: "orders-old.db.internal", database_port: 5433 }, { description: "the old team" }));
+    const drift = stdout.slice(stdout.indexOf("Drift:"));
+    expect(drift).toMatch(/^ {2}- streamkap_tag\.team: the live object differs from the state in description \(state "the old team", live "the team"\)/m);
+    expect(drift).toMatch(/^ {2}- streamkap_source_postgresql\.orders\[0\]: the live object differs from the state in [^\n]*"orders-old\.db\.internal"[^\n]*live "orders\.db\.internal"/m);
+    expect(drift).toMatch(/orders\[0\][^\n]*database.port.user.defined \(state 5433, live \(not set\)\)/);
+    expect(drift).toContain("The program holds the state's values");
+    expect(index).toContain('"orders-old.db.internal"');
+    expect(index).toContain('"the old team"');
+    expect(stdout).not.toContain(PASSWORD);
+  });
+
+  it("says which object of the state the API no longer lists", async () => {
+    const gone = tfResource("streamkap_tag", "gone", [tfInstance("streamkap_tag", { id: "0123456789abcdef01234567", name: "tfc-gone", type: ["sources"], system: false, custom: true })]);
+    const { stdout } = await importing(state({}, {}, [gone]));
+    expect(stdout).toMatch(/^ {2}- streamkap_tag\.gone: the API lists no such object \(deleted outside Terraform\?\)/m);
+    expect(stdout).not.toMatch(/streamkap_tag\.team:|orders\[0\]:/);
+  });
+
+  it("reads nothing without the API's settings, and says so", async () => {
+    const requests = () => Object.values(emulator.stats().requests).reduce((a, b) => a + b, 0);
+    emulator.resetStats();
+    const { stdout } = await importing(state(), false);
+    expect(stdout).toContain("Not compared with the live objects: set CDC_API_URL, CDC_CLIENT_ID and CDC_CLIENT_SECRET");
+    expect(requests()).toBe(0);
+  });
+});

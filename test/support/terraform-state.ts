@@ -1,0 +1,32 @@
+import { mapAttribute, PROVIDER_SCHEMA, terraformTypes } from "../../cli/import/terraform/mapping.js";
+
+/**
+ * Terraform states as the vendor's provider (beta.24) writes them, for tests that need no vendor
+ * build: each instance holds every attribute of its type's schema (catalogue/terraform-schema.json),
+ * unset ones null, config defaults as the provider plans them, sensitive ones listed in
+ * sensitive_attributes and held in plain text, as a state test/e2e/import-terraform-vendor.test.ts
+ * produced holds them.
+ */
+
+/** One instance of `type`: every attribute of its schema, its defaults, then `values`. */
+export function tfInstance(type: string, values: Record<string, unknown>, indexKey?: number | string) {
+  const t = terraformTypes().get(type);
+  const schema = PROVIDER_SCHEMA.resources[type];
+  if (!t || !schema) throw new Error(`no mapped type ${type} in the committed schema`);
+  const attributes: Record<string, unknown> = {};
+  for (const name of Object.keys(schema.attributes)) {
+    const m = mapAttribute(t, name);
+    attributes[name] = m?.to === "config" && m.key.default !== undefined ? m.key.default : null;
+  }
+  Object.assign(attributes, values);
+  const sensitive = Object.entries(schema.attributes).filter(([n, a]) => (a as { sensitive?: boolean }).sensitive && attributes[n] !== null);
+  return { ...(indexKey !== undefined ? { index_key: indexKey } : {}), schema_version: 0, attributes, sensitive_attributes: sensitive.map(([n]) => [{ type: "get_attr", value: n }]) };
+}
+
+/** A managed resource of a state, with its instances. */
+export const tfResource = (type: string, name: string, instances: unknown[]) => ({ mode: "managed", type, name, provider: 'provider["registry.terraform.io/streamkap-com/streamkap"]', instances });
+
+/** A terraform.tfstate (format version 4) of `resources`, as text. */
+export function tfState(resources: unknown[]): string {
+  return `${JSON.stringify({ version: 4, terraform_version: "1.11.4", serial: 9, lineage: "5f1d6a4e-0000-4000-8000-000000000041", outputs: {}, resources, check_results: null }, null, 2)}\n`;
+}
