@@ -90,14 +90,8 @@ export async function runImport(options: ImportOptions, deps: ImportDeps): Promi
       ...(options.lang === "python" ? pythonSdkOption(out) : {}),
       ...(importPath ? { importFile: relative(out, importPath) || basename(importPath) } : {}),
     });
-    // Everything is known: now write, the directory first.
-    await mkdir(out, { recursive: true });
-    const written: string[] = [];
-    for (const [name, text] of files) {
-      const path = resolve(out, name);
-      await writeFile(path, text);
-      written.push(path);
-    }
+    // Everything is known: now write.
+    const written = await writeProgram(out, files);
     if (importPath) {
       await mkdir(dirname(importPath), { recursive: true });
       await writeFile(importPath, importFile(model));
@@ -117,6 +111,18 @@ export async function runImport(options: ImportOptions, deps: ImportDeps): Promi
 const LANG_NAMES = { typescript: "TypeScript", yaml: "YAML", python: "Python" } as const;
 
 /** requirements.txt's path to this checkout's generated/sdks/python, relative to the program's directory. */
+/** Writes the program's files into `out` (made first); the paths written, in order. */
+async function writeProgram(out: string, files: Iterable<[string, string]>): Promise<string[]> {
+  await mkdir(out, { recursive: true });
+  const written: string[] = [];
+  for (const [name, text] of files) {
+    const path = resolve(out, name);
+    await writeFile(path, text);
+    written.push(path);
+  }
+  return written;
+}
+
 function pythonSdkOption(out: string): { pythonSdk?: string } {
   const sdk = pythonSdkDir();
   if (!sdk) return {};
@@ -167,13 +173,7 @@ async function importFromTerraform(options: ImportOptions, out: string, deps: Im
   const { file: handoverText, stateRm } = handover(adopted);
   const project = options.project ?? projectName(basename(out));
   const files = programFiles(model, { lang: options.lang, project, ...(options.lang === "python" ? pythonSdkOption(out) : {}) });
-  await mkdir(out, { recursive: true });
-  const written: string[] = [];
-  for (const [name, text] of files) {
-    const path = resolve(out, name);
-    await writeFile(path, text);
-    written.push(path);
-  }
+  const written = await writeProgram(out, files);
   await mkdir(dirname(handoverPath), { recursive: true });
   await writeFile(handoverPath, handoverText);
   written.push(handoverPath);

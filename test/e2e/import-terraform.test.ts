@@ -8,7 +8,7 @@ import { destinationConnectorSchema, sourceConnectorSchema, tagSchema, type CdcC
 import { pipelineSchema, transformSchema } from "../../provider/pipelines/schemas.js";
 import { CDC_CLI, runCdc } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
-import { tfInstance as instance, tfResource as resource, tfState } from "../support/terraform-state.js";
+import { tfInstance as instance, pgConnectionConfig, tfPostgresqlSource, tfResource as resource, tfState } from "../support/terraform-state.js";
 import { webClient } from "../support/web.js";
 
 // Issue 41 in plain `npm test`, with no vendor build: objects made through the API, the
@@ -48,16 +48,7 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
     // What `terraform apply` would have made: tags, a PostgreSQL source, a destination, a transform, a pipeline.
     const tag = (name: string, type: string[]) => web.post("/tags", { body: { name, type }, schema: tagSchema });
     const team = [await tag("tfe-team-0", ["sources", "destinations", "pipelines"]), await tag("tfe-team-1", ["sources", "pipelines"])];
-    const pgConfig = {
-      "database.hostname.user.defined": "orders.db.internal",
-      "database.port.user.defined": 5432,
-      "database.user": "cdc",
-      "database.password": PASSWORD,
-      "database.dbname": "shop",
-      "schema.include.list": "public",
-      "table.include.list.user.defined": "public.orders",
-      "signal.data.collection.schema.or.database": "public.streamkap_signal",
-    };
+    const pgConfig = pgConnectionConfig(PASSWORD);
     const source = await web.post("/sources", { query: { wait: false }, body: { name: "tfe-orders", connector: "postgresql", config: pgConfig, tags: [team[0]!.id] }, schema: sourceConnectorSchema });
     const destConfig = { "database.hostname.user.defined": "replica.db.internal", "database.port.user.defined": 5432, "database.database.user.defined": "replica", "connection.username": "loader", "connection.password": PASSWORD, "table.name.prefix": "public" };
     const destination = await web.post("/destinations", { query: { wait: false }, body: { name: "tfe-replica", connector: "postgresql", config: destConfig, tags: [team[0]!.id] }, schema: destinationConnectorSchema });
@@ -77,22 +68,7 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
     const state = tfState([
         resource("streamkap_tag", "team", team.map((t, i) => instance("streamkap_tag", { id: t.id, name: t.name, description: null, type: [...t.type].sort(), system: false, custom: true }, i))),
         resource("streamkap_source_postgresql", "orders", [
-          instance("streamkap_source_postgresql", {
-            id: source.id,
-            name: source.name,
-            connector: "postgresql",
-            connector_status: "Active",
-            kc_cluster_id: "",
-            database_hostname: "orders.db.internal",
-            database_port: 5432,
-            database_user: "cdc",
-            database_password: PASSWORD,
-            database_dbname: "shop",
-            schema_include_list: "public",
-            table_include_list: "public.orders",
-            signal_data_collection_schema_or_database: "public.streamkap_signal",
-            tags: [team[0]!.id],
-          }),
+          tfPostgresqlSource({ id: source.id, name: source.name, kc_cluster_id: "", database_password: PASSWORD, tags: [team[0]!.id] }),
         ]),
         resource("streamkap_destination_postgresql", "replica", [
           instance("streamkap_destination_postgresql", {

@@ -23,6 +23,43 @@ export function tfInstance(type: string, values: Record<string, unknown>, indexK
   return { ...(indexKey !== undefined ? { index_key: indexKey } : {}), schema_version: 0, attributes, sensitive_attributes: sensitive.map(([n]) => [{ type: "get_attr", value: n }]) };
 }
 
+/** The connection of the tests' PostgreSQL source in the platform's keys (made through the API), with its password. */
+export function pgConnectionConfig(password: string): Record<string, unknown> {
+  return {
+    "database.hostname.user.defined": "orders.db.internal",
+    "database.port.user.defined": 5432,
+    "database.user": "cdc",
+    "database.password": password,
+    "database.dbname": "shop",
+    "schema.include.list": "public",
+    "table.include.list.user.defined": "public.orders",
+    "signal.data.collection.schema.or.database": "public.streamkap_signal",
+  };
+}
+
+/**
+ * A PostgreSQL source's instance as the vendor's provider records it, on that connection (in
+ * Terraform's names); `values` give its id, name, password, tags and anything else of the test's.
+ */
+export function tfPostgresqlSource(values: Record<string, unknown>, indexKey?: number) {
+  return tfInstance(
+    "streamkap_source_postgresql",
+    {
+      connector: "postgresql",
+      connector_status: "Active",
+      database_hostname: "orders.db.internal",
+      database_port: 5432,
+      database_user: "cdc",
+      database_dbname: "shop",
+      schema_include_list: "public",
+      table_include_list: "public.orders",
+      signal_data_collection_schema_or_database: "public.streamkap_signal",
+      ...values,
+    },
+    indexKey,
+  );
+}
+
 /** A managed resource of a state, with its instances. */
 export const tfResource = (type: string, name: string, instances: unknown[]) => ({ mode: "managed", type, name, provider: 'provider["registry.terraform.io/streamkap-com/streamkap"]', instances });
 

@@ -6,7 +6,7 @@ import { parseImportArgs, type ImportOptions } from "../../../cli/import/args.js
 import { runImport, type ImportDeps } from "../../../cli/import.js";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
 import { CdcClient, sourceConnectorSchema, tagSchema } from "../../../provider/client/index.js";
-import { tfInstance, tfResource, tfState } from "../../support/terraform-state.js";
+import { tfInstance, pgConnectionConfig, tfPostgresqlSource, tfResource, tfState } from "../../support/terraform-state.js";
 import { webClient } from "../../support/web.js";
 
 // `pulumi-cdc import --from-terraform` with the API's settings: drift in Terraform's world. The
@@ -55,26 +55,7 @@ describe("pulumi-cdc import --from-terraform compares the state with the live ob
     tfState([
       tfResource("streamkap_tag", "team", [tfInstance("streamkap_tag", { id: tagId, name: "tfc-team", description: "the team", type: ["sources", "pipelines"], system: false, custom: true, ...tag })]),
       tfResource("streamkap_source_postgresql", "orders", [
-        tfInstance(
-          "streamkap_source_postgresql",
-          {
-            id: sourceId,
-            name: "tfc-orders",
-            connector: "postgresql",
-            connector_status: "Active",
-            database_hostname: "orders.db.internal",
-            database_port: 5432,
-            database_user: "cdc",
-            database_password: PASSWORD,
-            database_dbname: "shop",
-            schema_include_list: "public",
-            table_include_list: "public.orders",
-            signal_data_collection_schema_or_database: "public.streamkap_signal",
-            tags: [tagId],
-            ...source,
-          },
-          0,
-        ),
+        tfPostgresqlSource({ id: sourceId, name: "tfc-orders", database_password: PASSWORD, tags: [tagId], ...source }, 0),
       ]),
       ...extra,
     ]);
@@ -83,16 +64,7 @@ describe("pulumi-cdc import --from-terraform compares the state with the live ob
     emulator = await startEmulator({ port: 0 });
     const web = webClient(emulator);
     tagId = (await web.post("/tags", { body: { name: "tfc-team", description: "the team", type: ["pipelines", "sources"] }, schema: tagSchema })).id;
-    const config = {
-      "database.hostname.user.defined": "orders.db.internal",
-      "database.port.user.defined": 5432,
-      "database.user": "cdc",
-      "database.password": PASSWORD,
-      "database.dbname": "shop",
-      "schema.include.list": "public",
-      "table.include.list.user.defined": "public.orders",
-      "signal.data.collection.schema.or.database": "public.streamkap_signal",
-    };
+    const config = pgConnectionConfig(PASSWORD);
     sourceId = (await web.post("/sources", { query: { wait: false }, body: { name: "tfc-orders", connector: "postgresql", config, tags: [tagId] }, schema: sourceConnectorSchema })).id!;
     await web.close();
     work = await mkdtemp(join(tmpdir(), "pulumi-cdc-import-tf-contract-"));
