@@ -48,7 +48,9 @@ describe("the GitHub workflows", () => {
     expect(release).toContain('npm run release -- --dry-run --tag "$GITHUB_REF_NAME"');
     expect(release).toContain("gh release create");
     expect(release).toContain("artifacts/plugin/*.tar.gz");
-    expect(release).toMatch(/npm publish .*artifacts\/npm|"\$1"/);
+    // The package, then its policy pack: the tarballs the dry run packed, in that order.
+    expect(release).toContain("for tarball in artifacts/npm/pulumi-cdc-[0-9]*.tgz artifacts/npm/pulumi-cdc-policy-[0-9]*.tgz; do");
+    expect(release).toContain('npm publish --provenance --access public "$tarball"');
     expect(release).toContain("twine upload");
     expect(release).toContain("dotnet pack generated/sdks/dotnet/PulumiCdc.Cdc.csproj");
     expect(release).toContain("dotnet nuget push");
