@@ -38,6 +38,10 @@ export function committedVersions(root: string): VersionCopy[] {
   add("generated/sdks/python/setup.py VERSION", /^VERSION = "([^"]*)"$/m.exec(read(root, "generated/sdks/python/setup.py"))?.[1]);
   add("generated/sdks/dotnet/PulumiCdc.Cdc.csproj <Version>", /<Version>([^<]*)<\/Version>/.exec(read(root, "generated/sdks/dotnet/PulumiCdc.Cdc.csproj"))?.[1]);
   add("generated/sdks/dotnet/version.txt", read(root, "generated/sdks/dotnet/version.txt").trim());
+  // The policy pack is released with the package, and needs that very release of it.
+  const pack = json(root, "policy/package.json");
+  add("policy/package.json version", pack.version);
+  add('policy/package.json dependencies["pulumi-cdc"]', (pack.dependencies as Record<string, unknown> | undefined)?.["pulumi-cdc"]);
   const changelog = /^## \[(\d[^\]]*)\]/m.exec(read(root, "CHANGELOG.md"))?.[1];
   add("CHANGELOG.md latest release", changelog);
   return copies;

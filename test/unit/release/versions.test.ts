@@ -19,7 +19,7 @@ describe("one version", () => {
     expect(releaseVersion(REPO_ROOT)).toBe(version);
   });
 
-  it("every committed copy agrees with package.json: the schema, the four SDKs' metadata and pulumi-plugin.json files, CHANGELOG.md", () => {
+  it("every committed copy agrees with package.json: the schema, the four SDKs' metadata and pulumi-plugin.json files, the policy pack and its pulumi-cdc, CHANGELOG.md", () => {
     const copies = committedVersions(REPO_ROOT);
     expect(copies.map((c) => c.where)).toEqual(
       expect.arrayContaining([
@@ -28,6 +28,8 @@ describe("one version", () => {
         "generated/sdks/go/cdc/pulumi-plugin.json version",
         "generated/sdks/python/setup.py VERSION",
         "generated/sdks/dotnet/PulumiCdc.Cdc.csproj <Version>",
+        "policy/package.json version",
+        'policy/package.json dependencies["pulumi-cdc"]',
         "CHANGELOG.md latest release",
       ]),
     );
