@@ -12,7 +12,7 @@ import { KIND_NAMES } from "../../provider/kinds/index.js";
 
 const root = join(__dirname, "..", "..");
 /** The product, and the generator that writes code from the registry. */
-const PRODUCT = ["provider", "plugin", "sdk", "cli", "catalogue", "scripts/generate"];
+const PRODUCT = ["provider", "plugin", "sdk", "cli", "catalogue", "policy/src", "scripts/generate"];
 const EXEMPT = [/^provider\/kinds\//, /(^|\/)generated\//, /\.test\.ts$/];
 
 function sources(dir: string): string[] {

@@ -25,10 +25,10 @@ export const environmentTags: StackValidationPolicy = {
     const envOf = (r: PolicyResource) => [...new Set(tagsOf(r).names.filter((n) => envs.has(n.toLowerCase())).map((n) => n.toLowerCase()))];
     for (const r of args.resources) {
       if (cdcResource(r.type, raw(r.props))?.kind !== "Pipeline") continue;
-      const end = (prop: "source" | "destination", kind: "Source" | "Destination") =>
-        (r.propertyDependencies?.[prop] ?? []).find((d) => cdcResource(d.type, raw(d.props))?.kind === kind);
-      const source = end("source", "Source");
-      const destination = end("destination", "Destination");
+      // An end is the resource of ours its property depends on (the Source, the Destination).
+      const end = (prop: string) => (r.propertyDependencies?.[prop] ?? []).find((d) => cdcResource(d.type, raw(d.props)) !== undefined);
+      const source = end("source");
+      const destination = end("destination");
       // An end given by id (not a resource of this stack) has tags the policy cannot see.
       if (!source || !destination) continue;
       const [s, d] = [envOf(source), envOf(destination)];

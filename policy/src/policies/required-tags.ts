@@ -1,18 +1,19 @@
 import type { StackValidationPolicy } from "@pulumi/policy";
-import { cdcResource } from "pulumi-cdc/policy-support";
+import { cdcResource, KINDS, type KindName } from "pulumi-cdc/policy-support";
 import { tagsOf } from "./tags.js";
 import { raw } from "../values.js";
 
-const TAGGED = new Set(["Source", "Destination", "Pipeline"]);
+/** Every kind whose declaration takes tags: sources, destinations, pipelines, transforms, topics. */
+const takesTags = (kind: KindName) => (KINDS[kind].inputs as readonly { name: string }[]).some((p) => p.name === "tags");
 
-/** Untagged connectors and pipelines have no owner or environment anyone can search the console for. */
+/** An untagged connector, pipeline or transform has no owner or environment anyone can search the console for. */
 export const requiredTags: StackValidationPolicy = {
   name: "cdc-required-tags",
-  description: "Every source, destination and pipeline carries at least one tag of a configured set (tag names or ids); nothing is checked until the set is configured.",
+  description: "Every resource whose kind takes tags (sources, destinations, pipelines, transforms, topics) carries at least one tag of a configured set (tag names or ids); nothing is checked until the set is configured.",
   enforcementLevel: "advisory",
   configSchema: {
     properties: {
-      tags: { type: "array", items: { type: "string" }, default: [], description: "Tag names (of the stack's Tag resources) or tag ids, one of which each source, destination and pipeline carries." },
+      tags: { type: "array", items: { type: "string" }, default: [], description: "Tag names (of the stack's Tag resources) or tag ids, one of which each resource that takes tags carries." },
     },
   },
   validateStack: (args, reportViolation) => {
@@ -21,7 +22,7 @@ export const requiredTags: StackValidationPolicy = {
     const set = new Set(wanted.map((t) => t.toLowerCase()));
     for (const r of args.resources) {
       const res = cdcResource(r.type, raw(r.props));
-      if (!res || !TAGGED.has(res.kind)) continue;
+      if (!res || !takesTags(res.kind)) continue;
       const { names, ids } = tagsOf(r);
       if ([...names, ...ids].some((t) => set.has(t.toLowerCase()))) continue;
       reportViolation(
