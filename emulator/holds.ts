@@ -31,7 +31,8 @@ export interface RequestHold {
  */
 export const WRITES = "WRITE *";
 
-function isWrite(route: string): boolean {
+/** A route that changes the tenant: any POST, PUT, PATCH or DELETE but a token's (also what tests count as writes). */
+export function isWrite(route: string): boolean {
   return /^(POST|PUT|PATCH|DELETE) \//.test(route) && !route.startsWith("POST /auth/access-token");
 }
 

@@ -11,7 +11,7 @@ import { CDC_CLI, run, runCdc } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { pathWithPythonHost, pulumiRequirement, pythonSdkCopy, pythonToolchain } from "../support/python.js";
 import { SEED_SECRETS, seedTenant, type SeededTenant } from "../support/tenant-seed.js";
-import { webClient } from "../support/web.js";
+import { apiWrites, webClient } from "../support/web.js";
 import { yamlProgram } from "../support/yaml.js";
 
 // Issue 21, point 4: the round trip. A tenant seeded through the API as people build one in the
@@ -26,13 +26,6 @@ import { yamlProgram } from "../support/yaml.js";
 const REPO_ROOT = resolve(__dirname, "..", "..");
 const TSC = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
 
-const WRITE = /^(POST|PUT|PATCH|DELETE) /;
-const TOKEN_ROUTES = /^POST \/auth\/access-token/;
-
-/** Requests by route that change something (token requests aside). */
-function writes(emulator: RunningEmulator): Record<string, number> {
-  return Object.fromEntries(Object.entries(emulator.stats().requests).filter(([route, n]) => n > 0 && WRITE.test(route) && !TOKEN_ROUTES.test(route)));
-}
 
 /** What the tenant holds now, by kind: ids (system tags and soft-deleted agents aside). */
 async function census(web: CdcClient) {
@@ -90,7 +83,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     emulator.resetStats();
     const imported = await runCdc(["import", "--out", program, "--raw-config", "acme-legacy-*", "--pulumi-import-file", join(program, "import.json")], { cwd: work, env });
     expect(imported.code, imported.stderr).toBe(0);
-    expect(writes(emulator)).toEqual({});
+    expect(apiWrites(emulator)).toEqual({});
     expect(imported.stdout).toContain(`Wrote a TypeScript program for 4 tags, 2 LLM connections, 2 HTTP connections, 2 agents, 5 sources, 3 destinations, 1 SMT chain, 3 transforms, 3 pipelines and 2 topics`);
     const index = await readFile(join(program, "index.ts"), "utf8");
     // Typed helpers, the raw config of the one asked for, references, adoptId on each, no secret.
@@ -128,12 +121,12 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     emulator.resetStats();
     const preview = await stack.preview();
     expect(preview.stdout).toMatch(new RegExp(`\\+ ${seeded.count + 1} to create`));
-    expect(writes(emulator)).toEqual({});
+    expect(apiWrites(emulator)).toEqual({});
 
     // 5. A plain pulumi up adopts all 27 objects (and makes the stack): the API receives no write at all.
     const up = await stack.up();
     expect(up.stdout).toMatch(new RegExp(`\\+ ${seeded.count + 1} created`));
-    expect(writes(emulator)).toEqual({});
+    expect(apiWrites(emulator)).toEqual({});
     expect(await census(web)).toEqual(before);
 
     // 6. Clean: no changes in a preview, no drift.
@@ -141,7 +134,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     const drift = await stack.drift([], { env: api });
     expect(drift.code, `${drift.stdout}${drift.stderr}`).toBe(0);
     expect(drift.stdout).toMatch(/No drift: \d+ resources of stack/);
-    expect(writes(emulator)).toEqual({});
+    expect(apiWrites(emulator)).toEqual({});
 
     // 7. destroy removes exactly those objects (the chain by emptying it, before its destination goes): the credentials and the platform's tags stay.
     const destroyed = await stack.destroy();
@@ -158,7 +151,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
       agents: [],
       credentials: before.credentials,
     });
-    const deletes = Object.entries(writes(emulator)).filter(([route]) => route.startsWith("DELETE "));
+    const deletes = Object.entries(apiWrites(emulator)).filter(([route]) => route.startsWith("DELETE "));
     expect(Object.fromEntries(deletes)).toEqual({
       "DELETE /tags/:tag_id": 4,
       "DELETE /sources/:source_id": 5,
@@ -169,7 +162,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
       "DELETE /agents/connections/llm/:connection_id": 2,
       "DELETE /agents/:job_id": 2,
     });
-    expect(Object.fromEntries(Object.entries(writes(emulator)).filter(([route]) => !route.startsWith("DELETE ")))).toEqual({ "PUT /destinations/:destination_id/smt-chain": 1 });
+    expect(Object.fromEntries(Object.entries(apiWrites(emulator)).filter(([route]) => !route.startsWith("DELETE ")))).toEqual({ "PUT /destinations/:destination_id/smt-chain": 1 });
   });
 
   it("--lang yaml: the YAML program on the provider plugin adopts a tenant with no write, previews clean, and destroys it", async () => {
@@ -189,10 +182,10 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
       emulator.resetStats();
       const preview = await yamlStack.preview();
       expect(preview.stdout).toMatch(new RegExp(`\\+ ${beta.count + 1} to create`));
-      expect(writes(emulator)).toEqual({});
+      expect(apiWrites(emulator)).toEqual({});
       const up = await yamlStack.up();
       expect(up.stdout).toMatch(new RegExp(`\\+ ${beta.count + 1} created`));
-      expect(writes(emulator)).toEqual({});
+      expect(apiWrites(emulator)).toEqual({});
       await yamlStack.preview(["--expect-no-changes"]);
       const destroyed = await yamlStack.destroy();
       expect(destroyed.stdout).toMatch(new RegExp(`- ${beta.count + 1} deleted`));
@@ -214,7 +207,7 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
     emulator.resetStats();
     const imported = await runCdc(["import", "--lang", "python", "--out", generated, "--name", "gamma-*", "--name", "public.orders", "--name", "clean.orders"], { cwd: work, env });
     expect(imported.code, imported.stderr).toBe(0);
-    expect(writes(emulator)).toEqual({});
+    expect(apiWrites(emulator)).toEqual({});
     expect(imported.stdout).toContain(`Wrote a Python program for 4 tags, 2 LLM connections, 2 HTTP connections, 2 agents, 5 sources, 3 destinations, 1 SMT chain, 3 transforms, 3 pipelines and 2 topics`);
     const main = await readFile(join(generated, "__main__.py"), "utf8");
     expect(main).toContain("import pulumi_cdc as cdc");
@@ -241,13 +234,13 @@ describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the 
       const preview = await pyStack.preview();
       expect(existsSync(join(copy.dir, "venv", "bin", "python"))).toBe(true);
       expect(preview.stdout).toMatch(new RegExp(`\\+ ${gamma.count + 1} to create`));
-      expect(writes(emulator)).toEqual({});
+      expect(apiWrites(emulator)).toEqual({});
       const up = await pyStack.up();
       expect(up.stdout).toMatch(new RegExp(`\\+ ${gamma.count + 1} created`));
-      expect(writes(emulator)).toEqual({});
+      expect(apiWrites(emulator)).toEqual({});
       expect(await census(web)).toEqual(before);
       await pyStack.preview(["--expect-no-changes"]);
-      expect(writes(emulator)).toEqual({});
+      expect(apiWrites(emulator)).toEqual({});
       const destroyed = await pyStack.destroy();
       expect(destroyed.stdout).toMatch(new RegExp(`- ${gamma.count + 1} deleted`));
       const left = await census(web);

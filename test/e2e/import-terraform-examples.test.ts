@@ -9,6 +9,7 @@ import { buildVendor, cannotBuild } from "../../scripts/conformance/vendor.js";
 import { runSync } from "../../scripts/lib/process.js";
 import { CDC_CLI, run, runCdc } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { apiWrites } from "../support/web.js";
 
 // Issue 41, point 3: every resource example the vendor ships (examples/resources/*/*.tf of the
 // clone PULUMI_CDC_VENDOR_REPO names) applied to an emulator of its own by terraform with the
@@ -26,8 +27,7 @@ const terraformMissing = runSync("terraform", ["version"], { timeoutMs: 60_000 }
 const skip = cannotBuild(VENDOR) ?? terraformMissing;
 if (skip) console.log(`the vendor's resource examples, imported: skipped (${skip}; set PULUMI_CDC_VENDOR_REPO to a clone)`);
 
-const WRITE = /^(POST|PUT|PATCH|DELETE) /;
-const writes = (emulator: RunningEmulator) => Object.entries(emulator.stats().requests).filter(([route, n]) => n > 0 && WRITE.test(route) && !/^POST \/auth\//.test(route)).map(([r, n]) => `${r} ×${n}`);
+const writes = (emulator: RunningEmulator) => Object.entries(apiWrites(emulator)).map(([r, n]) => `${r} ×${n}`);
 
 /** A value for an example's variable (every one is a string with no default), shaped as its name asks. */
 function variableValue(name: string): string {

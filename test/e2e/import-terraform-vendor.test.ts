@@ -9,6 +9,7 @@ import { buildVendor, cannotBuild } from "../../scripts/conformance/vendor.js";
 import { runSync } from "../../scripts/lib/process.js";
 import { CDC_CLI, run, runCdc } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { apiWrites } from "../support/web.js";
 
 // Issue 41, point 3: from Terraform to pulumi-cdc with zero writes, against the vendor's real
 // provider built from a clone (PULUMI_CDC_VENDOR_REPO, as `npm run generate` takes it; docs/
@@ -24,8 +25,6 @@ const terraformMissing = runSync("terraform", ["version"], { timeoutMs: 60_000 }
 const skip = cannotBuild(VENDOR) ?? terraformMissing;
 if (skip) console.log(`import --from-terraform against the vendor's provider: skipped (${skip}; set PULUMI_CDC_VENDOR_REPO to a clone)`);
 
-const WRITE = /^(POST|PUT|PATCH|DELETE) /;
-const writes = (emulator: RunningEmulator) => Object.fromEntries(Object.entries(emulator.stats().requests).filter(([route, n]) => n > 0 && WRITE.test(route) && !/^POST \/auth\//.test(route)));
 
 describe.skipIf(skip !== undefined)("pulumi-cdc import --from-terraform against the vendor's provider", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
@@ -80,14 +79,14 @@ describe.skipIf(skip !== undefined)("pulumi-cdc import --from-terraform against 
       const secrets = ["tf-migration-db-password", "tf-migration-private-key"];
       const files = await Promise.all([lang === "typescript" ? "index.ts" : "Pulumi.yaml", "README.md", "terraform-handover.tf", "Pulumi.migrated.yaml"].map((f) => readFile(join(program, f), "utf8")));
       for (const text of [...files, imported.stdout, first.stdout]) for (const s of secrets) expect(text).not.toContain(s);
-      expect(writes(emulator)).toEqual({});
+      expect(apiWrites(emulator)).toEqual({});
 
       await stack.useApi(emulator);
       const preview = await stack.preview();
       expect(preview.stdout).toMatch(/\+ 16 to create/);
       const up = await stack.up();
       expect(up.stdout).toMatch(/\+ 16 created/);
-      expect(writes(emulator)).toEqual({});
+      expect(apiWrites(emulator)).toEqual({});
       await stack.preview(["--expect-no-changes"]);
       for (const s of secrets) expect(await stack.exportState()).not.toContain(s);
 
@@ -100,7 +99,7 @@ describe.skipIf(skip !== undefined)("pulumi-cdc import --from-terraform against 
       expect((await terraform("state", "list")).stdout.trim()).toBe("");
       const plan = await terraform("plan", "-detailed-exitcode");
       expect(plan.code, plan.output).toBe(0);
-      expect(writes(emulator)).toEqual({});
+      expect(apiWrites(emulator)).toEqual({});
       await stack.preview(["--expect-no-changes"]);
     });
   }

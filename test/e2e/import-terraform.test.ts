@@ -9,7 +9,7 @@ import { pipelineSchema, transformSchema } from "../../provider/pipelines/schema
 import { CDC_CLI, runCdc } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { tfInstance as instance, pgConnectionConfig, tfPostgresqlSource, tfResource as resource, tfState } from "../support/terraform-state.js";
-import { webClient } from "../support/web.js";
+import { apiWrites, webClient } from "../support/web.js";
 
 // Issue 41 in plain `npm test`, with no vendor build: objects made through the API, the
 // terraform.tfstate the vendor's provider (beta.24) writes for them (every attribute of its schema,
@@ -21,8 +21,6 @@ import { webClient } from "../support/web.js";
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
 const PASSWORD = "tf-engine-test-db-password";
-const WRITE = /^(POST|PUT|PATCH|DELETE) /;
-const writes = (emulator: RunningEmulator) => Object.fromEntries(Object.entries(emulator.stats().requests).filter(([route, n]) => n > 0 && WRITE.test(route) && !/^POST \/auth\//.test(route)));
 
 describe("pulumi-cdc import --from-terraform of a state file, under the real engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
@@ -128,7 +126,7 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toContain("set in stack tfe's config as secrets");
     expect(imported.stdout).not.toMatch(/^\s*pulumi config set --secret \w/m);
-    expect(writes(emulator)).toEqual({});
+    expect(apiWrites(emulator)).toEqual({});
     const index = await readFile(join(program, "index.ts"), "utf8");
     expect(index).toContain("source: ordersSource,");
     expect(index).toContain(`topicId: "${topicId}"`);
@@ -142,7 +140,7 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
     expect(preview.stdout).toMatch(/\+ 8 to create/);
     const up = await stack.up();
     expect(up.stdout).toMatch(/\+ 8 created/);
-    expect(writes(emulator)).toEqual({});
+    expect(apiWrites(emulator)).toEqual({});
     await stack.preview(["--expect-no-changes"]);
     expect(await stack.exportState()).not.toContain(PASSWORD);
   });

@@ -1,4 +1,11 @@
+import { isWrite } from "../../emulator/holds.js";
+import type { RunningEmulator } from "../../emulator/index.js";
 import { CdcClient, destinationEnvelopeSchema, sourceEnvelopeSchema } from "../../provider/client/index.js";
+
+/** The requests the emulator has answered that change the tenant, by route (token requests aside, as its holds): {} when none. */
+export function apiWrites(emulator: Pick<RunningEmulator, "stats">): Record<string, number> {
+  return Object.fromEntries(Object.entries(emulator.stats().requests).filter(([route, n]) => n > 0 && isWrite(route)));
+}
 
 /**
  * A client that acts as a person in the web console: its writes are stamped `created_from: web`,
