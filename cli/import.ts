@@ -36,8 +36,8 @@ async function checkOut(dir: string, force: boolean): Promise<void> {
 }
 
 /** The ids a stack's state tracks, per kind (either host's type tokens). */
-export function managedIds(checkpoint: unknown): Map<Kind | "ClientCredential", Set<string>> {
-  const out = new Map<Kind | "ClientCredential", Set<string>>();
+export function managedIds(checkpoint: unknown): Map<Kind, Set<string>> {
+  const out = new Map<Kind, Set<string>>();
   const resources = (checkpoint as { deployment?: { resources?: Array<{ type?: unknown; id?: unknown; delete?: unknown }> } })?.deployment?.resources ?? [];
   for (const r of resources) {
     if (typeof r.type !== "string" || typeof r.id !== "string" || r.id === "" || r.delete === true) continue;
@@ -60,7 +60,7 @@ export async function runImport(options: ImportOptions, deps: ImportDeps): Promi
     if (options.fromTerraform !== undefined) return await importFromTerraform(options, out, deps);
     const importPath = options.importFile === undefined ? undefined : isAbsolute(options.importFile) ? options.importFile : resolve(deps.cwd, options.importFile);
     let config: Record<string, string> = {};
-    let managed: Map<Kind | "ClientCredential", Set<string>> | undefined;
+    let managed: Map<Kind, Set<string>> | undefined;
     if (options.stack !== undefined) {
       const cwd = await programDir(deps.cwd, options.cwd);
       config = await stackSettingsConfig(deps.runPulumi, options.stack, cwd);

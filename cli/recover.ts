@@ -103,6 +103,13 @@ export async function decide(api: CdcClient, ops: PendingOperation[], tracked: R
       decisions.push({ op, action: "leave", note: "not a pulumi-cdc resource: resolve it with `pulumi refresh` run interactively" });
       continue;
     }
+    // An adoption creates nothing: its object was there before the run, and is adopted again by
+    // the next `pulumi up` (with no write when it matches). Never taken for a lost create: a
+    // credential would be deleted.
+    if (typeof op.inputs.adoptId === "string" && op.inputs.adoptId !== "") {
+      decisions.push({ op, action: "clear", note: `it adopts ${op.inputs.adoptId}, which was there before the run: nothing was created; \`pulumi up\` adopts it again` });
+      continue;
+    }
     const context = { tracked: (id: string) => tracked.has(`${op.resourceType}\0${id}`), claimed, logicalName: logicalNameOf(op.urn), planned: op.planned === true };
     const found = await (await kind.rules()).findCreated(api, op.inputs, context);
     // Its inputs wait on another planned create: looked at again once that one is taken in (runRecover).

@@ -73,7 +73,7 @@ Exit status: 0 written, 1 error.
 export interface ImportOptions {
   out: string;
   force: boolean;
-  kinds?: Set<Kind | "ClientCredential">;
+  kinds?: Set<Kind>;
   names: string[];
   tags: string[];
   stack?: string;
@@ -91,7 +91,7 @@ export interface ImportOptions {
 export type ImportCommand = { command: "help"; usage: string } | { command: "import"; options: ImportOptions };
 
 /** `sources`, `Source`, `source`, `http-connection`, `HttpConnection` → the kind. */
-export function kindOf(text: string): Kind | "ClientCredential" | undefined {
+export function kindOf(text: string): Kind | undefined {
   const t = text.trim().toLowerCase().replace(/_/g, "-");
   if (KIND_NAMES[t]) return KIND_NAMES[t];
   if (KIND_NAMES[`${t}s`]) return KIND_NAMES[`${t}s`];
@@ -141,7 +141,7 @@ export function parseImportArgs(argv: readonly string[]): ImportCommand {
   if (values.help === true) return { command: "help", usage: IMPORT_USAGE };
   if (typeof values.out !== "string") throw new UsageError("--out <dir> is required: the directory to write the program into", IMPORT_USAGE);
   const out = nonEmpty("--out", values.out);
-  let kinds: Set<Kind | "ClientCredential"> | undefined;
+  let kinds: Set<Kind> | undefined;
   for (const given of (values.kind as string[] | undefined) ?? []) {
     for (const part of given.split(",")) {
       if (part.trim() === "") continue;

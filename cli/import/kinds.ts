@@ -7,13 +7,13 @@ import { DECLARATIONS, type Declaration } from "../../provider/kinds/index.js";
 
 type Imported = Extract<Declaration, { imported: object }>;
 
-/** The kinds a written program adopts (client credentials are only listed in a comment). */
-export type Kind = Exclude<Imported, { imported: { listedOnly: true } }>["name"];
+/** The kinds a written program adopts (a client credential only where the source holds its secret). */
+export type Kind = Imported["name"];
 
 const IMPORTED = (DECLARATIONS.filter((d) => "imported" in d) as Imported[]).sort((a, b) => a.imported.order - b.imported.order);
 
 /** The order of declaration: what a kind refers to is declared before it. */
-export const KIND_ORDER: readonly Kind[] = IMPORTED.filter((d) => !("listedOnly" in d.imported)).map((d) => d.name as Kind);
+export const KIND_ORDER: readonly Kind[] = IMPORTED.map((d) => d.name);
 
 /** The kinds `--kind` takes, by their command-line spelling. */
 export const KIND_NAMES: Readonly<Record<string, Imported["name"]>> = Object.fromEntries(IMPORTED.map((d) => [d.imported.flag, d.name]));

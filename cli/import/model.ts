@@ -71,13 +71,13 @@ export interface AdminScope {
 
 export interface Selection {
   /** Unset: every kind. */
-  kinds?: ReadonlySet<Kind | "ClientCredential">;
+  kinds?: ReadonlySet<Kind>;
   /** Globs on the objects' names (any may match). */
   names?: readonly string[];
   /** Names of tags: only objects carrying one of them (and those tags). */
   tags?: readonly string[];
   /** Ids a stack already manages, by kind: left out (`--skip-managed`). */
-  managed?: ReadonlyMap<Kind | "ClientCredential", ReadonlySet<string>>;
+  managed?: ReadonlyMap<Kind, ReadonlySet<string>>;
   /** The stack those ids are from, for the notes. */
   managedBy?: string;
   /** Globs on connector names whose settings are written as raw config, not with the helper (`--raw-config`). */
@@ -176,6 +176,7 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
         if (value !== undefined) secretValues.set(s.name, value);
         return s;
       },
+      heldSecret: (setting, what) => (selection.secretValue?.(c.kind, c.id, what) === undefined ? undefined : ctx.secret(setting, what)),
       config: (code, live, { raw }) => {
         const catalogue = catalogueOf(c.kind);
         if (!catalogue) throw new Error(`${c.kind} has no catalogue: its import cannot write a config through it`);
@@ -196,12 +197,14 @@ export function buildProgram(tenant: Tenant, selection: Selection = {}): Program
   for (const r of resources) {
     for (const note of r.notes) warnings.push(`${LABEL(r.kind)} "${r.name}" (${r.ident}): ${note}`);
   }
+  // The credentials the program does not adopt (the API never shows their secrets), in a comment.
+  const adopted = new Set(resources.flatMap((r) => (r.kind === "ClientCredential" ? [r.id] : [])));
   const credentials: CredentialNote[] = [];
   if (!selection.kinds || selection.kinds.has("ClientCredential")) {
     const noTagFilter = !selection.tags || selection.tags.length === 0;
     for (const cred of [...tenant.ClientCredential].sort((a, b) => (a.client_id < b.client_id ? -1 : a.client_id > b.client_id ? 1 : 0))) {
       if (!noTagFilter) break;
-      if (selection.managed?.get("ClientCredential")?.has(cred.client_id)) continue;
+      if (adopted.has(cred.client_id) || selection.managed?.get("ClientCredential")?.has(cred.client_id)) continue;
       if (selection.names && selection.names.length > 0 && !selection.names.some((g) => globToRegExp(g).test(cred.description ?? ""))) continue;
       credentials.push(credentialNote(cred, selection.clientId));
     }

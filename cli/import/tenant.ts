@@ -3,19 +3,18 @@ import { DECLARATIONS, type DeclarationOf } from "../../provider/kinds/index.js"
 import type { ImportLister } from "../../provider/kinds/imported.js";
 import type { Kind } from "./kinds.js";
 
-/** The kinds an import reads: those it writes, and those it lists in a comment. */
+/** The kinds an import reads. */
 const READ = DECLARATIONS.filter((d) => "imported" in d);
-type ReadKind = Kind | "ClientCredential";
 
 /** What a kind's rules list for an import (their `listForImport`). */
-type Listed<K extends ReadKind> = Awaited<ReturnType<DeclarationOf<K>["rules"]>> extends { listForImport(...args: never[]): Promise<infer T> } ? T : never;
+type Listed<K extends Kind> = Awaited<ReturnType<DeclarationOf<K>["rules"]>> extends { listForImport(...args: never[]): Promise<infer T> } ? T : never;
 
 /**
  * Everything `pulumi-cdc import` reads of a tenant: each kind's objects as its rules list them,
  * in the API's order, and what could not be read, said for the user (an API without the agents
  * area's lists, say).
  */
-export type Tenant = { [K in ReadKind]: Listed<K> } & { notes: string[] };
+export type Tenant = { [K in Kind]: Listed<K> } & { notes: string[] };
 
 /**
  * Reads the whole tenant, each kind by its own rules, each once however many kinds need it (a

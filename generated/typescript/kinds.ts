@@ -225,6 +225,10 @@ export interface ClientCredentialArgs {
   description?: pulumi.Input<string>;
   /** The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret. */
   serviceId?: pulumi.Input<string>;
+  /** The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change). */
+  adoptId?: pulumi.Input<string>;
+  /** Only with `adoptId`: the adopted credential's secret, as it was shown to whoever created it (a Terraform state keeps it). The API never shows a secret again, so it is taken as given, and becomes the `secret` output. Unset: the adopted credential's `secret` output is absent. */
+  secret?: pulumi.Input<string>;
 }
 
 /** An API client credential for a downstream service. Its roles and description change in place (the client id and secret stay); a new service id replaces it, with a new secret. The API shows the secret only at creation: it is a Pulumi secret. */
@@ -235,9 +239,11 @@ export class ClientCredential extends CdcResource {
   declare readonly description: pulumi.Output<string | undefined>;
   /** The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret. */
   declare readonly serviceId: pulumi.Output<string | undefined>;
+  /** The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change). */
+  declare readonly adoptId: pulumi.Output<string | undefined>;
   /** The credential's client id, exchanged with the secret for an access token. */
   declare readonly clientId: pulumi.Output<string>;
-  /** The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported or adopted: the API showed its secret once, to its creator. */
+  /** The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported, or adopted without its `secret`: the API showed its secret once, to its creator. */
   declare readonly secret: pulumi.Output<string>;
   /** The keys of the credential's roles. */
   declare readonly roleKeys: pulumi.Output<string[]>;
@@ -260,8 +266,9 @@ export function clientCredentialProps(_name: string, args: ClientCredentialArgs 
     roleIds: args?.roleIds,
     description: args?.description,
     serviceId: args?.serviceId,
+    adoptId: args?.adoptId,
+    secret: args?.secret === undefined ? undefined : pulumi.secret(args.secret),
     clientId: undefined,
-    secret: undefined,
     roleKeys: undefined,
     createdAt: undefined,
   };
@@ -700,6 +707,8 @@ export interface KafkaUserArgs {
   isCreateSchemaRegistry?: pulumi.Input<boolean>;
   /** The user's ACL rules, a set: order and duplicates do not matter. Default: none. Rules added or removed outside Pulumi are drift. */
   kafkaAcls?: pulumi.Input<pulumi.Input<KafkaAclArgs>[]>;
+  /** The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's. */
+  adoptId?: pulumi.Input<string>;
 }
 
 /** A Kafka user of the platform's Kafka access: a broker user with ACL rules, for clients that read or write the platform's topics. The password is write-only (the API never returns it); ACLs, IPs or the schema-registry user changed outside Pulumi show in a plain `pulumi preview`. */
@@ -712,6 +721,8 @@ export class KafkaUser extends CdcResource {
   declare readonly isCreateSchemaRegistry: pulumi.Output<boolean>;
   /** The user's ACL rules, a set: order and duplicates do not matter. Default: none. Rules added or removed outside Pulumi are drift. */
   declare readonly kafkaAcls: pulumi.Output<KafkaAcl[]>;
+  /** The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's. */
+  declare readonly adoptId: pulumi.Output<string | undefined>;
   /** Where the user's Kafka clients connect (`bootstrap.servers`), made by the API. */
   declare readonly kafkaProxyEndpoint: pulumi.Output<string>;
   /** The schema registry's URL for this user, made by the API; empty without `isCreateSchemaRegistry`. */
@@ -738,6 +749,7 @@ export function kafkaUserProps(name: string, args: KafkaUserArgs | undefined): p
     whitelistIps: args?.whitelistIps,
     isCreateSchemaRegistry: args?.isCreateSchemaRegistry,
     kafkaAcls: args?.kafkaAcls,
+    adoptId: args?.adoptId,
     kafkaProxyEndpoint: undefined,
     schemaProxyEndpoint: undefined,
     createdFrom: undefined,

@@ -76,6 +76,11 @@ export interface ImportContext {
   tags(ids: readonly string[]): Reference[] | undefined;
   /** A secret the API masks, read from config; `what` is said after the object (`database.password`). */
   secret(setting: string, what: string): Secret;
+  /**
+   * A secret the import's source holds in plain text (a Terraform state), read from config as
+   * `secret` reads one; undefined where the source holds none (the API never shows a secret).
+   */
+  heldSecret(setting: string, what: string): Secret | undefined;
   /** A catalogued kind's config: only what differs from the catalogue's defaults, masked secrets from config. */
   config(code: string, live: Record<string, unknown>, options: { raw: boolean }): Value;
   /** An object to create first that no input refers to (a topic's source). */

@@ -4,9 +4,11 @@ import { KAFKA_GROUP_OPERATIONS, KAFKA_OPERATIONS, KAFKA_PATTERN_TYPES, KAFKA_RE
 import { knowable } from "../check.js";
 import { isUnknown, MASK } from "../normalize.js";
 import { declareInputs } from "./inputs.js";
-import { echo, STRINGS } from "./shared.js";
+import { adoptCheck, echo, STRINGS } from "./shared.js";
+import type { ImportContext } from "./imported.js";
+import { aclOf, whitelistOf, type LiveKafkaUser } from "../kafka/api.js";
 import type { KindSpec } from "./spec.js";
-import type { KindTerraform } from "./terraform.js";
+import { tfString, tfStrings, type KindTerraform } from "./terraform.js";
 
 
 /** The pattern types, by meaning: a rule names its topic exactly, or by prefix; and what a rule is on. */
@@ -110,7 +112,22 @@ const { properties: inputs, schema: inputSchema, replaceOnChange } = declareInpu
     description: "The user's ACL rules, a set: order and duplicates do not matter. Default: none. Rules added or removed outside Pulumi are drift.",
     check: z.array(aclSchema, { error: "must be a list of ACL rules {topicName, operation, resourcePatternType, resource?}" }).optional(),
   },
+  adoptId: {
+    type: "string",
+    check: adoptCheck("Kafka user"),
+    description:
+      "The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's.",
+  },
 });
+
+/** A rule as the API (and the vendor's Terraform state) holds it. */
+const wireAcls = (acls: unknown) =>
+  (Array.isArray(acls) ? acls : []).map((a: Record<string, unknown>) => ({
+    topic_name: a.topic_name,
+    operation: a.operation,
+    resource_pattern_type: a.resource_pattern_type,
+    resource: a.resource || ON_TOPIC,
+  }));
 
 export const KAFKA_USER = {
   name: "KafkaUser",
@@ -119,21 +136,54 @@ export const KAFKA_USER = {
   plural: "Kafka users",
   report: "kafka_user",
   internal: ["logicalName", "passwordDigest", "secretSalt"],
+  imported: {
+    flag: "kafka-users",
+    suffix: "KafkaUser",
+    order: 12,
+    section: "Kafka users (the password is read from config: the API never shows it)",
+    objects: (listed: readonly LiveKafkaUser[]) => listed.map((u) => ({ id: u.username, name: u.username, tagIds: [], live: u })),
+    inputs: (u: LiveKafkaUser, ctx: ImportContext) => {
+      const whitelist = whitelistOf(u.whitelist_ips);
+      const acls = u.kafka_acls.map((a) => ({ ...aclOf(a) }));
+      return {
+        username: u.username,
+        password: ctx.secret("password", "password"),
+        whitelistIps: whitelist.length > 0 ? whitelist : undefined,
+        isCreateSchemaRegistry: u.is_create_schema_registry ? true : undefined,
+        kafkaAcls: acls.length > 0 ? acls : undefined,
+      };
+    },
+  },
   terraform: {
     types: ["streamkap_kafka_user"],
     attributes: {
       id: "the username (the user's id)",
-      username: "username",
-      password: "password (a secret)",
+      username: "username, and adoptId: the user is adopted, with no write when it matches",
+      password: "password, set in the stack's config as a secret",
       whitelist_ips: "whitelistIps (the comma-separated list, split)",
       is_create_schema_registry: "isCreateSchemaRegistry",
       kafka_acls: "kafkaAcls (topic_name → topicName, operation, resource_pattern_type → resourcePatternType, resource)",
       kafka_proxy_endpoint: "(read back: kafkaProxyEndpoint)",
       schema_proxy_endpoint: "(read back: schemaProxyEndpoint)",
     },
-    notAdopted:
-      "pulumi-cdc's KafkaUser has no adoptId to take over an existing user (the API never shows a password, so an adoption could not check the state's): keep it in Terraform, or replace it with a KafkaUser of another username",
-    live: () => undefined,
+    live: (a) => {
+      const username = tfString(a, "username") ?? tfString(a, "id");
+      if (!username) return undefined;
+      const password = tfString(a, "password");
+      return {
+        id: username,
+        live: {
+          username,
+          // The vendor's attribute is the API's comma-separated string (a list in no version, but read as one too).
+          whitelist_ips: tfString(a, "whitelist_ips") ?? tfStrings(a, "whitelist_ips").join(","),
+          is_create_schema_registry: a.is_create_schema_registry === true,
+          kafka_acls: wireAcls(a.kafka_acls),
+          kafka_proxy_endpoint: tfString(a, "kafka_proxy_endpoint") ?? "",
+          schema_proxy_endpoint: tfString(a, "schema_proxy_endpoint") ?? "",
+        },
+        ...(password ? { secrets: { password } } : {}),
+      };
+    },
   } satisfies KindTerraform,
   description:
     "A Kafka user of the platform's Kafka access: a broker user with ACL rules, for clients that read or write the platform's topics. The password is write-only (the API never returns it); ACLs, IPs or the schema-registry user changed outside Pulumi show in a plain `pulumi preview`.",

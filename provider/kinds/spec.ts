@@ -69,11 +69,10 @@ export interface KindSpec<N extends string = string> {
   /**
    * `pulumi-cdc import`: the `--kind` spelling, the suffix of the identifiers it writes
    * (`ordersSource`), and its place in a written program: a kind comes after those it refers to.
-   * `section`: the comment over the kind's objects in a written program. `listedOnly`: the program
-   * lists the kind's objects in a comment instead of adopting them; the others say what a
-   * program sets on each object (KindImport).
+   * `section`: the comment over the kind's objects in a written program; and what a program sets
+   * on each object (KindImport).
    */
-  imported?: { flag: string; suffix: string; order: number; section?: string } & ({ listedOnly: true } | KindImport);
+  imported?: { flag: string; suffix: string; order: number; section?: string } & KindImport;
   /**
    * A kind whose objects are the catalogue's connectors or transform types: which part of the
    * catalogue, the input that names the code (the rest of its settings are `config`), and the

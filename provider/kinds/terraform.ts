@@ -18,16 +18,13 @@ export interface KindTerraform {
   /** Attributes pulumi-cdc does not carry over, each with why: said for each instance that sets one. */
   readonly dropped?: Readonly<Record<string, string>>;
   /**
-   * Why a program does not adopt the kind's objects (a kind `pulumi-cdc import` does not write):
-   * said for each instance, which stays in Terraform (not in the handover).
-   */
-  readonly notAdopted?: string;
-  /**
    * The object as the kind's import lists it, from one instance's attributes. `config`: a
    * catalogued kind's config in the platform's keys, read from its attributes through the
-   * catalogue (secrets masked). Undefined: the instance names no object (no id).
+   * catalogue (secrets masked). `secrets`: the values of the kind's own secrets the state holds
+   * (what the API never shows), by what the kind's import names them. Undefined: the instance
+   * names no object (no id).
    */
-  live(attributes: TerraformAttributes, config: Record<string, unknown>): { id: string; live: unknown } | undefined;
+  live(attributes: TerraformAttributes, config: Record<string, unknown>): { id: string; live: unknown; secrets?: Readonly<Record<string, string>> } | undefined;
 }
 
 /** A string attribute, or undefined. */

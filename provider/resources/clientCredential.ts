@@ -9,15 +9,19 @@ import { CLIENT_CREDENTIAL } from "../kinds/clientCredential.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { plainString } from "./recovered.js";
 import type { ImportListing } from "../kinds/imported.js";
-import { isMasked, sameMembers } from "../normalize.js";
+import { isMasked, isUnknown, sameMembers } from "../normalize.js";
 
 export interface ClientCredentialInputs {
   roleIds: string[];
   description?: string;
   serviceId?: string;
+  /** The client id of an existing credential to take over instead of creating one. */
+  adoptId?: string;
+  /** With adoptId only: the adopted credential's secret, as its creator was shown it (never by the API again). */
+  secret?: string;
 }
 
-export interface ClientCredentialOutputs extends ClientCredentialInputs {
+export interface ClientCredentialOutputs extends Omit<ClientCredentialInputs, "secret"> {
   clientId: string;
   /**
    * Returned by the API only at creation; a Pulumi secret (additionalSecretOutputs). Absent for a
@@ -30,8 +34,9 @@ export interface ClientCredentialOutputs extends ClientCredentialInputs {
 
 
 function outputs(cred: ClientCredential, inputs: ClientCredentialInputs, secret: string | undefined): ClientCredentialOutputs {
+  const { secret: _input, ...rest } = inputs;
   return {
-    ...inputs,
+    ...rest,
     clientId: cred.client_id,
     // Absent only for an imported credential: the API showed its secret once, to whoever made it.
     ...(secret !== undefined ? { secret } : {}),
@@ -146,17 +151,29 @@ export class ClientCredentialProvider {
   async check(_olds: unknown, news: Record<string, unknown>) {
     const parsed = CLIENT_CREDENTIAL.inputSchema.safeParse(news);
     if (!parsed.success) return { inputs: news, failures: failuresFromZod(parsed.error) };
-    const { roleIds, description, serviceId } = parsed.data;
+    const { roleIds, description, serviceId, adoptId, secret } = parsed.data;
     const inputs: ClientCredentialInputs = {
       roleIds,
       ...(description !== undefined ? { description } : {}),
       ...(serviceId !== undefined ? { serviceId } : {}),
+      ...(adoptId !== undefined ? { adoptId } : {}),
+      ...(secret !== undefined ? { secret } : {}),
     };
-    return { inputs, failures: [] };
+    // The API makes a new credential's secret: one the program gives is an adopted credential's.
+    const failures =
+      secret !== undefined && adoptId === undefined
+        ? [{ property: "secret", reason: "is set only with adoptId (an existing credential's secret): the API makes a new credential's secret. Remove secret, or set adoptId to the credential's client id" }]
+        : [];
+    return { inputs, failures };
   }
 
   async diff(_id: string, olds: ClientCredentialOutputs, news: ClientCredentialInputs) {
-    const diffs = [...(!sameMembers(olds.roleIds, news.roleIds) ? ["roleIds"] : []), ...(descriptionChanged(olds, news) ? ["description"] : [])];
+    const diffs = [
+      ...(!sameMembers(olds.roleIds, news.roleIds) ? ["roleIds"] : []),
+      ...(descriptionChanged(olds, news) ? ["description"] : []),
+      // An adopted credential's secret, given or changed in the program: the stack's output follows it.
+      ...(news.secret !== undefined && !isUnknown(news.secret) && news.secret !== olds.secret ? ["secret"] : []),
+    ];
     const replaces = (olds.serviceId ?? "") !== (news.serviceId ?? "") ? ["serviceId"] : [];
     return { changes: diffs.length + replaces.length > 0, replaces, diffs: [...diffs, ...replaces] };
   }
@@ -196,7 +213,28 @@ export class ClientCredentialProvider {
   }
 
   async create(inputs: ClientCredentialInputs) {
+    if (inputs.adoptId) return this.adopt(inputs);
     return oneAtATime(() => this.createOne(inputs));
+  }
+
+  /**
+   * Takes over an existing credential: nothing is written when its roles and description equal
+   * the program's, and one update otherwise. Its secret is the program's `secret` where it gives
+   * one (the API never shows it again, so it cannot be checked), and absent otherwise.
+   */
+  private async adopt(inputs: ClientCredentialInputs) {
+    const id = inputs.adoptId!;
+    const live = await findCredential(client(), id);
+    if (!live) throw new Error(`adoptId: there is no client credential "${id}" to adopt; check the client id, or remove adoptId to create a new one`);
+    if ((live.service_id ?? "") !== (inputs.serviceId ?? "")) {
+      throw new Error(
+        `adoptId: client credential "${id}" belongs to ${live.service_id ? `service "${live.service_id}"` : "no service"}, and a credential's service cannot change: ` +
+          `set serviceId to ${live.service_id ? `"${live.service_id}"` : "nothing (remove it)"} to adopt it`,
+      );
+    }
+    const held: ClientCredentialInputs = { ...inputs, roleIds: live.roles.map((r) => String(r.id)), ...(live.description ? { description: live.description } : {}) };
+    if (sameMembers(held.roleIds, inputs.roleIds) && !descriptionChanged(held, inputs)) return { id, outs: outputs(live, held, inputs.secret) };
+    return { id, outs: (await this.update(id, outputs(live, held, inputs.secret), inputs)).outs };
   }
 
   /**
@@ -287,7 +325,7 @@ export class ClientCredentialProvider {
       const cred = parsed.success ? parsed.data : await findCredential(api, id);
       if (!cred) throw new NotFoundError({ method: "GET", path: "/auth/client-credentials", status: 404, detail: `client credential ${id} is not in the listing` });
       const kept: ClientCredentialInputs = { ...news, ...(!news.description && cred.description ? { description: cred.description } : {}) };
-      return { outs: outputs(cred, kept, olds.secret) };
+      return { outs: outputs(cred, kept, news.secret ?? olds.secret) };
     } catch (err) {
       if (isNotFound(err)) {
         throw new Error(`client credential ${id} no longer exists: it was deleted outside Pulumi. Run \`pulumi refresh\`, then \`pulumi up\` to create a new one (with a new secret).`);
@@ -303,6 +341,7 @@ export class ClientCredentialProvider {
       roleIds: cred.roles.map((r) => String(r.id)),
       ...(cred.description ? { description: cred.description } : {}),
       ...(cred.service_id ? { serviceId: cred.service_id } : {}),
+      ...(props.adoptId ? { adoptId: props.adoptId } : {}),
     };
     // The API never shows the secret again: keep the one from creation. An imported credential
     // has none (its secret stays with whoever created it): the output is left out, not faked.

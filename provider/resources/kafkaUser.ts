@@ -6,6 +6,7 @@ import { KAFKA_USER, WHITELIST_MAX } from "../kinds/kafkaUser.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { recoverByName } from "./recovered.js";
 import { reportDrift } from "../drift.js";
+import type { ImportListing } from "../kinds/imported.js";
 import { aclOf, findKafkaUser, listKafkaUsers, KAFKA_USER_PATH, KAFKA_USERS_PATH, kafkaUserSchema, whitelistOf, type KafkaAcl, type LiveKafkaUser } from "../kafka/api.js";
 
 export { aclOf, whitelistOf, type KafkaAcl };
@@ -32,6 +33,8 @@ export interface KafkaUserInputs {
   isCreateSchemaRegistry: boolean;
   /** A set: order and duplicates carry no meaning. */
   kafkaAcls: KafkaAcl[];
+  /** The username of an existing user to take over instead of creating one (the username itself). */
+  adoptId?: string;
 }
 
 /** Outputs carry no password (see secret-digest.ts), only its digest. */
@@ -145,6 +148,11 @@ export class KafkaUserProvider {
     return recoverByName(api, context, { kind: KAFKA_USER, name: inputs.username, list });
   }
 
+  /** `pulumi-cdc import`: every Kafka user of the tenant. */
+  listForImport(api: CdcClient, _listing: ImportListing): Promise<LiveKafkaUser[]> {
+    return listKafkaUsers(api);
+  }
+
   /** `pulumi-cdc drift`: whether the object is gone, and what changed outside Pulumi, in the sentences a plain preview prints. */
   async findDrift(api: CdcClient, id: string, recorded: Record<string, unknown>): Promise<DriftFindings> {
     // One listing for every Kafka user of the stack: the API has no read of one.
@@ -165,6 +173,10 @@ export class KafkaUserProvider {
     if (!containsUnknown(whitelistIps) && joined.length > WHITELIST_MAX) {
       failures.push({ property: "whitelistIps", reason: `holds ${joined.length} characters once comma-separated; the API takes at most ${WHITELIST_MAX}: use wider CIDR ranges` });
     }
+    // A user's id is its username: adopting one under another name would rename nothing (the API cannot).
+    if (input.adoptId !== undefined && !isUnknown(input.adoptId) && !isUnknown(input.username) && input.adoptId !== input.username) {
+      failures.push({ property: "adoptId", reason: `must equal username ("${input.username}"): a Kafka user's id is its username, which cannot change. Set adoptId to "${input.username}", or username to "${input.adoptId}"` });
+    }
     const inputs: KafkaUserInputs = {
       ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),
       username: input.username,
@@ -172,6 +184,7 @@ export class KafkaUserProvider {
       whitelistIps,
       isCreateSchemaRegistry: input.isCreateSchemaRegistry ?? false,
       kafkaAcls: uniqueAcls((input.kafkaAcls ?? []).map((a) => ({ ...a, resource: a.resource ?? ON_TOPIC }))),
+      ...(input.adoptId !== undefined ? { adoptId: input.adoptId } : {}),
     };
     return { inputs, failures };
   }
@@ -205,6 +218,7 @@ export class KafkaUserProvider {
 
   async create(inputs: KafkaUserInputs) {
     const api = client();
+    if (inputs.adoptId) return this.adopt(api, inputs);
     const live = await createSurvivingFaults<LiveKafkaUser>({
       what: `Kafka user "${inputs.username}"`,
       send: () =>
@@ -222,6 +236,23 @@ export class KafkaUserProvider {
     });
     const salt = newSalt();
     return { id: live.username, outs: outputs(live, inputs, { salt, digest: secretDigest(salt, inputs.password) }, api.createdFrom) };
+  }
+
+  /**
+   * Takes over an existing user. When its whitelist, ACLs and schema-registry user already equal
+   * the program's, nothing is written, and the program's password is taken to be the user's (the
+   * API never shows one: a Terraform state holds the one Terraform last set). Otherwise one
+   * update makes it match, and sends the program's password with it.
+   */
+  private async adopt(api: CdcClient, inputs: KafkaUserInputs) {
+    const live = await findKafkaUser(api, inputs.adoptId!);
+    if (!live) throw new Error(`adoptId: there is no Kafka user "${inputs.adoptId}" to adopt; check the username, or remove adoptId to create a new user`);
+    const salt = newSalt();
+    const { findings } = kafkaUserFindings(live, inputs);
+    if (findings.length === 0) return { id: live.username, outs: outputs(live, inputs, { salt, digest: secretDigest(salt, inputs.password) }) };
+    // An empty digest: the update sends the program's password, as for a user Pulumi never saw.
+    const olds = { ...outputs(live, inputs, { salt, digest: "" }), username: live.username };
+    return { id: live.username, outs: (await this.update(live.username, olds, inputs)).outs };
   }
 
   async read(id: string, props: Partial<KafkaUserOutputs>) {

@@ -26,12 +26,11 @@ export function renderTerraformTable(): string {
     aliases.push(...Object.entries(PROVIDER_SCHEMA.v2?.renames[t.type] ?? {}).map(([a, now]) => `\`${a}\` → \`${now}\` (v2)`));
     const dropped = maps.flatMap(([a, m]) => (m?.to === "dropped" && !/^Terraform's own/.test(m.why) ? [`\`${a}\``] : []));
     dropped.push(...(PROVIDER_SCHEMA.v2?.removed[t.type] ?? []).filter((a) => !attributes.includes(a)).map((a) => `\`${a}\` (v2)`));
-    const target = `${t.spec ? `${t.kind} \`${t.spec.code}\`` : t.kind}${t.terraform.notAdopted ? " (not adopted: Terraform keeps it, see below)" : ""}`;
+    const target = t.spec ? `${t.kind} \`${t.spec.code}\`` : t.kind;
     lines.push(`| \`${t.type}\`${attributes.length === 0 ? " (catalogue only)" : ""} | ${target} | ${attributes.length === 0 ? "all, by name" : config} | ${aliases.join(", ") || "—"} | ${dropped.join(", ") || "—"} |`);
     const kindOwn = own.get(t.kind) ?? new Map<string, string>();
     for (const [a, what] of Object.entries(t.terraform.attributes)) kindOwn.set(`\`${a}\``, what);
     for (const [a, why] of Object.entries(t.terraform.dropped ?? {})) kindOwn.set(`\`${a}\``, `not carried: ${why}`);
-    if (t.terraform.notAdopted) kindOwn.set("(every attribute)", `not adopted: ${t.terraform.notAdopted}`);
     own.set(t.kind, kindOwn);
   }
   lines.push("", "## The attributes each kind reads itself", "");

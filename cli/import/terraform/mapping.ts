@@ -15,7 +15,7 @@ import { KIND_ORDER } from "../kinds.js";
 
 export interface TerraformType {
   type: string;
-  /** The kind; one a program adopts (KIND_ORDER) unless `terraform.notAdopted` says why not. */
+  /** The kind: one a program adopts (KIND_ORDER). */
   kind: KindName;
   terraform: KindTerraform;
   /** A catalogued kind's connector or transform type. */
@@ -56,7 +56,7 @@ export function terraformTypes(): ReadonlyMap<string, TerraformType> {
     const kind = declaration.name;
     const terraform = "terraform" in declaration ? (declaration.terraform as KindTerraform) : undefined;
     if (!terraform) continue;
-    if (!terraform.notAdopted && !(KIND_ORDER as readonly string[]).includes(kind)) throw new Error(`${kind} declares terraform but no import of its objects: say why in terraform.notAdopted`);
+    if (!(KIND_ORDER as readonly string[]).includes(kind)) throw new Error(`${kind} declares terraform but no import of its objects (KindSpec.imported)`);
     for (const type of terraform.types ?? []) out.set(type, { type, kind, terraform });
     const catalogue = "catalogue" in declaration ? (declaration.catalogue as { kind: CatalogueKind; nameKey?: string }) : undefined;
     if (catalogue) {
@@ -120,7 +120,7 @@ export function mapAttribute(t: TerraformType, attribute: string): AttributeMapp
 export interface MappedInstance {
   id: string;
   live: unknown;
-  /** Secret values by the platform's key. */
+  /** Secret values by the platform's key (a config key), or by what the kind's import names its own. */
   secrets: Map<string, string>;
   /** Attributes set in the state that pulumi-cdc does not carry, each with why. */
   dropped: { attribute: string; why: string }[];
@@ -174,5 +174,7 @@ export function mapInstance(t: TerraformType, attributes: TerraformAttributes): 
   const code = t.spec?.code;
   const withCode = code ? { ...attributes, connector: attributes.connector ?? code, transform_type: attributes.transform_type ?? code } : attributes;
   const read = t.terraform.live(withCode, config);
-  return read ? { ...read, secrets, dropped, unmapped } : undefined;
+  if (!read) return undefined;
+  for (const [what, value] of Object.entries(read.secrets ?? {})) secrets.set(what, value);
+  return { id: read.id, live: read.live, secrets, dropped, unmapped };
 }

@@ -53,10 +53,6 @@ export function stateTenant(instances: readonly StateInstance[]): StateTenant {
       unmapped.push(`${inst.address}: the resource type ${inst.type} has no pulumi-cdc kind: not adopted, and not in the handover`);
       continue;
     }
-    if (t.terraform.notAdopted) {
-      warnings.push(`${inst.address}: not adopted, and not in the handover (Terraform keeps it): ${t.terraform.notAdopted}`);
-      continue;
-    }
     const mapped = mapInstance(t, inst.attributes);
     if (!mapped) {
       warnings.push(`${inst.address}: the state holds no id for it (never created?): not adopted`);

@@ -17,6 +17,12 @@ namespace PulumiCdc.Cdc
     public partial class ClientCredential : global::Pulumi.CustomResource
     {
         /// <summary>
+        /// The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change).
+        /// </summary>
+        [Output("adoptId")]
+        public Output<string?> AdoptId { get; private set; } = null!;
+
+        /// <summary>
         /// The credential's client id, exchanged with the secret for an access token.
         /// </summary>
         [Output("clientId")]
@@ -47,7 +53,7 @@ namespace PulumiCdc.Cdc
         public Output<ImmutableArray<string>> RoleKeys { get; private set; } = null!;
 
         /// <summary>
-        /// The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported or adopted: the API showed its secret once, to its creator.
+        /// The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported, or adopted without its `secret`: the API showed its secret once, to its creator.
         /// </summary>
         [Output("secret")]
         public Output<string?> Secret { get; private set; } = null!;
@@ -109,6 +115,12 @@ namespace PulumiCdc.Cdc
     public sealed class ClientCredentialArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
+        /// The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change).
+        /// </summary>
+        [Input("adoptId")]
+        public Input<string>? AdoptId { get; set; }
+
+        /// <summary>
         /// What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
         /// </summary>
         [Input("description")]
@@ -124,6 +136,22 @@ namespace PulumiCdc.Cdc
         {
             get => _roleIds ?? (_roleIds = new InputList<string>());
             set => _roleIds = value;
+        }
+
+        [Input("secret")]
+        private Input<string>? _secret;
+
+        /// <summary>
+        /// Only with `adoptId`: the adopted credential's secret, as it was shown to whoever created it (a Terraform state keeps it). The API never shows a secret again, so it is taken as given, and becomes the `secret` output. Unset: the adopted credential's `secret` output is absent.
+        /// </summary>
+        public Input<string>? Secret
+        {
+            get => _secret;
+            set
+            {
+                var emptySecret = Output.CreateSecret(0);
+                _secret = Output.Tuple<Input<string>?, int>(value, emptySecret).Apply(t => t.Item1);
+            }
         }
 
         /// <summary>

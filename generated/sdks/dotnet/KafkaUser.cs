@@ -17,6 +17,12 @@ namespace PulumiCdc.Cdc
     public partial class KafkaUser : global::Pulumi.CustomResource
     {
         /// <summary>
+        /// The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's.
+        /// </summary>
+        [Output("adoptId")]
+        public Output<string?> AdoptId { get; private set; } = null!;
+
+        /// <summary>
         /// How the user was created, as the API records it (`created_from`).
         /// </summary>
         [Output("createdFrom")]
@@ -104,6 +110,12 @@ namespace PulumiCdc.Cdc
 
     public sealed class KafkaUserArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's.
+        /// </summary>
+        [Input("adoptId")]
+        public Input<string>? AdoptId { get; set; }
+
         /// <summary>
         /// Also create a schema-registry user (see `schemaProxyEndpoint`). Default `false`.
         /// </summary>

@@ -35,6 +35,10 @@ export class ClientCredential extends pulumi.CustomResource {
     }
 
     /**
+     * The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change).
+     */
+    declare public readonly adoptId: pulumi.Output<string | undefined>;
+    /**
      * The credential's client id, exchanged with the secret for an access token.
      */
     declare public /*out*/ readonly clientId: pulumi.Output<string>;
@@ -55,9 +59,9 @@ export class ClientCredential extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly roleKeys: pulumi.Output<string[]>;
     /**
-     * The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported or adopted: the API showed its secret once, to its creator.
+     * The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported, or adopted without its `secret`: the API showed its secret once, to its creator.
      */
-    declare public /*out*/ readonly secret: pulumi.Output<string | undefined>;
+    declare public readonly secret: pulumi.Output<string | undefined>;
     /**
      * The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret.
      */
@@ -77,14 +81,16 @@ export class ClientCredential extends pulumi.CustomResource {
             if (args?.roleIds === undefined && !opts.urn) {
                 throw new Error("Missing required property 'roleIds'");
             }
+            resourceInputs["adoptId"] = args?.adoptId;
             resourceInputs["description"] = args?.description;
             resourceInputs["roleIds"] = args?.roleIds;
+            resourceInputs["secret"] = args?.secret ? pulumi.secret(args.secret) : undefined;
             resourceInputs["serviceId"] = args?.serviceId;
             resourceInputs["clientId"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["roleKeys"] = undefined /*out*/;
-            resourceInputs["secret"] = undefined /*out*/;
         } else {
+            resourceInputs["adoptId"] = undefined /*out*/;
             resourceInputs["clientId"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
@@ -105,6 +111,10 @@ export class ClientCredential extends pulumi.CustomResource {
  */
 export interface ClientCredentialArgs {
     /**
+     * The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change).
+     */
+    adoptId?: pulumi.Input<string | undefined>;
+    /**
      * What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
      */
     description?: pulumi.Input<string | undefined>;
@@ -112,6 +122,10 @@ export interface ClientCredentialArgs {
      * The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
      */
     roleIds: pulumi.Input<pulumi.Input<string>[]>;
+    /**
+     * Only with `adoptId`: the adopted credential's secret, as it was shown to whoever created it (a Terraform state keeps it). The API never shows a secret again, so it is taken as given, and becomes the `secret` output. Unset: the adopted credential's `secret` output is absent.
+     */
+    secret?: pulumi.Input<string | undefined>;
     /**
      * The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret.
      */

@@ -38,6 +38,10 @@ export class KafkaUser extends pulumi.CustomResource {
     }
 
     /**
+     * The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's.
+     */
+    declare public readonly adoptId: pulumi.Output<string | undefined>;
+    /**
      * How the user was created, as the API records it (`created_from`).
      */
     declare public /*out*/ readonly createdFrom: pulumi.Output<string>;
@@ -83,6 +87,7 @@ export class KafkaUser extends pulumi.CustomResource {
             if (args?.username === undefined && !opts.urn) {
                 throw new Error("Missing required property 'username'");
             }
+            resourceInputs["adoptId"] = args?.adoptId;
             resourceInputs["isCreateSchemaRegistry"] = args?.isCreateSchemaRegistry;
             resourceInputs["kafkaAcls"] = args?.kafkaAcls;
             resourceInputs["password"] = args?.password ? pulumi.secret(args.password) : undefined;
@@ -92,6 +97,7 @@ export class KafkaUser extends pulumi.CustomResource {
             resourceInputs["kafkaProxyEndpoint"] = undefined /*out*/;
             resourceInputs["schemaProxyEndpoint"] = undefined /*out*/;
         } else {
+            resourceInputs["adoptId"] = undefined /*out*/;
             resourceInputs["createdFrom"] = undefined /*out*/;
             resourceInputs["isCreateSchemaRegistry"] = undefined /*out*/;
             resourceInputs["kafkaAcls"] = undefined /*out*/;
@@ -109,6 +115,10 @@ export class KafkaUser extends pulumi.CustomResource {
  * The set of arguments for constructing a KafkaUser resource.
  */
 export interface KafkaUserArgs {
+    /**
+     * The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's.
+     */
+    adoptId?: pulumi.Input<string | undefined>;
     /**
      * Also create a schema-registry user (see `schemaProxyEndpoint`). Default `false`.
      */

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { catalogueEntry } from "../../../provider/catalogue.js";
 import type { RunningEmulator } from "../../../emulator/index.js";
+import { z } from "zod";
 import {
   agentSchema,
+  clientCredentialSchema,
   destinationConnectorSchema,
   httpConnectionSchema,
   llmConnectionSchema,
@@ -13,7 +15,10 @@ import { compareToOriginal } from "../../../provider/drift.js";
 import { pipelineSchema, transformSchema } from "../../../provider/pipelines/schemas.js";
 import { AgentProvider, type AgentInputs } from "../../../provider/resources/agent.js";
 import { adoptionChanges, ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs } from "../../../provider/resources/connector.js";
+import { ClientCredentialProvider, type ClientCredentialInputs } from "../../../provider/resources/clientCredential.js";
 import { HttpConnectionProvider, type HttpConnectionInputs } from "../../../provider/resources/httpConnection.js";
+import { kafkaUserSchema } from "../../../provider/kafka/api.js";
+import { KafkaUserProvider, type KafkaUserInputs } from "../../../provider/resources/kafkaUser.js";
 import { LlmConnectionProvider, type LlmConnectionInputs } from "../../../provider/resources/llmConnection.js";
 import { PipelineProvider, type PipelineInputs } from "../../../provider/resources/pipeline.js";
 import { TagProvider, type TagInputs } from "../../../provider/resources/tag.js";
@@ -35,6 +40,8 @@ const topics = new TopicProvider();
 const https = new HttpConnectionProvider();
 const llms = new LlmConnectionProvider();
 const agents = new AgentProvider();
+const kafkaUsers = new KafkaUserProvider();
+const credentials = new ClientCredentialProvider();
 
 let n = 0;
 const unique = (p: string) => `${p}-${process.pid}-${++n}`;
@@ -277,5 +284,61 @@ describe("adoption writes nothing when the object already equals the program", (
     expect(patched).toMatchObject({ url: "https://tickets.example.com/api/v2", headers: { Authorization: "********" } });
     await expect(llms.create({ ...llmInputs, model: "gpt-4.1" })).rejects.toThrow(/differs from the program in model .* cannot update an LLM connection/);
     await expect(agents.create({ ...agentInputs, adoptId: "no-such-agent" })).rejects.toThrow(/no agent with id "no-such-agent"/);
+  });
+  it("a Kafka user: no write when equal, the program's password taken as the user's; one PUT with the password when its ACLs differ", async () => {
+    const username = `ku-${process.pid.toString(36)}-${++n}`;
+    const acl = { topic_name: "orders", operation: "READ", resource_pattern_type: "PREFIXED", resource: "TOPIC" };
+    await h.console.post("/kafka-access/kafka-users", {
+      body: { username, password: "made-in-terraform", whitelist_ips: "10.0.0.0/8", kafka_acls: [acl], is_create_schema_registry: false, created_from: "terraform" },
+      schema: kafkaUserSchema,
+    });
+    const program = { logicalName: "reader", username, password: "made-in-terraform", whitelistIps: ["10.0.0.0/8"], kafkaAcls: [{ topicName: "orders", operation: "READ", resourcePatternType: "PREFIXED" }] };
+    const inputs = await checked<KafkaUserInputs>(kafkaUsers, { ...program, adoptId: username });
+    mark();
+    const adopted = await kafkaUsers.create(inputs);
+    expect(writes()).toEqual({});
+    expect(adopted.id).toBe(username);
+    expect(JSON.stringify(adopted.outs)).not.toMatch(/made-in-terraform/);
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      expect(await kafkaUsers.diff(adopted.id, adopted.outs, inputs)).toMatchObject({ changes: false });
+      // The digest is the program's password's: a new one in the program is an update.
+      expect(await kafkaUsers.diff(adopted.id, adopted.outs, { ...inputs, password: "rotated-password" })).toMatchObject({ changes: true, diffs: ["password"] });
+    } finally {
+      stderr.mockRestore();
+    }
+
+    mark();
+    await kafkaUsers.create({ ...inputs, kafkaAcls: [...inputs.kafkaAcls, { topicName: "orders", operation: "DESCRIBE", resourcePatternType: "PREFIXED", resource: "TOPIC" }] });
+    expect(writes()).toEqual({ "PUT /kafka-access/kafka-users/:username": 1 });
+    await expect(kafkaUsers.create({ ...inputs, username: "nobody-here", adoptId: "nobody-here" })).rejects.toThrow(/no Kafka user "nobody-here" to adopt/);
+    const { failures } = await kafkaUsers.check({}, { ...program, adoptId: "someone-else" });
+    expect(failures).toEqual([{ property: "adoptId", reason: expect.stringMatching(/must equal username .* Set adoptId to /) }]);
+  });
+
+  it("a client credential: no write when equal, its secret the program's; one PATCH when its roles differ; another service is refused", async () => {
+    const made = await h.console.post("/auth/client-credentials", { body: { role_ids: ["role_viewer"], description: unique("dbt reads") }, schema: clientCredentialSchema });
+    const program = { roleIds: ["role_viewer"], description: made.description, adoptId: made.client_id, secret: made.secret };
+    const inputs = await checked<ClientCredentialInputs>(credentials, program);
+    mark();
+    const adopted = await credentials.create(inputs);
+    expect(writes()).toEqual({});
+    expect(adopted).toMatchObject({ id: made.client_id, outs: { clientId: made.client_id, secret: made.secret, roleIds: ["role_viewer"] } });
+    expect(await credentials.diff(adopted.id, adopted.outs, inputs)).toMatchObject({ changes: false });
+    // Adopted without its secret: the output is absent, not made up.
+    const { secret: _secret, ...withoutSecret } = inputs;
+    expect((await credentials.create(withoutSecret)).outs).not.toHaveProperty("secret");
+
+    mark();
+    const updated = await credentials.create({ ...inputs, roleIds: ["role_editor"] });
+    expect(writes()).toEqual({ "PATCH /auth/client-credentials/:client_id": 1 });
+    expect(updated.outs).toMatchObject({ roleIds: ["role_editor"], secret: made.secret });
+    const listed = await h.console.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) });
+    expect(listed.filter((c) => c.description === made.description)).toHaveLength(1);
+
+    await expect(credentials.create({ ...inputs, serviceId: "svc-1" })).rejects.toThrow(/belongs to no service, and a credential's service cannot change: set serviceId to nothing/);
+    await expect(credentials.create({ ...inputs, adoptId: "no-such-client" })).rejects.toThrow(/no client credential "no-such-client" to adopt/);
+    const { failures } = await credentials.check({}, { roleIds: ["role_viewer"], secret: "s3cret" });
+    expect(failures).toEqual([{ property: "secret", reason: expect.stringMatching(/only with adoptId/) }]);
   });
 });

@@ -120,6 +120,16 @@ function tenant(): Tenant {
     ],
     TopicDestination: [],
     DestinationSmtChain: [],
+    KafkaUser: [
+      {
+        username: "dbt-reader",
+        whitelist_ips: "10.0.0.0/8",
+        kafka_acls: [{ topic_name: "orders", operation: "READ", resource_pattern_type: "PREFIXED", resource: "TOPIC" }],
+        is_create_schema_registry: false,
+        kafka_proxy_endpoint: "kafka.example:9092",
+        schema_proxy_endpoint: "",
+      },
+    ],
     notes: [],
   };
 }
@@ -179,8 +189,21 @@ describe("the program model", () => {
       "cleanTransform",
       "ordersToWhPipeline",
       "publicOrdersTopic",
+      "dbtReaderKafkaUser",
     ]);
     expect(model.credentials).toEqual([{ clientId: "cdc-1", roles: ["viewer"], description: "dbt", serviceId: "", createdFrom: "web", used: true }]);
+  });
+
+  it("adopts Kafka users, their password read from config (the API never shows it)", () => {
+    const user = model.resources.find((r) => r.kind === "KafkaUser")!;
+    expect(user.inputs).toEqual({
+      username: "dbt-reader",
+      password: expect.any(Secret),
+      whitelistIps: ["10.0.0.0/8"],
+      kafkaAcls: [{ topicName: "orders", operation: "READ", resourcePatternType: "PREFIXED", resource: "TOPIC" }],
+      adoptId: "dbt-reader",
+    });
+    expect((user.inputs.password as Secret).name).toBe("dbtReaderKafkaUserPassword");
   });
 
   it("writes only values away from the defaults, the include lists as tables, masked secrets from config, the status and tags", () => {
@@ -365,7 +388,7 @@ describe("rendering", () => {
     expect(readme).toContain("`import.json` lists every object for `pulumi import -f`");
     expect(JSON.parse(importFile(model)).resources[0]).toEqual({ type: "cdc:index:Tag", name: "financeTag", id: "t-fin" });
     expect([...programFiles(model, { lang: "yaml", project: "acme" }).keys()]).toEqual(["Pulumi.yaml", "README.md"]);
-    expect(countsText(model)).toBe("2 tags, 1 LLM connection, 1 HTTP connection, 1 agent, 2 sources, 2 destinations, 1 transform, 1 pipeline and 1 topic");
+    expect(countsText(model)).toBe("2 tags, 1 LLM connection, 1 HTTP connection, 1 agent, 2 sources, 2 destinations, 1 transform, 1 pipeline, 1 topic and 1 Kafka user");
     expect(projectName("my tenant!")).toBe("my-tenant");
     expect(wrap("a b c", 3)).toEqual(["a b", "c"]);
   });

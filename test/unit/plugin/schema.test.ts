@@ -57,7 +57,7 @@ const FULL: Record<KindName, Record<string, unknown>> = {
   Source: { name: "orders-cdc", connector: "postgresql", config: requiredConfig(CATALOGUE.source.postgresql!), desiredState: "paused", adoptId: "src-1", tags: ["tag-1"] },
   Destination: { name: "warehouse", connector: "snowflake", config: requiredConfig(CATALOGUE.destination.snowflake!), desiredState: "stopped", adoptId: "dst-1", tags: [] },
   Tag: { name: "pii", description: "personal data", type: ["sources", "destinations"], adoptId: "tag-1" },
-  ClientCredential: { roleIds: ["role_viewer"], description: "dbt", serviceId: "svc-1" },
+  ClientCredential: { roleIds: ["role_viewer"], description: "dbt", serviceId: "svc-1", adoptId: "cred-1", secret: "cred-secret" },
   HttpConnection: { name: "tickets", url: "https://tickets.example.com/api/v2", headers: { Authorization: "Bearer t0ken" }, adoptId: "http-1" },
   LlmConnection: { name: "model", provider: "openai", model: "gpt-4o", apiKey: "sk-123", baseUrl: "https://llm.example.com", adoptId: "llm-1" },
   Agent: { name: "triage", instructions: "Summarise logs.", description: "triage agent", llmConnectionId: "llm-1", httpConnectionIds: ["http-1"], deployed: false, adoptId: "agent-1" },
@@ -90,6 +90,7 @@ const FULL: Record<KindName, Record<string, unknown>> = {
     whitelistIps: ["10.0.0.0/8"],
     isCreateSchemaRegistry: true,
     kafkaAcls: [{ topicName: "orders", operation: "READ", resourcePatternType: "LITERAL", resource: "TOPIC" }],
+    adoptId: "orders-reader",
   },
   DestinationSmtChain: {
     destination: "dst-1",
@@ -291,7 +292,8 @@ describe("the provider plugin's package schema", () => {
 
     it("come back in the outputs, but for secret values", () => {
       const outputs = spec.outputs.map((p) => p.name);
-      const dropped = spec.inputs.filter((p) => p.secret).map((p) => p.name);
+      // A secret input comes back only as a secret output (an adopted credential's secret), or not at all.
+      const dropped = spec.inputs.filter((p) => p.secret && !spec.outputs.some((o) => o.name === p.name && "secret" in o && o.secret)).map((p) => p.name);
       expect(names.filter((n) => !outputs.includes(n))).toEqual(dropped);
       for (const p of spec.outputs) {
         const input = spec.inputs.find((i) => i.name === p.name);

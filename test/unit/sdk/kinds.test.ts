@@ -38,9 +38,10 @@ describe("the generated dynamic classes", () => {
     for (const name of internal) expect(INTERNAL_PROPERTIES).toContain(name);
   });
 
-  it("wrap secret inputs in pulumi.secret, as a whole (HttpConnection's headers, KafkaUser's password, LlmConnection's apiKey)", async () => {
+  it("wrap secret inputs in pulumi.secret, as a whole (HttpConnection's headers, KafkaUser's password, LlmConnection's apiKey, an adopted ClientCredential's secret)", async () => {
     const secrets = DECLARATIONS.flatMap((k) => k.inputs.filter((p) => p.secret).map((p) => [k.name, p.name] as const));
     expect(secrets).toEqual([
+      ["ClientCredential", "secret"],
       ["HttpConnection", "headers"],
       ["LlmConnection", "apiKey"],
       ["KafkaUser", "password"],
@@ -50,6 +51,7 @@ describe("the generated dynamic classes", () => {
     expect(await isSecret(headers)).toBe(true);
     expect(await isSecret(PROPS.KafkaUser("u", { username: "u", password: "p".repeat(12) }).password)).toBe(true);
     expect(await isSecret(PROPS.LlmConnection("l", { provider: "openai", model: "m", apiKey: "k" }).apiKey)).toBe(true);
+    expect(await isSecret(PROPS.ClientCredential("c", { roleIds: ["viewer"], adoptId: "c1", secret: "s" }).secret)).toBe(true);
     // Other inputs pass as they are.
     expect(PROPS.KafkaUser("u", { username: "u", password: "p".repeat(12) }).username).toBe("u");
   });

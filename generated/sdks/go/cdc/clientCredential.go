@@ -16,6 +16,8 @@ import (
 type ClientCredential struct {
 	pulumi.CustomResourceState
 
+	// The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change).
+	AdoptId pulumi.StringPtrOutput `pulumi:"adoptId"`
 	// The credential's client id, exchanged with the secret for an access token.
 	ClientId pulumi.StringOutput `pulumi:"clientId"`
 	// When the credential was created, as the API reports it.
@@ -26,7 +28,7 @@ type ClientCredential struct {
 	RoleIds pulumi.StringArrayOutput `pulumi:"roleIds"`
 	// The keys of the credential's roles.
 	RoleKeys pulumi.StringArrayOutput `pulumi:"roleKeys"`
-	// The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported or adopted: the API showed its secret once, to its creator.
+	// The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported, or adopted without its `secret`: the API showed its secret once, to its creator.
 	Secret pulumi.StringPtrOutput `pulumi:"secret"`
 	// The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret.
 	ServiceId pulumi.StringPtrOutput `pulumi:"serviceId"`
@@ -41,6 +43,9 @@ func NewClientCredential(ctx *pulumi.Context,
 
 	if args.RoleIds == nil {
 		return nil, errors.New("invalid value for required argument 'RoleIds'")
+	}
+	if args.Secret != nil {
+		args.Secret = pulumi.ToSecret(args.Secret).(pulumi.StringPtrInput)
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"secret",
@@ -79,20 +84,28 @@ func (ClientCredentialState) ElementType() reflect.Type {
 }
 
 type clientCredentialArgs struct {
+	// The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change).
+	AdoptId *string `pulumi:"adoptId"`
 	// What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
 	Description *string `pulumi:"description"`
 	// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
 	RoleIds []string `pulumi:"roleIds"`
+	// Only with `adoptId`: the adopted credential's secret, as it was shown to whoever created it (a Terraform state keeps it). The API never shows a secret again, so it is taken as given, and becomes the `secret` output. Unset: the adopted credential's `secret` output is absent.
+	Secret *string `pulumi:"secret"`
 	// The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret.
 	ServiceId *string `pulumi:"serviceId"`
 }
 
 // The set of arguments for constructing a ClientCredential resource.
 type ClientCredentialArgs struct {
+	// The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change).
+	AdoptId pulumi.StringPtrInput
 	// What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
 	Description pulumi.StringPtrInput
 	// The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
 	RoleIds pulumi.StringArrayInput
+	// Only with `adoptId`: the adopted credential's secret, as it was shown to whoever created it (a Terraform state keeps it). The API never shows a secret again, so it is taken as given, and becomes the `secret` output. Unset: the adopted credential's `secret` output is absent.
+	Secret pulumi.StringPtrInput
 	// The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret.
 	ServiceId pulumi.StringPtrInput
 }
@@ -184,6 +197,11 @@ func (o ClientCredentialOutput) ToClientCredentialOutputWithContext(ctx context.
 	return o
 }
 
+// The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change).
+func (o ClientCredentialOutput) AdoptId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *ClientCredential) pulumi.StringPtrOutput { return v.AdoptId }).(pulumi.StringPtrOutput)
+}
+
 // The credential's client id, exchanged with the secret for an access token.
 func (o ClientCredentialOutput) ClientId() pulumi.StringOutput {
 	return o.ApplyT(func(v *ClientCredential) pulumi.StringOutput { return v.ClientId }).(pulumi.StringOutput)
@@ -209,7 +227,7 @@ func (o ClientCredentialOutput) RoleKeys() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *ClientCredential) pulumi.StringArrayOutput { return v.RoleKeys }).(pulumi.StringArrayOutput)
 }
 
-// The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported or adopted: the API showed its secret once, to its creator.
+// The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported, or adopted without its `secret`: the API showed its secret once, to its creator.
 func (o ClientCredentialOutput) Secret() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ClientCredential) pulumi.StringPtrOutput { return v.Secret }).(pulumi.StringPtrOutput)
 }

@@ -16,6 +16,8 @@ import (
 type KafkaUser struct {
 	pulumi.CustomResourceState
 
+	// The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's.
+	AdoptId pulumi.StringPtrOutput `pulumi:"adoptId"`
 	// How the user was created, as the API records it (`created_from`).
 	CreatedFrom pulumi.StringOutput `pulumi:"createdFrom"`
 	// Also create a schema-registry user (see `schemaProxyEndpoint`). Default `false`.
@@ -81,6 +83,8 @@ func (KafkaUserState) ElementType() reflect.Type {
 }
 
 type kafkaUserArgs struct {
+	// The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's.
+	AdoptId *string `pulumi:"adoptId"`
 	// Also create a schema-registry user (see `schemaProxyEndpoint`). Default `false`.
 	IsCreateSchemaRegistry *bool `pulumi:"isCreateSchemaRegistry"`
 	// The user's ACL rules, a set: order and duplicates do not matter. Default: none. Rules added or removed outside Pulumi are drift.
@@ -95,6 +99,8 @@ type kafkaUserArgs struct {
 
 // The set of arguments for constructing a KafkaUser resource.
 type KafkaUserArgs struct {
+	// The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's.
+	AdoptId pulumi.StringPtrInput
 	// Also create a schema-registry user (see `schemaProxyEndpoint`). Default `false`.
 	IsCreateSchemaRegistry pulumi.BoolPtrInput
 	// The user's ACL rules, a set: order and duplicates do not matter. Default: none. Rules added or removed outside Pulumi are drift.
@@ -192,6 +198,11 @@ func (o KafkaUserOutput) ToKafkaUserOutput() KafkaUserOutput {
 
 func (o KafkaUserOutput) ToKafkaUserOutputWithContext(ctx context.Context) KafkaUserOutput {
 	return o
+}
+
+// The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's.
+func (o KafkaUserOutput) AdoptId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v *KafkaUser) pulumi.StringPtrOutput { return v.AdoptId }).(pulumi.StringPtrOutput)
 }
 
 // How the user was created, as the API records it (`created_from`).

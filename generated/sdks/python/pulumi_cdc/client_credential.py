@@ -20,18 +20,26 @@ __all__ = ['ClientCredentialArgs', 'ClientCredential']
 class ClientCredentialArgs:
     def __init__(__self__, *,
                  role_ids: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
+                 secret: pulumi.Input[Optional[_builtins.str]] = None,
                  service_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a ClientCredential resource.
 
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] role_ids: The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
+        :param pulumi.Input[_builtins.str] adopt_id: The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change).
         :param pulumi.Input[_builtins.str] description: What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
+        :param pulumi.Input[_builtins.str] secret: Only with `adoptId`: the adopted credential's secret, as it was shown to whoever created it (a Terraform state keeps it). The API never shows a secret again, so it is taken as given, and becomes the `secret` output. Unset: the adopted credential's `secret` output is absent.
         :param pulumi.Input[_builtins.str] service_id: The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret.
         """
         pulumi.set(__self__, "role_ids", role_ids)
+        if adopt_id is not None:
+            pulumi.set(__self__, "adopt_id", adopt_id)
         if description is not None:
             pulumi.set(__self__, "description", description)
+        if secret is not None:
+            pulumi.set(__self__, "secret", secret)
         if service_id is not None:
             pulumi.set(__self__, "service_id", service_id)
 
@@ -48,6 +56,18 @@ class ClientCredentialArgs:
         pulumi.set(self, "role_ids", value)
 
     @_builtins.property
+    @pulumi.getter(name="adoptId")
+    def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change).
+        """
+        return pulumi.get(self, "adopt_id")
+
+    @adopt_id.setter
+    def adopt_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "adopt_id", value)
+
+    @_builtins.property
     @pulumi.getter
     def description(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -58,6 +78,18 @@ class ClientCredentialArgs:
     @description.setter
     def description(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def secret(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Only with `adoptId`: the adopted credential's secret, as it was shown to whoever created it (a Terraform state keeps it). The API never shows a secret again, so it is taken as given, and becomes the `secret` output. Unset: the adopted credential's `secret` output is absent.
+        """
+        return pulumi.get(self, "secret")
+
+    @secret.setter
+    def secret(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "secret", value)
 
     @_builtins.property
     @pulumi.getter(name="serviceId")
@@ -78,8 +110,10 @@ class ClientCredential(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  role_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 secret: pulumi.Input[Optional[_builtins.str]] = None,
                  service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -87,8 +121,10 @@ class ClientCredential(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] adopt_id: The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change).
         :param pulumi.Input[_builtins.str] description: What the credential is for, at most 1024 characters. Changed in place. Once set it cannot be cleared (the API keeps it): removing it from the program leaves it as it is, with no diff.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] role_ids: The ids of the roles the credential is bound to, at least one (`getRoles` lists them). Changed in place: the client id and the secret stay.
+        :param pulumi.Input[_builtins.str] secret: Only with `adoptId`: the adopted credential's secret, as it was shown to whoever created it (a Terraform state keeps it). The API never shows a secret again, so it is taken as given, and becomes the `secret` output. Unset: the adopted credential's `secret` output is absent.
         :param pulumi.Input[_builtins.str] service_id: The id of the service the credential belongs to. Unset: none. Changing it replaces the credential, with a new secret.
         """
         ...
@@ -115,8 +151,10 @@ class ClientCredential(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  role_ids: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 secret: pulumi.Input[Optional[_builtins.str]] = None,
                  service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -127,15 +165,16 @@ class ClientCredential(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = ClientCredentialArgs.__new__(ClientCredentialArgs)
 
+            __props__.__dict__["adopt_id"] = adopt_id
             __props__.__dict__["description"] = description
             if role_ids is None and not opts.urn:
                 raise TypeError("Missing required property 'role_ids'")
             __props__.__dict__["role_ids"] = role_ids
+            __props__.__dict__["secret"] = None if secret is None else pulumi.Output.secret(secret)
             __props__.__dict__["service_id"] = service_id
             __props__.__dict__["client_id"] = None
             __props__.__dict__["created_at"] = None
             __props__.__dict__["role_keys"] = None
-            __props__.__dict__["secret"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["secret"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(ClientCredential, __self__).__init__(
@@ -160,6 +199,7 @@ class ClientCredential(pulumi.CustomResource):
 
         __props__ = ClientCredentialArgs.__new__(ClientCredentialArgs)
 
+        __props__.__dict__["adopt_id"] = None
         __props__.__dict__["client_id"] = None
         __props__.__dict__["created_at"] = None
         __props__.__dict__["description"] = None
@@ -168,6 +208,14 @@ class ClientCredential(pulumi.CustomResource):
         __props__.__dict__["secret"] = None
         __props__.__dict__["service_id"] = None
         return ClientCredential(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="adoptId")
+    def adopt_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The client id of an existing credential to take over instead of creating one: `pulumi up` reads it and writes nothing when its roles and description already equal the program's; otherwise one update makes them match. Its service must equal `serviceId` (a credential's service cannot change).
+        """
+        return pulumi.get(self, "adopt_id")
 
     @_builtins.property
     @pulumi.getter(name="clientId")
@@ -213,7 +261,7 @@ class ClientCredential(pulumi.CustomResource):
     @pulumi.getter
     def secret(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported or adopted: the API showed its secret once, to its creator.
+        The credential's secret, returned by the API at creation only: a Pulumi secret, encrypted in the stack. Absent for a credential Pulumi imported, or adopted without its `secret`: the API showed its secret once, to its creator.
         """
         return pulumi.get(self, "secret")
 

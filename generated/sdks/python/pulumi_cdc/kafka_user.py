@@ -23,6 +23,7 @@ class KafkaUserArgs:
     def __init__(__self__, *,
                  password: pulumi.Input[_builtins.str],
                  username: pulumi.Input[_builtins.str],
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  is_create_schema_registry: pulumi.Input[Optional[_builtins.bool]] = None,
                  kafka_acls: pulumi.Input[Optional[Sequence[pulumi.Input['KafkaAclArgs']]]] = None,
                  whitelist_ips: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
@@ -31,12 +32,15 @@ class KafkaUserArgs:
 
         :param pulumi.Input[_builtins.str] password: The user's password, 12-128 characters: a secret, encrypted in the stack. The API never returns it (the stack keeps only a keyed digest); changing it updates the user in place.
         :param pulumi.Input[_builtins.str] username: The broker user's name, its id: 1-24 letters, digits and dashes, neither first nor last a dash; unique per tenant, regardless of case. Changing it replaces the user.
+        :param pulumi.Input[_builtins.str] adopt_id: The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's.
         :param pulumi.Input[_builtins.bool] is_create_schema_registry: Also create a schema-registry user (see `schemaProxyEndpoint`). Default `false`.
         :param pulumi.Input[Sequence[pulumi.Input['KafkaAclArgs']]] kafka_acls: The user's ACL rules, a set: order and duplicates do not matter. Default: none. Rules added or removed outside Pulumi are drift.
         :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] whitelist_ips: IPv4 or IPv6 addresses or CIDR ranges the user may connect from, sent comma-separated (at most 1000 characters). Unset or `[]`: any address. Changed outside Pulumi, it is drift.
         """
         pulumi.set(__self__, "password", password)
         pulumi.set(__self__, "username", username)
+        if adopt_id is not None:
+            pulumi.set(__self__, "adopt_id", adopt_id)
         if is_create_schema_registry is not None:
             pulumi.set(__self__, "is_create_schema_registry", is_create_schema_registry)
         if kafka_acls is not None:
@@ -67,6 +71,18 @@ class KafkaUserArgs:
     @username.setter
     def username(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "username", value)
+
+    @_builtins.property
+    @pulumi.getter(name="adoptId")
+    def adopt_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's.
+        """
+        return pulumi.get(self, "adopt_id")
+
+    @adopt_id.setter
+    def adopt_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "adopt_id", value)
 
     @_builtins.property
     @pulumi.getter(name="isCreateSchemaRegistry")
@@ -111,6 +127,7 @@ class KafkaUser(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  is_create_schema_registry: pulumi.Input[Optional[_builtins.bool]] = None,
                  kafka_acls: pulumi.Input[Optional[Sequence[pulumi.Input[Union['KafkaAclArgs', 'KafkaAclArgsDict']]]]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
@@ -122,6 +139,7 @@ class KafkaUser(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input[_builtins.str] adopt_id: The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's.
         :param pulumi.Input[_builtins.bool] is_create_schema_registry: Also create a schema-registry user (see `schemaProxyEndpoint`). Default `false`.
         :param pulumi.Input[Sequence[pulumi.Input[Union['KafkaAclArgs', 'KafkaAclArgsDict']]]] kafka_acls: The user's ACL rules, a set: order and duplicates do not matter. Default: none. Rules added or removed outside Pulumi are drift.
         :param pulumi.Input[_builtins.str] password: The user's password, 12-128 characters: a secret, encrypted in the stack. The API never returns it (the stack keeps only a keyed digest); changing it updates the user in place.
@@ -152,6 +170,7 @@ class KafkaUser(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 adopt_id: pulumi.Input[Optional[_builtins.str]] = None,
                  is_create_schema_registry: pulumi.Input[Optional[_builtins.bool]] = None,
                  kafka_acls: pulumi.Input[Optional[Sequence[pulumi.Input[Union['KafkaAclArgs', 'KafkaAclArgsDict']]]]] = None,
                  password: pulumi.Input[Optional[_builtins.str]] = None,
@@ -166,6 +185,7 @@ class KafkaUser(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = KafkaUserArgs.__new__(KafkaUserArgs)
 
+            __props__.__dict__["adopt_id"] = adopt_id
             __props__.__dict__["is_create_schema_registry"] = is_create_schema_registry
             __props__.__dict__["kafka_acls"] = kafka_acls
             if password is None and not opts.urn:
@@ -200,6 +220,7 @@ class KafkaUser(pulumi.CustomResource):
 
         __props__ = KafkaUserArgs.__new__(KafkaUserArgs)
 
+        __props__.__dict__["adopt_id"] = None
         __props__.__dict__["created_from"] = None
         __props__.__dict__["is_create_schema_registry"] = None
         __props__.__dict__["kafka_acls"] = None
@@ -208,6 +229,14 @@ class KafkaUser(pulumi.CustomResource):
         __props__.__dict__["username"] = None
         __props__.__dict__["whitelist_ips"] = None
         return KafkaUser(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter(name="adoptId")
+    def adopt_id(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        The username of an existing Kafka user to take over instead of creating one; it must equal `username`. `pulumi up` reads the user and writes nothing when its whitelist, ACLs and schema-registry user already equal the program's; otherwise one update makes them match, and sets the program's password. The API never shows a password, so until Pulumi writes one the program's is taken to be the user's.
+        """
+        return pulumi.get(self, "adopt_id")
 
     @_builtins.property
     @pulumi.getter(name="createdFrom")
