@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { destinationConnectorSchema, sourceConnectorSchema, tagSchema, type CdcClient } from "../../provider/client/index.js";
+import { clientCredentialSchema, destinationConnectorSchema, sourceConnectorSchema, tagSchema, type CdcClient } from "../../provider/client/index.js";
+import { kafkaUserSchema } from "../../provider/kafka/api.js";
 import { pipelineSchema, transformSchema } from "../../provider/pipelines/schemas.js";
 import { CDC_CLI, runCdc } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
@@ -16,11 +17,13 @@ import { apiWrites, webClient } from "../support/web.js";
 // catalogue/terraform-schema.json, unset ones null, defaults as it plans them, the password in plain
 // text and listed in sensitive_attributes, as a state the vendor-backed test produced holds them),
 // then `import --from-terraform` in TypeScript: a preview that plans adoption only, an `up` with no
-// write, an empty preview, and the password nowhere in the program, the output or the stack.
+// write, an empty preview, and the passwords and the credential's secret nowhere in the program,
+// the output or the stack but in its encrypted config and state.
 // test/e2e/import-terraform-vendor.test.ts does the same from a real `terraform apply`.
 
 const REPO_ROOT = resolve(__dirname, "..", "..");
 const PASSWORD = "tf-engine-test-db-password";
+const KAFKA_PASSWORD = "tf-engine-test-kafka-password";
 
 describe("pulumi-cdc import --from-terraform of a state file, under the real engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
@@ -43,7 +46,8 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
   });
 
   it("adopts what the state holds with no write, and keeps its secret in the stack's config only", async () => {
-    // What `terraform apply` would have made: tags, a PostgreSQL source, a destination, a transform, a pipeline.
+    // What `terraform apply` would have made: tags, a PostgreSQL source, a destination, a transform,
+    // a pipeline, a topic, a Kafka user and a client credential (the last two newer than beta.24).
     const tag = (name: string, type: string[]) => web.post("/tags", { body: { name, type }, schema: tagSchema });
     const team = [await tag("tfe-team-0", ["sources", "destinations", "pipelines"]), await tag("tfe-team-1", ["sources", "pipelines"])];
     const pgConfig = pgConnectionConfig(PASSWORD);
@@ -61,6 +65,12 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
       schema: pipelineSchema,
     });
     const topicId = `source_${source.id}.public.orders`;
+    const kafkaUser = await web.post("/kafka-access/kafka-users", {
+      body: { username: "tfe-reader", password: KAFKA_PASSWORD, whitelist_ips: "10.0.0.0/8", kafka_acls: [{ topic_name: "clean.", operation: "READ", resource_pattern_type: "PREFIXED", resource: "TOPIC" }] },
+      schema: kafkaUserSchema,
+    });
+    // Its secret is in this answer only: the state keeps it, and so must the stack.
+    const credential = await web.post("/auth/client-credentials", { body: { role_ids: ["role_viewer"], description: "tfe dbt reads" }, schema: clientCredentialSchema });
 
     // The state the vendor's provider writes for them (its attribute names, from the committed schema).
     const state = tfState([
@@ -110,6 +120,29 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
         ]),
         // At the platform's partitions and with no tags: declared all the same, so adopted.
         resource("streamkap_topic", "orders", [instance("streamkap_topic", { topic_id: topicId, partition_count: 3, tags: null })]),
+        resource("streamkap_kafka_user", "reader", [
+          instance("streamkap_kafka_user", {
+            id: kafkaUser.username,
+            username: kafkaUser.username,
+            password: KAFKA_PASSWORD,
+            whitelist_ips: "10.0.0.0/8",
+            // A block list in the vendor's schema (docs/resources/kafka_user.md), held as a list of objects.
+            kafka_acls: [{ topic_name: "clean.", operation: "READ", resource_pattern_type: "PREFIXED", resource: "TOPIC" }],
+            is_create_schema_registry: false,
+            kafka_proxy_endpoint: kafkaUser.kafka_proxy_endpoint,
+            schema_proxy_endpoint: kafkaUser.schema_proxy_endpoint,
+          }),
+        ]),
+        resource("streamkap_client_credential", "dbt", [
+          instance("streamkap_client_credential", {
+            id: credential.client_id,
+            client_id: credential.client_id,
+            secret: credential.secret,
+            role_ids: ["role_viewer"],
+            description: "tfe dbt reads",
+            created_at: String(credential.created_at),
+          }),
+        ]),
     ]);
     const stateFile = join(work, "terraform.tfstate");
     await writeFile(stateFile, state);
@@ -119,7 +152,7 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
     emulator.resetStats();
     const first = await runCdc(["import", "--from-terraform", stateFile, "--out", program], { cwd: work });
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toContain("7 streamkap_* instance(s), 7 adopted");
+    expect(first.stdout).toContain("9 streamkap_* instance(s), 9 adopted");
     await symlink(join(REPO_ROOT, "node_modules"), join(program, "node_modules"), "dir");
     stack = await TestStack.create(program, { stackName: "tfe", env: { PATH: `${join(REPO_ROOT, "bin")}:${process.env.PATH}` } });
     const imported = await runCdc(["import", "--from-terraform", stateFile, "--out", program, "--force", "--secrets-stack", "tfe"], { cwd: work, env: stack.environment() });
@@ -130,18 +163,25 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
     const index = await readFile(join(program, "index.ts"), "utf8");
     expect(index).toContain("source: ordersSource,");
     expect(index).toContain(`topicId: "${topicId}"`);
+    expect(index).toContain(`adoptId: "${credential.client_id}"`);
+    expect(index).toContain('adoptId: "tfe-reader"');
+    const secrets = [PASSWORD, KAFKA_PASSWORD, credential.secret!];
     for (const text of [index, first.stdout, imported.stdout, imported.stderr, await readFile(join(program, "Pulumi.tfe.yaml"), "utf8"), await readFile(join(program, "terraform-handover.tf"), "utf8")]) {
-      expect(text).not.toContain(PASSWORD);
+      for (const secret of secrets) expect(text).not.toContain(secret);
     }
 
     // Adoption under the engine: planned, done with no write, then nothing to change.
     await stack.useApi(emulator);
     const preview = await stack.preview();
-    expect(preview.stdout).toMatch(/\+ 8 to create/);
+    expect(preview.stdout).toMatch(/\+ 10 to create/);
     const up = await stack.up();
-    expect(up.stdout).toMatch(/\+ 8 created/);
+    expect(up.stdout).toMatch(/\+ 10 created/);
     expect(apiWrites(emulator)).toEqual({});
     await stack.preview(["--expect-no-changes"]);
-    expect(await stack.exportState()).not.toContain(PASSWORD);
+    const exported = await stack.exportState();
+    for (const secret of secrets) expect(exported).not.toContain(secret);
+    // Encrypted, and there: the adopted credential's secret is the stack's, for whoever used Terraform's.
+    const shown = (await stack.run(["stack", "export", "--show-secrets", "--stack", "tfe"])).stdout;
+    expect(shown).toContain(credential.secret);
   });
 });
