@@ -6,13 +6,13 @@ export const IMPORT_USAGE = `Usage: pulumi-cdc import --out <dir> [options]
 
 Reads a tenant of the Data Pipeline Management API and writes a ready Pulumi program that takes
 its objects over: tags, sources, destinations, transforms (with their implementation),
-pipelines, agents, HTTP and LLM connections, each destination's chain of single message
-transforms (SMT chain), the topics whose partitions or tags differ from what the platform made
+pipelines, agents, HTTP and LLM connections, Kafka users, each destination's chain of single
+message transforms (SMT chain), the topics whose partitions or tags differ from what the platform made
 (${PLATFORM_TOPIC_PARTITIONS} partitions, no tags), and the topics of API sources sent to destinations (found by asking
 each topic and destination pair). Each resource carries the object's
 adoptId, so the first \`pulumi up\` takes it over, writing nothing to an object that already
 matches. Client credentials are listed in a comment: their secret cannot be read, so they are
-not adopted.
+not adopted (a Terraform state holds it: --from-terraform adopts them).
 
 The program uses the typed helpers (postgresqlTables(...), snowflakeDestination(...)) where the
 connector is catalogued, and a raw config map with a comment saying why otherwise; it writes
@@ -47,7 +47,8 @@ Options:
                                  terraform.tfstate (format 4), the output of \`terraform show -json\`,
                                  or a Terraform working directory (terraform show -json is run there).
                                  Every streamkap_* resource becomes a resource named from its address;
-                                 the state's secrets go into the stack's config, never into a file.
+                                 the state's secrets (a Kafka user's password and a client
+                                 credential's secret too) go into the stack's config, never into a file.
                                  Writes the handover for Terraform (removed blocks) and prints the
                                  \`terraform state rm\` commands. With CDC_API_URL, CDC_CLIENT_ID and
                                  CDC_CLIENT_SECRET set it reads the live objects (read only) and says
