@@ -220,7 +220,9 @@ async function compareLive(deps: ImportDeps, state: StateTenant, model: ProgramM
     const tenant = await readTenant(api, { kinds });
     // A topic the state declares is written whatever its partitions: so is its live twin.
     for (const t of tenant.Topic) if (state.addresses.has(`Topic\0${t.id}`)) t.declared = true;
-    const live = buildProgram(tenant, { kinds, names: options.names, rawConfig: options.rawConfig, label: state.label });
+    // Named alike, and with the state's secrets alike: an adopted credential (written only where
+    // its secret is held) has its live twin, and secrets are never compared.
+    const live = buildProgram(tenant, { kinds, names: options.names, rawConfig: options.rawConfig, label: state.label, secretValue: state.secretValue });
     const lines = driftLines(model, live, (r) => state.addresses.get(`${r.kind}\0${r.id}`)?.address);
     return { lines, compared: `Compared with the live objects at ${settings.apiUrl} (read only): they match the state.` };
   } finally {

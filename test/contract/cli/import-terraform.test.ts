@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseImportArgs, type ImportOptions } from "../../../cli/import/args.js";
 import { runImport, type ImportDeps } from "../../../cli/import.js";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
-import { CdcClient, sourceConnectorSchema, tagSchema } from "../../../provider/client/index.js";
+import { CdcClient, clientCredentialSchema, sourceConnectorSchema, tagSchema } from "../../../provider/client/index.js";
+import { kafkaUserSchema } from "../../../provider/kafka/api.js";
 import { tfInstance, pgConnectionConfig, tfPostgresqlSource, tfResource, tfState } from "../../support/terraform-state.js";
 import { apiWrites, webClient } from "../../support/web.js";
 
@@ -98,6 +99,29 @@ describe("pulumi-cdc import --from-terraform compares the state with the live ob
     const { stdout } = await importing(state({}, {}, [gone]));
     expect(stdout).toMatch(/^ {2}- streamkap_tag\.gone: the API lists no such object \(deleted outside Terraform\?\)/m);
     expect(stdout).not.toMatch(/streamkap_tag\.team:|orders\[0\]:/);
+  });
+
+  it("compares Kafka users and client credentials too, their secrets never (the API shows neither)", async () => {
+    const web = webClient(emulator);
+    const user = await web.post("/kafka-access/kafka-users", {
+      body: { username: "tfc-reader", password: "tfc-kafka-password", whitelist_ips: "10.0.0.0/8", kafka_acls: [] },
+      schema: kafkaUserSchema,
+    });
+    const cred = await web.post("/auth/client-credentials", { body: { role_ids: ["role_viewer"], description: "tfc dbt" }, schema: clientCredentialSchema });
+    await web.close();
+    const extra = (ips: string, roles: string[]) => [
+      tfResource("streamkap_kafka_user", "reader", [tfInstance("streamkap_kafka_user", { id: user.username, username: user.username, password: "tfc-kafka-password", whitelist_ips: ips, is_create_schema_registry: false })]),
+      tfResource("streamkap_client_credential", "dbt", [tfInstance("streamkap_client_credential", { id: cred.client_id, client_id: cred.client_id, secret: cred.secret, role_ids: roles, description: "tfc dbt" })]),
+    ];
+    const same = await importing(state({}, {}, extra("10.0.0.0/8", ["role_viewer"])));
+    expect(same.stdout).toContain("they match the state");
+    const drifted = await importing(state({}, {}, extra("10.1.0.0/16", ["role_editor"])));
+    expect(drifted.stdout).toMatch(/^ {2}- streamkap_kafka_user\.reader: the live object differs from the state in whitelistIps \(state \["10\.1\.0\.0\/16"\], live \["10\.0\.0\.0\/8"\]\)/m);
+    expect(drifted.stdout).toMatch(/^ {2}- streamkap_client_credential\.dbt: the live object differs from the state in roleIds \(state \["role_editor"\], live \["role_viewer"\]\)/m);
+    for (const text of [same.stdout, same.index, drifted.stdout]) {
+      expect(text).not.toContain("tfc-kafka-password");
+      expect(text).not.toContain(cred.secret);
+    }
   });
 
   it("reads nothing without the API's settings, and says so", async () => {
