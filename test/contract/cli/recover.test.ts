@@ -279,6 +279,13 @@ describe("pulumi-cdc recover against the API", () => {
     expect(none).toMatchObject({ action: "clear", note: expect.stringMatching(/no credential was created/) });
   });
 
+  it("never takes an interrupted adoption for a lost create: the adopted credential stays, and the next up adopts it again", async () => {
+    const adopted = await iac.post("/auth/client-credentials", { body: { role_ids: ["role_viewer"], description: "rec adopted", created_from: "terraform" }, schema: clientCredentialSchema });
+    const [decision] = await decide(iac, [op("creating", CRED, "adopted", { roleIds: ["role_viewer"], description: "rec adopted", adoptId: adopted.client_id })], new Set());
+    // Without the adoption's rule this was the one unclaimed match: deleted as a lost create.
+    expect(decision).toMatchObject({ action: "clear", note: expect.stringMatching(new RegExp(`adopts ${adopted.client_id}, which was there before the run`)) });
+  });
+
   describe("with a faked Pulumi CLI", () => {
     const checkpoint = (pending: unknown[]) => ({ version: 3, deployment: { resources: [], pending_operations: pending } });
 
