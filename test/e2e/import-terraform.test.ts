@@ -9,6 +9,7 @@ import { kafkaUserSchema } from "../../provider/kafka/api.js";
 import { pipelineSchema, transformSchema } from "../../provider/pipelines/schemas.js";
 import { CDC_CLI, runCdc } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
+import { pathWithPythonHost, pythonSdkCopy, pythonToolchain } from "../support/python.js";
 import { tfInstance as instance, pgConnectionConfig, tfPostgresqlSource, tfResource as resource, tfState } from "../support/terraform-state.js";
 import { apiWrites, webClient } from "../support/web.js";
 
@@ -16,7 +17,7 @@ import { apiWrites, webClient } from "../support/web.js";
 // terraform.tfstate the vendor's provider (beta.24) writes for them (every attribute of its schema,
 // catalogue/terraform-schema.json, unset ones null, defaults as it plans them, the password in plain
 // text and listed in sensitive_attributes, as a state the vendor-backed test produced holds them),
-// then `import --from-terraform` in TypeScript and in YAML: a preview that plans adoption only, an `up` with no
+// then `import --from-terraform` in TypeScript, YAML and Python: a preview that plans adoption only, an `up` with no
 // write, an empty preview, and the passwords and the credential's secret nowhere in the program,
 // the output or the stack but in its encrypted config and state.
 // test/e2e/import-terraform-vendor.test.ts does the same from a real `terraform apply`.
@@ -45,10 +46,12 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  for (const lang of ["typescript", "yaml"] as const) {
-    it(`${lang}: adopts what the state holds with no write, and keeps its secrets in the stack's config only`, async () => {
+  for (const lang of ["typescript", "yaml", "python"] as const) {
+    it(`${lang}: adopts what the state holds with no write, and keeps its secrets in the stack's config only`, async (ctx) => {
+      const py = lang === "python" ? await pythonToolchain() : undefined;
+      if (py === null) return ctx.skip();
       // Each language's own objects, so that each adoption is of objects no stack holds.
-      const p = lang === "typescript" ? "tfe-ts" : "tfe-yml";
+      const p = { typescript: "tfe-ts", yaml: "tfe-yml", python: "tfe-py" }[lang];
       // What `terraform apply` would have made: tags, a PostgreSQL source, a destination, a transform,
       // a pipeline, a topic, a Kafka user and a client credential (the last two newer than beta.24).
       const tag = (name: string, type: string[]) => web.post("/tags", { body: { name, type }, schema: tagSchema });
@@ -152,24 +155,31 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
 
       // The program (no API call), then, once its stack exists, again with the secret set in the stack's config (on stdin).
       const program = join(work, `program-${lang}`);
-      const stackName = lang === "typescript" ? "tfets" : "tfeyml";
+      const stackName = p.replace(/-/g, "");
       emulator.resetStats();
       const first = await runCdc(["import", "--from-terraform", stateFile, "--out", program, "--lang", lang], { cwd: work });
       expect(first.code, first.stderr).toBe(0);
       expect(first.stdout).toContain("9 streamkap_* instance(s), 9 adopted");
       if (lang === "typescript") await symlink(join(REPO_ROOT, "node_modules"), join(program, "node_modules"), "dir");
-      const stack = await TestStack.create(program, { stackName, env: { PATH: `${join(REPO_ROOT, "bin")}:${process.env.PATH}` } });
+      const path = py ? await pathWithPythonHost() : process.env.PATH;
+      const stack = await TestStack.create(program, { stackName, env: { PATH: `${join(REPO_ROOT, "bin")}:${path}`, ...py?.pipEnv } });
       stacks.push(stack);
       const imported = await runCdc(["import", "--from-terraform", stateFile, "--out", program, "--lang", lang, "--force", "--secrets-stack", stackName], { cwd: work, env: stack.environment() });
       expect(imported.code, imported.stderr).toBe(0);
       expect(imported.stdout).toContain(`set in stack ${stackName}'s config as secrets`);
       expect(imported.stdout).not.toMatch(/^\s*pulumi config set --secret \w/m);
       expect(apiWrites(emulator)).toEqual({});
-      const index = await readFile(join(program, lang === "typescript" ? "index.ts" : "Pulumi.yaml"), "utf8");
-      expect(index).toContain(lang === "typescript" ? "source: ordersSource," : "${ordersSource");
-      expect(index).toContain(lang === "typescript" ? `topicId: "${topicId}"` : `topicId: ${topicId}`);
-      expect(index).toMatch(new RegExp(`adoptId: "?${credential.client_id}"?,?\\n`));
-      expect(index).toMatch(new RegExp(`adoptId: "?${p}-reader"?,?\\n`));
+      if (py) {
+        // pip builds a local project in place: the program's SDK requirement points at a copy, not the checkout.
+        const requirements = join(program, "requirements.txt");
+        const lines = (await readFile(requirements, "utf8")).split("\n");
+        const sdk = await pythonSdkCopy(join(work, "sdk-python"));
+        await writeFile(requirements, lines.map((l) => (/generated\/sdks\/python\/?$/.test(l.trim()) ? sdk : l)).join("\n"));
+      }
+      const index = await readFile(join(program, { typescript: "index.ts", yaml: "Pulumi.yaml", python: "__main__.py" }[lang]), "utf8");
+      expect(index).toContain({ typescript: "source: ordersSource,", yaml: "${ordersSource", python: "id=orders_source.id," }[lang]);
+      const idWritten = (id: string) => new RegExp(`(adoptId: "?|adopt_id="|topicId: "?|topic_id=")${id.replace(/\./g, "\\.")}"?,?\\n`);
+      for (const id of [topicId, credential.client_id, `${p}-reader`]) expect(index).toMatch(idWritten(id));
       const secrets = [PASSWORD, KAFKA_PASSWORD, credential.secret!];
       for (const text of [index, first.stdout, imported.stdout, imported.stderr, await readFile(join(program, `Pulumi.${stackName}.yaml`), "utf8"), await readFile(join(program, "terraform-handover.tf"), "utf8")]) {
         for (const secret of secrets) expect(text).not.toContain(secret);
