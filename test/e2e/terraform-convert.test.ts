@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { runOk } from "../support/process.js";
+import { runOk, toolchainTool } from "../support/process.js";
 import { ENGINE_FLAGS, ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 
 // Issue 41: `pulumi convert --from terraform` of a program on the vendor's Terraform provider, as a
@@ -66,8 +66,9 @@ resource "streamkap_destination_postgresql" "replica" {
 resource "streamkap_pipeline" "orders" {
   name = "tfconvert-orders"
   source = {
-    id   = streamkap_source_postgresql.orders.id
-    name = streamkap_source_postgresql.orders.name
+    id     = streamkap_source_postgresql.orders.id
+    name   = streamkap_source_postgresql.orders.name
+    topics = ["public.orders"]
   }
   destination = {
     id   = streamkap_destination_postgresql.replica.id
@@ -89,7 +90,9 @@ describe.skipIf(!CONVERTER)("pulumi convert --from terraform on pulumi-resource-
     work = await mkdtemp(join(tmpdir(), "pulumi-cdc-tf-convert-"));
     await mkdir(join(work, "hcl"));
     await writeFile(join(work, "hcl", "main.tf"), HCL);
-    env = { ...process.env, PULUMI_HOME: join(work, "home"), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", NO_COLOR: "1" };
+    // The Node.js language host writes TypeScript with tools/pulumi-cdc-codegen.
+    const codegen = await toolchainTool("PULUMI_CDC_CODEGEN", "cdc_ensure_codegen");
+    env = { ...process.env, PULUMI_CDC_CODEGEN: codegen, PULUMI_HOME: join(work, "home"), PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", NO_COLOR: "1" };
     // The plugin as a user installs it (the mapper asks only the plugins of the plugin cache).
     const { stdout } = await runOk("bash", [join(REPO_ROOT, "scripts", "package-plugin.sh")], { cwd: REPO_ROOT });
     const tarball = join(REPO_ROOT, stdout.trim().split("\n").pop()!);
@@ -103,12 +106,25 @@ describe.skipIf(!CONVERTER)("pulumi convert --from terraform on pulumi-resource-
     if (work) await rm(work, { recursive: true, force: true });
   });
 
+  /** A project written by the conversion, type-checked and previewed against the emulator: its creates planned. */
+  async function previewsCreates(out: string, stackName: string) {
+    const stack = await TestStack.create(out, { stackName, typeCheck: true, env: { PATH: `${join(REPO_ROOT, "bin")}:${process.env.PATH}` } });
+    stacks.push(stack);
+    await stack.useApi(emulator, {}, { dbPassword: "tf-convert-password" });
+    const preview = await stack.preview();
+    expect(preview.stdout).toMatch(/\+ 5 to create/);
+  }
+
+  const convert = (language: string, out: string) =>
+    runOk("pulumi", ["convert", "--from", "terraform", "--language", language, "--out", out, "--generate-only", ...ENGINE_FLAGS], { cwd: join(work, "hcl"), env });
+
   it("yaml: writes the typed resources with the plugin's property names, and the program previews its creates", async () => {
     const out = join(work, "yaml");
-    const converted = await runOk("pulumi", ["convert", "--from", "terraform", "--language", "yaml", "--out", out, ...ENGINE_FLAGS], { cwd: join(work, "hcl"), env });
+    const converted = await convert("yaml", out);
     expect(converted.output).toContain(`using pulumi-converter-terraform from $PATH at ${CONVERTER}`);
     const files = (await readdir(out)).filter((f) => f.endsWith(".yaml") && !f.startsWith("Pulumi."));
-    const program = (await Promise.all(files.map((f) => readFile(join(out, f), "utf8")))).join("\n");
+    expect(files).toEqual(["Main.yaml"]);
+    const program = await readFile(join(out, "Main.yaml"), "utf8");
     expect(program).toMatch(/type: cdc:sources:Postgresql\n\s+properties:\n\s+name: tfconvert-orders\n\s+databaseHostname: db.internal\n\s+databasePort: 5432/);
     expect(program).toContain("type: cdc:destinations:Postgresql");
     expect(program).toMatch(/connectionPassword: \$\{dbPassword\}/);
@@ -117,11 +133,35 @@ describe.skipIf(!CONVERTER)("pulumi convert --from terraform on pulumi-resource-
     expect(program).toMatch(/snapshotNewTables: true/);
     expect(program).toMatch(/- \$\{team\.id\}/);
     expect(program).not.toMatch(/streamkap|database_hostname|adoptId/);
+    // The one hand edit (docs/migrating-from-terraform.md): the vendor's source.topics is the Pipeline's sourceTopics.
+    const topics = "        topics:\n          - public.orders\n      destination:";
+    expect(program).toContain(topics);
+    await writeFile(join(out, "Main.yaml"), program.replace(topics, "      sourceTopics:\n        - public.orders\n      destination:"));
+    await previewsCreates(out, "tfconvert-yaml");
+  });
 
-    const stack = await TestStack.create(out, { stackName: "tfconvert-yaml", env: { PATH: `${join(REPO_ROOT, "bin")}:${process.env.PATH}` } });
-    stacks.push(stack);
-    await stack.useApi(emulator, {}, { dbPassword: "tf-convert-password" });
-    const preview = await stack.preview();
-    expect(preview.stdout).toMatch(/\+ 5 to create/);
+  it("typescript: writes a project on pulumi-cdc-sdk with the typed classes, which compiles and previews its creates", async () => {
+    const out = join(work, "typescript");
+    await convert("typescript", out);
+    const program = await readFile(join(out, "index.ts"), "utf8");
+    expect(program).toContain('import * as cdc from "pulumi-cdc-sdk";');
+    expect(program).toContain('new cdc.sources.Postgresql("ordersPostgresql", {');
+    expect(program).toContain('new cdc.destinations.Postgresql("replica", {');
+    expect(program).toContain('new cdc.Pipeline("ordersPipeline", {');
+    expect(program).toContain('new cdc.Tag("team", {');
+    expect(program).toMatch(/databaseHostname: "db.internal",\n\s+databasePort: 5432,/);
+    expect(program).toContain('const dbPassword = config.require("dbPassword");');
+    expect(program).toContain("tags: [team.id],");
+    expect(program).not.toMatch(/streamkap|database_hostname|adoptId/);
+    expect(JSON.parse(await readFile(join(out, "package.json"), "utf8"))).toMatchObject({ dependencies: { "pulumi-cdc-sdk": expect.any(String) } });
+    const topics = '        topics: ["public.orders"],\n    },';
+    expect(program).toContain(topics);
+    await writeFile(join(out, "index.ts"), program.replace(topics, '    },\n    sourceTopics: ["public.orders"],'));
+    // What `npm install` of its dependencies would link, offline: the repository's @pulumi and the generated SDK.
+    await mkdir(join(out, "node_modules"));
+    await symlink(join(REPO_ROOT, "node_modules", "@pulumi"), join(out, "node_modules", "@pulumi"), "dir");
+    await symlink(join(REPO_ROOT, "node_modules", "@types"), join(out, "node_modules", "@types"), "dir");
+    await symlink(join(REPO_ROOT, "generated", "sdks", "nodejs"), join(out, "node_modules", "pulumi-cdc-sdk"), "dir");
+    await previewsCreates(out, "tfconvert-ts");
   });
 });
