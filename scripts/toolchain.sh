@@ -334,8 +334,8 @@ cdc_ensure_codegen() {
 
 # pulumi-converter-terraform (tools/pulumi-converter-terraform, a module of its own): the converter
 # plugin `pulumi convert --from terraform` runs, on the Terraform bridge's converter. Not part of
-# cdc_toolchain: its first build compiles the bridge and an older pkg/v3 than the CLI's (3 min 41 s
-# on 2 busy cores with an empty Go cache; docs/migrating-from-terraform.md), for one opt-in test
+# cdc_toolchain: its first build compiles the bridge and an older pkg/v3 than the CLI's (3 min 40 s,
+# 2 min 50 s of CPU, on 2 busy cores with an empty Go cache; docs/migrating-from-terraform.md), for one opt-in test
 # (test/e2e/terraform-convert.test.ts) and the users who convert. Built once per content of its
 # directory into the cache and linked into the shims directory on PATH (unless the machine has its
 # own), where the CLI finds it.

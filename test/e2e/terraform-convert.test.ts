@@ -23,6 +23,8 @@ const CONVERTER = (() => {
   }
 })();
 
+if (!CONVERTER) console.log("pulumi convert --from terraform: skipped (no pulumi-converter-terraform on PATH; build it with `source scripts/toolchain.sh; cdc_ensure_terraform_converter`)");
+
 const HCL = `terraform {
   required_providers {
     streamkap = {
