@@ -10,6 +10,7 @@ import { readStruct, toSecretStruct, type Decoded, type Path } from "./marshal.j
 import { anyproto, emptyproto, grpc, pluginproto, provproto, statusproto } from "./proto.js";
 import type { Failure, Request, Responses } from "./service.js";
 import { PLAIN_SECRETS, plainSecretPaths } from "../provider/plain-secrets.js";
+import { TERRAFORM_PROVIDER, terraformConvertMapping } from "../cli/import/terraform/convert-mapping.js";
 import { core, HOST_ONLY_INPUTS, kindOfToken, kindOfUrn, previewOutputs, resourceName, secretPaths } from "../provider/served.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -42,6 +43,8 @@ export class ResourceProviderServer {
       update: (req) => this.update(req),
       delete: (req) => this.delete(req),
       invoke: (req) => this.invoke(req),
+      getMapping: (req) => this.getMapping(req),
+      getMappings: (req) => this.getMappings(req),
       cancel: async () => new emptyproto.Empty(),
       attach: async () => new emptyproto.Empty(),
     };
@@ -57,7 +60,7 @@ export class ResourceProviderServer {
         );
       };
     }
-    for (const name of ["construct", "call", "getMapping", "getMappings", "parameterize", "list"]) {
+    for (const name of ["construct", "call", "parameterize", "list"]) {
       out[name] = (_call, callback) => callback({ code: grpc.status.UNIMPLEMENTED, details: `${name} is not implemented by pulumi-cdc` });
     }
     return out;
@@ -73,13 +76,42 @@ export class ResourceProviderServer {
 
   async getPluginInfo() {
     const info = new pluginproto.PluginInfo();
-    info.setVersion((JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string }).version);
+    info.setVersion(this.version());
     return info;
+  }
+
+  private version(): string {
+    return (JSON.parse(readFileSync(packageFile("package.json"), "utf8")) as { version: string }).version;
   }
 
   async getSchema(_req: any) {
     const resp = new provproto.GetSchemaResponse();
     resp.setSchema(readFileSync(this.schemaPath, "utf8"));
+    return resp;
+  }
+
+  /**
+   * `pulumi convert --from terraform` (and `pulumi import --from terraform`) ask every installed
+   * plugin how a Terraform provider's types and attributes are named in Pulumi: pulumi-cdc
+   * answers for the vendor's provider, from the mapping `pulumi-cdc import --from-terraform`
+   * uses. Empty data is the protocol's "no mapping" (any other key or provider).
+   */
+  async getMapping(req: any) {
+    const resp = new provproto.GetMappingResponse();
+    const provider = String(req.getProvider());
+    if (req.getKey() === "terraform" && (provider === TERRAFORM_PROVIDER || provider === "")) {
+      resp.setProvider(TERRAFORM_PROVIDER);
+      resp.setData(Buffer.from(JSON.stringify(terraformConvertMapping(this.version())), "utf8"));
+    } else {
+      resp.setProvider(provider);
+      resp.setData(new Uint8Array());
+    }
+    return resp;
+  }
+
+  async getMappings(req: any) {
+    const resp = new provproto.GetMappingsResponse();
+    resp.setProvidersList(req.getKey() === "terraform" ? [TERRAFORM_PROVIDER] : []);
     return resp;
   }
 

@@ -291,7 +291,8 @@ cdc_ensure_codegen() {
   }
   local src="$CDC_REPO_ROOT/tools" hash out build shims
   # exec.py is embedded in the Python host.
-  hash="$(cd "$src" && find . -type f \( -name '*.go' -o -name '*.py' -o -name go.mod -o -name go.sum \) | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-12)"
+  # tools/pulumi-converter-terraform is a module of its own, built by cdc_ensure_terraform_converter.
+  hash="$(cd "$src" && find . -path ./pulumi-converter-terraform -prune -o -type f \( -name '*.go' -o -name '*.py' -o -name go.mod -o -name go.sum \) -print | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-12)"
   out="$CDC_CACHE/codegen-$hash/bin"
   local tool tools=(pulumi-cdc-codegen pulumi-cdc-plugin-url pulumi-language-go pulumi-language-python) missing=""
   for tool in "${tools[@]}"; do [ -x "$out/$tool" ] || missing=1; done
@@ -329,6 +330,42 @@ cdc_ensure_codegen() {
       case ":$PATH:" in *":$shims:"*) ;; *) export PATH="$shims:$PATH" ;; esac
     fi
   done
+}
+
+# pulumi-converter-terraform (tools/pulumi-converter-terraform, a module of its own): the converter
+# plugin `pulumi convert --from terraform` runs, on the Terraform bridge's converter. Not part of
+# cdc_toolchain: its first build compiles the bridge and an older pkg/v3 than the CLI's (3 min 40 s,
+# 2 min 50 s of CPU, on 2 busy cores with an empty Go cache; docs/migrating-from-terraform.md), for one opt-in test
+# (test/e2e/terraform-convert.test.ts) and the users who convert. Built once per content of its
+# directory into the cache and linked into the shims directory on PATH (unless the machine has its
+# own), where the CLI finds it.
+cdc_ensure_terraform_converter() {
+  command -v go >/dev/null 2>&1 || { cdc_die "no Go toolchain to build pulumi-converter-terraform: install Go >= 1.25 and run again"; return 1; }
+  local src="$CDC_REPO_ROOT/tools/pulumi-converter-terraform" hash out build shims
+  hash="$(cd "$src" && find . -type f \( -name '*.go' -o -name go.mod -o -name go.sum \) | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-12)"
+  out="$CDC_CACHE/tf-converter-$hash/bin"
+  build="$CDC_CACHE/build-tf-converter-$hash"
+  if [ ! -x "$out/pulumi-converter-terraform" ]; then
+    mkdir -p "$CDC_CACHE" "$out"
+    (
+      if command -v flock >/dev/null 2>&1; then flock 9; fi
+      [ -x "$out/pulumi-converter-terraform" ] && exit 0
+      rm -rf "$build" && mkdir -p "$build" && cp -R "$src/." "$build/" || exit 1
+      cdc_say "building pulumi-converter-terraform from tools/pulumi-converter-terraform (first run only: a few minutes)"
+      cdc_go_resolve "pulumi-converter-terraform" "$build" || exit 1
+      # By its import path: the binary is named after its last element.
+      cdc_go_compile "pulumi-converter-terraform" "$build" "" "$out" github.com/pulumi-cdc/pulumi-cdc/tools/pulumi-converter-terraform || exit 1
+      rm -rf "$build"
+    ) 9>"$CDC_CACHE/tf-converter.lock" || return 1
+  fi
+  shims="$CDC_CACHE/shims-$(printf '%s' "$CDC_REPO_ROOT" | cksum | cut -d' ' -f1)"
+  if cdc_on_path_besides pulumi-converter-terraform "$shims"; then
+    if [ -L "$shims/pulumi-converter-terraform" ]; then rm -f "$shims/pulumi-converter-terraform"; fi
+  else
+    mkdir -p "$shims"
+    ln -sfn "$out/pulumi-converter-terraform" "$shims/pulumi-converter-terraform"
+    case ":$PATH:" in *":$shims:"*) ;; *) export PATH="$shims:$PATH" ;; esac
+  fi
 }
 
 # actionlint (github.com/rhysd/actionlint), which lints .github/workflows (the release tests run

@@ -161,9 +161,9 @@ function runPlugin(call) {
     child.on("close", (code, signal) => finish(code ?? (signal ? 1 : 0)));
 }
 
-// PCL to TypeScript by `$PULUMI_CDC_CODEGEN program <loader-target>` (JSON in and out).
-function generateProgram(call, callback) {
-    const req = call.request;
+// `$PULUMI_CDC_CODEGEN <mode> <loader-target>` with `request` as JSON on stdin: its JSON answer
+// ({source, diagnostics}) into `resp` (a GenerateProgramResponse or a GenerateProjectResponse).
+function runCodegen(mode, loaderTarget, request, resp, callback) {
     const codegen = process.env.PULUMI_CDC_CODEGEN;
     if (!codegen) {
         return callback({
@@ -171,18 +171,16 @@ function generateProgram(call, callback) {
             details: "this language host generates TypeScript with tools/pulumi-cdc-codegen: PULUMI_CDC_CODEGEN names it (source scripts/toolchain.sh and run cdc_toolchain)",
         });
     }
-    const source = Object.fromEntries(req.getSourceMap().entries());
-    const child = execFile(codegen, ["program", req.getLoaderTarget()], { maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
+    const child = execFile(codegen, [mode, loaderTarget], { maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
         if (err) {
-            return callback({ code: grpc.status.INTERNAL, details: `pulumi-cdc-codegen program failed: ${stderr || err.message}` });
+            return callback({ code: grpc.status.INTERNAL, details: `pulumi-cdc-codegen ${mode} failed: ${stderr || err.message}` });
         }
         let out;
         try {
             out = JSON.parse(stdout);
         } catch (e) {
-            return callback({ code: grpc.status.INTERNAL, details: `pulumi-cdc-codegen program wrote no JSON: ${e.message}` });
+            return callback({ code: grpc.status.INTERNAL, details: `pulumi-cdc-codegen ${mode} wrote no JSON: ${e.message}` });
         }
-        const resp = new langproto.GenerateProgramResponse();
         for (const [name, text] of Object.entries(out.source ?? {})) {
             resp.getSourceMap().set(name, Buffer.from(text, "utf8"));
         }
@@ -199,7 +197,26 @@ function generateProgram(call, callback) {
         }
         callback(null, resp);
     });
-    child.stdin.end(JSON.stringify({ source }));
+    child.stdin.end(JSON.stringify(request));
+}
+
+// PCL to TypeScript (`pulumi import`).
+function generateProgram(call, callback) {
+    const req = call.request;
+    runCodegen("program", req.getLoaderTarget(), { source: Object.fromEntries(req.getSourceMap().entries()) }, new langproto.GenerateProgramResponse(), callback);
+}
+
+// A PCL directory to a TypeScript project (`pulumi convert --language typescript`).
+function generateProject(call, callback) {
+    const req = call.request;
+    const request = {
+        sourceDirectory: req.getSourceDirectory(),
+        targetDirectory: req.getTargetDirectory(),
+        project: JSON.parse(req.getProject()),
+        strict: req.getStrict(),
+        localDependencies: Object.fromEntries(req.getLocalDependenciesMap().entries()),
+    };
+    runCodegen("project", req.getLoaderTarget(), request, new langproto.GenerateProjectResponse(), callback);
 }
 
 // A streaming method has no callback: its status goes out through the call (a missing callback
@@ -225,6 +242,15 @@ const handlers = {
     run,
     runPlugin,
     generateProgram,
+    generateProject,
+    // `pulumi convert` links the local SDKs it generated (for parameterized packages) into the
+    // project, and calls Link also when there are none: nothing to link then.
+    link(call, callback) {
+        if (call.request.getPackagesList().length > 0) {
+            return callback({ code: grpc.status.UNIMPLEMENTED, details: "linking local SDKs is not supported by this language host" });
+        }
+        callback(null, new langproto.LinkResponse().setImportInstructions(""));
+    },
     getPluginInfo(_call, callback) {
         callback(null, new pluginproto.PluginInfo().setVersion(sdkVersion));
     },

@@ -16,6 +16,12 @@
 // {"source": {<file>: <PCL>}} from stdin, loads schemas from the engine's loader at
 // <loader-target>, and writes {"source": {<file>: <TypeScript>}, "diagnostics": [...]} to stdout.
 //
+//	pulumi-cdc-codegen project <loader-target>
+//
+// writes a whole TypeScript project for the host's GenerateProject (`pulumi convert --language
+// typescript`): it reads {"sourceDirectory", "targetDirectory", "project", "strict",
+// "localDependencies"} from stdin and writes {"diagnostics": [...]} to stdout.
+//
 // Go, Node.js and Python come from github.com/pulumi/pulumi/pkg/v3/codegen at the CLI's release; .NET
 // from github.com/pulumi/pulumi-dotnet/pulumi-language-dotnet/v3/codegen, where Pulumi moved it
 // (pkg/v3 v3.259.0 has none: github.com/pulumi/pulumi#22435 deleted it).
@@ -62,8 +68,15 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) == 3 && os.Args[1] == "project" {
+		if err := generateProject(os.Args[2], os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "pulumi-cdc-codegen: %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "usage: pulumi-cdc-codegen <schema.json> <root>\n       pulumi-cdc-codegen program <loader-target> < {\"source\": {...}}")
+		fmt.Fprintln(os.Stderr, "usage: pulumi-cdc-codegen <schema.json> <root>\n       pulumi-cdc-codegen program <loader-target> < {\"source\": {...}}\n       pulumi-cdc-codegen project <loader-target> < {\"sourceDirectory\": ..., \"targetDirectory\": ..., \"project\": {...}}")
 		os.Exit(2)
 	}
 	if err := run(os.Args[1], os.Args[2]); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -12,6 +13,7 @@ import (
 	nodejsgen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
 )
 
 // programRequest and programResponse are the JSON the Node.js language host exchanges with
@@ -92,4 +94,65 @@ func generateProgram(loaderTarget string, in io.Reader, out io.Writer) error {
 		resp.Source[name] = string(content)
 	}
 	return write()
+}
+
+// projectRequest is the JSON the Node.js language host sends `pulumi-cdc-codegen project
+// <loader-target>` for GenerateProject (`pulumi convert --language typescript`): the directory of
+// the PCL program, the directory to write the project into, the project (Pulumi.yaml as JSON),
+// and the local dependencies to use instead of published packages.
+type projectRequest struct {
+	SourceDirectory   string            `json:"sourceDirectory"`
+	TargetDirectory   string            `json:"targetDirectory"`
+	Project           json.RawMessage   `json:"project"`
+	Strict            bool              `json:"strict"`
+	LocalDependencies map[string]string `json:"localDependencies"`
+}
+
+// generateProject binds the PCL directory against the engine's loader and writes a TypeScript
+// project (Pulumi.yaml, package.json, tsconfig.json, index.ts) with pkg/v3's Node.js generator,
+// as Pulumi's Node.js host does. Diagnostics are written as generateProgram's.
+func generateProject(loaderTarget string, in io.Reader, out io.Writer) error {
+	var req projectRequest
+	if err := json.NewDecoder(in).Decode(&req); err != nil {
+		return fmt.Errorf("reading the request: %w", err)
+	}
+	var project workspace.Project
+	if err := json.Unmarshal(req.Project, &project); err != nil {
+		return fmt.Errorf("reading the project: %w", err)
+	}
+	loader, err := schema.NewLoaderClient(loaderTarget)
+	if err != nil {
+		return fmt.Errorf("connecting to the schema loader %s: %w", loaderTarget, err)
+	}
+	defer loader.Close()
+	resp := programResponse{Source: map[string]string{}, Diagnostics: []programDiagnostic{}}
+	addDiags := func(diags hcl.Diagnostics) {
+		for _, d := range diags {
+			pd := programDiagnostic{Severity: severity(d.Severity), Summary: d.Summary, Detail: d.Detail}
+			if d.Subject != nil {
+				pd.File, pd.Line, pd.Column = d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column
+			}
+			resp.Diagnostics = append(resp.Diagnostics, pd)
+		}
+	}
+	var opts []pcl.BindOption
+	if !req.Strict {
+		opts = append(opts, pcl.NonStrictBindOptions()...)
+	}
+	program, diags, err := pcl.BindDirectory(req.SourceDirectory, schema.NewCachedLoader(loader), opts...)
+	if err != nil {
+		return err
+	}
+	addDiags(diags)
+	if !diags.HasErrors() && program != nil {
+		if err := nodejsgen.GenerateProject(req.TargetDirectory, project, program, req.LocalDependencies, false, "nodejs"); err != nil {
+			var genDiags hcl.Diagnostics
+			if errors.As(err, &genDiags) {
+				addDiags(genDiags)
+			} else {
+				return err
+			}
+		}
+	}
+	return json.NewEncoder(out).Encode(resp)
 }
