@@ -10,7 +10,6 @@ import { readStruct, toSecretStruct, type Decoded, type Path } from "./marshal.j
 import { anyproto, emptyproto, grpc, pluginproto, provproto, statusproto } from "./proto.js";
 import type { Failure, Request, Responses } from "./service.js";
 import { PLAIN_SECRETS, plainSecretPaths } from "../provider/plain-secrets.js";
-import { TERRAFORM_PROVIDER, terraformConvertMapping } from "../cli/import/terraform/convert-mapping.js";
 import { core, HOST_ONLY_INPUTS, kindOfToken, kindOfUrn, previewOutputs, resourceName, secretPaths } from "../provider/served.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -97,6 +96,8 @@ export class ResourceProviderServer {
    * uses. Empty data is the protocol's "no mapping" (any other key or provider).
    */
   async getMapping(req: any) {
+    // Loaded only when asked (pulumi convert): the vendor's schema is no part of an engine run's start.
+    const { TERRAFORM_PROVIDER, terraformConvertMapping } = await import("../cli/import/terraform/convert-mapping.js");
     const resp = new provproto.GetMappingResponse();
     const provider = String(req.getProvider());
     if (req.getKey() === "terraform" && (provider === TERRAFORM_PROVIDER || provider === "")) {
@@ -110,6 +111,7 @@ export class ResourceProviderServer {
   }
 
   async getMappings(req: any) {
+    const { TERRAFORM_PROVIDER } = await import("../cli/import/terraform/convert-mapping.js");
     const resp = new provproto.GetMappingsResponse();
     resp.setProvidersList(req.getKey() === "terraform" ? [TERRAFORM_PROVIDER] : []);
     return resp;
