@@ -60,8 +60,11 @@ export function tfPostgresqlSource(values: Record<string, unknown>, indexKey?: n
   );
 }
 
-/** A managed resource of a state, with its instances. */
-export const tfResource = (type: string, name: string, instances: unknown[]) => ({ mode: "managed", type, name, provider: 'provider["registry.terraform.io/streamkap-com/streamkap"]', instances });
+/**
+ * A managed resource of a state, with its instances. Terraform writes the provider's address with
+ * its registry's host in front; the import never reads it, so the host is left out here.
+ */
+export const tfResource = (type: string, name: string, instances: unknown[]) => ({ mode: "managed", type, name, provider: 'provider["streamkap-com/streamkap"]', instances });
 
 /** A terraform.tfstate (format version 4) of `resources`, as text. */
 export function tfState(resources: unknown[]): string {
