@@ -37,6 +37,17 @@ type programResponse struct {
 	Diagnostics []programDiagnostic `json:"diagnostics"`
 }
 
+// add records the binder's or generator's diagnostics, with where each points in the source.
+func (r *programResponse) add(diags hcl.Diagnostics) {
+	for _, d := range diags {
+		pd := programDiagnostic{Severity: severity(d.Severity), Summary: d.Summary, Detail: d.Detail}
+		if d.Subject != nil {
+			pd.File, pd.Line, pd.Column = d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column
+		}
+		r.Diagnostics = append(r.Diagnostics, pd)
+	}
+}
+
 // generateProgram binds the PCL against the schemas the engine's loader serves (the cdc
 // provider's own schema among them, from the plugin) and writes TypeScript with pkg/v3's
 // Node.js generator, as Pulumi's Node.js host does.
@@ -46,15 +57,6 @@ func generateProgram(loaderTarget string, in io.Reader, out io.Writer) error {
 		return fmt.Errorf("reading the request: %w", err)
 	}
 	resp := programResponse{Source: map[string]string{}, Diagnostics: []programDiagnostic{}}
-	addDiags := func(diags hcl.Diagnostics) {
-		for _, d := range diags {
-			pd := programDiagnostic{Severity: severity(d.Severity), Summary: d.Summary, Detail: d.Detail}
-			if d.Subject != nil {
-				pd.File, pd.Line, pd.Column = d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column
-			}
-			resp.Diagnostics = append(resp.Diagnostics, pd)
-		}
-	}
 	write := func() error { return json.NewEncoder(out).Encode(resp) }
 
 	loader, err := schema.NewLoaderClient(loaderTarget)
@@ -74,14 +76,14 @@ func generateProgram(loaderTarget string, in io.Reader, out io.Writer) error {
 		}
 	}
 	if parser.Diagnostics.HasErrors() {
-		addDiags(parser.Diagnostics)
+		resp.add(parser.Diagnostics)
 		return write()
 	}
 	program, diags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(loader))
 	if err != nil {
 		return err
 	}
-	addDiags(diags)
+	resp.add(diags)
 	if diags.HasErrors() || program == nil {
 		return write()
 	}
@@ -89,7 +91,7 @@ func generateProgram(loaderTarget string, in io.Reader, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	addDiags(genDiags)
+	resp.add(genDiags)
 	for name, content := range files {
 		resp.Source[name] = string(content)
 	}
@@ -126,15 +128,6 @@ func generateProject(loaderTarget string, in io.Reader, out io.Writer) error {
 	}
 	defer loader.Close()
 	resp := programResponse{Source: map[string]string{}, Diagnostics: []programDiagnostic{}}
-	addDiags := func(diags hcl.Diagnostics) {
-		for _, d := range diags {
-			pd := programDiagnostic{Severity: severity(d.Severity), Summary: d.Summary, Detail: d.Detail}
-			if d.Subject != nil {
-				pd.File, pd.Line, pd.Column = d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column
-			}
-			resp.Diagnostics = append(resp.Diagnostics, pd)
-		}
-	}
 	var opts []pcl.BindOption
 	if !req.Strict {
 		opts = append(opts, pcl.NonStrictBindOptions()...)
@@ -143,12 +136,12 @@ func generateProject(loaderTarget string, in io.Reader, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	addDiags(diags)
+	resp.add(diags)
 	if !diags.HasErrors() && program != nil {
 		if err := nodejsgen.GenerateProject(req.TargetDirectory, project, program, req.LocalDependencies, false, "nodejs"); err != nil {
 			var genDiags hcl.Diagnostics
 			if errors.As(err, &genDiags) {
-				addDiags(genDiags)
+				resp.add(genDiags)
 			} else {
 				return err
 			}
