@@ -312,13 +312,17 @@ export class ClientCredentialProvider {
    */
   async update(id: string, olds: ClientCredentialOutputs, news: ClientCredentialInputs) {
     const api = client();
+    // Only an adopted credential's secret changed: the stack's, which the API never holds again.
+    const patch = !sameMembers(olds.roleIds, news.roleIds) || descriptionChanged(olds, news);
     try {
-      const answer = await api.patch("/auth/client-credentials/{id}", {
-        params: { id },
-        body: { role_ids: news.roleIds, ...(news.description ? { description: news.description } : {}) },
-        // It sets values: sending it twice leaves what sending it once does.
-        idempotent: true,
-      });
+      const answer = patch
+        ? await api.patch("/auth/client-credentials/{id}", {
+            params: { id },
+            body: { role_ids: news.roleIds, ...(news.description ? { description: news.description } : {}) },
+            // It sets values: sending it twice leaves what sending it once does.
+            idempotent: true,
+          })
+        : undefined;
       // The platform answers the credential (the emulator's decision); an empty 2xx, which its
       // client also takes as success, is read back from the listing instead.
       const parsed = clientCredentialSchema.safeParse(answer);

@@ -325,9 +325,14 @@ describe("adoption writes nothing when the object already equals the program", (
     expect(writes()).toEqual({});
     expect(adopted).toMatchObject({ id: made.client_id, outs: { clientId: made.client_id, secret: made.secret, roleIds: ["role_viewer"] } });
     expect(await credentials.diff(adopted.id, adopted.outs, inputs)).toMatchObject({ changes: false });
-    // Adopted without its secret: the output is absent, not made up.
+    // Adopted without its secret: the output is absent, not made up. Given later, it is an update of the stack alone.
     const { secret: _secret, ...withoutSecret } = inputs;
-    expect((await credentials.create(withoutSecret)).outs).not.toHaveProperty("secret");
+    const bare = await credentials.create(withoutSecret);
+    expect(bare.outs).not.toHaveProperty("secret");
+    expect(await credentials.diff(bare.id, bare.outs, inputs)).toMatchObject({ changes: true, diffs: ["secret"] });
+    mark();
+    expect((await credentials.update(bare.id, bare.outs, inputs)).outs).toMatchObject({ secret: made.secret, roleIds: ["role_viewer"] });
+    expect(writes()).toEqual({});
 
     mark();
     const updated = await credentials.create({ ...inputs, roleIds: ["role_editor"] });
