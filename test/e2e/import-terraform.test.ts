@@ -40,7 +40,8 @@ describe("pulumi-cdc import --from-terraform of a state file, under the real eng
   });
 
   afterAll(async () => {
-    for (const stack of stacks) await stack.cleanup();
+    // The emulator goes with the test: the stacks are removed, not destroyed (a destroy each would only delete its objects).
+    for (const stack of stacks) await stack.dispose();
     await web?.close();
     await emulator?.stop();
     if (work) await rm(work, { recursive: true, force: true });
