@@ -101,8 +101,10 @@ export function terraformConvertMapping(version: string): object {
     const { token, inputs } = target(t);
     const names = new Set(inputs.map((p) => p.name));
     const fields: Record<string, { name: string }> = {};
-    // `id` stays the resource's id (the kinds read it as adoptId, which an import sets, not a program).
-    for (const attribute of Object.keys(attributes).filter((a) => a !== "id")) {
+    // Only what a program sets is named here. `id` stays the resource's id (the kinds read it as
+    // adoptId, which an import sets, not a program), and a computed-only attribute is only ever
+    // read, so the bridge's own naming (its lowerCamelCase, an output's name) serves references to it.
+    for (const attribute of Object.keys(attributes).filter((a) => a !== "id" && (attributes[a]!.optional || attributes[a]!.required))) {
       const name = propertyOf(t, attribute, names);
       if (name !== undefined) fields[attribute] = { name };
     }

@@ -37,6 +37,18 @@ describe("the mapping pulumi convert --from terraform reads", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("names only what a program sets: a computed-only attribute is left to the bridge's naming, which references read", () => {
+    const named: string[] = [];
+    for (const [type, { fields }] of Object.entries(mapping.resources)) {
+      const attributes = (PROVIDER_SCHEMA.resources as Record<string, { attributes: Record<string, { optional?: boolean; required?: boolean }> }>)[type]?.attributes ?? {};
+      for (const attribute of Object.keys(fields)) if (!attributes[attribute]?.optional && !attributes[attribute]?.required) named.push(`${type}.${attribute}`);
+    }
+    expect(named).toEqual([]);
+    // The credential's client id is read back (clientId), never the adoptId a program would set.
+    expect(mapping.resources.streamkap_client_credential?.fields.client_id).toBeUndefined();
+    expect(mapping.resources.streamkap_client_credential?.fields.role_ids).toEqual({ name: "roleIds" });
+  });
+
   it("maps a catalogued connector to its typed resource and its attributes to the typed properties", () => {
     expect(mapping.resources.streamkap_source_postgresql).toMatchObject({
       tok: "cdc:sources:Postgresql",
