@@ -10,7 +10,8 @@ import { retryPolicy, type RetryPolicy } from "./retry.js";
 import { paginatedSchema, type Paginated } from "./schemas.js";
 import type { CdcSettings } from "./settings.js";
 import { TokenManager } from "./token.js";
-import { createAgent, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS, type Timeouts } from "./transport.js";
+import { createAgent, DEFAULT_TIMEOUTS, type Timeouts } from "./transport.js";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "./tuning.js";
 
 export interface RequestOptions<S extends z.ZodType = z.ZodType> {
   query?: Query;

@@ -79,6 +79,10 @@ export class HttpCore {
   }
 
   async execute<S extends z.ZodType>(req: CoreRequest<S>): Promise<z.output<S>> {
+    // The types demand it; this stops a cast or a JavaScript caller from believing an unchecked answer.
+    if (!req.schema || typeof (req.schema as { safeParse?: unknown }).safeParse !== "function") {
+      throw new TypeError(`${req.method} ${req.template ?? req.path}: no response schema; every call names the schema its answer is checked against (anyJsonSchema where the answer is not read)`);
+    }
     const method = req.method.toUpperCase();
     const template = req.template ?? req.path;
     const url = this.opts.baseUrl + req.path + queryString(req.query);

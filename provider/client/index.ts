@@ -41,8 +41,8 @@ export {
 } from "./settings.js";
 export { getRequestCounts, resetRequestCounts, type RequestCounts } from "./stats.js";
 export { ACCESS_TOKEN_PATH, REFRESH_TOKEN_PATH, TokenManager } from "./token.js";
-export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUTS, type Timeouts } from "./transport.js";
-export { DEFAULT_RESOURCE_TIMEOUT_MS, DEFAULT_TUNING, TUNING_SPECS, resolveTuning, type Tuning } from "./tuning.js";
+export { DEFAULT_TIMEOUTS, type Timeouts } from "./transport.js";
+export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RESOURCE_TIMEOUT_MS, DEFAULT_TUNING, TUNING_SPECS, resolveTuning, type Tuning } from "./tuning.js";
 export { RetryBudget, currentBudget, withBudget } from "./budget.js";
 
 // Process-wide state. A Pulumi run hosts every dynamic resource in one provider process, so

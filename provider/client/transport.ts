@@ -15,13 +15,6 @@ export const DEFAULT_TIMEOUTS: Readonly<Timeouts> = Object.freeze({
   bodyMs: 60_000,
 });
 
-/**
- * The longest answer read. A page of 100 connectors with every key set, the largest answer the
- * API gives, is about 0.5 MiB (test/contract/emulator/listing-size.test.ts measures it): 32 MiB
- * is far past any real answer and still small next to a provider process's memory.
- */
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-
 // Long enough to reuse sockets across the steps of one `pulumi up`, short enough that a
 // server with a shorter idle timeout rarely closes a socket we are about to reuse.
 const KEEP_ALIVE_MS = 4_000;

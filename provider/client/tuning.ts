@@ -1,6 +1,5 @@
 import { DEFAULT_MAX_CONCURRENCY } from "./limiter.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry.js";
-import { DEFAULT_MAX_RESPONSE_BYTES } from "./transport.js";
 import { SettingsError, type ConfigSource } from "./settings.js";
 
 /**
@@ -21,6 +20,13 @@ export interface Tuning {
 }
 
 export const DEFAULT_RESOURCE_TIMEOUT_MS = 300_000;
+
+/**
+ * The longest answer read. A page of 100 connectors with every key set, the largest answer the
+ * API gives, is about 0.5 MiB (test/contract/emulator/listing-size.test.ts measures it): 32 MiB
+ * is far past any real answer and still small next to a provider process's memory.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export const DEFAULT_TUNING: Readonly<Tuning> = Object.freeze({
   retry: DEFAULT_RETRY_POLICY,
