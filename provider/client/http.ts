@@ -235,11 +235,11 @@ export class HttpCore {
   /** The answer, once believed: JSON of the schema, within the size bound. */
   private check<S extends z.ZodType>(res: RawResponse, schema: S): { ok: true; data: z.output<S> } | Garbled {
     if (res.oversized) {
-      const size = res.oversized.announcedBytes === undefined ? "more" : `${res.oversized.announcedBytes} bytes`;
+      const body = res.oversized.announcedBytes === undefined ? "body" : `body of ${res.oversized.announcedBytes} bytes`;
       return {
         ok: false,
         reason: "over the size bound",
-        issues: [`body of ${size} is over the bound of ${this.opts.maxResponseBytes} bytes (cdc:maxResponseMiB), not read further`],
+        issues: [`${body} is over the bound of ${this.opts.maxResponseBytes} bytes (cdc:maxResponseMiB), not read further`],
         limitBytes: this.opts.maxResponseBytes,
       };
     }
