@@ -26,7 +26,9 @@ export const accessTokenSchema = z.looseObject({
 export type AccessTokenResult = z.output<typeof accessTokenSchema>;
 
 const connectorFields = {
-  id: nullishString,
+  // "string or null" in the seed's table, but an object without its id is no answer the product
+  // can act on: a listing item without one would make the object look gone.
+  id: z.string().min(1),
   name: nullishString,
   connector: nullishString,
   connector_display_name: nullishString,
