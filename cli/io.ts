@@ -32,5 +32,5 @@ export function processIO(): CommandIO {
 function cliClient(settings: CdcSettings, tuning: Tuning): CdcClient {
   // require(): synchronous, so the client (undici, zod) loads the first time a command asks for one, not at start-up.
   const { CdcClient: Client } = require("../provider/client/index.js") as typeof import("../provider/client/index.js");
-  return new Client({ settings, maxConcurrency: tuning.maxConcurrency, retry: tuning.retry });
+  return new Client({ settings, maxConcurrency: tuning.maxConcurrency, retry: tuning.retry, maxResponseBytes: tuning.maxResponseBytes });
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { isNotFound, redact, resolveSettings, resolveTuning, type CdcClient } from "../provider/client/index.js";
+import { anyJsonSchema, isNotFound, redact, resolveSettings, resolveTuning, type CdcClient } from "../provider/client/index.js";
 import { EXIT_ERROR, type RecoverOptions } from "./args.js";
 import { findBrokenSidecars, readCheckpointFile, removeSidecars, UNREADABLE_CHECKPOINT } from "./backend.js";
 import { describeError, programDir } from "./common.js";
@@ -268,7 +268,7 @@ export async function runRecover(options: RecoverOptions, deps: RecoverDeps): Pr
     for (const d of decisions) {
       if (d.action !== "delete-and-clear") continue;
       // Gone already (an earlier attempt's answer lost) is what the delete wants.
-      for (const id of d.ids) await api.delete("/auth/client-credentials/{id}", { params: { id } }).catch((err: unknown) => {
+      for (const id of d.ids) await api.delete("/auth/client-credentials/{id}", { params: { id }, schema: anyJsonSchema }).catch((err: unknown) => {
         if (!isNotFound(err)) throw err;
       });
     }

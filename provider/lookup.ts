@@ -2,9 +2,12 @@ import { z } from "zod";
 import { TAG_TYPES } from "../catalogue/kind-values.js";
 import {
   CdcApiError,
+  isNotFound,
   connectorSchema,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_PAGE_SIZE,
   roleSchema,
-  tagSchema,
+  tagPageSchema,
   type CdcClient,
   type DestinationConnector,
   type Role,
@@ -42,25 +45,13 @@ export function listRoles(api: CdcClient): Promise<Role[]> {
 }
 
 export async function listTags(api: CdcClient, query: Record<string, string>): Promise<Tag[]> {
-  // The platform answers `{tags: [...]}` (its Terraform client decodes that key); the seed's list
-  // envelope (`result`) and a bare list are accepted too.
-  const body = await api.get("/tags", { query: { ...query, page_size: 100 } });
-  const items = tagItems(body);
-  return items.flatMap((item) => {
-    const tag = tagSchema.safeParse(item);
-    return tag.success ? [tag.data] : [];
-  });
-}
-
-/** The tags of a listing answer in any of the forms an API could give. */
-export function tagItems(body: unknown): unknown[] {
-  if (Array.isArray(body)) return body;
-  if (body && typeof body === "object") {
-    const { tags, result } = body as { tags?: unknown; result?: unknown };
-    if (Array.isArray(tags)) return tags;
-    if (Array.isArray(result)) return result;
+  const out: Tag[] = [];
+  for (let page = 1; page <= DEFAULT_MAX_PAGES; page++) {
+    const { tags, hasNext } = await api.get("/tags", { query: { ...query, page, page_size: DEFAULT_PAGE_SIZE }, schema: tagPageSchema });
+    out.push(...tags);
+    if (!hasNext || tags.length === 0) return out;
   }
-  return [];
+  throw new Error(`GET /tags: pagination stopped after ${DEFAULT_MAX_PAGES} pages: the server kept reporting more results`);
 }
 
 export async function findTagByName(api: CdcClient, name: string): Promise<Tag | undefined> {
@@ -234,7 +225,7 @@ async function topicDetail(api: CdcClient, id: string): Promise<LiveTopicDetail 
   try {
     return await api.get("/topics/{id}", { params: { id }, query: { detailed: true }, schema: topicDetailSchema });
   } catch (err) {
-    if (err instanceof CdcApiError && err.status === 404) return undefined;
+    if (isNotFound(err)) return undefined;
     throw err;
   }
 }
@@ -281,7 +272,7 @@ export async function lookupTopics(api: CdcClient, args: Record<string, unknown>
   for (let offset = 0; offset < 100_000; offset += limit) {
     const page = await api.get("/topics/details", {
       query: { ...query, limit, offset },
-      schema: z.looseObject({ result: z.array(topicRowSchema).nullish(), has_next: z.boolean().nullish(), total: looseInt.nullish() }),
+      schema: z.looseObject({ result: z.array(topicRowSchema).nullable(), has_next: z.boolean().nullish(), total: looseInt.nullish() }),
     });
     const items = page.result ?? [];
     rows.push(...items);

@@ -11,11 +11,15 @@ import { paginatedSchema, type Paginated } from "./schemas.js";
 import type { CdcSettings } from "./settings.js";
 import { TokenManager } from "./token.js";
 import { createAgent, DEFAULT_TIMEOUTS, type Timeouts } from "./transport.js";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "./tuning.js";
 
-export interface RequestOptions<S extends z.ZodType = z.ZodUnknown> {
+export interface RequestOptions<S extends z.ZodType = z.ZodType> {
   query?: Query;
-  /** Validates and types the response; without it the parsed JSON is returned as `unknown`. */
-  schema?: S;
+  /**
+   * Every answer is checked against it before it is believed; a body not JSON or not of it is a
+   * ResponseShapeError. `anyJsonSchema` where the call's answer is not read (a delete, a pause).
+   */
+  schema: S;
   /**
    * Values for `{name}` placeholders in the path, URL-encoded here. Using them keeps the
    * request counters and logs keyed by template (`GET /sources/{id}`) instead of by id.
@@ -34,7 +38,7 @@ export interface RequestOptions<S extends z.ZodType = z.ZodUnknown> {
   background?: Background;
 }
 
-export interface BodyRequestOptions<S extends z.ZodType = z.ZodUnknown> extends RequestOptions<S> {
+export interface BodyRequestOptions<S extends z.ZodType = z.ZodType> extends RequestOptions<S> {
   /** JSON body. Never appears in errors or logs, only its key names. */
   body?: unknown;
 }
@@ -48,6 +52,8 @@ export interface CdcClientOptions {
   maxConcurrency?: number;
   retry?: Partial<RetryPolicy>;
   timeouts?: Partial<Timeouts>;
+  /** The longest answer read (DEFAULT_MAX_RESPONSE_BYTES unless set). */
+  maxResponseBytes?: number;
   /** Injectable for tests: backoff waits go through it. */
   sleep?: (ms: number) => Promise<void>;
   /** Injectable for tests: backoff jitter, in [0, 1). */
@@ -95,6 +101,7 @@ export class CdcClient {
       limiter: options.limiter ?? new Semaphore(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY),
       policy: retryPolicy(options.retry),
       timeouts,
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       sleep: options.sleep ?? ((ms) => delay(ms)),
       random: options.random ?? Math.random,
       now,
@@ -117,27 +124,27 @@ export class CdcClient {
     return this.#core.opts.policy;
   }
 
-  get<S extends z.ZodType = z.ZodUnknown>(path: string, options: RequestOptions<S> = {}): Promise<z.output<S>> {
+  get<S extends z.ZodType>(path: string, options: RequestOptions<S>): Promise<z.output<S>> {
     return this.request("GET", path, options);
   }
 
-  post<S extends z.ZodType = z.ZodUnknown>(path: string, options: BodyRequestOptions<S> = {}): Promise<z.output<S>> {
+  post<S extends z.ZodType>(path: string, options: BodyRequestOptions<S>): Promise<z.output<S>> {
     return this.request("POST", path, options);
   }
 
-  put<S extends z.ZodType = z.ZodUnknown>(path: string, options: BodyRequestOptions<S> = {}): Promise<z.output<S>> {
+  put<S extends z.ZodType>(path: string, options: BodyRequestOptions<S>): Promise<z.output<S>> {
     return this.request("PUT", path, options);
   }
 
-  patch<S extends z.ZodType = z.ZodUnknown>(path: string, options: BodyRequestOptions<S> = {}): Promise<z.output<S>> {
+  patch<S extends z.ZodType>(path: string, options: BodyRequestOptions<S>): Promise<z.output<S>> {
     return this.request("PATCH", path, options);
   }
 
-  delete<S extends z.ZodType = z.ZodUnknown>(path: string, options: RequestOptions<S> = {}): Promise<z.output<S>> {
+  delete<S extends z.ZodType>(path: string, options: RequestOptions<S>): Promise<z.output<S>> {
     return this.request("DELETE", path, options);
   }
 
-  request<S extends z.ZodType = z.ZodUnknown>(method: string, path: string, options: BodyRequestOptions<S> = {}): Promise<z.output<S>> {
+  request<S extends z.ZodType>(method: string, path: string, options: BodyRequestOptions<S>): Promise<z.output<S>> {
     return this.#core.execute({
       method,
       path: expandPath(path, options.params),
@@ -189,7 +196,7 @@ export class CdcClient {
    * The single item of an envelope response (`GET /sources/{id}`), or undefined when the
    * object is gone: a 404 or an empty `result` both mean "deleted".
    */
-  async findOne<S extends z.ZodType>(path: string, itemSchema: S, options: RequestOptions = {}): Promise<z.output<S> | undefined> {
+  async findOne<S extends z.ZodType>(path: string, itemSchema: S, options: Omit<RequestOptions, "schema"> = {}): Promise<z.output<S> | undefined> {
     try {
       const envelope = (await this.get(path, { ...options, schema: paginatedSchema(itemSchema) })) as Paginated<z.output<S>>;
       return envelope.result[0];

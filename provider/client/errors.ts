@@ -100,12 +100,26 @@ export class ConnectionError extends CdcApiError {
   }
 }
 
-/** A 2xx response whose body does not match the expected schema (the API changed under us). */
+/**
+ * A 2xx answer that is not believed: not JSON (a proxy's HTML page), cut off, or not of the
+ * expected shape. Never a default, an empty list or a string in its place: the caller's step fails.
+ */
 export class ResponseShapeError extends CdcApiError {
   readonly issues: string[];
   constructor(init: ApiErrorInit, issues: string[]) {
     super(init, `unexpected response body: ${issues.join("; ")}`);
     this.issues = issues.map(redact);
+  }
+}
+
+/** A 2xx body over the size bound (cdc:maxResponseMiB), refused without being read whole. */
+export class ResponseTooLargeError extends ResponseShapeError {
+  constructor(
+    init: ApiErrorInit,
+    issues: string[],
+    readonly limitBytes: number,
+  ) {
+    super({ ...init, hint: [`Raise the bound with \`pulumi config set cdc:maxResponseMiB <n>\` (or CDC_MAX_RESPONSE_MIB) if the API's answers are really this large.`, init.hint].filter(Boolean).join(" ") }, issues);
   }
 }
 
@@ -115,7 +129,7 @@ export function isCdcApiError(e: unknown): e is CdcApiError {
 
 /** True for a 404, which resource reads and deletes treat as "gone". */
 export function isNotFound(e: unknown): boolean {
-  return e instanceof NotFoundError || (e instanceof CdcApiError && e.status === 404);
+  return e instanceof NotFoundError || (e instanceof CdcApiError && e.status === 404 && !(e instanceof ResponseShapeError));
 }
 
 export function formatIssue(issue: ValidationIssue): string {

@@ -3,7 +3,7 @@ import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import { currentBudget, seconds } from "./budget.js";
 import { emitDebug, type DebugLogger } from "./debug.js";
-import { ConnectionError, errorFromResponse, ResponseShapeError } from "./errors.js";
+import { ConnectionError, errorFromResponse, ResponseShapeError, ResponseTooLargeError, type ApiErrorInit } from "./errors.js";
 import { Semaphore, type Background } from "./limiter.js";
 import { describeBodyKeys, redact, registerSecretsIn } from "./redact.js";
 import { AMBIGUOUS_CODES, decideRetry, errorCode, parseRetryAfter, type Outcome, type RetryPolicy } from "./retry.js";
@@ -32,7 +32,8 @@ export interface CoreRequest<S extends z.ZodType = z.ZodType> {
   template?: string;
   query?: Query;
   body?: unknown;
-  schema?: S;
+  /** Every answer is checked against it before it is believed (`anyJsonSchema` where the content is not read). */
+  schema: S;
   auth?: AuthProvider;
   /** Override the method rule: true when repeating the call is known to be harmless. */
   idempotent?: boolean;
@@ -49,6 +50,8 @@ export interface HttpCoreOptions {
   limiter: Semaphore;
   policy: RetryPolicy;
   timeouts: Timeouts;
+  /** A body longer than this is refused without being read whole (cdc:maxResponseMiB). */
+  maxResponseBytes: number;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
   now: () => number;
@@ -76,6 +79,10 @@ export class HttpCore {
   }
 
   async execute<S extends z.ZodType>(req: CoreRequest<S>): Promise<z.output<S>> {
+    // The types demand it; this stops a cast or a JavaScript caller from believing an unchecked answer.
+    if (!req.schema || typeof (req.schema as { safeParse?: unknown }).safeParse !== "function") {
+      throw new TypeError(`${req.method} ${req.template ?? req.path}: no response schema; every call names the schema its answer is checked against (anyJsonSchema where the answer is not read)`);
+    }
     const method = req.method.toUpperCase();
     const template = req.template ?? req.path;
     const url = this.opts.baseUrl + req.path + queryString(req.query);
@@ -137,6 +144,7 @@ export class HttpCore {
           body,
           headersTimeoutMs: this.opts.timeouts.headersMs,
           bodyTimeoutMs: this.opts.timeouts.bodyMs,
+          maxBodyBytes: this.opts.maxResponseBytes,
         });
       } catch (err) {
         failure = err;
@@ -160,8 +168,21 @@ export class HttpCore {
         const echoed = headerValue(res.headers["x-request-id"]);
         if (echoed) ctx.requestId = echoed;
         log(() => `← ${response.status} ${logTarget} in ${elapsed} ms request id ${ctx.requestId}`);
-        if (res.status >= 200 && res.status < 300) return this.parse(res, req.schema, ctx);
-
+        // A 404 is "gone" only in the API's words: a proxy's HTML page with a 404 is no answer.
+        const checked = res.status >= 200 && res.status < 300 ? this.check(res, req.schema) : res.status === 404 ? notTheApis(res) : undefined;
+        if (checked?.ok) return checked.data;
+        if (checked) {
+          // A garbled answer (a proxy's page, a body cut off, another shape) is a transient
+          // fault of the call, never its result: repeated where that is harmless, like a 5xx.
+          const garbled = (hint?: string) => shapeError({ ...ctx, status: response.status, ...(hint ? { hint } : {}) }, checked);
+          log(() => `✕ ${logTarget}: ${checked.issues.join("; ")}`);
+          const decision = req.once ? NOT_AGAIN : decideRetry({ kind: "garbled" }, attempt, { method, idempotent: req.idempotent, policy: this.opts.policy, random: this.opts.random });
+          if (!decision.retry) throw garbled(this.exhaustedHint(attempt));
+          const stop = await wait(decision.delayMs, `a ${response.status} ${checked.reason}`);
+          if (stop) throw garbled(`Not retried further: ${stop}.`);
+          replayedAfter.push(`a ${response.status} ${checked.reason}`);
+          continue;
+        }
         if (res.status === 401 && token && req.auth?.renewable && !replayedAfter401) {
           // The token was revoked or expired early: a fresh one, and one replay. Safe even for
           // POST, the server rejected the request before doing anything.
@@ -211,27 +232,69 @@ export class HttpCore {
     return `Retried up to ${this.opts.policy.maxAttempts} attempts (cdc:retryAttempts).`;
   }
 
-  private parse<S extends z.ZodType>(res: RawResponse, schema: S | undefined, ctx: { method: string; path: string; requestId: string; attempts: number; elapsedMs: number }): z.output<S> {
+  /** The answer, once believed: JSON of the schema, within the size bound. */
+  private check<S extends z.ZodType>(res: RawResponse, schema: S): { ok: true; data: z.output<S> } | Garbled {
+    if (res.oversized) {
+      const body = res.oversized.announcedBytes === undefined ? "body" : `body of ${res.oversized.announcedBytes} bytes`;
+      return {
+        ok: false,
+        reason: "over the size bound",
+        issues: [`${body} is over the bound of ${this.opts.maxResponseBytes} bytes (cdc:maxResponseMiB), not read further`],
+        limitBytes: this.opts.maxResponseBytes,
+      };
+    }
     let data: unknown;
     const text = res.body.trim();
     if (text !== "") {
       try {
         data = JSON.parse(text);
       } catch {
-        if (schema) throw new ResponseShapeError({ ...ctx, status: res.status }, ["body is not JSON"]);
-        data = text;
+        // Never handed on as a string: an HTML page served with a 200 is not the API's answer.
+        return { ok: false, reason: "not JSON", issues: [`body is not JSON (${describeText(res)})`] };
       }
     }
     // A created credential's secret, say, must be masked if anything quotes it later.
     registerSecretsIn(data);
-    if (!schema) return data as z.output<S>;
     const parsed = schema.safeParse(data);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => `${i.path.length > 0 ? i.path.join(".") : "(root)"}: ${i.message}`);
-      throw new ResponseShapeError({ ...ctx, status: res.status }, issues.slice(0, 10));
-    }
-    return parsed.data as z.output<S>;
+    if (parsed.success) return { ok: true, data: parsed.data as z.output<S> };
+    const issues = parsed.error.issues.map((i) => `${i.path.length > 0 ? i.path.join(".") : "(root)"}: ${i.message}`);
+    return { ok: false, reason: "of another shape", issues: issues.slice(0, MAX_ISSUES) };
   }
+}
+
+const MAX_ISSUES = 10;
+
+/** Why a 2xx answer was not believed. */
+interface Garbled {
+  ok: false;
+  /** A few words for the retry log and the replay note: "not JSON". */
+  reason: string;
+  issues: string[];
+  /** Set when the body was over the size bound. */
+  limitBytes?: number;
+}
+
+/** A 404 whose body is not JSON (an HTML page): not the API saying the object is gone. */
+function notTheApis(res: RawResponse): Garbled | undefined {
+  const text = res.body.trim();
+  if (text === "" || res.oversized) return undefined;
+  try {
+    JSON.parse(text);
+    return undefined;
+  } catch {
+    return { ok: false, reason: "not JSON", issues: [`a 404 whose body is not the API's: not JSON (${describeText(res)})`] };
+  }
+}
+
+function shapeError(init: ApiErrorInit, garbled: Garbled): ResponseShapeError {
+  return garbled.limitBytes === undefined ? new ResponseShapeError(init, garbled.issues) : new ResponseTooLargeError(init, garbled.issues, garbled.limitBytes);
+}
+
+/** What a non-JSON body was, for the message: its type and how it starts, never more. */
+function describeText(res: RawResponse): string {
+  const type = headerValue(res.headers["content-type"]);
+  const head = res.body.trim().slice(0, 40).replace(/\s+/g, " ");
+  return `${type ? `${type}, ` : ""}${res.body.length} characters starting "${head}"`;
 }
 
 export function queryString(query: Query | undefined): string {

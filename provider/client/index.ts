@@ -15,6 +15,7 @@ export {
   NotFoundError,
   RateLimitError,
   ResponseShapeError,
+  ResponseTooLargeError,
   ServerError,
   ValidationError,
   formatIssue,
@@ -41,7 +42,7 @@ export {
 export { getRequestCounts, resetRequestCounts, type RequestCounts } from "./stats.js";
 export { ACCESS_TOKEN_PATH, REFRESH_TOKEN_PATH, TokenManager } from "./token.js";
 export { DEFAULT_TIMEOUTS, type Timeouts } from "./transport.js";
-export { DEFAULT_RESOURCE_TIMEOUT_MS, DEFAULT_TUNING, TUNING_SPECS, resolveTuning, type Tuning } from "./tuning.js";
+export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_RESOURCE_TIMEOUT_MS, DEFAULT_TUNING, TUNING_SPECS, resolveTuning, type Tuning } from "./tuning.js";
 export { RetryBudget, currentBudget, withBudget } from "./budget.js";
 
 // Process-wide state. A Pulumi run hosts every dynamic resource in one provider process, so
@@ -80,9 +81,9 @@ export function getClient(settings: CdcSettings = currentSettings()): CdcClient 
   const key = cacheKey(settings);
   let client = clients.get(key);
   if (!client) {
-    const { retry, maxConcurrency } = currentTuning();
+    const { retry, maxConcurrency, maxResponseBytes } = currentTuning();
     sharedLimiter ??= new Semaphore(maxConcurrency);
-    client = new CdcClient({ settings, dispatcher: sharedAgent(), limiter: sharedLimiter, retry });
+    client = new CdcClient({ settings, dispatcher: sharedAgent(), limiter: sharedLimiter, retry, maxResponseBytes });
     clients.set(key, client);
   }
   return client;

@@ -108,7 +108,9 @@ export function errorCode(err: unknown, depth = 0): string | undefined {
 
 export type Outcome =
   | { kind: "status"; status: number; retryAfterMs?: number }
-  | { kind: "network"; code: string };
+  | { kind: "network"; code: string }
+  /** A 2xx whose body was not believed: the server may have acted, so only a call safe to repeat goes again. */
+  | { kind: "garbled" };
 
 export type RetryDecision = { retry: true; delayMs: number } | { retry: false };
 
@@ -135,6 +137,7 @@ export function decideRetry(
     if (s >= 500 && s !== 501 && s !== 505 && idempotent) return { retry: true, delayMs: backoff() };
     return { retry: false };
   }
+  if (outcome.kind === "garbled") return idempotent ? { retry: true, delayMs: backoff() } : { retry: false };
   if (BEFORE_SEND_CODES.has(outcome.code)) return { retry: true, delayMs: backoff() };
   if (AMBIGUOUS_CODES.has(outcome.code) && idempotent) return { retry: true, delayMs: backoff() };
   return { retry: false };

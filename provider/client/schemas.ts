@@ -26,7 +26,9 @@ export const accessTokenSchema = z.looseObject({
 export type AccessTokenResult = z.output<typeof accessTokenSchema>;
 
 const connectorFields = {
-  id: nullishString,
+  // "string or null" in the seed's table, but an object without its id is no answer the product
+  // can act on: a listing item without one would make the object look gone.
+  id: z.string().min(1),
   name: nullishString,
   connector: nullishString,
   connector_display_name: nullishString,
@@ -68,10 +70,11 @@ export function paginatedSchema<S extends z.ZodType>(item: S): ReturnType<typeof
 
 function envelopeOf<S extends z.ZodType>(item: S) {
   return z.looseObject({
-    // A missing or null result is an empty page (e.g. GET /sources/{id} of a deleted source).
+    // A null result is an empty page (e.g. GET /sources/{id} of a deleted source). A missing one
+    // is another answer than the API's (a proxy's `{}`), never "no objects": `result` is required.
     result: z
       .array(item)
-      .nullish()
+      .nullable()
       .transform((r) => r ?? []),
     page: looseInt.nullish(),
     page_size: looseInt.nullish(),
@@ -143,6 +146,19 @@ export const tagSchema = z.looseObject({
   created_from: nullishString,
 });
 export type Tag = z.output<typeof tagSchema>;
+
+/**
+ * A page of `GET /tags`: the platform answers `{tags: [...], has_next}` (its Terraform client
+ * decodes that key); the seed's list envelope (`result`) and a bare list are accepted too. Every
+ * item must be a tag: a page with one that is not fails whole, so a listing never shrinks.
+ */
+export const tagPageSchema = z
+  .union([
+    z.array(tagSchema).transform((tags) => ({ tags, has_next: false as boolean | null | undefined })),
+    z.looseObject({ tags: z.array(tagSchema), has_next: looseBoolean.nullish() }),
+    z.looseObject({ result: z.array(tagSchema), has_next: looseBoolean.nullish() }).transform((p) => ({ tags: p.result, has_next: p.has_next })),
+  ])
+  .transform((p) => ({ tags: p.tags, hasNext: p.has_next === true }));
 
 export const configComparisonSchema = z.looseObject({
   has_changes: looseBoolean,

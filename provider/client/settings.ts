@@ -18,6 +18,8 @@ export interface CdcSettings {
   adminTenantId?: string;
   /** Admin scope: that tenant's service (`X-Admin-Service-Id`); only with `adminTenantId`. */
   adminServiceId?: string;
+  /** The user's explicit opt-in to plain `http://` for a host that is not loopback. */
+  allowInsecureHttp?: boolean;
 }
 
 /**
@@ -53,6 +55,7 @@ const SPECS: Record<keyof CdcSettings, SettingSpec> = {
   createdFrom: { key: "createdFrom", config: "cdc:createdFrom", env: "CDC_CREATED_FROM", secret: false },
   adminTenantId: { key: "adminTenantId", config: "cdc:adminTenantId", env: "CDC_ADMIN_TENANT_ID", secret: false },
   adminServiceId: { key: "adminServiceId", config: "cdc:adminServiceId", env: "CDC_ADMIN_SERVICE_ID", secret: false },
+  allowInsecureHttp: { key: "allowInsecureHttp", config: "cdc:allowInsecureHttp", env: "CDC_ALLOW_INSECURE_HTTP", secret: false },
 };
 
 /** The platform's tenant and service ids: 24 lowercase hex characters (an ObjectId). */
@@ -82,6 +85,7 @@ function fromConfig(config: ConfigSource, spec: SettingSpec): string | undefined
 }
 
 function clean(raw: unknown): string | undefined {
+  if (typeof raw === "boolean") return String(raw);
   if (typeof raw !== "string") return undefined;
   const v = raw.trim();
   return v === "" ? undefined : v;
@@ -101,7 +105,8 @@ export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = 
   registerSecret(clientSecret);
   registerSecret(accessToken);
 
-  const apiUrl = normaliseApiUrl(get(SPECS.apiUrl) ?? DEFAULT_API_URL);
+  const allowInsecureHttp = flag(SPECS.allowInsecureHttp, get(SPECS.allowInsecureHttp));
+  const apiUrl = refusePlainHttp(normaliseApiUrl(get(SPECS.apiUrl) ?? DEFAULT_API_URL), allowInsecureHttp);
   const clientId = get(SPECS.clientId);
   const createdFrom = get(SPECS.createdFrom) ?? DEFAULT_CREATED_FROM;
   const admin = adminScope(get(SPECS.adminTenantId), get(SPECS.adminServiceId));
@@ -124,6 +129,7 @@ export function resolveSettings(config?: ConfigSource, env: NodeJS.ProcessEnv = 
   if (clientId) settings.clientId = clientId;
   if (clientSecret) settings.clientSecret = clientSecret;
   if (accessToken) settings.accessToken = accessToken;
+  if (allowInsecureHttp) settings.allowInsecureHttp = true;
   return { ...settings, ...admin };
 }
 
@@ -158,6 +164,35 @@ function adminScope(tenantId: string | undefined, serviceId: string | undefined)
     );
   }
   return { ...(tenantId !== undefined ? { adminTenantId: tenantId } : {}), ...(serviceId !== undefined ? { adminServiceId: serviceId } : {}) };
+}
+
+function flag(spec: SettingSpec, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  if (/^(true|1|yes)$/i.test(value)) return true;
+  if (/^(false|0|no)$/i.test(value)) return false;
+  throw new SettingsError(`${spec.config} (or ${spec.env}) must be true or false, got "${value}"; set it with ${howToSet(spec, "true")}, or unset it.`, spec.config);
+}
+
+/** 127.0.0.0/8, ::1 and localhost: where plain http never leaves the machine (the emulator). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host) || /^::ffff:127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Plain http carries the client secret and every bearer token in clear, so it is refused for any
+ * host but loopback, before a request is sent, unless the user says so in as many words.
+ */
+function refusePlainHttp(apiUrl: string, allowed: boolean): string {
+  const url = new URL(apiUrl);
+  if (url.protocol !== "http:" || allowed || isLoopbackHost(url.hostname)) return apiUrl;
+  const secure = `https://${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+  throw new SettingsError(
+    `cdc:apiUrl "${apiUrl}" is plain http to a host that is not loopback: the client secret and every access token would travel in clear. ` +
+      `Use ${secure} (set it with ${howToSet(SPECS.apiUrl, secure)}); plain http is accepted without asking only for 127.0.0.1, ::1 and localhost (the emulator). ` +
+      `On a network you trust, opt in with ${howToSet(SPECS.allowInsecureHttp, "true")}.`,
+    SPECS.apiUrl.config,
+  );
 }
 
 export function normaliseApiUrl(value: string): string {

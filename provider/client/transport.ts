@@ -57,15 +57,27 @@ export interface RawRequest {
   body?: string;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
+  /** The most bytes of a body read; past it the rest is never read (cdc:maxResponseBytes). */
+  maxBodyBytes: number;
 }
 
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /**
+   * Set when the body ran past `maxBodyBytes`: `body` holds only what was read before the cut,
+   * and the connection was closed rather than drained. The size announced, when there was one.
+   */
+  oversized?: { announcedBytes: number | undefined };
 }
 
-/** One HTTP exchange, body read in full (so the socket goes back to the pool). Throws on network failure. */
+/**
+ * One HTTP exchange. The body is read up to `maxBodyBytes`: a listing the platform got wrong,
+ * or a page that is not the API's, must not take the whole process's memory with it. A body
+ * read in full lets the socket go back to the pool; a cut one is destroyed. Throws on network
+ * failure.
+ */
 export async function sendOnce(dispatcher: Dispatcher, req: RawRequest): Promise<RawResponse> {
   const res = await request(req.url, {
     dispatcher,
@@ -75,6 +87,26 @@ export async function sendOnce(dispatcher: Dispatcher, req: RawRequest): Promise
     headersTimeout: req.headersTimeoutMs,
     bodyTimeout: req.bodyTimeoutMs,
   });
-  const body = await res.body.text();
-  return { status: res.statusCode, headers: res.headers, body };
+  const announced = contentLength(res.headers["content-length"]);
+  if (announced !== undefined && announced > req.maxBodyBytes) {
+    res.body.destroy();
+    return { status: res.statusCode, headers: res.headers, body: "", oversized: { announcedBytes: announced } };
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > req.maxBodyBytes) {
+      res.body.destroy();
+      return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), oversized: { announcedBytes: announced } };
+    }
+    chunks.push(chunk);
+  }
+  return { status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks, size).toString("utf8") };
+}
+
+function contentLength(v: string | string[] | undefined): number | undefined {
+  const s = Array.isArray(v) ? v[0] : v;
+  if (s === undefined || !/^\d+$/.test(s.trim())) return undefined;
+  return Number(s.trim());
 }

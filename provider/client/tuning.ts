@@ -15,14 +15,24 @@ export interface Tuning {
   resourceTimeoutMs: number;
   /** Requests in flight at once, for the whole provider process. */
   maxConcurrency: number;
+  /** The longest answer read; a longer one is refused unread (a ResponseTooLargeError). */
+  maxResponseBytes: number;
 }
 
 export const DEFAULT_RESOURCE_TIMEOUT_MS = 300_000;
+
+/**
+ * The longest answer read. A page of 100 connectors with every key set, the largest answer the
+ * API gives, is about 0.5 MiB (test/contract/emulator/listing-size.test.ts measures it): 32 MiB
+ * is far past any real answer and still small next to a provider process's memory.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export const DEFAULT_TUNING: Readonly<Tuning> = Object.freeze({
   retry: DEFAULT_RETRY_POLICY,
   resourceTimeoutMs: DEFAULT_RESOURCE_TIMEOUT_MS,
   maxConcurrency: DEFAULT_MAX_CONCURRENCY,
+  maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
 });
 
 interface TuningSpec {
@@ -43,6 +53,7 @@ export const TUNING_SPECS = {
   retryAfterMaxMs: { config: "cdc:retryAfterMaxMs", env: "CDC_RETRY_AFTER_MAX_MS", min: 0, max: 600_000, scale: 1, meaning: "longest `Retry-After` honoured; a longer one is cut to this" },
   resourceTimeoutSec: { config: "cdc:resourceTimeoutSec", env: "CDC_RESOURCE_TIMEOUT_SEC", min: 1, max: 86_400, scale: 1000, meaning: "budget of one resource operation; no retry starts after it" },
   maxConcurrency: { config: "cdc:maxConcurrency", env: "CDC_MAX_CONCURRENCY", min: 1, max: 256, scale: 1, meaning: "most API requests in flight at once for the whole run" },
+  maxResponseMiB: { config: "cdc:maxResponseMiB", env: "CDC_MAX_RESPONSE_MIB", min: 1, max: 4096, scale: 1024 * 1024, meaning: "longest API answer read, in MiB; a longer one is refused without being read whole" },
 } as const satisfies Record<string, TuningSpec>;
 
 function raw(config: ConfigSource, env: NodeJS.ProcessEnv, spec: TuningSpec): string | undefined {
@@ -83,5 +94,6 @@ export function resolveTuning(config?: ConfigSource, env: NodeJS.ProcessEnv = pr
     },
     resourceTimeoutMs: integer(config, env, s.resourceTimeoutSec, d.resourceTimeoutMs),
     maxConcurrency: integer(config, env, s.maxConcurrency, d.maxConcurrency),
+    maxResponseBytes: integer(config, env, s.maxResponseMiB, d.maxResponseBytes),
   };
 }

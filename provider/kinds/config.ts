@@ -29,6 +29,7 @@ const TUNING_DEFAULTS: Record<TuningName, number> = {
   retryAfterMaxMs: DEFAULT_TUNING.retry.maxRetryAfterMs,
   resourceTimeoutSec: DEFAULT_TUNING.resourceTimeoutMs / TUNING_SPECS.resourceTimeoutSec.scale,
   maxConcurrency: DEFAULT_TUNING.maxConcurrency,
+  maxResponseMiB: DEFAULT_TUNING.maxResponseBytes / TUNING_SPECS.maxResponseMiB.scale,
 };
 
 const TUNING_TEXT: Record<TuningName, string> = {
@@ -40,6 +41,8 @@ const TUNING_TEXT: Record<TuningName, string> = {
     "Retry budget of one resource operation, in seconds (a create with its lookups, lifecycle calls and baseline; an update; a delete): no retry starts once it is spent.",
   maxConcurrency:
     "Most API requests in flight at once for the whole run. The client starts at 16 and opens up while requests wait and the API keeps answering; each 429 halves it. Set 16 or less for a fixed limit.",
+  maxResponseMiB:
+    "Longest API answer read, in MiB: a longer one fails its call (retried where the call is safe to repeat) without being read whole, so a broken answer cannot take the run's memory. Far above any real answer (a page of 100 connectors with every key set is about 0.5 MiB).",
 };
 
 function tuning(name: TuningName): ConfigSpec {
@@ -74,6 +77,15 @@ export const PROVIDER_CONFIG: readonly ConfigSpec[] = [
     "adminServiceId",
     "Admin scope: the service of `adminTenantId` (24 lowercase hex characters), sent as the `X-Admin-Service-Id` header. Only with `adminTenantId`: the API ignores it on its own, so it is refused without one. Needed only for a tenant with several services.",
   ),
+  {
+    ...setting(
+      "allowInsecureHttp",
+      "Send the credentials and every request over plain `http://` to a host that is not loopback. Off by default: plain http is refused for any host but 127.0.0.1, ::1 and localhost (the emulator), since the client secret and access tokens would travel in clear.",
+      { default: "false" },
+    ),
+    type: "boolean",
+    default: false,
+  },
   ...(Object.keys(TUNING_SPECS) as TuningName[]).map(tuning),
 ];
 

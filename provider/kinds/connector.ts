@@ -100,7 +100,8 @@ export function connectorKind<K extends "Source" | "Destination">(kind: K) {
 
 /** The tag ids a connector carries (the API lists tags as ids or as objects with one). */
 export function connectorTags(c: DestinationConnector): string[] {
-  const tags = Array.isArray((c as { tags?: unknown }).tags) ? ((c as { tags: unknown[] }).tags as unknown[]) : [];
+  const listed: unknown = c.tags;
+  const tags = Array.isArray(listed) ? (listed as unknown[]) : [];
   return tags.flatMap((t) => (typeof t === "string" ? [t] : t && typeof t === "object" && typeof (t as { id?: unknown }).id === "string" ? [(t as { id: string }).id] : []));
 }
 

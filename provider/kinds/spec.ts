@@ -152,7 +152,7 @@ export interface ConfigSpec extends PropertySpec {
   /** The environment variable read when the stack config does not set it. */
   env: string;
   /** The value used when neither sets it. */
-  default?: string | number;
+  default?: string | number | boolean;
 }
 
 /** A path to a value inside a resource's properties (`["config", "database.password"]`). */

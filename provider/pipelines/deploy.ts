@@ -1,5 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { CdcApiError, type CdcClient } from "../client/index.js";
+import { anyJsonSchema, CdcApiError, type CdcClient } from "../client/index.js";
 import { jobStatusSchema, type JobStatus } from "./schemas.js";
 
 /** Job states after which waiting longer changes nothing. */
@@ -47,9 +47,9 @@ export async function deployAndWait(
   const version = "no-version";
   if (runsOnFlink(t.type)) {
     const replay = t.replayWindow && t.replayWindow !== "0" ? { replay_window: t.replayWindow } : undefined;
-    await api.put("/transforms/{id}/deploy-job-preview/{version}", { params: { id: t.id, version }, ...(replay ? { query: replay } : {}) });
+    await api.put("/transforms/{id}/deploy-job-preview/{version}", { params: { id: t.id, version }, schema: anyJsonSchema, ...(replay ? { query: replay } : {}) });
   }
-  await api.put("/transforms/{id}/deploy-job-live/{version}", { params: { id: t.id, version } });
+  await api.put("/transforms/{id}/deploy-job-live/{version}", { params: { id: t.id, version }, schema: anyJsonSchema });
   const deadline = now() + t.timeoutSec * 1000;
   let wait = 250;
   let last: JobStatus | undefined;

@@ -1,5 +1,5 @@
 import { failuresFromZod } from "../check.js";
-import { agentSchema, isNotFound, type Agent, type CdcClient } from "../client/index.js";
+import { anyJsonSchema, agentSchema, isNotFound, type Agent, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { AGENT } from "../kinds/agent.js";
 import { liveOutputs } from "../kinds/outputs.js";
@@ -228,7 +228,7 @@ export class AgentProvider {
 
   async delete(agentId: string) {
     // The API's soft delete cancels a running agent first.
-    await unlessGone(() => client().delete(path, { params: { id: agentId } }));
+    await unlessGone(() => client().delete(path, { params: { id: agentId }, schema: anyJsonSchema }));
   }
 
   /**

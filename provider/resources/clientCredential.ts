@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { failuresFromZod } from "../check.js";
 import { setTimeout as delay } from "node:timers/promises";
-import { backoffDelay, BEFORE_SEND_CODES, clientCredentialSchema, ConnectionError, currentBudget, isNotFound, NotFoundError, type CdcClient, type ClientCredential } from "../client/index.js";
+import { anyJsonSchema, backoffDelay, BEFORE_SEND_CODES, clientCredentialSchema, ConnectionError, currentBudget, isNotFound, NotFoundError, type CdcClient, type ClientCredential } from "../client/index.js";
 import { isTransient } from "./create.js";
 import { unlessGone } from "./gone.js";
 import { client } from "../context.js";
@@ -9,6 +9,10 @@ import { CLIENT_CREDENTIAL } from "../kinds/clientCredential.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { plainString } from "./recovered.js";
 import type { ImportListing } from "../kinds/imported.js";
+
+// The PATCH answers the credential (the emulator's decision), or nothing, which the platform's
+// own client also takes as success: then it is read back from the listing.
+const credentialOrEmpty = z.union([clientCredentialSchema, z.undefined()]);
 import { isMasked, isUnknown, sameMembers } from "../normalize.js";
 
 export interface ClientCredentialInputs {
@@ -85,7 +89,7 @@ async function lostCredentials(api: CdcClient, before: ReadonlySet<string>, inpu
 
 /** Gone already is what a delete wants (a retried DELETE whose first answer was lost finds nothing). */
 async function deleteCredential(api: CdcClient, id: string): Promise<void> {
-  await unlessGone(() => api.delete("/auth/client-credentials/{id}", { params: { id } }));
+  await unlessGone(() => api.delete("/auth/client-credentials/{id}", { params: { id }, schema: anyJsonSchema }));
 }
 
 /** The list and PATCH answer the secret masked (`abc******xyz`), never as it is. */
@@ -321,12 +325,10 @@ export class ClientCredentialProvider {
             body: { role_ids: news.roleIds, ...(news.description ? { description: news.description } : {}) },
             // It sets values: sending it twice leaves what sending it once does.
             idempotent: true,
+            schema: credentialOrEmpty,
           })
         : undefined;
-      // The platform answers the credential (the emulator's decision); an empty 2xx, which its
-      // client also takes as success, is read back from the listing instead.
-      const parsed = clientCredentialSchema.safeParse(answer);
-      const cred = parsed.success ? parsed.data : await findCredential(api, id);
+      const cred = answer ?? (await findCredential(api, id));
       if (!cred) throw new NotFoundError({ method: "GET", path: "/auth/client-credentials", status: 404, detail: `client credential ${id} is not in the listing` });
       const kept: ClientCredentialInputs = { ...news, ...(!news.description && cred.description ? { description: cred.description } : {}) };
       return { outs: outputs(cred, kept, news.secret ?? olds.secret) };

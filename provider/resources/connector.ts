@@ -3,6 +3,7 @@ import { catalogueEntry, replacingKeys, secretKeySet, type ConnectorKind, type C
 import { apiCreateConfig, apiUpdateConfig, checkApiSource, connectionWarning, liveAsProgram, recordedAsCompared, withClearedSecrets, withoutKeptSecrets } from "../api-sources.js";
 import { checkConnectorConfig, configAsProgram, failuresFromZod, toWireConfig, wireConfigWithDefaults, withoutRemovedKeys, type CheckFailure } from "../check.js";
 import {
+  anyJsonSchema,
   destinationConnectorSchema,
   ConflictError,
   isNotFound,
@@ -390,7 +391,7 @@ export class ConnectorProvider {
   async delete(id: string) {
     const api = client();
     try {
-      await deleteOnceReleased(() => api.delete(this.path(id), { params: { id }, query: WRITE_QUERY }));
+      await deleteOnceReleased(() => api.delete(this.path(id), { params: { id }, query: WRITE_QUERY, schema: anyJsonSchema }));
     } catch (err) {
       // Already gone is what delete wants.
       if (!isNotFound(err)) throw err;
@@ -566,7 +567,7 @@ export class ConnectorProvider {
 
   private async settleState(api: CdcClient, id: string, live: DestinationConnector, desired: DesiredState) {
     const steps = transitions(this.spec, live.connector_status, desired);
-    for (const step of steps) await api.put(`${this.path(id)}/${step}`, { params: { id } });
+    for (const step of steps) await api.put(`${this.path(id)}/${step}`, { params: { id }, schema: anyJsonSchema });
     return steps.length === 0 ? live : ((await api.findOne(this.path(id), this.spec.schema, { params: { id } })) ?? live);
   }
 

@@ -6,6 +6,7 @@ import {
   currentBudget,
   RateLimitError,
   redact,
+  ResponseShapeError,
   ServerError,
   type RetryPolicy,
 } from "../client/index.js";
@@ -28,10 +29,11 @@ export interface CreateSteps<T> {
 
 /**
  * A failure after which the object may or may not exist: the server failed (5xx), refused for
- * now (429 after the client's own retries), or the connection broke before the answer came.
+ * now (429 after the client's own retries), the connection broke before the answer came, or the
+ * answer came garbled (a proxy's page with a 200, a body cut off: the create may have been done).
  */
 export function isTransient(err: unknown): boolean {
-  return err instanceof ServerError || err instanceof ConnectionError || err instanceof RateLimitError;
+  return err instanceof ServerError || err instanceof ConnectionError || err instanceof RateLimitError || err instanceof ResponseShapeError;
 }
 
 /** Said when the name is taken by an object this create did not make. */
@@ -110,6 +112,7 @@ export async function createSurvivingFaults<T>(steps: CreateSteps<T>): Promise<T
 function describe(err: unknown): string {
   if (err instanceof ConnectionError) return err.code;
   if (err instanceof ConflictError) return "409 after an earlier attempt";
+  if (err instanceof ResponseShapeError) return `a garbled ${err.status}`;
   if (err instanceof ServerError || err instanceof RateLimitError) return String(err.status);
   return err instanceof Error ? err.name : "error";
 }

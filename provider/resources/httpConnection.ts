@@ -1,5 +1,5 @@
 import { failuresFromZod } from "../check.js";
-import { httpConnectionSchema, type CdcClient, type HttpConnection } from "../client/index.js";
+import { anyJsonSchema, httpConnectionSchema, type CdcClient, type HttpConnection } from "../client/index.js";
 import { client } from "../context.js";
 import type { ImportListing } from "../kinds/imported.js";
 import { HTTP_CONNECTION } from "../kinds/httpConnection.js";
@@ -212,7 +212,7 @@ export class HttpConnectionProvider {
   }
 
   async delete(id: string) {
-    await unlessGone(() => client().delete(path, { params: { id } }));
+    await unlessGone(() => client().delete(path, { params: { id }, schema: anyJsonSchema }));
   }
 
   /**

@@ -1,6 +1,6 @@
 import { KAFKA_PATTERN_TYPES, KAFKA_RESOURCES } from "../../catalogue/kind-values.js";
 import { failuresFromZod, type CheckFailure } from "../check.js";
-import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
+import { anyJsonSchema, ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import { KAFKA_USER, WHITELIST_MAX } from "../kinds/kafkaUser.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
@@ -311,7 +311,7 @@ export class KafkaUserProvider {
   }
 
   async delete(id: string, props?: Partial<KafkaUserOutputs>) {
-    await unlessGone(() => client().delete(KAFKA_USER_PATH, { params: { username: props?.username ?? id } }));
+    await unlessGone(() => client().delete(KAFKA_USER_PATH, { params: { username: props?.username ?? id }, schema: anyJsonSchema }));
   }
 }
 

@@ -1,5 +1,5 @@
 import { failuresFromZod } from "../check.js";
-import { llmConnectionSchema, type CdcClient, type LlmConnection } from "../client/index.js";
+import { anyJsonSchema, llmConnectionSchema, type CdcClient, type LlmConnection } from "../client/index.js";
 import { client } from "../context.js";
 import type { ImportListing } from "../kinds/imported.js";
 import { LLM_CONNECTION } from "../kinds/llmConnection.js";
@@ -200,6 +200,6 @@ export class LlmConnectionProvider {
   }
 
   async delete(id: string) {
-    await unlessGone(() => client().delete(path, { params: { id } }));
+    await unlessGone(() => client().delete(path, { params: { id }, schema: anyJsonSchema }));
   }
 }

@@ -1,5 +1,5 @@
 import { failuresFromZod } from "../check.js";
-import { ConflictError, connectorSchema, isNotFound, ValidationError, type CdcClient } from "../client/index.js";
+import { anyJsonSchema, ConflictError, connectorSchema, isNotFound, ValidationError, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import type { ImportListing } from "../kinds/imported.js";
 import { DEVELOPMENT_TAG_ID, PIPELINE } from "../kinds/pipeline.js";
@@ -258,7 +258,7 @@ export class PipelineProvider {
   async delete(pipelineId: string, props?: Partial<PipelineOutputs>) {
     const api = client();
     try {
-      await api.delete(path, { params: { id: pipelineId }, query: { secret_returned: true, wait: false } });
+      await api.delete(path, { params: { id: pipelineId }, query: { secret_returned: true, wait: false }, schema: anyJsonSchema });
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }

@@ -1,8 +1,8 @@
 import { failuresFromZod } from "../check.js";
 import { TAG } from "../kinds/tag.js";
 import { liveOutputs } from "../kinds/outputs.js";
-import { ConflictError, isNotFound, tagSchema, type CdcClient, type Tag } from "../client/index.js";
-import { findTagByName, listTags, notOurs, tagItems } from "../lookup.js";
+import { anyJsonSchema, ConflictError, isNotFound, tagSchema, type CdcClient, type Tag } from "../client/index.js";
+import { findTagByName, listTags, notOurs } from "../lookup.js";
 import { createSurvivingFaults } from "./create.js";
 import { nameTakenHint } from "./conflict.js";
 import { unlessGone } from "./gone.js";
@@ -60,22 +60,10 @@ export function tagAdoptionChanges(live: Tag, inputs: TagInputs): string[] {
 }
 
 export class TagProvider {
-  /** `pulumi-cdc import`: every tag, the platform's own too, page by page (the platform answers `{tags: [...]}`, with `has_next`). */
-  async listForImport(api: CdcClient, _listing: ImportListing): Promise<Tag[]> {
-    const out: Tag[] = [];
-    for (let page = 1; page <= 1000; page++) {
-      const body = await api.get("/tags", { query: { page, page_size: 100 } });
-      const items = tagItems(body).flatMap((item) => {
-        const tag = tagSchema.safeParse(item);
-        return tag.success ? [tag.data] : [];
-      });
-      out.push(...items);
-      const more = body && typeof body === "object" && (body as { has_next?: unknown }).has_next === true;
-      if (!more || items.length === 0) break;
-    }
-    return out;
+  /** `pulumi-cdc import`: every tag, the platform's own too, page by page. */
+  listForImport(api: CdcClient, _listing: ImportListing): Promise<Tag[]> {
+    return listTags(api, {});
   }
-
 
   /** `pulumi-cdc recover`: the object a killed run's create made, by the unique name it was given. */
   findCreated(api: CdcClient, inputs: Record<string, unknown>, context: RecoverContext): Promise<Recovered> {
@@ -176,6 +164,6 @@ export class TagProvider {
   }
 
   async delete(id: string) {
-    await unlessGone(() => client().delete("/tags/{id}", { params: { id } }));
+    await unlessGone(() => client().delete("/tags/{id}", { params: { id }, schema: anyJsonSchema }));
   }
 }

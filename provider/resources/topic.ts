@@ -1,5 +1,5 @@
 import { failuresFromZod } from "../check.js";
-import { isNotFound, type CdcClient, type SourceConnector } from "../client/index.js";
+import { anyJsonSchema, isNotFound, type CdcClient, type SourceConnector } from "../client/index.js";
 import { client } from "../context.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { TOPIC, type ImportedTopic } from "../kinds/topic.js";
@@ -159,6 +159,7 @@ export class TopicProvider {
     await api.put("/topics/{id}", {
       params: { id: inputs.topicId },
       body: { payload: { partition_count: inputs.partitionCount, ...(inputs.tags !== undefined ? { tags: inputs.tags } : {}) } },
+      schema: anyJsonSchema,
     });
     const live = await getTopic(api, inputs.topicId);
     if (!live) throw new Error(`topic "${inputs.topicId}" was tuned but no longer reads back`);

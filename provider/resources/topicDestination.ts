@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isApiSource } from "../../catalogue/index.js";
 import { failuresFromZod } from "../check.js";
-import { isNotFound, type CdcClient, type DestinationConnector, type SourceConnector } from "../client/index.js";
+import { anyJsonSchema, isNotFound, type CdcClient, type DestinationConnector, type SourceConnector } from "../client/index.js";
 import { client } from "../context.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { bindingId, TOPIC_DESTINATION, type ImportedBinding } from "../kinds/topicDestination.js";
@@ -180,7 +180,7 @@ export class TopicDestinationProvider {
     const inputs = endsOf(id, props);
     await LINK_TURNS.run(inputs.destinationId, async () => {
       try {
-        await client().delete(path, { params: { topic: inputs.topicId, destination: inputs.destinationId } });
+        await client().delete(path, { params: { topic: inputs.topicId, destination: inputs.destinationId }, schema: anyJsonSchema });
       } catch (err) {
         // Already detached (in the console, or with its source or destination): nothing to do.
         if (!isNotFound(err)) throw err;

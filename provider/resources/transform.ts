@@ -1,7 +1,7 @@
 import { connectorCodes } from "../../catalogue/index.js";
 import { catalogueEntry } from "../catalogue.js";
 import { checkConnectorConfig, configAsProgram, failuresFromZod, toWireConfig, type CheckFailure } from "../check.js";
-import { ConflictError, isNotFound, type CdcClient } from "../client/index.js";
+import { anyJsonSchema, ConflictError, isNotFound, type CdcClient } from "../client/index.js";
 import { client } from "../context.js";
 import type { DriftFindings, RecoverContext, Recovered } from "../kinds/spec.js";
 import { DEFAULT_DEPLOY_TIMEOUT_SEC, TRANSFORM, type ImportedTransform } from "../kinds/transform.js";
@@ -280,7 +280,7 @@ export class TransformProvider {
   async delete(transformId: string, props?: Partial<TransformOutputs>) {
     const api = client();
     try {
-      await deleteOnceReleased(() => api.delete("/transforms", { query: { id: transformId } }));
+      await deleteOnceReleased(() => api.delete("/transforms", { query: { id: transformId }, schema: anyJsonSchema }));
     } catch (err) {
       if (!isNotFound(err)) throw err;
     }

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { sourceConnectorSchema, type CdcClient } from "../../provider/client/index.js";
+import { sourceConnectorSchema } from "../../provider/client/index.js";
 import { emulatorPgSourceConfig } from "../support/fixtures.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
-import { consoleEdit, webClient } from "../support/web.js";
+import { ConsoleClient, consoleEdit, webClient } from "../support/web.js";
 
 // Issue 40, point 4: a platform operator's stack manages another tenant's source through
 // cdc:adminTenantId, as a user runs it: a preview, a `pulumi up` killed once the source exists
@@ -20,8 +20,8 @@ const B = { clientId: "tenant-b", clientSecret: "tenant-b-secret" };
 describe("a stack with cdc:adminTenantId manages a second tenant's source", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
   let stack: TestStack;
-  let ownerB: CdcClient;
-  let own: CdcClient;
+  let ownerB: ConsoleClient;
+  let own: ConsoleClient;
   let tenantB: string;
   let work: string;
 
@@ -45,7 +45,7 @@ describe("a stack with cdc:adminTenantId manages a second tenant's source", { ti
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  const sourcesOf = async (client: CdcClient) => (await client.listAll("/sources", {}, sourceConnectorSchema)).map((s) => ({ id: s.id, name: s.name, status: s.connector_status }));
+  const sourcesOf = async (client: ConsoleClient) => (await client.listAll("/sources", {}, sourceConnectorSchema)).map((s) => ({ id: s.id, name: s.name, status: s.connector_status }));
 
   it("previews, survives a killed up through recover, goes up, previews empty, reports drift, imports and is destroyed in that tenant", async () => {
     const ownBefore = await sourcesOf(own);

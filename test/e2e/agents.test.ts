@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { agentSchema, CdcClient, httpConnectionSchema, llmConnectionSchema } from "../../provider/client/index.js";
+import { agentSchema, httpConnectionSchema, llmConnectionSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
-import { webClient } from "../support/web.js";
+import { ConsoleClient, webClient } from "../support/web.js";
 
 const PROGRAM = join(__dirname, "..", "..", "examples", "agents");
 const TOKEN = "Bearer AGENT-TOKEN-SENTINEL-71c3";
@@ -11,7 +11,7 @@ const API_KEY = "sk-AGENT-LLM-SENTINEL-e90a";
 
 describe("the agents example under the real Pulumi engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let stack: TestStack;
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });

@@ -1,16 +1,16 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { CdcClient, sourceConnectorSchema } from "../../provider/client/index.js";
+import { sourceConnectorSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
-import { webClient } from "../support/web.js";
+import { ConsoleClient, webClient } from "../support/web.js";
 
 // A HubSpot API source in TypeScript under the real engine, as a user runs it: a first preview,
 // up (which previews first), a clean preview, a console-side change seen as drift, destroy.
 describe("a HubSpot API source under the real engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
   let stack: TestStack;
-  let web: CdcClient;
+  let web: ConsoleClient;
   const TOKEN = "pat-e2e-hubspot-token";
 
   beforeAll(async () => {

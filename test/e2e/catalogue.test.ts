@@ -2,15 +2,15 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATALOGUE } from "../../catalogue/index.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../provider/client/index.js";
+import { destinationConnectorSchema, sourceConnectorSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
-import { webClient } from "../support/web.js";
+import { ConsoleClient, webClient } from "../support/web.js";
 
 // The "done when", under the real engine: a source or destination built from each
 // connector's generated helper with its required keys is created, and previews empty afterwards.
 describe("every catalogued connector under the real Pulumi engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let stack: TestStack;
 
   beforeAll(async () => {

@@ -5,16 +5,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startEmulator, type FaultSettings, type RunningEmulator } from "../../emulator/index.js";
-import {
-  CdcClient,
-  clientCredentialSchema,
-  destinationConnectorSchema,
-  sourceConnectorSchema,
-  tagSchema,
-} from "../../provider/client/index.js";
+import { clientCredentialSchema, destinationConnectorSchema, sourceConnectorSchema, tagSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { pathWithPythonHost, pulumiRequirement, pythonSdkCopy, pythonToolchain, type PythonToolchain } from "../support/python.js";
-import { tagItems } from "../../provider/lookup.js";
+import { tagItems, ConsoleClient } from "../support/web.js";
 
 const REPO = join(__dirname, "..", "..");
 const PG_SOURCES = 14;
@@ -123,7 +117,7 @@ interface ApiObjects {
 }
 
 /** Everything of this prefix in the API, read by a client of its own with faults off. */
-async function apiObjects(emulator: RunningEmulator, web: CdcClient, prefix: string): Promise<ApiObjects> {
+async function apiObjects(emulator: RunningEmulator, web: ConsoleClient, prefix: string): Promise<ApiObjects> {
   const faults = emulator.getFaults();
   emulator.setFaults(NO_FAULTS);
   try {
@@ -165,7 +159,7 @@ async function stackIds(stack: TestStack): Promise<Record<string, string[]>> {
 const sorted = (xs: string[]) => [...xs].sort();
 
 /** API objects = the stack's = the program's: every name once, every id tracked. */
-async function expectConverged(emulator: RunningEmulator, web: CdcClient, stack: TestStack, prefix: string) {
+async function expectConverged(emulator: RunningEmulator, web: ConsoleClient, stack: TestStack, prefix: string) {
   const api = await apiObjects(emulator, web, prefix);
   const wantSources = [...Array.from({ length: PG_SOURCES }, (_, i) => `${prefix}-pg-${i}`), `${prefix}-mysql`];
   expect(sorted(api.sources.map((s) => s.name))).toEqual(sorted(wantSources));
@@ -179,16 +173,16 @@ async function expectConverged(emulator: RunningEmulator, web: CdcClient, stack:
   expect(ids.ClientCredential).toEqual(api.credentials.map((c) => c.id));
 }
 
-async function expectNothingLeft(emulator: RunningEmulator, web: CdcClient, prefix: string) {
+async function expectNothingLeft(emulator: RunningEmulator, web: ConsoleClient, prefix: string) {
   expect(await apiObjects(emulator, web, prefix)).toEqual({ sources: [], destinations: [], tags: [], credentials: [] });
 }
 
 function chaosStack(host: Host, stackName: string, prefix: string, stackEnv: Record<string, string> = {}) {
-  const env = {} as { emulator: RunningEmulator; web: CdcClient; stack: TestStack; project: string; cleanup(): void };
+  const env = {} as { emulator: RunningEmulator; web: ConsoleClient; stack: TestStack; project: string; cleanup(): void };
   beforeAll(async () => {
     env.emulator = await startEmulator({ port: 0 });
     const { url, clientId, clientSecret } = env.emulator;
-    env.web = new CdcClient({ settings: { apiUrl: url, clientId, clientSecret, createdFrom: "web" } });
+    env.web = new ConsoleClient({ settings: { apiUrl: url, clientId, clientSecret, createdFrom: "web" } });
     const p = program(host, prefix);
     env.project = p.project;
     env.cleanup = p.cleanup;
@@ -251,7 +245,7 @@ describe("a Python stack's pulumi up, under faults, killed with -9 halfway", { t
   const prefix = "killed-python";
   let py: PythonToolchain | null;
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let stack: TestStack;
   let root: string;
 
@@ -261,7 +255,7 @@ describe("a Python stack's pulumi up, under faults, killed with -9 halfway", { t
     const path = await pathWithPythonHost();
     emulator = await startEmulator({ port: 0 });
     const { url, clientId, clientSecret } = emulator;
-    web = new CdcClient({ settings: { apiUrl: url, clientId, clientSecret, createdFrom: "web" } });
+    web = new ConsoleClient({ settings: { apiUrl: url, clientId, clientSecret, createdFrom: "web" } });
     // A copy of the program, its requirement on the SDK pointed at a copy of generated/sdks/python (pip
     // builds a local project in place), its Pulumi.yaml at this checkout's plugin (plugins.providers -> bin/).
     root = await mkdtemp(join(tmpdir(), "pulumi-cdc-chaos-py-"));

@@ -5,12 +5,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { CdcClient, clientCredentialSchema, destinationConnectorSchema, destinationEnvelopeSchema, sourceConnectorSchema } from "../../provider/client/index.js";
-import { tagItems } from "../../provider/lookup.js";
+import { clientCredentialSchema, destinationConnectorSchema, destinationEnvelopeSchema, sourceConnectorSchema } from "../../provider/client/index.js";
 import { run, toolchainValue } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack, type CommandResult } from "../support/pulumi.js";
 import { previewReadmeProgram, readmeProgram } from "../support/readme-programs.js";
-import { webClient } from "../support/web.js";
+import { tagItems, ConsoleClient, webClient } from "../support/web.js";
 
 // The Go quickstart (examples/go-quickstart: tags, a typed cdc:sources:Postgresql, a typed
 // cdc:destinations:Snowflake, a client credential) built against the Go SDK generated from the
@@ -51,7 +50,7 @@ async function goProgram(): Promise<string> {
 
 describe("the Go quickstart on the generated Go SDK under the real engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let dir: string;
   let env: NodeJS.ProcessEnv;
   let stack: TestStack;

@@ -5,13 +5,12 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { agentSchema, clientCredentialSchema, type CdcClient } from "../../provider/client/index.js";
-import { tagItems } from "../../provider/lookup.js";
+import { agentSchema, clientCredentialSchema } from "../../provider/client/index.js";
 import { CDC_CLI, run, runCdc } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { pathWithPythonHost, pulumiRequirement, pythonSdkCopy, pythonToolchain } from "../support/python.js";
 import { SEED_SECRETS, seedTenant, type SeededTenant } from "../support/tenant-seed.js";
-import { apiWrites, webClient } from "../support/web.js";
+import { tagItems, ConsoleClient, apiWrites, webClient } from "../support/web.js";
 import { yamlProgram } from "../support/yaml.js";
 
 // Issue 21, point 4: the round trip. A tenant seeded through the API as people build one in the
@@ -28,7 +27,7 @@ const TSC = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
 
 
 /** What the tenant holds now, by kind: ids (system tags and soft-deleted agents aside). */
-async function census(web: CdcClient) {
+async function census(web: ConsoleClient) {
   const ids = <T>(list: T[], id: (t: T) => string | null | undefined) => list.map(id).filter((x): x is string => typeof x === "string").sort();
   const envelope = z.object({ result: z.array(z.object({ id: z.string() }).loose()) }).loose();
   const list = async (path: string) => ids((await web.get(path, { query: { page_size: 100 }, schema: envelope })).result, (r) => r.id);
@@ -50,7 +49,7 @@ async function census(web: CdcClient) {
 
 describe("pulumi-cdc import: a whole tenant adopted with zero writes, under the real engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let seeded: SeededTenant;
   let work: string;
   let program: string;

@@ -4,14 +4,14 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { clientCredentialSchema, destinationConnectorSchema, sourceConnectorSchema, tagSchema, type CdcClient } from "../../provider/client/index.js";
+import { clientCredentialSchema, destinationConnectorSchema, sourceConnectorSchema, tagSchema } from "../../provider/client/index.js";
 import { kafkaUserSchema } from "../../provider/kafka/api.js";
 import { pipelineSchema, transformSchema } from "../../provider/pipelines/schemas.js";
 import { CDC_CLI, runCdc } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { pathWithPythonHost, pythonSdkCopy, pythonToolchain } from "../support/python.js";
 import { tfInstance as instance, pgConnectionConfig, tfPostgresqlSource, tfResource as resource, tfState } from "../support/terraform-state.js";
-import { apiWrites, webClient } from "../support/web.js";
+import { ConsoleClient, apiWrites, webClient } from "../support/web.js";
 
 // Issue 41 in plain `npm test`, with no vendor build: objects made through the API, the
 // terraform.tfstate the vendor's provider (beta.24) writes for them (every attribute of its schema,
@@ -28,7 +28,7 @@ const KAFKA_PASSWORD = "tf-engine-test-kafka-password";
 
 describe("pulumi-cdc import --from-terraform of a state file, under the real engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let work: string;
   const stacks: TestStack[] = [];
 

@@ -5,10 +5,9 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import type { CdcClient } from "../../provider/client/index.js";
 import { toolchainTool } from "../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack, type CommandResult } from "../support/pulumi.js";
-import { webClient } from "../support/web.js";
+import { ConsoleClient, webClient } from "../support/web.js";
 import { plain } from "../support/yaml.js";
 
 // `pulumi import` of a typed cdc:destinations:Snowflake in a TypeScript project, under the real
@@ -56,7 +55,7 @@ const anyItem = z.looseObject({});
 
 describe("pulumi import of a typed Snowflake destination writes TypeScript that previews with no changes", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let dir: string;
   let stack: TestStack;
   let id: string;

@@ -6,10 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { CATALOGUE } from "../../catalogue/index.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { destinationEnvelopeSchema, type CdcClient } from "../../provider/client/index.js";
-import { tagItems } from "../../provider/lookup.js";
+import { destinationEnvelopeSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack, type CommandResult } from "../support/pulumi.js";
-import { webClient } from "../support/web.js";
+import { tagItems, ConsoleClient, webClient } from "../support/web.js";
 import { requiredConfig } from "../support/catalogue-samples.js";
 import { plain } from "../support/yaml.js";
 
@@ -60,7 +59,7 @@ class YamlProject {
 
 /** An emulator, a person's web client on it, a YAML project and its stack (CDC_* pointing at the emulator). */
 function environment(stackName: string, body = "") {
-  const env = {} as { emulator: RunningEmulator; web: CdcClient; project: YamlProject; stack: TestStack };
+  const env = {} as { emulator: RunningEmulator; web: ConsoleClient; project: YamlProject; stack: TestStack };
   beforeAll(async () => {
     env.emulator = await startEmulator({ port: 0 });
     env.web = webClient(env.emulator);
@@ -86,7 +85,7 @@ async function stackResources(stack: TestStack): Promise<Array<{ type: string; u
 const anyItem = z.looseObject({});
 
 /** The tenant's sources, destinations and transforms, as id lists. */
-async function inventory(web: CdcClient): Promise<Record<string, string[]>> {
+async function inventory(web: ConsoleClient): Promise<Record<string, string[]>> {
   const ids = (items: Array<Record<string, unknown>>) => items.map((i) => String(i.id)).sort();
   return {
     sources: ids(await web.listAll("/sources", {}, anyItem)),

@@ -5,10 +5,9 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { agentSchema, type CdcClient } from "../../provider/client/index.js";
-import { tagItems } from "../../provider/lookup.js";
+import { agentSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack, type CommandResult } from "../support/pulumi.js";
-import { webClient } from "../support/web.js";
+import { tagItems, ConsoleClient, webClient } from "../support/web.js";
 
 // `pulumi import` of every kind on the provider plugin, as a person onboards objects made in the
 // web console: the CLI asks the plugin's Read for the object (no properties), writes the YAML the
@@ -115,7 +114,7 @@ async function stackResources(stack: TestStack): Promise<Array<{ type: string; u
 const anyItem = z.looseObject({});
 
 /** Every object of the tenant a stack could manage, by kind, as id lists (topics go with their owners). */
-async function inventory(web: CdcClient): Promise<Record<string, string[]>> {
+async function inventory(web: ConsoleClient): Promise<Record<string, string[]>> {
   const ids = (items: Array<Record<string, unknown>>, key: string) => items.map((i) => String(i[key])).sort();
   const tags = tagItems(await web.get("/tags", { query: { page_size: 100 } })) as Array<{ id: string; system?: boolean }>;
   return {
@@ -156,7 +155,7 @@ const SNOWFLAKE_CONFIG = {
 
 /** An emulator, a person's web client on it, a YAML project and its stack (CDC_* pointing at the emulator). */
 function importEnvironment(stackName: string) {
-  const env = {} as { emulator: RunningEmulator; web: CdcClient; project: YamlProject; stack: TestStack };
+  const env = {} as { emulator: RunningEmulator; web: ConsoleClient; project: YamlProject; stack: TestStack };
   beforeAll(async () => {
     env.emulator = await startEmulator({ port: 0 });
     env.web = webClient(env.emulator);

@@ -1,10 +1,9 @@
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import type { CdcClient } from "../../provider/client/index.js";
 import { listKafkaUsers } from "../../provider/kafka/api.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
-import { webClient } from "../support/web.js";
+import { ConsoleClient, webClient } from "../support/web.js";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAM = join(ROOT, "examples", "kafka-consumer");
@@ -13,7 +12,7 @@ const STACK = "kafka";
 
 describe("the kafka-consumer example under the real Pulumi engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let stack: TestStack;
   let sourceId: string;
   let transformId: string;

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { CdcClient, sourceConnectorSchema } from "../../provider/client/index.js";
+import { sourceConnectorSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
-import { webClient } from "../support/web.js";
+import { ConsoleClient, webClient } from "../support/web.js";
 
 // What a run asks the API, counted by the emulator, for a stack whose sources span two pages of
 // the API's lists. Counts only: the engine calls diff one resource at a time, and a preview that
@@ -22,7 +22,7 @@ const LISTS_AND_COMPARISONS = {
 describe("the live checks of a run under the real engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
   let stack: TestStack;
-  let web: CdcClient;
+  let web: ConsoleClient;
 
   /** Requests since the last reset, token requests aside. */
   const apiRequests = () => Object.fromEntries(Object.entries(emulator.stats().requests).filter(([route]) => !route.startsWith("POST /auth/")));

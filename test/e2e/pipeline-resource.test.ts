@@ -1,17 +1,17 @@
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { CdcClient, sourceConnectorSchema } from "../../provider/client/index.js";
+import { sourceConnectorSchema } from "../../provider/client/index.js";
 import { pipelineSchema, topicSchema, transformSchema } from "../../provider/pipelines/schemas.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
-import { webClient } from "../support/web.js";
+import { ConsoleClient, webClient } from "../support/web.js";
 
 const ROOT = resolve(__dirname, "..", "..");
 const PROGRAM = join(ROOT, "examples", "pipeline");
 
 describe("the pipeline example under the real Pulumi engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let stack: TestStack;
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });

@@ -2,9 +2,9 @@ import { join } from "node:path";
 import { readFile, readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { CdcClient, destinationConnectorSchema, destinationEnvelopeSchema as destinationEnvelope, sourceConnectorSchema } from "../../provider/client/index.js";
+import { destinationConnectorSchema, destinationEnvelopeSchema as destinationEnvelope, sourceConnectorSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
-import { tagItems } from "../../provider/lookup.js";
+import { tagItems, ConsoleClient } from "../support/web.js";
 
 const fixture = (name: string) => join(__dirname, "fixtures", name);
 const DB_PASSWORD = "PGPASS-SENTINEL-7c1e";
@@ -33,11 +33,11 @@ async function resourceOutputs(stack: TestStack, kind: string): Promise<Record<s
  * pipeline fixture, all torn down (resources destroyed) afterwards.
  */
 function pipelineStack(stackName: string) {
-  const env = {} as { emulator: RunningEmulator; web: CdcClient; stack: TestStack };
+  const env = {} as { emulator: RunningEmulator; web: ConsoleClient; stack: TestStack };
   beforeAll(async () => {
     env.emulator = await startEmulator({ port: 0 });
     const { url, clientId, clientSecret } = env.emulator;
-    env.web = new CdcClient({ settings: { apiUrl: url, clientId, clientSecret, createdFrom: "web" } });
+    env.web = new ConsoleClient({ settings: { apiUrl: url, clientId, clientSecret, createdFrom: "web" } });
     env.stack = await TestStack.create(fixture("pipeline"), { stackName });
     await configureStack(env.stack, env.emulator);
   });

@@ -5,13 +5,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { CdcClient, clientCredentialSchema, destinationConnectorSchema, destinationEnvelopeSchema, sourceConnectorSchema } from "../../provider/client/index.js";
-import { tagItems } from "../../provider/lookup.js";
+import { clientCredentialSchema, destinationConnectorSchema, destinationEnvelopeSchema, sourceConnectorSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack, type CommandResult } from "../support/pulumi.js";
 import { previewReadmeProgram, readmeProgram } from "../support/readme-programs.js";
 import { toolchainValue } from "../support/process.js";
 import { pythonToolchain, type PythonToolchain } from "../support/python.js";
-import { consoleEdit, webClient } from "../support/web.js";
+import { tagItems, ConsoleClient, consoleEdit, webClient } from "../support/web.js";
 
 // The Python quickstart (examples/python-quickstart: tags, a typed cdc:sources:Postgresql, a typed
 // cdc:destinations:Snowflake, a client credential) on the Python SDK generated from the plugin's
@@ -58,7 +57,7 @@ async function pythonProgram(): Promise<string> {
 describe("the Python quickstart on the generated Python SDK under the real engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let py: PythonToolchain | null;
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let dir: string;
   let stackEnv: Record<string, string>;
   let stack: TestStack;

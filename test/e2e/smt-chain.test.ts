@@ -1,11 +1,10 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import type { CdcClient } from "../../provider/client/index.js";
 import { chainReadSchema, SMT_CHAIN_PATH } from "../../provider/smt/api.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { plain, yamlProgram, type YamlProgram } from "../support/yaml.js";
-import { webClient } from "../support/web.js";
+import { ConsoleClient, webClient } from "../support/web.js";
 
 const SALT = "MASK-SALT-SENTINEL-7c41";
 
@@ -15,7 +14,7 @@ const SALT = "MASK-SALT-SENTINEL-7c41";
  */
 describe("DestinationSmtChain under the real Pulumi engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let yaml: YamlProgram;
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });

@@ -3,9 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import type { CdcClient } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
-import { webClient } from "../support/web.js";
+import { ConsoleClient, webClient } from "../support/web.js";
 import { plain, yamlProgram, type YamlProgram } from "../support/yaml.js";
 
 // Twenty topics of one API source sent to one destination in a single `pulumi up`, on each host.
@@ -76,7 +75,7 @@ const HOSTS: Array<{ host: string; program(): Promise<{ dir: string; dispose(): 
 
 describe.each(HOSTS)("twenty links to one destination in one run, on $host", ({ program: makeProgram, config }) => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let program: { dir: string; dispose(): Promise<void> };
   let stack: TestStack;
 

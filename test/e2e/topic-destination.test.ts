@@ -3,9 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import type { CdcClient } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
-import { webClient } from "../support/web.js";
+import { ConsoleClient, webClient } from "../support/web.js";
 import { plain, yamlProgram, type YamlProgram } from "../support/yaml.js";
 
 // An API source's topics sent to a destination, in YAML on the provider plugin (the TypeScript
@@ -18,7 +17,7 @@ const HUBSPOT_TOKEN = "pat-HUBSPOT-SENTINEL-7c1e";
 
 describe("TopicDestination: a HubSpot source's topics sent to Snowflake, in YAML on the plugin", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let program: YamlProgram;
   let stack: TestStack;
   let outputs: Record<string, unknown> = {};

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findConnector, secretKeys } from "../../catalogue/index.js";
 import { SIG_KEY } from "../../provider/secret-signature.js";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import { sourceConnectorSchema, type CdcClient } from "../../provider/client/index.js";
+import { sourceConnectorSchema } from "../../provider/client/index.js";
 import { providerText, type ResourceKind } from "../../sdk/dynamic.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
-import { webClient } from "../support/web.js";
+import { ConsoleClient, webClient } from "../support/web.js";
 
 // Each resource's state holds its provider's text (`__provider`), which the engine's dynamic-provider
 // host loads to diff, read and delete it. pulumi-cdc 0.1.0 stored a serialized closure there
@@ -160,7 +160,7 @@ async function recordAsBeta24(stack: TestStack): Promise<void> {
 }
 
 /** What beta.24 sent for a key the program left unset: its default then. The console edits the object to hold it. */
-async function holdOldChunkSize(web: CdcClient, id: string): Promise<void> {
+async function holdOldChunkSize(web: ConsoleClient, id: string): Promise<void> {
   const live = (await web.findOne("/sources/{id}", sourceConnectorSchema, { params: { id } }))!;
   const config: Props = { ...live.config, "incremental.snapshot.chunk.size": OLD_CHUNK_SIZE };
   // The console sends back the mask it read, which keeps each stored secret.
@@ -174,7 +174,7 @@ function writes(emulator: RunningEmulator): string[] {
 
 describe("a stack deployed with the beta.24 catalogue, after the upgrade to 3.0.1's", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let stack: TestStack;
 
   beforeAll(async () => {

@@ -3,17 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../emulator/index.js";
-import {
-  CdcClient,
-  clientCredentialSchema,
-  destinationConnectorSchema,
-  destinationEnvelopeSchema,
-  sourceConnectorSchema,
-} from "../../provider/client/index.js";
-import { tagItems } from "../../provider/lookup.js";
+import { clientCredentialSchema, destinationConnectorSchema, destinationEnvelopeSchema, sourceConnectorSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack, type CommandResult } from "../support/pulumi.js";
 import { previewReadmeProgram, readmeProgram } from "../support/readme-programs.js";
-import { webClient } from "../support/web.js";
+import { tagItems, ConsoleClient, webClient } from "../support/web.js";
 import { plain, REPO_ROOT, yamlProgram, type YamlProgram } from "../support/yaml.js";
 import { z } from "zod";
 
@@ -37,7 +30,7 @@ async function readTree(dir: string): Promise<string> {
 
 describe("the YAML quickstart on the provider plugin under the real engine", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let program: YamlProgram;
   let stack: TestStack;
   /** Everything any command printed, for the secret checks. */

@@ -75,5 +75,10 @@ export async function isSecret(value: unknown): Promise<boolean> {
 
 /** Every settable key of a connector (for an API source, every one its first auth mode shows), by helper property name. */
 export function allArgs(spec: ConnectorSpec): Record<string, unknown> {
-  return byName(spec, accepted(spec, spec.keys.filter((k) => !k.computed)));
+  return byName(spec, allConfig(spec));
+}
+
+/** The same, by API key. */
+export function allConfig(spec: ConnectorSpec): Record<string, unknown> {
+  return accepted(spec, spec.keys.filter((k) => !k.computed));
 }

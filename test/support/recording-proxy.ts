@@ -16,7 +16,19 @@ export interface ProxiedRequest {
 export interface RecordingProxy {
   url: string;
   requests: ProxiedRequest[];
+  /**
+   * Rewrites the upstream's answer to the requests it picks (a platform having a bad minute: an
+   * HTML page with a 200, a body cut off); the request still reaches the upstream. Unset, every
+   * answer passes as it came.
+   */
+  rewrite: ((req: ProxiedRequest, answer: ProxiedAnswer) => ProxiedAnswer | undefined) | undefined;
   stop(): Promise<void>;
+}
+
+export interface ProxiedAnswer {
+  status: number;
+  contentType: string;
+  body: string;
 }
 
 export async function startRecordingProxy(upstream: string): Promise<RecordingProxy> {
@@ -36,12 +48,25 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
           body = raw.toString("utf8");
         }
       }
-      requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.searchParams, body });
+      const seen: ProxiedRequest = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, body };
+      requests.push(seen);
       const forward = httpRequest(
         { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
         (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
+          const rewrite = proxy.rewrite;
+          if (!rewrite) {
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            answer.pipe(res);
+            return;
+          }
+          const parts: Buffer[] = [];
+          answer.on("data", (c: Buffer) => parts.push(c));
+          answer.on("end", () => {
+            const came: ProxiedAnswer = { status: answer.statusCode ?? 502, contentType: String(answer.headers["content-type"] ?? ""), body: Buffer.concat(parts).toString("utf8") };
+            const sent = rewrite(seen, came) ?? came;
+            res.writeHead(sent.status, { "content-type": sent.contentType, "content-length": Buffer.byteLength(sent.body), ...(answer.headers["x-request-id"] ? { "x-request-id": answer.headers["x-request-id"] } : {}) });
+            res.end(sent.body);
+          });
         },
       );
       forward.on("error", () => res.destroy());
@@ -50,12 +75,14 @@ export async function startRecordingProxy(upstream: string): Promise<RecordingPr
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const proxy: RecordingProxy = {
     url: `http://127.0.0.1:${port}`,
     requests,
+    rewrite: undefined,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return proxy;
 }

@@ -1,17 +1,9 @@
 import { z } from "zod";
 import { CATALOGUE } from "../../catalogue/index.js";
-import {
-  agentSchema,
-  clientCredentialSchema,
-  destinationConnectorSchema,
-  httpConnectionSchema,
-  llmConnectionSchema,
-  sourceConnectorSchema,
-  tagSchema,
-  type CdcClient,
-} from "../../provider/client/index.js";
+import { agentSchema, clientCredentialSchema, destinationConnectorSchema, httpConnectionSchema, llmConnectionSchema, sourceConnectorSchema, tagSchema } from "../../provider/client/index.js";
 import { pipelineSchema, transformSchema } from "../../provider/pipelines/schemas.js";
 import { requiredConfig } from "./catalogue-samples.js";
+import { ConsoleClient } from "./web.js";
 
 /**
  * A tenant as people build one in the web console over months, through the API with a client
@@ -68,7 +60,7 @@ const SNOWFLAKE = {
   "snowflake.schema.name": "RAW",
 };
 
-export async function seedTenant(web: CdcClient, prefix = "seed"): Promise<SeededTenant> {
+export async function seedTenant(web: ConsoleClient, prefix = "seed"): Promise<SeededTenant> {
   const n = (name: string) => `${prefix}-${name}`;
   const tag = (name: string, type: string[], description?: string) =>
     web.post("/tags", { body: { name, type, ...(description ? { description } : {}) }, schema: tagSchema });

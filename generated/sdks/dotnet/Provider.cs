@@ -73,6 +73,12 @@ namespace PulumiCdc.Cdc
         public Input<string>? AdminTenantId { get; set; }
 
         /// <summary>
+        /// Send the credentials and every request over plain `http://` to a host that is not loopback. Off by default: plain http is refused for any host but 127.0.0.1, ::1 and localhost (the emulator), since the client secret and access tokens would travel in clear. Default `false`. Read from the environment variable `CDC_ALLOW_INSECURE_HTTP` when the stack config does not set it.
+        /// </summary>
+        [Input("allowInsecureHttp", json: true)]
+        public Input<bool>? AllowInsecureHttp { get; set; }
+
+        /// <summary>
         /// Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
         /// </summary>
         [Input("apiUrl")]
@@ -111,6 +117,12 @@ namespace PulumiCdc.Cdc
         /// </summary>
         [Input("maxConcurrency", json: true)]
         public Input<int>? MaxConcurrency { get; set; }
+
+        /// <summary>
+        /// Longest API answer read, in MiB: a longer one fails its call (retried where the call is safe to repeat) without being read whole, so a broken answer cannot take the run's memory. Far above any real answer (a page of 100 connectors with every key set is about 0.5 MiB). A whole number from 1 to 4096. Default 32. Read from the environment variable `CDC_MAX_RESPONSE_MIB` when the stack config does not set it.
+        /// </summary>
+        [Input("maxResponseMiB", json: true)]
+        public Input<int>? MaxResponseMiB { get; set; }
 
         /// <summary>
         /// Retry budget of one resource operation, in seconds (a create with its lookups, lifecycle calls and baseline; an update; a delete): no retry starts once it is spent. A whole number from 1 to 86400. Default 300. Read from the environment variable `CDC_RESOURCE_TIMEOUT_SEC` when the stack config does not set it.

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkAll } from "../../../cli/check.js";
 import { trackedConnectors, type TrackedConnector } from "../../../cli/state.js";
 import { secretKeySet, catalogueEntry } from "../../../provider/catalogue.js";
-import { AuthError, CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
+import { AuthError, destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
 import { MASK } from "../../../provider/normalize.js";
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
 import { startHarness, type ProviderHarness } from "../provider/harness.js";
 import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";
+import { ConsoleClient } from "../../support/web.js";
 
 // The drift checks against the emulator over HTTP, on state produced by the real providers:
 // each case creates objects with the provider, turns its outputs into a checkpoint the way the
@@ -33,14 +34,14 @@ async function create(p: ConnectorProvider, news: Record<string, unknown>): Prom
 
 describe("drift checks against the emulator", () => {
   let h: ProviderHarness;
-  let api: CdcClient;
+  let api: ConsoleClient;
   let tracked: TrackedConnector[];
   let sourceId: string;
   let destinationId: string;
 
   beforeAll(async () => {
     h = await startHarness();
-    api = new CdcClient({ settings: { apiUrl: h.emulator.url, clientId: h.emulator.clientId, clientSecret: h.emulator.clientSecret, createdFrom: "terraform" } });
+    api = new ConsoleClient({ settings: { apiUrl: h.emulator.url, clientId: h.emulator.clientId, clientSecret: h.emulator.clientSecret, createdFrom: "terraform" } });
   });
   afterAll(async () => {
     await api?.close();
@@ -111,7 +112,7 @@ describe("drift checks against the emulator", () => {
   });
 
   it("fails as a whole on an API error (here: wrong credentials) rather than reporting a partial result", async () => {
-    const wrong = new CdcClient({ settings: { apiUrl: h.emulator.url, clientId: h.emulator.clientId, clientSecret: "not-the-secret", createdFrom: "terraform" }, retry: { maxAttempts: 1 } });
+    const wrong = new ConsoleClient({ settings: { apiUrl: h.emulator.url, clientId: h.emulator.clientId, clientSecret: "not-the-secret", createdFrom: "terraform" }, retry: { maxAttempts: 1 } });
     try {
       await expect(checkAll(wrong, tracked)).rejects.toBeInstanceOf(AuthError);
     } finally {

@@ -3,12 +3,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
-import { CdcClient, destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
+import { destinationConnectorSchema, sourceConnectorSchema } from "../../../provider/client/index.js";
 import { secretKeySet, catalogueEntry } from "../../../provider/catalogue.js";
 import { MASK } from "../../../provider/normalize.js";
 import { CDC_CLI, runCdc } from "../../support/process.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../../support/pulumi.js";
-import { webClient } from "../../support/web.js";
+import { ConsoleClient, webClient } from "../../support/web.js";
 import { markdownCell } from "../../../cli/report.js";
 
 // The built `pulumi-cdc drift` command, as a user runs it, on a stack deployed by the real
@@ -42,7 +42,7 @@ interface DriftJson {
 
 describe("pulumi-cdc drift on a deployed stack", { timeout: ENGINE_TIMEOUT_MS }, () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   let stack: TestStack;
   let cliEnv: NodeJS.ProcessEnv;
   // Never expected in any output of the command.

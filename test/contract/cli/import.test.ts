@@ -9,9 +9,9 @@ import { runImport, type ImportDeps } from "../../../cli/import.js";
 import { Reference } from "../../../cli/import/model.js";
 import type { PulumiRunner } from "../../../cli/pulumi.js";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
-import { CdcClient, type CdcClient as Client } from "../../../provider/client/index.js";
+import { CdcClient } from "../../../provider/client/index.js";
 import { seedTenant, SEED_SECRETS, type SeededTenant } from "../../support/tenant-seed.js";
-import { webClient } from "../../support/web.js";
+import { ConsoleClient, webClient } from "../../support/web.js";
 import { parsePython } from "../../support/python.js";
 
 // `pulumi-cdc import` against the emulator: reading a seeded tenant, the filters, the files it
@@ -28,7 +28,7 @@ function options(argv: string[]): ImportOptions {
 
 describe("pulumi-cdc import against the emulator", () => {
   let emulator: RunningEmulator;
-  let web: Client;
+  let web: ConsoleClient;
   let seeded: SeededTenant;
   let work: string;
   let out: string[];
@@ -206,7 +206,7 @@ describe("pulumi-cdc import against the emulator", () => {
 
 describe("pulumi-cdc import of an API source's topics sent to destinations", () => {
   let emulator: RunningEmulator;
-  let web: Client;
+  let web: ConsoleClient;
   let work: string;
 
   beforeAll(async () => {
@@ -253,7 +253,7 @@ describe("pulumi-cdc import of an API source's topics sent to destinations", () 
 
 describe("pulumi-cdc import of destinations' SMT chains", () => {
   let emulator: RunningEmulator;
-  let web: Client;
+  let web: ConsoleClient;
   let work: string;
 
   beforeAll(async () => {

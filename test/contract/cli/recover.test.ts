@@ -10,6 +10,7 @@ import { snowflakeConfig } from "../../support/fixtures.js";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
+import { ConsoleClient } from "../../support/web.js";
 
 // recover's decisions against the emulator over HTTP; the Pulumi CLI is faked (the end-to-end
 // test in test/e2e/chaos.test.ts runs the real one after a real kill -9).
@@ -33,13 +34,13 @@ const CRED = "pulumi-nodejs:dynamic/cdc:ClientCredential";
 
 describe("pulumi-cdc recover against the API", () => {
   let emulator: RunningEmulator;
-  let iac: CdcClient;
-  let web: CdcClient;
+  let iac: ConsoleClient;
+  let web: ConsoleClient;
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
     const base = { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret };
-    iac = new CdcClient({ settings: { ...base, createdFrom: "terraform" } });
-    web = new CdcClient({ settings: { ...base, createdFrom: "web" } });
+    iac = new ConsoleClient({ settings: { ...base, createdFrom: "terraform" } });
+    web = new ConsoleClient({ settings: { ...base, createdFrom: "web" } });
   });
   afterAll(async () => {
     await iac?.close();

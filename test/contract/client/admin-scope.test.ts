@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
-import { AuthError, CdcClient, getClient, resetClients, resolveSettings, type CdcSettings } from "../../../provider/client/index.js";
+import { anyJsonSchema, AuthError, CdcClient, getClient, resetClients, resolveSettings, type CdcSettings } from "../../../provider/client/index.js";
 import { emulatorPgSourceConfig } from "../../support/fixtures.js";
 import { CLIENT_ID, CLIENT_SECRET, sendJson, type SeenRequest } from "./fake-api.js";
 import { startHarness, type Harness } from "./harness.js";
@@ -95,7 +95,7 @@ describe("the admin scope against the emulator", () => {
     const { tenantId, serviceId } = emu.tenantOf(B.clientId)!;
     const owner = client({ clientId: B.clientId, clientSecret: B.clientSecret });
     const made = z.looseObject({ id: z.string(), tenant_id: z.string() }).parse(
-      await owner.post("/sources", { body: { name: "b-orders", connector: "postgresql", config: emulatorPgSourceConfig(), created_from: "terraform" } }),
+      await owner.post("/sources", { schema: anyJsonSchema, body: { name: "b-orders", connector: "postgresql", config: emulatorPgSourceConfig(), created_from: "terraform" } }),
     );
     expect(made.tenant_id).toBe(tenantId);
 
@@ -106,7 +106,7 @@ describe("the admin scope against the emulator", () => {
     expect((await own.get("/sources", { schema: listed })).result).toEqual([]);
 
     const intruder = client({ clientId: B.clientId, clientSecret: B.clientSecret, adminTenantId: emu.tenantId });
-    const error = await intruder.get("/sources").then(
+    const error = await intruder.get("/sources", { schema: anyJsonSchema }).then(
       () => undefined,
       (e: unknown) => e,
     );

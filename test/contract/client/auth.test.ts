@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { AuthError, CdcClient, getRequestCounts, resetRequestCounts } from "../../../provider/client/index.js";
+import { anyJsonSchema, AuthError, CdcClient, getRequestCounts, resetRequestCounts } from "../../../provider/client/index.js";
 import { CLIENT_ID, sendJson } from "./fake-api.js";
 import { startHarness, type Harness } from "./harness.js";
 
@@ -36,7 +36,7 @@ describe("token manager against a fake API", () => {
   it("sends client_id and secret to POST /auth/access-token", async () => {
     h = await startHarness();
     h.api.route("GET", "/ping", ({ res }) => sendJson(res, 200, { ok: true }));
-    await h.client.get("/ping");
+    await h.client.get("/ping", { schema: anyJsonSchema });
     const [tokenReq] = h.api.requestsTo("POST", "/auth/access-token");
     expect(tokenReq?.body).toEqual({ client_id: CLIENT_ID, secret: expect.any(String) });
     expect(tokenReq?.headers.authorization).toBeUndefined();
@@ -46,17 +46,17 @@ describe("token manager against a fake API", () => {
     h = await startHarness({ expiresIn: 3600 });
     h.api.route("GET", "/ping", ({ res }) => sendJson(res, 200, { ok: true }));
 
-    await h.client.get("/ping");
+    await h.client.get("/ping", { schema: anyJsonSchema });
     expect(h.api.tokenExchanges).toBe(1);
 
     // 10 minutes left of an hour: more than max(60 s, 10%), no refresh yet.
     h.clock.now += 50 * 60_000;
-    await h.client.get("/ping");
+    await h.client.get("/ping", { schema: anyJsonSchema });
     expect(h.api.tokenRefreshes).toBe(0);
 
     // 5 minutes left: under 10% of the lifetime, refresh.
     h.clock.now += 5 * 60_000;
-    await h.client.get("/ping");
+    await h.client.get("/ping", { schema: anyJsonSchema });
     expect(h.api.tokenRefreshes).toBe(1);
     const [first] = h.api.requestsTo("POST", "/auth/access-token/refresh");
     expect(first?.body).toEqual({ refresh_token: h.api.issuedRefreshTokens[0] });
@@ -64,7 +64,7 @@ describe("token manager against a fake API", () => {
 
     // The next refresh must use the rotated token (the fake rejects a reused one).
     h.clock.now += 56 * 60_000;
-    await h.client.get("/ping");
+    await h.client.get("/ping", { schema: anyJsonSchema });
     expect(h.api.tokenRefreshes).toBe(2);
     const second = h.api.requestsTo("POST", "/auth/access-token/refresh")[1];
     expect(second?.body).toEqual({ refresh_token: h.api.issuedRefreshTokens[1] });
@@ -82,9 +82,9 @@ describe("token manager against a fake API", () => {
   it("refreshes once for concurrent callers when the token is due", async () => {
     h = await startHarness({ expiresIn: 600, tokenDelayMs: 30 });
     h.api.route("GET", "/ping", ({ res }) => sendJson(res, 200, { ok: true }));
-    await h.client.get("/ping");
+    await h.client.get("/ping", { schema: anyJsonSchema });
     h.clock.now += 590_000;
-    await Promise.all(Array.from({ length: 10 }, () => h!.client.get("/ping")));
+    await Promise.all(Array.from({ length: 10 }, () => h!.client.get("/ping", { schema: anyJsonSchema })));
     expect(h.api.tokenRefreshes).toBe(1);
     expect(h.api.tokenExchanges).toBe(1);
   });
@@ -92,10 +92,10 @@ describe("token manager against a fake API", () => {
   it.each([401, 405, 422])("falls back to client credentials when the refresh is refused with %i (405: an API without the refresh route)", async (status) => {
     h = await startHarness({ expiresIn: 600 });
     h.api.route("GET", "/ping", ({ res }) => sendJson(res, 200, { ok: true }));
-    await h.client.get("/ping");
+    await h.client.get("/ping", { schema: anyJsonSchema });
     h.api.refreshFailures.push(status);
     h.clock.now += 590_000;
-    await h.client.get("/ping");
+    await h.client.get("/ping", { schema: anyJsonSchema });
     expect(h.api.tokenRefreshes).toBe(1);
     expect(h.api.tokenExchanges).toBe(2);
     expect(h.api.requestsTo("GET", "/ping").at(-1)?.headers.authorization).toBe(`Bearer ${h.api.issuedTokens[1]}`);
@@ -104,7 +104,7 @@ describe("token manager against a fake API", () => {
   it("after a 401 gets a new token and replays the request exactly once", async () => {
     h = await startHarness();
     h.api.route("POST", "/tags", ({ res, seen }) => sendJson(res, 200, { id: "tag-1", name: (seen.body as { name: string }).name }));
-    await h.client.post("/tags", { body: { name: "warm-up" } });
+    await h.client.post("/tags", { schema: anyJsonSchema, body: { name: "warm-up" } });
     h.api.revokeAll();
 
     const created = await h.client.post("/tags", { body: { name: "t" }, schema: z.looseObject({ id: z.string() }) });
@@ -121,7 +121,7 @@ describe("token manager against a fake API", () => {
       n++;
       sendJson(res, 401, { detail: "token revoked" });
     });
-    const err = await h.client.get("/ping").catch((e: unknown) => e);
+    const err = await h.client.get("/ping", { schema: anyJsonSchema }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AuthError);
     expect((err as AuthError).status).toBe(401);
     expect(n).toBe(2);
@@ -137,9 +137,9 @@ describe("token manager against a fake API", () => {
       sendJson(res, calls === 1 ? 200 : 401, calls === 1 ? { ok: true } : { detail: "expired" });
     });
     const client = h.makeClient({ settings: { apiUrl: h.api.url, accessToken: "ready-made-token-xyz", createdFrom: "terraform" } });
-    await client.get("/ping");
+    await client.get("/ping", { schema: anyJsonSchema });
     h.clock.now += 365 * 24 * 3600_000;
-    await expect(client.get("/ping")).rejects.toBeInstanceOf(AuthError);
+    await expect(client.get("/ping", { schema: anyJsonSchema })).rejects.toBeInstanceOf(AuthError);
     expect(calls).toBe(2);
     expect(h.api.tokenExchanges + h.api.tokenRefreshes).toBe(0);
     expect(h.api.requestsTo("GET", "/ping")[0]?.headers.authorization).toBe("Bearer ready-made-token-xyz");
@@ -150,7 +150,7 @@ describe("token manager against a fake API", () => {
     const client = h.makeClient({
       settings: { apiUrl: h.api.url, clientId: CLIENT_ID, clientSecret: "wrong-secret-value-1", createdFrom: "terraform" },
     });
-    const err = (await client.get("/ping").catch((e: unknown) => e)) as AuthError;
+    const err = (await client.get("/ping", { schema: anyJsonSchema }).catch((e: unknown) => e)) as AuthError;
     expect(err).toBeInstanceOf(AuthError);
     expect(err.path).toBe("/auth/access-token");
     expect(err.message).toContain("POST /auth/access-token failed: 401 Unauthorized");
@@ -167,8 +167,8 @@ describe("token manager against a fake API", () => {
       sleep: async () => {},
     });
     try {
-      await expect(bad.get("/ping")).rejects.toBeInstanceOf(AuthError);
-      await expect(bad.get("/ping")).rejects.toBeInstanceOf(AuthError);
+      await expect(bad.get("/ping", { schema: anyJsonSchema })).rejects.toBeInstanceOf(AuthError);
+      await expect(bad.get("/ping", { schema: anyJsonSchema })).rejects.toBeInstanceOf(AuthError);
       expect(h.api.tokenExchanges).toBe(2);
     } finally {
       await bad.close();

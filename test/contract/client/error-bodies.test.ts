@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CdcApiError, ValidationError } from "../../../provider/client/index.js";
+import { anyJsonSchema, CdcApiError, ValidationError } from "../../../provider/client/index.js";
 import { MAX_DETAIL_CHARS } from "../../../provider/client/errors.js";
 import { CLIENT_SECRET, sendJson } from "./fake-api.js";
 import { startHarness, type Harness } from "./harness.js";
@@ -53,17 +53,17 @@ describe("error bodies in messages", () => {
       });
     }
     for (const form of Object.keys(bodies)) {
-      const err = await failure(h.client.post(`/forms/${form}`, { body: { n: 1 } }));
+      const err = await failure(h.client.post(`/forms/${form}`, { schema: anyJsonSchema, body: { n: 1 } }));
       expect(err.message.length, `${form}: ${err.message.slice(0, 200)}`).toBeLessThan(SHORT);
       expect(err.message, form).toMatch(/^POST \/forms\/\w+ failed: \d{3} [A-Za-z ]+: /);
       expect(err.message, form).toContain("…");
     }
     // The issues' explanation survives the cut, the first ones first.
-    const issues = (await failure(h.client.post("/forms/issues", { body: { n: 1 } }))) as ValidationError;
+    const issues = (await failure(h.client.post("/forms/issues", { schema: anyJsonSchema, body: { n: 1 } }))) as ValidationError;
     expect(issues.message).toContain("422 Unprocessable Entity: body.rows.0: Input should be a valid string; body.rows.1:");
     expect(issues.issues).toHaveLength(20_000);
     // What the error keeps of a text body for code to read is cut too.
-    const text = await failure(h.client.post("/forms/text", { body: { n: 1 } }));
+    const text = await failure(h.client.post("/forms/text", { schema: anyJsonSchema, body: { n: 1 } }));
     expect(String(text.detail).length).toBeLessThan(5000);
   });
 
@@ -91,7 +91,7 @@ describe("error bodies in messages", () => {
     }
     for (const [name] of bodies) {
       // A connector's password goes out in the body, as a source's update sends it.
-      const err = await failure(h.client.put(`/sources/${name}`, { body: { name: "pg", config: { "database.password": DB_PASSWORD } } }));
+      const err = await failure(h.client.put(`/sources/${name}`, { schema: anyJsonSchema, body: { name: "pg", config: { "database.password": DB_PASSWORD } } }));
       expect(err.message.length, name).toBeLessThan(SHORT);
       const all = everything(err);
       for (const secret of secrets) {

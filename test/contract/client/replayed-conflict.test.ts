@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
-import { CdcClient, ConflictError, tagSchema } from "../../../provider/client/index.js";
-import { tagItems } from "../../../provider/lookup.js";
+import { anyJsonSchema, CdcClient, ConflictError, tagSchema } from "../../../provider/client/index.js";
+import { tagItems } from "../../support/web.js";
 
 // The vendor's beta.31: "say when a request was replayed after a transient failure, so an
 // 'already exists' error from a retried create is not read as a name collision". The request
@@ -26,13 +26,13 @@ describe("an 'already exists' answering a replayed request", () => {
     await emulator?.stop();
   });
 
-  const tagsNamed = async (name: string) => tagItems(await api.get("/tags", { query: { tag_name: name } })).filter((t) => tagSchema.parse(t).name === name);
+  const tagsNamed = async (name: string) => tagItems(await api.get("/tags", { schema: anyJsonSchema, query: { tag_name: name } })).filter((t) => tagSchema.parse(t).name === name);
 
   it("says the request was sent again after its answer was lost, so the conflict need not be a name collision", async () => {
     // The create is handled, then its answer is lost: the replay meets the tag the first attempt made.
     emulator.setFaults({ loseNext: 1, routes: ["/tags"] });
     const err = await api
-      .post("/tags", { body: { name: "replayed", type: ["topics"] }, idempotent: true })
+      .post("/tags", { schema: anyJsonSchema, body: { name: "replayed", type: ["topics"] }, idempotent: true })
       .then(() => undefined, (e: unknown) => e)
       .finally(() => emulator.setFaults({ loseNext: 0, routes: ["/"] }));
     expect(emulator.stats().faults.lost).toBe(1);
@@ -46,8 +46,8 @@ describe("an 'already exists' answering a replayed request", () => {
   });
 
   it("says nothing of the kind when the name was taken before the request was first sent", async () => {
-    await api.post("/tags", { body: { name: "taken", type: ["topics"] } });
-    const err = await api.post("/tags", { body: { name: "taken", type: ["topics"] }, idempotent: true }).then(() => undefined, (e: unknown) => e);
+    await api.post("/tags", { schema: anyJsonSchema, body: { name: "taken", type: ["topics"] } });
+    const err = await api.post("/tags", { schema: anyJsonSchema, body: { name: "taken", type: ["topics"] }, idempotent: true }).then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(ConflictError);
     expect((err as Error).message).toMatch(/^POST \/tags failed: 409 Conflict: A tag named 'taken' already exists \(request id [^)]+\)$/);
     expect((err as ConflictError).replayedAfter).toEqual([]);
@@ -55,7 +55,7 @@ describe("an 'already exists' answering a replayed request", () => {
 
   it("after a 503 the service never acted on (the emulator's), the replay simply succeeds", async () => {
     emulator.setFaults({ failNext: 1, routes: ["/tags"] });
-    await api.post("/tags", { body: { name: "after-503", type: ["topics"] }, idempotent: true }).finally(() => emulator.setFaults({ failNext: 0, routes: ["/"] }));
+    await api.post("/tags", { schema: anyJsonSchema, body: { name: "after-503", type: ["topics"] }, idempotent: true }).finally(() => emulator.setFaults({ failNext: 0, routes: ["/"] }));
     expect(emulator.stats().faults.failed).toBeGreaterThanOrEqual(1);
     expect(await tagsNamed("after-503")).toHaveLength(1);
   });

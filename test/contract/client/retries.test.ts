@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Agent, errors as undiciErrors } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
+import { anyJsonSchema,
   DEFAULT_RETRY_POLICY,
   CdcClient,
   ConflictError,
@@ -64,7 +64,7 @@ describe("429", () => {
   it("throws RateLimitError with retryAfter once attempts run out", async () => {
     h = await startHarness();
     h.api.route("GET", "/sources", ({ res }) => sendJson(res, 429, { detail: "quota" }, { "retry-after": "7" }));
-    const err = (await h.client.get("/sources").catch((e: unknown) => e)) as RateLimitError;
+    const err = (await h.client.get("/sources", { schema: anyJsonSchema }).catch((e: unknown) => e)) as RateLimitError;
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err.retryAfter).toBe(7);
     const n = DEFAULT_RETRY_POLICY.maxAttempts;
@@ -102,7 +102,7 @@ describe("5xx", () => {
   it("exhausted retries end in a ServerError carrying the request id", async () => {
     h = await startHarness();
     h.api.route("DELETE", "/tags/{id}", ({ res }) => sendJson(res, 503, { detail: "maintenance" }));
-    const err = (await h.client.delete("/tags/{id}", { params: { id: "t1" } }).catch((e: unknown) => e)) as ServerError;
+    const err = (await h.client.delete("/tags/{id}", { schema: anyJsonSchema, params: { id: "t1" } }).catch((e: unknown) => e)) as ServerError;
     expect(err).toBeInstanceOf(ServerError);
     expect(err.status).toBe(503);
     expect(err.attempts).toBe(DEFAULT_RETRY_POLICY.maxAttempts);
@@ -121,7 +121,7 @@ describe("5xx", () => {
     h = await startHarness({ echoRequestId: false });
     h.api.route("GET", "/sources", ({ res }) => sendJson(res, 500, { detail: "boom" }));
     const client = h.makeClient({ retry: { maxAttempts: 1 } });
-    const err = (await client.get("/sources").catch((e: unknown) => e)) as ServerError;
+    const err = (await client.get("/sources", { schema: anyJsonSchema }).catch((e: unknown) => e)) as ServerError;
     expect(err).toBeInstanceOf(ServerError);
     expect(err.requestId).toBe(h.api.requestsTo("GET", "/sources")[0]?.headers["x-request-id"]);
     expect(err.requestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -130,7 +130,7 @@ describe("5xx", () => {
   it("does not retry a POST on 5xx (it may have created something)", async () => {
     h = await startHarness();
     h.api.route("POST", "/sources", ({ res }) => sendJson(res, 502, { detail: "bad gateway" }));
-    await expect(h.client.post("/sources", { body: { name: "x" } })).rejects.toBeInstanceOf(ServerError);
+    await expect(h.client.post("/sources", { schema: anyJsonSchema, body: { name: "x" } })).rejects.toBeInstanceOf(ServerError);
     expect(h.api.requestsTo("POST", "/sources")).toHaveLength(1);
   });
 });
@@ -151,15 +151,15 @@ describe("typed errors from real responses", () => {
       }),
     );
 
-    const nf = await h.client.get("/sources/{id}", { params: { id: "nope" } }).catch((e: unknown) => e);
+    const nf = await h.client.get("/sources/{id}", { schema: anyJsonSchema, params: { id: "nope" } }).catch((e: unknown) => e);
     expect(nf).toBeInstanceOf(NotFoundError);
     expect(isNotFound(nf)).toBe(true);
 
-    const conflict = await h.client.put("/destinations/{id}", { params: { id: "abc" }, body: { name: "x" } }).catch((e: unknown) => e);
+    const conflict = await h.client.put("/destinations/{id}", { schema: anyJsonSchema, params: { id: "abc" }, body: { name: "x" } }).catch((e: unknown) => e);
     expect(conflict).toBeInstanceOf(ConflictError);
     expect((conflict as Error).message).toBe('PUT /destinations/abc failed: 409 Conflict: a destination named "x" already exists (request id 1234)');
 
-    const invalid = (await h.client.post("/destinations", { body: { name: "x" } }).catch((e: unknown) => e)) as ValidationError;
+    const invalid = (await h.client.post("/destinations", { schema: anyJsonSchema, body: { name: "x" } }).catch((e: unknown) => e)) as ValidationError;
     expect(invalid).toBeInstanceOf(ValidationError);
     expect(invalid.message).toContain(
       "POST /destinations failed: 422 Unprocessable Entity: body.config.password: Field required; body.created_from: Input should be 'web', 'api' or 'terraform'",
@@ -196,7 +196,7 @@ describe("dropped connections", () => {
   it("does not retry a POST whose connection dropped: it may have been created", async () => {
     h = await startHarness();
     h.api.route("POST", "/sources", ({ req }) => void req.socket.destroy());
-    const err = (await h.client.post("/sources", { body: { name: "x" } }).catch((e: unknown) => e)) as ConnectionError;
+    const err = (await h.client.post("/sources", { schema: anyJsonSchema, body: { name: "x" } }).catch((e: unknown) => e)) as ConnectionError;
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err.status).toBeUndefined();
     expect(["UND_ERR_SOCKET", "ECONNRESET"]).toContain(err.code);
@@ -220,7 +220,7 @@ describe("connection refused", () => {
       retry: { maxAttempts: 3 },
     });
     try {
-      const err = (await client.post("/sources", { body: { name: "x" } }).catch((e: unknown) => e)) as ConnectionError;
+      const err = (await client.post("/sources", { schema: anyJsonSchema, body: { name: "x" } }).catch((e: unknown) => e)) as ConnectionError;
       expect(err).toBeInstanceOf(ConnectionError);
       expect(err.code).toBe("ECONNREFUSED");
       expect(err.attempts).toBe(3);
@@ -241,7 +241,7 @@ describe("connection refused", () => {
       retry: { maxAttempts: 2 },
     });
     try {
-      const err = (await client.get("/sources").catch((e: unknown) => e)) as ConnectionError;
+      const err = (await client.get("/sources", { schema: anyJsonSchema }).catch((e: unknown) => e)) as ConnectionError;
       expect(err).toBeInstanceOf(ConnectionError);
       expect(err.path).toBe("/auth/access-token");
     } finally {
@@ -262,7 +262,7 @@ describe("timeouts", () => {
     expect(out.ok).toBe(true);
     expect(h.api.requestsTo("GET", "/slow")).toHaveLength(2);
 
-    const err = (await h.client.post("/slow", { body: {} }).catch((e: unknown) => e)) as ConnectionError;
+    const err = (await h.client.post("/slow", { schema: anyJsonSchema, body: {} }).catch((e: unknown) => e)) as ConnectionError;
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err.code).toBe("UND_ERR_HEADERS_TIMEOUT");
     expect(h.api.requestsTo("POST", "/slow")).toHaveLength(1);
@@ -289,7 +289,7 @@ describe("timeouts", () => {
       res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
       res.write("{");
     });
-    const err = (await h.client.get("/stall").catch((e: unknown) => e)) as ConnectionError;
+    const err = (await h.client.get("/stall", { schema: anyJsonSchema }).catch((e: unknown) => e)) as ConnectionError;
     expect(err).toBeInstanceOf(ConnectionError);
     expect(err.code).toBe("UND_ERR_BODY_TIMEOUT");
     expect(err.attempts).toBe(2);
@@ -310,7 +310,7 @@ describe("timeouts", () => {
       retry: { maxAttempts: 3 },
     });
     try {
-      const err = (await client.post("/sources", { body: {} }).catch((e: unknown) => e)) as ConnectionError;
+      const err = (await client.post("/sources", { schema: anyJsonSchema, body: {} }).catch((e: unknown) => e)) as ConnectionError;
       expect(err).toBeInstanceOf(ConnectionError);
       expect(err.code).toBe("UND_ERR_CONNECT_TIMEOUT");
       expect(err.attempts).toBe(3);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CdcClient, setDebugLogger } from "../../../provider/client/index.js";
+import { anyJsonSchema, CdcClient, setDebugLogger } from "../../../provider/client/index.js";
 import { CLIENT_ID, CLIENT_SECRET, sendJson } from "./fake-api.js";
 import { startHarness, type Harness } from "./harness.js";
 
@@ -53,30 +53,30 @@ describe("no secret or token in errors or debug logs", () => {
       sendJson(res, 409, { detail: `could not log in as app with ${cfg["sasl.jaas.password"]} ${cfg.note}` });
     });
 
-    await h.client.get("/ping");
+    await h.client.get("/ping", { schema: anyJsonSchema });
     await capture(
-      h.client.post("/sources", {
+      h.client.post("/sources", { schema: anyJsonSchema,
         body: { name: "pg", connector: "postgres", config: { "database.password": DB_PASSWORD, "database.user": "app" } },
       }),
     );
-    await capture(h.client.get("/echo"));
-    await capture(h.client.put("/destinations/{id}", { params: { id: "d" }, body: { config: { password: DB_PASSWORD, ssl_key: DB_PASSWORD } } }));
+    await capture(h.client.get("/echo", { schema: anyJsonSchema }));
+    await capture(h.client.put("/destinations/{id}", { schema: anyJsonSchema, params: { id: "d" }, body: { config: { password: DB_PASSWORD, ssl_key: DB_PASSWORD } } }));
     await capture(
-      h.client.put("/sources/{id}", {
+      h.client.put("/sources/{id}", { schema: anyJsonSchema,
         params: { id: "s" },
         body: { config: { "sasl.jaas.password": `${DB_PASSWORD}-2`, note: "-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\n-----END RSA PRIVATE KEY-----" } },
       }),
     );
     // refresh, then a 401 and replay
     h.clock.now += 590_000;
-    await h.client.get("/ping");
+    await h.client.get("/ping", { schema: anyJsonSchema });
     h.api.revokeAll();
-    await h.client.get("/ping");
+    await h.client.get("/ping", { schema: anyJsonSchema });
     // wrong secret: the fake quotes the whole request body back in its 401 detail
     const wrong = h.makeClient({
       settings: { apiUrl: h.api.url, clientId: CLIENT_ID, clientSecret: "totally-wrong-secret-99", createdFrom: "terraform" },
     });
-    await capture(wrong.get("/ping"));
+    await capture(wrong.get("/ping", { schema: anyJsonSchema }));
 
     const secrets = [CLIENT_SECRET, "totally-wrong-secret-99", DB_PASSWORD, "MIIEabc", ...h.api.issuedTokens, ...h.api.issuedRefreshTokens];
     expect(h.api.issuedTokens.length).toBeGreaterThanOrEqual(3);
@@ -99,7 +99,7 @@ describe("no secret or token in errors or debug logs", () => {
       settings: { apiUrl: h.api.url, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, createdFrom: "terraform" },
     });
     try {
-      await client.get("/ping");
+      await client.get("/ping", { schema: anyJsonSchema });
     } finally {
       await client.close();
     }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import {
+import { anyJsonSchema,
   Semaphore,
   configure,
   getClient,
@@ -32,7 +32,7 @@ describe("process-wide sharing", () => {
     const other = getClient({ ...settings, clientId: "another-client" });
     expect(other).not.toBe(a);
 
-    await Promise.all([a.get("/ping"), b.get("/ping"), getClient().get("/ping")]);
+    await Promise.all([a.get("/ping", { schema: anyJsonSchema }), b.get("/ping", { schema: anyJsonSchema }), getClient().get("/ping", { schema: anyJsonSchema })]);
     expect(api.tokenExchanges).toBe(1);
     expect(a.createdFrom).toBe("terraform");
   });
@@ -64,7 +64,7 @@ describe("concurrency limit", () => {
       release.push(() => sendJson(res, 200, { ok: true }));
       if (release.length >= 3) release.splice(0).forEach((r) => r());
     });
-    const all = Promise.all(Array.from({ length: 12 }, (_, i) => h!.client.get("/items/{id}", { params: { id: i } })));
+    const all = Promise.all(Array.from({ length: 12 }, (_, i) => h!.client.get("/items/{id}", { schema: anyJsonSchema, params: { id: i } })));
     await all;
     expect(h.api.maxConcurrent).toBe(3);
   });
@@ -78,14 +78,14 @@ describe("concurrency limit", () => {
       // A round trip long enough for the requests let in by one answer to overlap the rest.
       setTimeout(() => sendJson(res, 200, { ok: true }), 20);
     });
-    await Promise.all(Array.from({ length: 160 }, (_, i) => h!.client.get("/items/{id}", { params: { id: i } })));
+    await Promise.all(Array.from({ length: 160 }, (_, i) => h!.client.get("/items/{id}", { schema: anyJsonSchema, params: { id: i } })));
     expect(h.api.maxConcurrent).toBeGreaterThan(16);
     expect(h.api.maxConcurrent).toBeLessThanOrEqual(40);
     expect(limiter.limit).toBe(40);
 
     throttle = true;
     const once = h.makeClient({ retry: { maxAttempts: 1 } });
-    await expect(once.get("/items/{id}", { params: { id: "x" } })).rejects.toMatchObject({ status: 429 });
+    await expect(once.get("/items/{id}", { schema: anyJsonSchema, params: { id: "x" } })).rejects.toMatchObject({ status: 429 });
     expect(limiter.limit).toBe(20);
   });
 });
@@ -95,8 +95,8 @@ describe("request ids and counters", () => {
     h = await startHarness();
     h.api.route("GET", "/ping", ({ res, call }) => sendJson(res, call === 1 ? 503 : 200, { ok: call !== 1 }));
     resetRequestCounts();
-    await h.client.get("/ping");
-    await h.client.get("/ping");
+    await h.client.get("/ping", { schema: anyJsonSchema });
+    await h.client.get("/ping", { schema: anyJsonSchema });
     const ids = h.api.requests.map((r) => r.headers["x-request-id"]);
     expect(ids).toHaveLength(4);
     expect(new Set(ids).size).toBe(4);
@@ -113,7 +113,7 @@ describe("request ids and counters", () => {
     h = await startHarness();
     h.api.route("DELETE", "/auth/client-credentials/{id}", ({ res }) => sendJson(res, 200, {}));
     resetRequestCounts();
-    await h.client.delete("/auth/client-credentials/{client_id}", { params: { client_id: "a b/c" } });
+    await h.client.delete("/auth/client-credentials/{client_id}", { schema: anyJsonSchema, params: { client_id: "a b/c" } });
     expect(h.api.requests.at(-1)?.path).toBe("/auth/client-credentials/a%20b%2Fc");
     expect(getRequestCounts().requests["DELETE /auth/client-credentials/{client_id}"]).toBe(1);
   });

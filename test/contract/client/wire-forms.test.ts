@@ -1,6 +1,6 @@
 // The forms in which the platform and the seed could answer the same call: pulumi-cdc reads both.
 import { afterEach, describe, expect, it } from "vitest";
-import { ConflictError, ValidationError } from "../../../provider/client/index.js";
+import { anyJsonSchema, ConflictError, ValidationError } from "../../../provider/client/index.js";
 import { listTags } from "../../../provider/lookup.js";
 import { implementationVersionSchema } from "../../../provider/pipelines/schemas.js";
 import { sendJson } from "./fake-api.js";
@@ -53,7 +53,7 @@ describe("a name already taken", () => {
   ])("is a ConflictError when it comes as %s", async (_what, status, answer) => {
     h = await startHarness();
     h.api.route("POST", "/sources", ({ res }) => sendJson(res, status, answer));
-    const err = await h.client.post("/sources", { body: { name: "x" } }).catch((e: unknown) => e);
+    const err = await h.client.post("/sources", { schema: anyJsonSchema, body: { name: "x" } }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConflictError);
     expect((err as ConflictError).status).toBe(status);
     expect((err as ConflictError).message).toMatch(/already exists/);
@@ -62,6 +62,6 @@ describe("a name already taken", () => {
   it("leaves other 400 and 422 answers as they were", async () => {
     h = await startHarness();
     h.api.route("POST", "/sources", ({ res }) => sendJson(res, 422, { detail: [{ loc: ["body", "name"], msg: "Field required", type: "missing", input: null }] }));
-    expect(await h.client.post("/sources", { body: {} }).catch((e: unknown) => e)).toBeInstanceOf(ValidationError);
+    expect(await h.client.post("/sources", { schema: anyJsonSchema, body: {} }).catch((e: unknown) => e)).toBeInstanceOf(ValidationError);
   });
 });

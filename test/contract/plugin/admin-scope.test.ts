@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sourceConnectorSchema, type CdcClient } from "../../../provider/client/index.js";
+import { sourceConnectorSchema } from "../../../provider/client/index.js";
 import { pgSourceConfig } from "../../support/fixtures.js";
-import { webClient } from "../../support/web.js";
+import { ConsoleClient, webClient } from "../../support/web.js";
 import { checkRequest, configureRequest, createRequest, deleteRequest, plain, rejection, startPluginHarness, type PluginHarness } from "./harness.js";
 
 // Issue 40, point 4, on the plugin host: Configure takes cdc:adminTenantId, and every call of the
@@ -12,7 +12,7 @@ const B = { clientId: "tenant-b", clientSecret: "tenant-b-secret" };
 
 describe("the plugin's Configure with an admin scope", () => {
   let h: PluginHarness;
-  let ownerB: CdcClient;
+  let ownerB: ConsoleClient;
   beforeAll(async () => {
     h = await startPluginHarness({ configure: false, emulator: { tenants: [B], operators: ["cdc-local"] } });
     ownerB = webClient({ url: h.emulator.url, ...B });

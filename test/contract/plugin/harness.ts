@@ -1,10 +1,10 @@
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/index.js";
-import { CdcClient, resetClients } from "../../../provider/client/index.js";
+import { resetClients } from "../../../provider/client/index.js";
 import { grpc, provproto, provrpc, structproto } from "../../../plugin/proto.js";
 import { secret } from "../../../plugin/marshal.js";
 import { ResourceProviderServer } from "../../../plugin/server.js";
 import { resourceProviderService } from "../../../plugin/service.js";
-import { webClient } from "../../support/web.js";
+import { ConsoleClient, webClient } from "../../support/web.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Message = any;
@@ -17,7 +17,7 @@ type Message = any;
  */
 export interface PluginHarness {
   emulator: RunningEmulator;
-  console: CdcClient;
+  console: ConsoleClient;
   client: Message;
   /**
    * What a new engine operation (`pulumi preview`, `pulumi refresh`) starts with: a fresh plugin

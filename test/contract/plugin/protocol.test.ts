@@ -79,6 +79,20 @@ describe("the plugin's protocol RPCs over gRPC", () => {
     expect(failures).toEqual([{ property: "apiUrl", reason: expect.stringMatching(/cdc:apiUrl/) }]);
   });
 
+  it("CheckConfig refuses plain http to a host that is not loopback, naming apiUrl and the fix; the explicit opt-in passes", async () => {
+    const failures = failuresOf(await checkConfig({ ...credentials(), apiUrl: "http://api.example.com" }));
+    expect(failures).toEqual([{ property: "apiUrl", reason: expect.stringContaining("is plain http to a host that is not loopback") }]);
+    expect(failures[0]!.reason).toContain("Use https://api.example.com");
+    expect(failures[0]!.reason).toContain("cdc:allowInsecureHttp true");
+    expect(failuresOf(await checkConfig({ ...credentials(), apiUrl: "http://api.example.com", allowInsecureHttp: true }))).toEqual([]);
+  });
+
+  it("Configure with plain http to a host that is not loopback fails before any request", async () => {
+    h.emulator.resetStats();
+    await expect(h.call("configure", configureRequest({ ...h.emulator, url: "http://api.example.com" }))).rejects.toThrow(/cdc:apiUrl "http:\/\/api.example.com" is plain http/);
+    expect(h.emulator.stats().tokenRequests.accessToken).toBe(0);
+  });
+
   it("CheckConfig refuses an out-of-range tuning value, naming it", async () => {
     const failures = failuresOf(await checkConfig({ ...credentials(), retryAttempts: "0" }));
     expect(failures).toEqual([{ property: "retryAttempts", reason: expect.stringMatching(/cdc:retryAttempts/) }]);

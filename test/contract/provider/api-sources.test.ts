@@ -3,22 +3,23 @@
 // keep, clear and never resend, the plan-time checks, the warning and the drift of a normalised echo.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
-import { CdcClient, configure, resetClients, sourceConnectorSchema } from "../../../provider/client/index.js";
+import { configure, resetClients, sourceConnectorSchema } from "../../../provider/client/index.js";
 import { setDriftSink } from "../../../provider/drift.js";
 import { ConnectorProvider, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
 import { startRecordingProxy, type RecordingProxy } from "../../support/recording-proxy.js";
+import { ConsoleClient } from "../../support/web.js";
 
 const sources = new ConnectorProvider(SOURCE);
 let emulator: RunningEmulator;
 let proxy: RecordingProxy;
-let web: CdcClient;
+let web: ConsoleClient;
 const said: string[] = [];
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
   proxy = await startRecordingProxy(emulator.url);
   configure({ "cdc:apiUrl": proxy.url, "cdc:clientId": emulator.clientId, "cdc:clientSecret": emulator.clientSecret }, {});
-  web = new CdcClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
+  web = new ConsoleClient({ settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" } });
   setDriftSink((text) => said.push(text));
 });
 afterAll(async () => {

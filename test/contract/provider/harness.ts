@@ -1,5 +1,6 @@
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
-import { CdcClient, configure, resetClients } from "../../../provider/client/index.js";
+import { configure, resetClients } from "../../../provider/client/index.js";
+import { ConsoleClient } from "../../support/web.js";
 
 /**
  * An emulator on a free port with the provider configured against it, plus an independent
@@ -7,7 +8,7 @@ import { CdcClient, configure, resetClients } from "../../../provider/client/ind
  */
 export interface ProviderHarness {
   emulator: RunningEmulator;
-  console: CdcClient;
+  console: ConsoleClient;
   close(): Promise<void>;
 }
 
@@ -17,7 +18,7 @@ export const FAST_RETRIES = { "cdc:retryBaseDelayMs": "10", "cdc:retryMaxDelayMs
 export async function startHarness(options: Parameters<typeof startEmulator>[0] = {}, config: Record<string, string> = {}): Promise<ProviderHarness> {
   const emulator = await startEmulator({ port: 0, ...options });
   configure({ "cdc:apiUrl": emulator.url, "cdc:clientId": emulator.clientId, "cdc:clientSecret": emulator.clientSecret, ...config }, {});
-  const console = new CdcClient({
+  const console = new ConsoleClient({
     settings: { apiUrl: emulator.url, clientId: emulator.clientId, clientSecret: emulator.clientSecret, createdFrom: "web" },
   });
   return {

@@ -1,10 +1,11 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CdcClient, configure, destinationEnvelopeSchema, getClient, resetClients } from "../../../provider/client/index.js";
+import { configure, destinationEnvelopeSchema, getClient, resetClients } from "../../../provider/client/index.js";
 import { LiveCache } from "../../../provider/live-cache.js";
 import { ConnectorProvider, DESTINATION, SOURCE, type ConnectorInputs, type ConnectorOutputs } from "../../../provider/resources/connector.js";
 import { startHarness, type ProviderHarness } from "./harness.js";
 import { pgSourceConfig, snowflakeConfig } from "../../support/fixtures.js";
+import { ConsoleClient } from "../../support/web.js";
 
 // The live checks of a run read the API in bulk: one listing per kind (pages of 100) shared by
 // every diff and read, and one config comparison per destination. These tests count the
@@ -161,12 +162,12 @@ describe("a run's live checks against the emulator", () => {
 
 describe("prefetching destination comparisons", () => {
   let h: ProviderHarness;
-  let api: CdcClient;
+  let api: ConsoleClient;
   const ours: string[] = [];
 
   beforeAll(async () => {
     h = await startHarness();
-    api = new CdcClient({ settings: { apiUrl: h.emulator.url, clientId: h.emulator.clientId, clientSecret: h.emulator.clientSecret, createdFrom: "terraform" } });
+    api = new ConsoleClient({ settings: { apiUrl: h.emulator.url, clientId: h.emulator.clientId, clientSecret: h.emulator.clientSecret, createdFrom: "terraform" } });
     // Another stack's destinations, made earlier with the same IaC value: listed before ours.
     for (let i = 0; i < 4; i++) {
       await h.console.post("/destinations", { body: { name: `other-stack-${i}`, connector: "snowflake", config: snowflakeConfig, created_from: "terraform" } });

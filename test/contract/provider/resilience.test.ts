@@ -6,8 +6,8 @@ import { destinationConnectorSchema } from "../../../provider/client/index.js";
 import { provider } from "../../../provider/index.js";
 import { CLIENT_ID, CLIENT_SECRET, FakeApi, sendJson } from "../client/fake-api.js";
 import { FAST_RETRIES, startHarness, type ProviderHarness } from "./harness.js";
-import { tagItems } from "../../../provider/lookup.js";
 import { snowflakeConfig } from "../../support/fixtures.js";
+import { tagItems } from "../../support/web.js";
 
 const destinations = new ConnectorProvider(DESTINATION);
 const tags = new TagProvider();

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { clientCredentialSchema, CdcClient, ConnectionError, getClient } from "../../../provider/client/index.js";
+import { clientCredentialSchema, ConnectionError, getClient } from "../../../provider/client/index.js";
 import { ClientCredentialProvider, type ClientCredentialInputs } from "../../../provider/resources/clientCredential.js";
 import { TagProvider, type TagInputs, type TagOutputs } from "../../../provider/resources/tag.js";
 import { FAST_RETRIES, startHarness, type ProviderHarness } from "./harness.js";
+import { ConsoleClient } from "../../support/web.js";
 
 const tags = new TagProvider();
 const credentials = new ClientCredentialProvider();
@@ -74,7 +75,7 @@ describe("ClientCredential provider against the emulator", () => {
     expect(outs).toMatchObject({ clientId: id, secret: expect.any(String), roleKeys: ["viewer"] });
 
     // The secret really authenticates.
-    const downstream = new CdcClient({ settings: { apiUrl: h.emulator.url, clientId: outs.clientId, clientSecret: outs.secret, createdFrom: "api" } });
+    const downstream = new ConsoleClient({ settings: { apiUrl: h.emulator.url, clientId: outs.clientId, clientSecret: outs.secret, createdFrom: "api" } });
     await expect(downstream.get("/tags")).resolves.toBeDefined();
     await downstream.close();
 
@@ -104,7 +105,7 @@ describe("ClientCredential provider against the emulator", () => {
     const live = (await h.console.get("/auth/client-credentials", { schema: z.array(clientCredentialSchema) })).find((c) => c.client_id === id);
     expect(live).toMatchObject({ description: "reporting and loads", roles: [expect.objectContaining({ id: "role_editor" })] });
     // Editors write sources, viewers do not: the roles changed for the same secret.
-    const downstream = new CdcClient({ settings: { apiUrl: h.emulator.url, clientId: id, clientSecret: updated.secret, createdFrom: "api" } });
+    const downstream = new ConsoleClient({ settings: { apiUrl: h.emulator.url, clientId: id, clientSecret: updated.secret, createdFrom: "api" } });
     await expect(downstream.post("/tags", { body: { name: `by-${id}`, type: ["sources"] } })).resolves.toBeDefined();
     await downstream.close();
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
-import { CdcClient, clientCredentialSchema } from "../../../provider/client/index.js";
+import { clientCredentialSchema } from "../../../provider/client/index.js";
 import { getRoles, getSource, getTag } from "../../../sdk/lookups.js";
 import { ClientCredentialProvider } from "../../../provider/resources/clientCredential.js";
 import { configure, resetClients } from "../../../provider/client/index.js";
-import { webClient } from "../../support/web.js";
+import { ConsoleClient, webClient } from "../../support/web.js";
 
 const PG_CONFIG = {
   "database.hostname.user.defined": "db",
@@ -20,7 +20,7 @@ const PG_CONFIG = {
 // the CDC_* variables, as a program does when the stack sets no cdc:* keys.
 describe("lookups for programs", () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   const saved = { ...process.env };
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });

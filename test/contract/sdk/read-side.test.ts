@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index.js";
-import { resetClients, type CdcClient } from "../../../provider/client/index.js";
+import { resetClients } from "../../../provider/client/index.js";
 import { getKafkaUser, getTags, getTopic, getTopicMetrics, getTopics, getTransform } from "../../../sdk/lookups.js";
-import { webClient } from "../../support/web.js";
+import { ConsoleClient, webClient } from "../../support/web.js";
 
 const PG_CONFIG = {
   "database.hostname.user.defined": "db",
@@ -17,7 +17,7 @@ const PG_CONFIG = {
 // Pulumi run they take the CDC_* variables, as a program does when the stack sets no cdc:* keys.
 describe("the read side: tags, topics, topic metrics, a transform, a Kafka user", () => {
   let emulator: RunningEmulator;
-  let web: CdcClient;
+  let web: ConsoleClient;
   const saved = { ...process.env };
   let source: { id: string; name: string };
   let transform: { id: string; name: string };

@@ -67,6 +67,28 @@ describe("resolveSettings", () => {
     expect(() => resolveSettings(undefined, {})).toThrow(/cdc:clientId is not set[\s\S]*CDC_CLIENT_ID[\s\S]*cdc:clientSecret is not set/);
   });
 
+  it("refuses plain http to a host that is not loopback, with the https URL to use and the opt-in", () => {
+    const refused = () => resolveSettings({ apiUrl: "http://api.example.com" }, creds);
+    expect(refused).toThrow(SettingsError);
+    expect(refused).toThrow(/cdc:apiUrl "http:\/\/api.example.com" is plain http to a host that is not loopback: the client secret and every access token would travel in clear/);
+    expect(refused).toThrow(/Use https:\/\/api.example.com/);
+    expect(refused).toThrow(/cdc:allowInsecureHttp true/);
+    expect(() => resolveSettings(undefined, { ...creds, CDC_API_URL: "http://10.0.0.5:8080/api" })).toThrow(/Use https:\/\/10.0.0.5:8080\/api/);
+    for (const loopback of ["http://127.0.0.1:8787", "http://127.1.2.3", "http://localhost:9000", "http://[::1]:8787"]) {
+      expect(resolveSettings({ apiUrl: loopback }, creds).apiUrl).toBe(loopback);
+    }
+    // Not loopback, only named like it.
+    expect(() => resolveSettings({ apiUrl: "http://127.0.0.1.example.com" }, creds)).toThrow(/plain http/);
+    expect(() => resolveSettings({ apiUrl: "http://localhost.example.com" }, creds)).toThrow(/plain http/);
+  });
+
+  it("takes plain http to another host only when the user opts in, in config or the environment", () => {
+    expect(resolveSettings({ apiUrl: "http://api.example.com", "cdc:allowInsecureHttp": "true" }, creds)).toMatchObject({ apiUrl: "http://api.example.com", allowInsecureHttp: true });
+    expect(resolveSettings({ apiUrl: "http://api.example.com" }, { ...creds, CDC_ALLOW_INSECURE_HTTP: "true" }).apiUrl).toBe("http://api.example.com");
+    expect(() => resolveSettings({ apiUrl: "http://api.example.com", "cdc:allowInsecureHttp": "false" }, creds)).toThrow(/plain http/);
+    expect(() => resolveSettings({ "cdc:allowInsecureHttp": "maybe" }, creds)).toThrow(/cdc:allowInsecureHttp \(or CDC_ALLOW_INSECURE_HTTP\) must be true or false, got "maybe"/);
+  });
+
   it("validates the URL", () => {
     expect(() => resolveSettings({ apiUrl: "not a url" }, creds)).toThrow(SettingsError);
     expect(() => resolveSettings({ apiUrl: "not a url" }, creds)).toThrow(/cdc:apiUrl "not a url" is not a valid URL[\s\S]*CDC_API_URL/);

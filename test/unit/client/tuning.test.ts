@@ -4,13 +4,20 @@ import { DEFAULT_TUNING, resolveTuning, RetryBudget, SettingsError, withBudget, 
 const config = (values: Record<string, string>) => ({ get: (key: string) => values[key] });
 
 describe("resolveTuning", () => {
-  it("has documented defaults: 8 attempts, 500 ms doubling to 10 s, Retry-After capped at 30 s, 300 s per resource, at most 64 in flight", () => {
+  it("has documented defaults: 8 attempts, 500 ms doubling to 10 s, Retry-After capped at 30 s, 300 s per resource, at most 64 in flight, answers up to 32 MiB", () => {
     expect(resolveTuning(undefined, {})).toEqual({
       retry: { maxAttempts: 8, baseDelayMs: 500, maxDelayMs: 10_000, maxRetryAfterMs: 30_000 },
       resourceTimeoutMs: 300_000,
       maxConcurrency: 64,
+      maxResponseBytes: 32 * 1024 * 1024,
     });
     expect(DEFAULT_TUNING.resourceTimeoutMs).toBe(300_000);
+  });
+
+  it("reads the response bound in MiB and refuses one out of range, naming the key", () => {
+    expect(resolveTuning(config({ "cdc:maxResponseMiB": "2" }), {}).maxResponseBytes).toBe(2 * 1024 * 1024);
+    expect(resolveTuning(undefined, { CDC_MAX_RESPONSE_MIB: "1" }).maxResponseBytes).toBe(1024 * 1024);
+    expect(() => resolveTuning(config({ "cdc:maxResponseMiB": "0" }), {})).toThrow(/cdc:maxResponseMiB .*from 1 to 4096/);
   });
 
   it("reads stack config first, then the environment", () => {

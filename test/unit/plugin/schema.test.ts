@@ -329,12 +329,14 @@ describe("the provider plugin's package schema", () => {
       "createdFrom",
       "adminTenantId",
       "adminServiceId",
+      "allowInsecureHttp",
       "retryAttempts",
       "retryBaseDelayMs",
       "retryMaxDelayMs",
       "retryAfterMaxMs",
       "resourceTimeoutSec",
       "maxConcurrency",
+      "maxResponseMiB",
     ]);
     const token = { CDC_ACCESS_TOKEN: "tok" };
     for (const c of PROVIDER_CONFIG) {
@@ -346,6 +348,12 @@ describe("the provider plugin's package schema", () => {
         expect(resolveTuning({ [c.key]: String(c.default) }, {})).toEqual(resolveTuning({}, {}));
         expect(resolveTuning({ [c.key]: "7" }, {})).not.toEqual(resolveTuning({}, {}));
         expect(resolveTuning({}, { [c.env]: "7" })).toEqual(resolveTuning({ [c.key]: "7" }, {}));
+      } else if (c.type === "boolean") {
+        // An opt-in: off unless set, in the config or the environment.
+        expect(c.default).toBe(false);
+        expect((resolveSettings({}, token) as unknown as Record<string, unknown>)[c.name] ?? false).toBe(false);
+        expect((resolveSettings({}, { ...token, [c.env]: "true" }) as unknown as Record<string, unknown>)[c.name]).toBe(true);
+        expect((resolveSettings({ [c.key]: "true" }, token) as unknown as Record<string, unknown>)[c.name]).toBe(true);
       } else {
         const value = c.name === "apiUrl" ? "https://api.example.com" : c.name.startsWith("admin") ? "665e894ebb3753f38d983cee" : "from-env";
         // A service id is taken only with a tenant id.

@@ -62,6 +62,16 @@ namespace PulumiCdc.Cdc
             set => _adminTenantId.Set(value);
         }
 
+        private static readonly __Value<bool?> _allowInsecureHttp = new __Value<bool?>(() => __config.GetBoolean("allowInsecureHttp"));
+        /// <summary>
+        /// Send the credentials and every request over plain `http://` to a host that is not loopback. Off by default: plain http is refused for any host but 127.0.0.1, ::1 and localhost (the emulator), since the client secret and access tokens would travel in clear. Default `false`. Read from the environment variable `CDC_ALLOW_INSECURE_HTTP` when the stack config does not set it.
+        /// </summary>
+        public static bool? AllowInsecureHttp
+        {
+            get => _allowInsecureHttp.Get();
+            set => _allowInsecureHttp.Set(value);
+        }
+
         private static readonly __Value<string?> _apiUrl = new __Value<string?>(() => __config.Get("apiUrl"));
         /// <summary>
         /// Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
@@ -110,6 +120,16 @@ namespace PulumiCdc.Cdc
         {
             get => _maxConcurrency.Get();
             set => _maxConcurrency.Set(value);
+        }
+
+        private static readonly __Value<int?> _maxResponseMiB = new __Value<int?>(() => __config.GetInt32("maxResponseMiB"));
+        /// <summary>
+        /// Longest API answer read, in MiB: a longer one fails its call (retried where the call is safe to repeat) without being read whole, so a broken answer cannot take the run's memory. Far above any real answer (a page of 100 connectors with every key set is about 0.5 MiB). A whole number from 1 to 4096. Default 32. Read from the environment variable `CDC_MAX_RESPONSE_MIB` when the stack config does not set it.
+        /// </summary>
+        public static int? MaxResponseMiB
+        {
+            get => _maxResponseMiB.Get();
+            set => _maxResponseMiB.Set(value);
         }
 
         private static readonly __Value<int?> _resourceTimeoutSec = new __Value<int?>(() => __config.GetInt32("resourceTimeoutSec"));

@@ -45,6 +45,8 @@ type providerArgs struct {
 	AdminServiceId *string `pulumi:"adminServiceId"`
 	// Admin scope, for a platform operator's credential: the tenant (24 lowercase hex characters) whose objects every request acts on, sent as the `X-Admin-Tenant-Id` header. Unset, the credential acts on its own tenant; any other credential is refused with a 403. Read from the environment variable `CDC_ADMIN_TENANT_ID` when the stack config does not set it.
 	AdminTenantId *string `pulumi:"adminTenantId"`
+	// Send the credentials and every request over plain `http://` to a host that is not loopback. Off by default: plain http is refused for any host but 127.0.0.1, ::1 and localhost (the emulator), since the client secret and access tokens would travel in clear. Default `false`. Read from the environment variable `CDC_ALLOW_INSECURE_HTTP` when the stack config does not set it.
+	AllowInsecureHttp *bool `pulumi:"allowInsecureHttp"`
 	// Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
 	ApiUrl *string `pulumi:"apiUrl"`
 	// API client id, exchanged with `clientSecret` for an access token. Needed unless `accessToken` is set. Read from the environment variable `CDC_CLIENT_ID` when the stack config does not set it.
@@ -55,6 +57,8 @@ type providerArgs struct {
 	CreatedFrom *string `pulumi:"createdFrom"`
 	// Most API requests in flight at once for the whole run. The client starts at 16 and opens up while requests wait and the API keeps answering; each 429 halves it. Set 16 or less for a fixed limit. A whole number from 1 to 256. Default 64. Read from the environment variable `CDC_MAX_CONCURRENCY` when the stack config does not set it.
 	MaxConcurrency *int `pulumi:"maxConcurrency"`
+	// Longest API answer read, in MiB: a longer one fails its call (retried where the call is safe to repeat) without being read whole, so a broken answer cannot take the run's memory. Far above any real answer (a page of 100 connectors with every key set is about 0.5 MiB). A whole number from 1 to 4096. Default 32. Read from the environment variable `CDC_MAX_RESPONSE_MIB` when the stack config does not set it.
+	MaxResponseMiB *int `pulumi:"maxResponseMiB"`
 	// Retry budget of one resource operation, in seconds (a create with its lookups, lifecycle calls and baseline; an update; a delete): no retry starts once it is spent. A whole number from 1 to 86400. Default 300. Read from the environment variable `CDC_RESOURCE_TIMEOUT_SEC` when the stack config does not set it.
 	ResourceTimeoutSec *int `pulumi:"resourceTimeoutSec"`
 	// Longest `Retry-After` honoured on a 429, in milliseconds; a longer one is cut to this. A whole number from 0 to 600000. Default 30000. Read from the environment variable `CDC_RETRY_AFTER_MAX_MS` when the stack config does not set it.
@@ -75,6 +79,8 @@ type ProviderArgs struct {
 	AdminServiceId pulumi.StringPtrInput
 	// Admin scope, for a platform operator's credential: the tenant (24 lowercase hex characters) whose objects every request acts on, sent as the `X-Admin-Tenant-Id` header. Unset, the credential acts on its own tenant; any other credential is refused with a 403. Read from the environment variable `CDC_ADMIN_TENANT_ID` when the stack config does not set it.
 	AdminTenantId pulumi.StringPtrInput
+	// Send the credentials and every request over plain `http://` to a host that is not loopback. Off by default: plain http is refused for any host but 127.0.0.1, ::1 and localhost (the emulator), since the client secret and access tokens would travel in clear. Default `false`. Read from the environment variable `CDC_ALLOW_INSECURE_HTTP` when the stack config does not set it.
+	AllowInsecureHttp pulumi.BoolPtrInput
 	// Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
 	ApiUrl pulumi.StringPtrInput
 	// API client id, exchanged with `clientSecret` for an access token. Needed unless `accessToken` is set. Read from the environment variable `CDC_CLIENT_ID` when the stack config does not set it.
@@ -85,6 +91,8 @@ type ProviderArgs struct {
 	CreatedFrom pulumi.StringPtrInput
 	// Most API requests in flight at once for the whole run. The client starts at 16 and opens up while requests wait and the API keeps answering; each 429 halves it. Set 16 or less for a fixed limit. A whole number from 1 to 256. Default 64. Read from the environment variable `CDC_MAX_CONCURRENCY` when the stack config does not set it.
 	MaxConcurrency pulumi.IntPtrInput
+	// Longest API answer read, in MiB: a longer one fails its call (retried where the call is safe to repeat) without being read whole, so a broken answer cannot take the run's memory. Far above any real answer (a page of 100 connectors with every key set is about 0.5 MiB). A whole number from 1 to 4096. Default 32. Read from the environment variable `CDC_MAX_RESPONSE_MIB` when the stack config does not set it.
+	MaxResponseMiB pulumi.IntPtrInput
 	// Retry budget of one resource operation, in seconds (a create with its lookups, lifecycle calls and baseline; an update; a delete): no retry starts once it is spent. A whole number from 1 to 86400. Default 300. Read from the environment variable `CDC_RESOURCE_TIMEOUT_SEC` when the stack config does not set it.
 	ResourceTimeoutSec pulumi.IntPtrInput
 	// Longest `Retry-After` honoured on a 429, in milliseconds; a longer one is cut to this. A whole number from 0 to 600000. Default 30000. Read from the environment variable `CDC_RETRY_AFTER_MAX_MS` when the stack config does not set it.

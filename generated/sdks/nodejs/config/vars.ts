@@ -41,6 +41,17 @@ Object.defineProperty(exports, "adminTenantId", {
 });
 
 /**
+ * Send the credentials and every request over plain `http://` to a host that is not loopback. Off by default: plain http is refused for any host but 127.0.0.1, ::1 and localhost (the emulator), since the client secret and access tokens would travel in clear. Default `false`. Read from the environment variable `CDC_ALLOW_INSECURE_HTTP` when the stack config does not set it.
+ */
+export declare const allowInsecureHttp: boolean | undefined;
+Object.defineProperty(exports, "allowInsecureHttp", {
+    get() {
+        return __config.getObject<boolean>("allowInsecureHttp");
+    },
+    enumerable: true,
+});
+
+/**
  * Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
  */
 export declare const apiUrl: string | undefined;
@@ -91,6 +102,17 @@ export declare const maxConcurrency: number | undefined;
 Object.defineProperty(exports, "maxConcurrency", {
     get() {
         return __config.getObject<number>("maxConcurrency");
+    },
+    enumerable: true,
+});
+
+/**
+ * Longest API answer read, in MiB: a longer one fails its call (retried where the call is safe to repeat) without being read whole, so a broken answer cannot take the run's memory. Far above any real answer (a page of 100 connectors with every key set is about 0.5 MiB). A whole number from 1 to 4096. Default 32. Read from the environment variable `CDC_MAX_RESPONSE_MIB` when the stack config does not set it.
+ */
+export declare const maxResponseMiB: number | undefined;
+Object.defineProperty(exports, "maxResponseMiB", {
+    get() {
+        return __config.getObject<number>("maxResponseMiB");
     },
     enumerable: true,
 });

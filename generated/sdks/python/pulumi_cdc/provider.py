@@ -22,11 +22,13 @@ class ProviderArgs:
                  access_token: pulumi.Input[Optional[_builtins.str]] = None,
                  admin_service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  admin_tenant_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  client_id: pulumi.Input[Optional[_builtins.str]] = None,
                  client_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  created_from: pulumi.Input[Optional[_builtins.str]] = None,
                  max_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 max_response_mi_b: pulumi.Input[Optional[_builtins.int]] = None,
                  resource_timeout_sec: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_after_max_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_attempts: pulumi.Input[Optional[_builtins.int]] = None,
@@ -38,11 +40,13 @@ class ProviderArgs:
         :param pulumi.Input[_builtins.str] access_token: A ready access token, used as is instead of `clientId` and `clientSecret` (never refreshed). Read from the environment variable `CDC_ACCESS_TOKEN` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] admin_service_id: Admin scope: the service of `adminTenantId` (24 lowercase hex characters), sent as the `X-Admin-Service-Id` header. Only with `adminTenantId`: the API ignores it on its own, so it is refused without one. Needed only for a tenant with several services. Read from the environment variable `CDC_ADMIN_SERVICE_ID` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] admin_tenant_id: Admin scope, for a platform operator's credential: the tenant (24 lowercase hex characters) whose objects every request acts on, sent as the `X-Admin-Tenant-Id` header. Unset, the credential acts on its own tenant; any other credential is refused with a 403. Read from the environment variable `CDC_ADMIN_TENANT_ID` when the stack config does not set it.
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: Send the credentials and every request over plain `http://` to a host that is not loopback. Off by default: plain http is refused for any host but 127.0.0.1, ::1 and localhost (the emulator), since the client secret and access tokens would travel in clear. Default `false`. Read from the environment variable `CDC_ALLOW_INSECURE_HTTP` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] api_url: Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] client_id: API client id, exchanged with `clientSecret` for an access token. Needed unless `accessToken` is set. Read from the environment variable `CDC_CLIENT_ID` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] client_secret: API client secret, exchanged with `clientId` for an access token: set it with `pulumi config set --secret cdc:clientSecret ...`. Read from the environment variable `CDC_CLIENT_SECRET` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] created_from: The `created_from` value stamped on every create: `terraform` is the API's infrastructure-as-code value. Set another only when the API accepts it. Default `terraform`. Read from the environment variable `CDC_CREATED_FROM` when the stack config does not set it.
         :param pulumi.Input[_builtins.int] max_concurrency: Most API requests in flight at once for the whole run. The client starts at 16 and opens up while requests wait and the API keeps answering; each 429 halves it. Set 16 or less for a fixed limit. A whole number from 1 to 256. Default 64. Read from the environment variable `CDC_MAX_CONCURRENCY` when the stack config does not set it.
+        :param pulumi.Input[_builtins.int] max_response_mi_b: Longest API answer read, in MiB: a longer one fails its call (retried where the call is safe to repeat) without being read whole, so a broken answer cannot take the run's memory. Far above any real answer (a page of 100 connectors with every key set is about 0.5 MiB). A whole number from 1 to 4096. Default 32. Read from the environment variable `CDC_MAX_RESPONSE_MIB` when the stack config does not set it.
         :param pulumi.Input[_builtins.int] resource_timeout_sec: Retry budget of one resource operation, in seconds (a create with its lookups, lifecycle calls and baseline; an update; a delete): no retry starts once it is spent. A whole number from 1 to 86400. Default 300. Read from the environment variable `CDC_RESOURCE_TIMEOUT_SEC` when the stack config does not set it.
         :param pulumi.Input[_builtins.int] retry_after_max_ms: Longest `Retry-After` honoured on a 429, in milliseconds; a longer one is cut to this. A whole number from 0 to 600000. Default 30000. Read from the environment variable `CDC_RETRY_AFTER_MAX_MS` when the stack config does not set it.
         :param pulumi.Input[_builtins.int] retry_attempts: HTTP attempts per API call, the first included. A whole number from 1 to 50. Default 8. Read from the environment variable `CDC_RETRY_ATTEMPTS` when the stack config does not set it.
@@ -55,6 +59,8 @@ class ProviderArgs:
             pulumi.set(__self__, "admin_service_id", admin_service_id)
         if admin_tenant_id is not None:
             pulumi.set(__self__, "admin_tenant_id", admin_tenant_id)
+        if allow_insecure_http is not None:
+            pulumi.set(__self__, "allow_insecure_http", allow_insecure_http)
         if api_url is not None:
             pulumi.set(__self__, "api_url", api_url)
         if client_id is not None:
@@ -65,6 +71,8 @@ class ProviderArgs:
             pulumi.set(__self__, "created_from", created_from)
         if max_concurrency is not None:
             pulumi.set(__self__, "max_concurrency", max_concurrency)
+        if max_response_mi_b is not None:
+            pulumi.set(__self__, "max_response_mi_b", max_response_mi_b)
         if resource_timeout_sec is not None:
             pulumi.set(__self__, "resource_timeout_sec", resource_timeout_sec)
         if retry_after_max_ms is not None:
@@ -111,6 +119,18 @@ class ProviderArgs:
     @admin_tenant_id.setter
     def admin_tenant_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "admin_tenant_id", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowInsecureHttp")
+    def allow_insecure_http(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Send the credentials and every request over plain `http://` to a host that is not loopback. Off by default: plain http is refused for any host but 127.0.0.1, ::1 and localhost (the emulator), since the client secret and access tokens would travel in clear. Default `false`. Read from the environment variable `CDC_ALLOW_INSECURE_HTTP` when the stack config does not set it.
+        """
+        return pulumi.get(self, "allow_insecure_http")
+
+    @allow_insecure_http.setter
+    def allow_insecure_http(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_insecure_http", value)
 
     @_builtins.property
     @pulumi.getter(name="apiUrl")
@@ -171,6 +191,18 @@ class ProviderArgs:
     @max_concurrency.setter
     def max_concurrency(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "max_concurrency", value)
+
+    @_builtins.property
+    @pulumi.getter(name="maxResponseMiB")
+    def max_response_mi_b(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Longest API answer read, in MiB: a longer one fails its call (retried where the call is safe to repeat) without being read whole, so a broken answer cannot take the run's memory. Far above any real answer (a page of 100 connectors with every key set is about 0.5 MiB). A whole number from 1 to 4096. Default 32. Read from the environment variable `CDC_MAX_RESPONSE_MIB` when the stack config does not set it.
+        """
+        return pulumi.get(self, "max_response_mi_b")
+
+    @max_response_mi_b.setter
+    def max_response_mi_b(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "max_response_mi_b", value)
 
     @_builtins.property
     @pulumi.getter(name="resourceTimeoutSec")
@@ -242,11 +274,13 @@ class Provider(pulumi.ProviderResource):
                  access_token: pulumi.Input[Optional[_builtins.str]] = None,
                  admin_service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  admin_tenant_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  client_id: pulumi.Input[Optional[_builtins.str]] = None,
                  client_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  created_from: pulumi.Input[Optional[_builtins.str]] = None,
                  max_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 max_response_mi_b: pulumi.Input[Optional[_builtins.int]] = None,
                  resource_timeout_sec: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_after_max_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_attempts: pulumi.Input[Optional[_builtins.int]] = None,
@@ -261,11 +295,13 @@ class Provider(pulumi.ProviderResource):
         :param pulumi.Input[_builtins.str] access_token: A ready access token, used as is instead of `clientId` and `clientSecret` (never refreshed). Read from the environment variable `CDC_ACCESS_TOKEN` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] admin_service_id: Admin scope: the service of `adminTenantId` (24 lowercase hex characters), sent as the `X-Admin-Service-Id` header. Only with `adminTenantId`: the API ignores it on its own, so it is refused without one. Needed only for a tenant with several services. Read from the environment variable `CDC_ADMIN_SERVICE_ID` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] admin_tenant_id: Admin scope, for a platform operator's credential: the tenant (24 lowercase hex characters) whose objects every request acts on, sent as the `X-Admin-Tenant-Id` header. Unset, the credential acts on its own tenant; any other credential is refused with a 403. Read from the environment variable `CDC_ADMIN_TENANT_ID` when the stack config does not set it.
+        :param pulumi.Input[_builtins.bool] allow_insecure_http: Send the credentials and every request over plain `http://` to a host that is not loopback. Off by default: plain http is refused for any host but 127.0.0.1, ::1 and localhost (the emulator), since the client secret and access tokens would travel in clear. Default `false`. Read from the environment variable `CDC_ALLOW_INSECURE_HTTP` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] api_url: Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] client_id: API client id, exchanged with `clientSecret` for an access token. Needed unless `accessToken` is set. Read from the environment variable `CDC_CLIENT_ID` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] client_secret: API client secret, exchanged with `clientId` for an access token: set it with `pulumi config set --secret cdc:clientSecret ...`. Read from the environment variable `CDC_CLIENT_SECRET` when the stack config does not set it.
         :param pulumi.Input[_builtins.str] created_from: The `created_from` value stamped on every create: `terraform` is the API's infrastructure-as-code value. Set another only when the API accepts it. Default `terraform`. Read from the environment variable `CDC_CREATED_FROM` when the stack config does not set it.
         :param pulumi.Input[_builtins.int] max_concurrency: Most API requests in flight at once for the whole run. The client starts at 16 and opens up while requests wait and the API keeps answering; each 429 halves it. Set 16 or less for a fixed limit. A whole number from 1 to 256. Default 64. Read from the environment variable `CDC_MAX_CONCURRENCY` when the stack config does not set it.
+        :param pulumi.Input[_builtins.int] max_response_mi_b: Longest API answer read, in MiB: a longer one fails its call (retried where the call is safe to repeat) without being read whole, so a broken answer cannot take the run's memory. Far above any real answer (a page of 100 connectors with every key set is about 0.5 MiB). A whole number from 1 to 4096. Default 32. Read from the environment variable `CDC_MAX_RESPONSE_MIB` when the stack config does not set it.
         :param pulumi.Input[_builtins.int] resource_timeout_sec: Retry budget of one resource operation, in seconds (a create with its lookups, lifecycle calls and baseline; an update; a delete): no retry starts once it is spent. A whole number from 1 to 86400. Default 300. Read from the environment variable `CDC_RESOURCE_TIMEOUT_SEC` when the stack config does not set it.
         :param pulumi.Input[_builtins.int] retry_after_max_ms: Longest `Retry-After` honoured on a 429, in milliseconds; a longer one is cut to this. A whole number from 0 to 600000. Default 30000. Read from the environment variable `CDC_RETRY_AFTER_MAX_MS` when the stack config does not set it.
         :param pulumi.Input[_builtins.int] retry_attempts: HTTP attempts per API call, the first included. A whole number from 1 to 50. Default 8. Read from the environment variable `CDC_RETRY_ATTEMPTS` when the stack config does not set it.
@@ -299,11 +335,13 @@ class Provider(pulumi.ProviderResource):
                  access_token: pulumi.Input[Optional[_builtins.str]] = None,
                  admin_service_id: pulumi.Input[Optional[_builtins.str]] = None,
                  admin_tenant_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 allow_insecure_http: pulumi.Input[Optional[_builtins.bool]] = None,
                  api_url: pulumi.Input[Optional[_builtins.str]] = None,
                  client_id: pulumi.Input[Optional[_builtins.str]] = None,
                  client_secret: pulumi.Input[Optional[_builtins.str]] = None,
                  created_from: pulumi.Input[Optional[_builtins.str]] = None,
                  max_concurrency: pulumi.Input[Optional[_builtins.int]] = None,
+                 max_response_mi_b: pulumi.Input[Optional[_builtins.int]] = None,
                  resource_timeout_sec: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_after_max_ms: pulumi.Input[Optional[_builtins.int]] = None,
                  retry_attempts: pulumi.Input[Optional[_builtins.int]] = None,
@@ -321,11 +359,13 @@ class Provider(pulumi.ProviderResource):
             __props__.__dict__["access_token"] = None if access_token is None else pulumi.Output.secret(access_token)
             __props__.__dict__["admin_service_id"] = admin_service_id
             __props__.__dict__["admin_tenant_id"] = admin_tenant_id
+            __props__.__dict__["allow_insecure_http"] = pulumi.Output.from_input(allow_insecure_http).apply(pulumi.runtime.to_json) if allow_insecure_http is not None else None
             __props__.__dict__["api_url"] = api_url
             __props__.__dict__["client_id"] = client_id
             __props__.__dict__["client_secret"] = None if client_secret is None else pulumi.Output.secret(client_secret)
             __props__.__dict__["created_from"] = created_from
             __props__.__dict__["max_concurrency"] = pulumi.Output.from_input(max_concurrency).apply(pulumi.runtime.to_json) if max_concurrency is not None else None
+            __props__.__dict__["max_response_mi_b"] = pulumi.Output.from_input(max_response_mi_b).apply(pulumi.runtime.to_json) if max_response_mi_b is not None else None
             __props__.__dict__["resource_timeout_sec"] = pulumi.Output.from_input(resource_timeout_sec).apply(pulumi.runtime.to_json) if resource_timeout_sec is not None else None
             __props__.__dict__["retry_after_max_ms"] = pulumi.Output.from_input(retry_after_max_ms).apply(pulumi.runtime.to_json) if retry_after_max_ms is not None else None
             __props__.__dict__["retry_attempts"] = pulumi.Output.from_input(retry_attempts).apply(pulumi.runtime.to_json) if retry_attempts is not None else None

@@ -26,6 +26,11 @@ func GetAdminTenantId(ctx *pulumi.Context) string {
 	return config.Get(ctx, "cdc:adminTenantId")
 }
 
+// Send the credentials and every request over plain `http://` to a host that is not loopback. Off by default: plain http is refused for any host but 127.0.0.1, ::1 and localhost (the emulator), since the client secret and access tokens would travel in clear. Default `false`. Read from the environment variable `CDC_ALLOW_INSECURE_HTTP` when the stack config does not set it.
+func GetAllowInsecureHttp(ctx *pulumi.Context) bool {
+	return config.GetBool(ctx, "cdc:allowInsecureHttp")
+}
+
 // Base URL of the API, http or https, without credentials, query or fragment. Default `http://127.0.0.1:8787`. Read from the environment variable `CDC_API_URL` when the stack config does not set it.
 func GetApiUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "cdc:apiUrl")
@@ -49,6 +54,11 @@ func GetCreatedFrom(ctx *pulumi.Context) string {
 // Most API requests in flight at once for the whole run. The client starts at 16 and opens up while requests wait and the API keeps answering; each 429 halves it. Set 16 or less for a fixed limit. A whole number from 1 to 256. Default 64. Read from the environment variable `CDC_MAX_CONCURRENCY` when the stack config does not set it.
 func GetMaxConcurrency(ctx *pulumi.Context) int {
 	return config.GetInt(ctx, "cdc:maxConcurrency")
+}
+
+// Longest API answer read, in MiB: a longer one fails its call (retried where the call is safe to repeat) without being read whole, so a broken answer cannot take the run's memory. Far above any real answer (a page of 100 connectors with every key set is about 0.5 MiB). A whole number from 1 to 4096. Default 32. Read from the environment variable `CDC_MAX_RESPONSE_MIB` when the stack config does not set it.
+func GetMaxResponseMiB(ctx *pulumi.Context) int {
+	return config.GetInt(ctx, "cdc:maxResponseMiB")
 }
 
 // Retry budget of one resource operation, in seconds (a create with its lookups, lifecycle calls and baseline; an update; a delete): no retry starts once it is spent. A whole number from 1 to 86400. Default 300. Read from the environment variable `CDC_RESOURCE_TIMEOUT_SEC` when the stack config does not set it.
