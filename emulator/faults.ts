@@ -94,8 +94,20 @@ export const DEFAULT_FAULTS: FaultSettings = {
 
 /** The settings that are shares (0..1) of matched requests. */
 const SHARES = ["failRate", "dropRate", "lostResponseRate", "htmlRate", "truncatedRate", "wrongShapeRate", "oversizedRate"] as const;
+/** The `...Next` settings: counts of requests a fault takes whatever the shares. */
+const NEXTS = ["failNext", "loseNext", "htmlNext", "truncatedNext", "wrongShapeNext", "oversizedNext"] as const;
 /** The settings that count requests (non-negative integers). */
-const COUNTS = ["failNext", "loseNext", "htmlNext", "truncatedNext", "wrongShapeNext", "oversizedNext", "deleteDelayReads"] as const;
+const COUNTS = [...NEXTS, "deleteDelayReads"] as const;
+
+/**
+ * Every fault off: no share, count, latency or rate limit (seed, routes and delayed deletes are
+ * kept). What a test reads the API with when it judges a run, and sets again after one.
+ */
+export const FAULTS_OFF: Readonly<Partial<FaultSettings>> = Object.freeze({
+  latencyMs: 0,
+  rateLimit: 0,
+  ...Object.fromEntries([...SHARES, ...NEXTS].map((name) => [name, 0])),
+});
 
 /** How a handled request's 2xx answer is garbled (see FaultInjector.garble). */
 export type Garble = "truncated" | "wrongShape" | "oversized";
@@ -284,7 +296,7 @@ export class FaultInjector {
   }
 
   /** Takes one of a `...Next` count: true when there was one left. */
-  private takeNext(count: Exclude<(typeof COUNTS)[number], "deleteDelayReads">): boolean {
+  private takeNext(count: (typeof NEXTS)[number]): boolean {
     if (this.current[count] <= 0) return false;
     this.current[count]--;
     return true;

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmulator, type FaultSettings, type RunningEmulator } from "../../emulator/index.js";
+import { FAULTS_OFF, startEmulator, type FaultSettings, type RunningEmulator } from "../../emulator/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { yamlProgram, type YamlProgram } from "../support/yaml.js";
 
@@ -27,7 +27,7 @@ const NEXT = { html: "htmlNext", truncated: "truncatedNext", wrongShape: "wrongS
 const GARBLES = Object.keys(RATE) as Garble[];
 /** The kinds each host meets on every GET; the two hosts together meet all four. */
 const EVERY_GET: Record<Host, Garble[]> = { plugin: ["html", "oversized"], dynamic: ["truncated", "wrongShape"] };
-const HEALTHY: Partial<FaultSettings> = { htmlRate: 0, truncatedRate: 0, wrongShapeRate: 0, oversizedRate: 0, htmlNext: 0, truncatedNext: 0, wrongShapeNext: 0, oversizedNext: 0, routes: ["/"], methods: [] };
+const HEALTHY: Partial<FaultSettings> = { ...FAULTS_OFF, routes: ["/"], methods: [] };
 const READS = { methods: ["GET"] };
 
 interface Held {

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { WRITES, startEmulator, type RunningEmulator } from "../../../emulator/index.js";
+import { FAULTS_OFF, WRITES, startEmulator, type RunningEmulator } from "../../../emulator/index.js";
 import { call, expectDetail, manualClock, tokenFor } from "./helpers.js";
 
 const clock = manualClock();
@@ -11,32 +11,20 @@ beforeAll(async () => {
   token = (await tokenFor(emu)).accessToken;
 });
 afterEach(() => {
-  emu.setFaults({ ...NO_FAULTS, routes: ["/"] });
+  emu.setFaults({ ...FAULTS_OFF, routes: ["/"] });
 });
 afterAll(async () => {
   await emu?.stop();
 });
 
-const NO_FAULTS = { latencyMs: 0, rateLimit: 0, failRate: 0, dropRate: 0, lostResponseRate: 0, htmlRate: 0, truncatedRate: 0, wrongShapeRate: 0, oversizedRate: 0 };
 const get = (path: string, em: RunningEmulator = emu, tok: string | null = token) => call(em.url, "GET", path, { token: tok });
 
 describe("fault injection", () => {
   it("is off by default", async () => {
     const fresh = await startEmulator({ port: 0 });
     try {
-      expect(fresh.getFaults()).toEqual({
-        ...NO_FAULTS,
-        oversizedBytes: 64 * 1024 * 1024 + 1,
-        seed: undefined,
-        routes: ["/"],
-        failNext: 0,
-        loseNext: 0,
-        htmlNext: 0,
-        truncatedNext: 0,
-        wrongShapeNext: 0,
-        oversizedNext: 0,
-        deleteDelayReads: 0,
-      });
+      expect(fresh.getFaults()).toEqual({ ...FAULTS_OFF, oversizedBytes: 64 * 1024 * 1024 + 1, seed: undefined, routes: ["/"], deleteDelayReads: 0 });
+      expect(FAULTS_OFF).toMatchObject({ failRate: 0, dropRate: 0, lostResponseRate: 0, htmlRate: 0, truncatedRate: 0, wrongShapeRate: 0, oversizedRate: 0, failNext: 0, loseNext: 0, htmlNext: 0, truncatedNext: 0, wrongShapeNext: 0, oversizedNext: 0 });
       const t = (await tokenFor(fresh)).accessToken;
       for (let i = 0; i < 20; i += 1) expect((await get("/sources", fresh, t)).status).toBe(200);
       expect(fresh.stats().faults).toEqual({ delayed: 0, rateLimited: 0, failed: 0, dropped: 0, lost: 0, html: 0, truncated: 0, wrongShape: 0, oversized: 0 });
@@ -249,7 +237,7 @@ describe("garbled answers", () => {
     fresh = await startEmulator({ port: 0 });
     t = (await tokenFor(fresh)).accessToken;
   });
-  afterEach(() => fresh.setFaults({ ...NO_FAULTS, htmlNext: 0, truncatedNext: 0, wrongShapeNext: 0, oversizedNext: 0, routes: ["/"] }));
+  afterEach(() => fresh.setFaults({ ...FAULTS_OFF, routes: ["/"] }));
   afterAll(async () => {
     await fresh?.stop();
   });
@@ -366,7 +354,7 @@ describe("garbled answers", () => {
     ] as const;
     for (const [setting, counter] of kinds) {
       for (let seed = 0; seed < 10; seed += 1) {
-        fresh.setFaults({ ...NO_FAULTS, seed, [setting]: 0.25, oversizedBytes: 4096, routes: ["/tags"] });
+        fresh.setFaults({ ...FAULTS_OFF, seed, [setting]: 0.25, oversizedBytes: 4096, routes: ["/tags"] });
         const before = fresh.stats().faults[counter];
         for (let i = 0; i < 4; i += 1) await get("/tags", fresh, t);
         expect(fresh.stats().faults[counter] - before, `${setting}, seed ${seed}`).toBeGreaterThan(0);
