@@ -30,6 +30,11 @@ Options:
   --fail-rate <0..1>         share of requests answered 503 (default 0)
   --drop-rate <0..1>         share of connections dropped without a response (default 0)
   --lost-response-rate <0..1> share of writes handled, then answered by a dropped connection (default 0)
+  --html-rate <0..1>         share of requests a load balancer answers: 200, an HTML page, unhandled (default 0)
+  --truncated-rate <0..1>    share of 2xx answers cut off halfway, the request handled (default 0)
+  --wrong-shape-rate <0..1>  share of 2xx answers replaced by JSON of another shape, the request handled (default 0)
+  --oversized-rate <0..1>    share of 2xx answers to reads replaced by an oversized JSON body (default 0)
+  --oversized-bytes <n>      length of an oversized body (default 67108865, 64 MiB + 1)
   --fault-routes <prefixes>  comma-separated path prefixes faults apply to (default /)
   --help                     show this help
 `;
@@ -44,6 +49,17 @@ function number(name: string, raw: string | undefined, check: (n: number) => boo
 }
 
 const isInt = (n: number) => Number.isInteger(n);
+
+/** The flags of the fault shares, each with its setting and the words the start-up line uses. */
+const SHARE_FLAGS = [
+  ["fail-rate", "failRate", "fail rate"],
+  ["drop-rate", "dropRate", "drop rate"],
+  ["lost-response-rate", "lostResponseRate", "lost response rate"],
+  ["html-rate", "htmlRate", "html rate"],
+  ["truncated-rate", "truncatedRate", "truncated rate"],
+  ["wrong-shape-rate", "wrongShapeRate", "wrong shape rate"],
+  ["oversized-rate", "oversizedRate", "oversized rate"],
+] as const;
 
 export function parseCliArgs(argv: string[]): { help: true } | { help: false; options: Partial<EmulatorOptions> } {
   let values: Record<string, string | string[] | boolean | undefined>;
@@ -68,6 +84,11 @@ export function parseCliArgs(argv: string[]): { help: true } | { help: false; op
         "fail-rate": { type: "string" },
         "drop-rate": { type: "string" },
         "lost-response-rate": { type: "string" },
+        "html-rate": { type: "string" },
+        "truncated-rate": { type: "string" },
+        "wrong-shape-rate": { type: "string" },
+        "oversized-rate": { type: "string" },
+        "oversized-bytes": { type: "string" },
         "fault-routes": { type: "string" },
         help: { type: "boolean" },
       },
@@ -88,12 +109,12 @@ export function parseCliArgs(argv: string[]): { help: true } | { help: false; op
   if (latency !== undefined) faults.latencyMs = latency;
   const rate = number("rate-limit", str("rate-limit"), (n) => n >= 0, "a non-negative number");
   if (rate !== undefined) faults.rateLimit = rate;
-  const fail = number("fail-rate", str("fail-rate"), (n) => n >= 0 && n <= 1, "between 0 and 1");
-  if (fail !== undefined) faults.failRate = fail;
-  const drop = number("drop-rate", str("drop-rate"), (n) => n >= 0 && n <= 1, "between 0 and 1");
-  if (drop !== undefined) faults.dropRate = drop;
-  const lost = number("lost-response-rate", str("lost-response-rate"), (n) => n >= 0 && n <= 1, "between 0 and 1");
-  if (lost !== undefined) faults.lostResponseRate = lost;
+  for (const [flag, setting] of SHARE_FLAGS) {
+    const share = number(flag, str(flag), (n) => n >= 0 && n <= 1, "between 0 and 1");
+    if (share !== undefined) faults[setting] = share;
+  }
+  const oversizedBytes = number("oversized-bytes", str("oversized-bytes"), (n) => isInt(n) && n >= 4, "an integer of at least 4");
+  if (oversizedBytes !== undefined) faults.oversizedBytes = oversizedBytes;
   const routes = str("fault-routes");
   if (routes !== undefined) {
     faults.routes = routes.split(",").map((r) => r.trim()).filter(Boolean);
@@ -130,9 +151,8 @@ export function describeFaults(faults: Partial<FaultSettings>): string {
   const parts: string[] = [];
   if (faults.latencyMs) parts.push(`latency ${faults.latencyMs} ms`);
   if (faults.rateLimit) parts.push(`rate limit ${faults.rateLimit}/s`);
-  if (faults.failRate) parts.push(`fail rate ${faults.failRate}`);
-  if (faults.dropRate) parts.push(`drop rate ${faults.dropRate}`);
-  if (faults.lostResponseRate) parts.push(`lost response rate ${faults.lostResponseRate}`);
+  for (const [, setting, words] of SHARE_FLAGS) if (faults[setting]) parts.push(`${words} ${faults[setting]}`);
+  if (faults.oversizedRate && faults.oversizedBytes) parts.push(`oversized bodies of ${faults.oversizedBytes} bytes`);
   if (parts.length === 0) return "off";
   if (faults.seed !== undefined) parts.push(`seed ${faults.seed}`);
   if (faults.routes) parts.push(`routes ${faults.routes.join(",") || "(none)"}`);

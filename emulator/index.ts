@@ -115,7 +115,7 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
 
 export type { EmulatorOptions, TenantSeed } from "./options.js";
 export { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_PORT, DEFAULT_TOKEN_TTL_SECONDS } from "./options.js";
-export type { FaultSettings } from "./faults.js";
+export { FAULTS_OFF, type FaultSettings } from "./faults.js";
 export { WRITES, type RequestHold } from "./holds.js";
 export type { BindingGathering } from "./binding-writes.js";
 export type { EmulatorStats } from "./stats.js";

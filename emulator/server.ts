@@ -3,6 +3,7 @@ import fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { actingTenant } from "./admin-scope.js";
 import type { EmulatorContext } from "./context.js";
 import { ApiError, forbidden } from "./errors.js";
+import { answerMaintenancePage, garbledAnswer } from "./garble.js";
 import { registerAgentRoutes } from "./routes/agents.js";
 import { registerAuthRoutes } from "./routes/auth.js";
 import { registerConnectorRoutes } from "./routes/connectors.js";
@@ -142,7 +143,10 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     if (responsesToLose.has(request)) {
       ctx.stats.faults.lost += 1;
       request.raw.socket.destroy();
+      return payload;
     }
+    // Garbled after the store and the holds saw it: the request took effect, only its answer is lost to the client.
+    if (garbleable.has(request) && reply.statusCode >= 200 && reply.statusCode < 300) return garbledAnswer(ctx, request.method, reply, payload);
     return payload;
   });
 
@@ -212,12 +216,19 @@ async function injectFaults(ctx: EmulatorContext, request: FastifyRequest, reply
     case "fail":
       stats.faults.failed += 1;
       throw new ApiError(503, "503 Service Unavailable: the service is temporarily unavailable, try again");
+    case "html":
+      stats.faults.html += 1;
+      answerMaintenancePage(reply, request.id);
+      return;
     case "none":
       // Only writes: a read whose answer is lost is just a dropped connection.
       if (request.method !== "GET" && faults.loseResponse()) responsesToLose.add(request);
+      garbleable.add(request);
       return;
   }
 }
 
 /** Requests handled normally whose response is then withheld (see FaultInjector.loseResponse). */
 const responsesToLose = new WeakSet<FastifyRequest>();
+/** Requests that met no fault on the way in: their 2xx answer may be garbled on the way out (FaultInjector.garble). */
+const garbleable = new WeakSet<FastifyRequest>();

@@ -12,8 +12,21 @@ export interface EmulatorStats {
   tokenRequests: { accessToken: number; refresh: number };
   /** Token pairs actually issued by those routes. */
   tokensIssued: { accessToken: number; refresh: number };
-  /** Faults injected. */
-  faults: { delayed: number; rateLimited: number; failed: number; dropped: number; lost: number };
+  /**
+   * Faults injected. The garbled answers: `html` (a load balancer's page, unhandled), `truncated`
+   * (a body cut off), `wrongShape` (JSON of another shape), `oversized` (a body over any bound).
+   */
+  faults: {
+    delayed: number;
+    rateLimited: number;
+    failed: number;
+    dropped: number;
+    lost: number;
+    html: number;
+    truncated: number;
+    wrongShape: number;
+    oversized: number;
+  };
 }
 
 export function emptyStats(): EmulatorStats {
@@ -22,7 +35,7 @@ export function emptyStats(): EmulatorStats {
     requests: {},
     tokenRequests: { accessToken: 0, refresh: 0 },
     tokensIssued: { accessToken: 0, refresh: 0 },
-    faults: { delayed: 0, rateLimited: 0, failed: 0, dropped: 0, lost: 0 },
+    faults: { delayed: 0, rateLimited: 0, failed: 0, dropped: 0, lost: 0, html: 0, truncated: 0, wrongShape: 0, oversized: 0 },
   };
 }
 

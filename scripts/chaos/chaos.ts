@@ -3,7 +3,8 @@
  * sources, a MySQL source, Snowflake, ClickHouse and S3 destinations, a tag, a client
  * credential) deployed and destroyed against the emulator under the fault mix of issue 8
  * (20% 503s, 2% dropped connections, 5% lost answers, 40 requests/s rate limit, 10 ms
- * latency), once per seed. For each seed it prints how many `pulumi up` / `pulumi destroy`
+ * latency) and the garbled answers of issue 49 (2% each: an HTML page, a body cut off, another
+ * shape, an oversized body to a read), once per seed. For each seed it prints how many `pulumi up` / `pulumi destroy`
  * runs it took to converge, orphans and duplicates left in the API, the requests the API
  * received and the faults the run met (each one retried or recovered by the provider).
  *
@@ -13,8 +14,9 @@ import { cp, mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { startEmulator, type EmulatorStats, type RunningEmulator } from "../../dist/emulator/index.js";
-import { CdcClient, clientCredentialSchema, destinationConnectorSchema, sourceConnectorSchema, tagSchema } from "../../dist/provider/client/index.js";
+import { FAULTS_OFF, startEmulator, type EmulatorStats, type RunningEmulator } from "../../dist/emulator/index.js";
+import { CdcClient, clientCredentialSchema, destinationConnectorSchema, sourceConnectorSchema } from "../../dist/provider/client/index.js";
+import { listTags } from "../../dist/provider/lookup.js";
 import { ENGINE_FLAGS, run, type Ran } from "../lib/process";
 import { privateStackEnv } from "../lib/stack-env";
 
@@ -23,7 +25,18 @@ const PROGRAM = join(ROOT, "test", "e2e", "fixtures", "chaos");
 /** A run that has not converged after this many `pulumi up` (or destroy) runs is reported as not converging. */
 const MAX_RUNS = 3;
 const RUN_TIMEOUT_MS = 20 * 60_000;
-const FAULTS = { failRate: 0.2, dropRate: 0.02, lostResponseRate: 0.05, rateLimit: 40, latencyMs: 10, routes: ["/"] };
+const FAULTS = {
+  failRate: 0.2,
+  dropRate: 0.02,
+  lostResponseRate: 0.05,
+  htmlRate: 0.02,
+  truncatedRate: 0.02,
+  wrongShapeRate: 0.02,
+  oversizedRate: 0.02,
+  rateLimit: 40,
+  latencyMs: 10,
+  routes: ["/"],
+};
 
 interface Options {
   seeds: number[];
@@ -68,13 +81,12 @@ interface Census {
 /** Every object of this run's prefix in the API, read with faults off. */
 async function census(emulator: RunningEmulator, web: CdcClient, prefix: string): Promise<Census> {
   const saved = emulator.getFaults();
-  emulator.setFaults({ failRate: 0, dropRate: 0, lostResponseRate: 0, rateLimit: 0, latencyMs: 0 });
+  emulator.setFaults(FAULTS_OFF);
   try {
     const mine = (n: string | null | undefined) => typeof n === "string" && n.startsWith(`${prefix}-`);
     const sources = (await web.listAll("/sources", {}, sourceConnectorSchema)).filter((s) => mine(s.name));
     const destinations = (await web.listAll("/destinations", {}, destinationConnectorSchema)).filter((d) => mine(d.name));
-    const body = (await web.get("/tags", { query: { page_size: 100 } })) as { result?: unknown[] } | unknown[];
-    const tags = (Array.isArray(body) ? body : (body.result ?? [])).map((t) => tagSchema.parse(t)).filter((t) => mine(t.name));
+    const tags = (await listTags(web, {})).filter((t) => mine(t.name));
     const creds = (await web.get("/auth/client-credentials", { schema: clientCredentialSchema.array() })).filter((c) => c.description === `${prefix} reader`);
     const names = [...sources, ...destinations, ...tags].map((o) => o.name!);
     return {
@@ -167,11 +179,12 @@ async function runSeed(seed: number, sources: number): Promise<SeedResult> {
 }
 
 function table(results: SeedResult[]): string {
-  const head = "| seed | resources | `up` runs to converge | `destroy` runs | orphans | duplicates | left after destroy | API requests | faults met (503 / dropped / lost / 429) | seconds |";
-  const rule = "|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|";
+  const head =
+    "| seed | resources | `up` runs to converge | `destroy` runs | orphans | duplicates | left after destroy | API requests | faults met (503 / dropped / lost / 429) | garbled (HTML / cut off / shape / oversized) | seconds |";
+  const rule = "|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|";
   const rows = results.map(
     (r) =>
-      `| ${r.seed} | ${r.resources} | ${r.upRuns ?? `> ${MAX_RUNS}`} | ${r.destroyRuns ?? `> ${MAX_RUNS}`} | ${r.orphans} | ${r.duplicates} | ${r.leftAfterDestroy} | ${r.requests} | ${r.faults.failed} / ${r.faults.dropped} / ${r.faults.lost} / ${r.faults.rateLimited} | ${r.seconds} |`,
+      `| ${r.seed} | ${r.resources} | ${r.upRuns ?? `> ${MAX_RUNS}`} | ${r.destroyRuns ?? `> ${MAX_RUNS}`} | ${r.orphans} | ${r.duplicates} | ${r.leftAfterDestroy} | ${r.requests} | ${r.faults.failed} / ${r.faults.dropped} / ${r.faults.lost} / ${r.faults.rateLimited} | ${r.faults.html} / ${r.faults.truncated} / ${r.faults.wrongShape} / ${r.faults.oversized} | ${r.seconds} |`,
   );
   return [head, rule, ...rows].join("\n");
 }

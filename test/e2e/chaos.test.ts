@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { startEmulator, type FaultSettings, type RunningEmulator } from "../../emulator/index.js";
+import { FAULTS_OFF, startEmulator, type FaultSettings, type RunningEmulator } from "../../emulator/index.js";
 import { clientCredentialSchema, destinationConnectorSchema, sourceConnectorSchema, tagSchema } from "../../provider/client/index.js";
 import { ENGINE_TIMEOUT_MS, TestStack } from "../support/pulumi.js";
 import { pathWithPythonHost, pulumiRequirement, pythonSdkCopy, pythonToolchain, type PythonToolchain } from "../support/python.js";
@@ -96,18 +96,31 @@ function program(host: Host, prefix: string): { dir: string; project: string; pa
 // run to run, so the first writes' answers are lost for certain (loseNext) on top of the rates:
 // every run meets lost answers, whatever the order. The 503s are certain too: after each
 // setFaults the emulator fails one of the first ceil(1/failRate) = 5 requests that reach the
-// fail decision (emulator/README.md, "Faults"), and every up below makes more than five.
+// fail decision (emulator/README.md, "Faults"), and every up below makes more than five. The
+// garbled answers of issue 49 (an HTML page, a body cut off, another shape, an oversized body: 200s
+// that are not the API's) come at their shares too; an up of these 20 resources makes fewer
+// decisions of them (about 60 requests) than their guarantee needs (ceil(1/0.03) = 34 each), so
+// the first of each is certain by count (the ...Next settings), wherever the engine's order puts it.
 const FAULT_MIX: Partial<FaultSettings> = {
   failRate: 0.2,
   dropRate: 0.02,
   lostResponseRate: 0.05,
+  htmlRate: 0.03,
+  truncatedRate: 0.03,
+  wrongShapeRate: 0.03,
+  oversizedRate: 0.05,
   rateLimit: 40,
   latencyMs: 10,
   seed: 20261122,
   routes: ["/"],
   loseNext: 3,
+  htmlNext: 1,
+  truncatedNext: 1,
+  wrongShapeNext: 1,
+  oversizedNext: 1,
 };
-const NO_FAULTS: Partial<FaultSettings> = { failRate: 0, dropRate: 0, lostResponseRate: 0, rateLimit: 0, latencyMs: 0, routes: ["/"], loseNext: 0, failNext: 0 };
+const NO_FAULTS: Partial<FaultSettings> = { ...FAULTS_OFF, routes: ["/"] };
+const GARBLED = ["html", "truncated", "wrongShape", "oversized"] as const;
 
 interface ApiObjects {
   sources: Array<{ id: string; name: string }>;
@@ -213,9 +226,10 @@ describe.each(HOSTS)("a stack of 20 resources against an API with bad minutes (%
     // 20 resources and the stack itself.
     expect(up.stdout).toMatch(/\+ 21 created/);
     const faults = emulator.stats().faults;
-    // The faults really happened: failures and lost answers met this run.
+    // The faults really happened: failures, lost answers and every garbled answer met this run.
     expect(faults.failed).toBeGreaterThan(0);
     expect(faults.lost).toBeGreaterThanOrEqual(3);
+    for (const g of GARBLED) expect(faults[g], g).toBeGreaterThan(0);
     await expectConverged(emulator, web, stack, prefix);
 
     await stack.preview(["--expect-no-changes"]);
@@ -318,7 +332,9 @@ describe("a Python stack's pulumi up, under faults, killed with -9 halfway", { t
     emulator.resetStats();
     const up = await stack.up();
     expect(up.output, `recover said:\n${recovered.output}`).not.toMatch(/\b409\b|already exists/);
-    expect(emulator.stats().faults.failed).toBeGreaterThan(0);
+    const met = emulator.stats().faults;
+    expect(met.failed).toBeGreaterThan(0);
+    for (const g of GARBLED) expect(met[g], g).toBeGreaterThan(0);
     await expectConverged(emulator, web, stack, prefix);
     // The program's own view: its outputs are the ids of the objects in the API.
     const api = await apiObjects(emulator, web, prefix);

@@ -9,7 +9,7 @@ import { cp, mkdtemp, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { WRITES, startEmulator, type FaultSettings, type RunningEmulator } from "../../../dist/emulator/index.js";
+import { FAULTS_OFF, WRITES, startEmulator, type FaultSettings, type RunningEmulator } from "../../../dist/emulator/index.js";
 import {
   agentSchema,
   CdcClient,
@@ -43,10 +43,27 @@ export type Kill = "up" | "destroy" | "replace";
 /**
  * The fault mix of the API's bad minutes, seeded: the same seed gives the same fault decisions,
  * so a failing point can be replayed (the engine's concurrency may still order requests anew).
+ * With the garbled answers of issue 49: 200s that are not the API's (an HTML page, a body cut off,
+ * JSON of another shape, an oversized body to a read).
  */
 export function faultMix(seed: number): Partial<FaultSettings> {
-  return { failRate: 0.1, dropRate: 0.01, lostResponseRate: 0.03, rateLimit: 40, latencyMs: 5, seed, routes: ["/"] };
+  return {
+    failRate: 0.1,
+    dropRate: 0.01,
+    lostResponseRate: 0.03,
+    htmlRate: 0.02,
+    truncatedRate: 0.02,
+    wrongShapeRate: 0.02,
+    oversizedRate: 0.02,
+    rateLimit: 40,
+    latencyMs: 5,
+    seed,
+    routes: ["/"],
+  };
 }
+
+/** The faults the API injected, as stats().faults counts them. */
+export type FaultsMet = ReturnType<RunningEmulator["stats"]>["faults"];
 
 /** One stack of the sweep's program on one host and checkpoint mode, against its own emulator. */
 export class SweepStack {
@@ -162,7 +179,7 @@ function tail(output: string, lines = 40): string {
 /** Everything of the prefix in the API, read with the faults off (the census is the judge, not a client under test). */
 export async function census(s: SweepStack) {
   const faults = s.emulator.getFaults();
-  s.emulator.setFaults({ failRate: 0, dropRate: 0, lostResponseRate: 0, rateLimit: 0, latencyMs: 0, failNext: 0, loseNext: 0 });
+  s.emulator.setFaults(FAULTS_OFF);
   try {
     const api = s.web;
     const mine = (name: string | null | undefined) => typeof name === "string" && name.startsWith(`${s.prefix}-`);
@@ -277,6 +294,8 @@ export interface PointResult {
   reached: boolean;
   failures: string[];
   seconds: number;
+  /** The faults the point met: its killed run, recover and the plain run after (none when it was not run). */
+  faults?: FaultsMet;
 }
 
 /**
@@ -286,7 +305,12 @@ export interface PointResult {
  */
 export async function killAndRecover(s: SweepStack, kill: Kill, k: number): Promise<PointResult> {
   const started = Date.now();
-  const result = (reached: boolean, failures: string[]): PointResult => ({ host: s.host, mode: s.mode, kill, k, reached, failures, seconds: Math.round((Date.now() - started) / 1000) });
+  const before = s.emulator.stats().faults;
+  const result = (reached: boolean, failures: string[]): PointResult => {
+    const after = s.emulator.stats().faults;
+    const faults = Object.fromEntries(Object.entries(after).map(([name, n]) => [name, n - before[name as keyof FaultsMet]])) as FaultsMet;
+    return { host: s.host, mode: s.mode, kill, k, reached, failures, seconds: Math.round((Date.now() - started) / 1000), faults };
+  };
   if (kill === "replace") await s.nextGeneration();
   const reached = await s.killAfter(kill === "destroy" ? "destroy" : "up", k);
   const recovered = await s.cli(["recover", "--yes"]);

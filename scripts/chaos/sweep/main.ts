@@ -8,14 +8,15 @@
  * up and a destroy of the sweep's program (every kind, 41 resources). Then each point kills a
  * run with -9 right after its k-th write (k spread over the whole run), runs `pulumi-cdc recover
  * --yes` and one plain `pulumi up` (or `destroy`), and checks the invariants against the emulator
- * (core.ts). The API has bad minutes throughout (a seeded fault mix; the seed is printed, and
- * `--seed` replays it). One line per point, then a summary; exits 1 when any point failed.
+ * (core.ts). The API has bad minutes throughout (a seeded fault mix, garbled answers among them;
+ * the seed is printed, and `--seed` replays it). One line per point, then a summary that counts
+ * the faults met by kind; exits 1 when any point failed.
  */
 import { randomInt } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { faultMix, killAndRecover, spread, SweepStack, type Host, type Mode, type PointResult } from "./core";
+import { faultMix, killAndRecover, spread, SweepStack, type FaultsMet, type Host, type Mode, type PointResult } from "./core";
 
 const ROOT = resolve(__dirname, "..", "..", "..");
 
@@ -66,6 +67,22 @@ function line(r: PointResult, total: number): string {
   const what = `${r.host.padEnd(7)} ${r.mode.padEnd(7)} ${r.kill.padEnd(7)} after write ${String(r.k).padStart(3)}/${total}`;
   if (!r.reached) return `${what}: FAIL, the run ended before its ${r.k}th write (${r.seconds} s)`;
   return r.failures.length === 0 ? `${what}: ok (${r.seconds} s)` : `${what}: FAIL (${r.seconds} s)\n${r.failures.map((f) => `    ${f.split("\n").join("\n    ")}`).join("\n")}`;
+}
+
+/** What the fault mix did over the whole sweep, every kind named (the garbled answers of issue 49 among them). */
+function faultsMet(results: PointResult[]): string {
+  const names: Array<[keyof FaultsMet, string]> = [
+    ["failed", "503"],
+    ["dropped", "dropped"],
+    ["lost", "lost answer"],
+    ["rateLimited", "429"],
+    ["html", "HTML page"],
+    ["truncated", "cut off"],
+    ["wrongShape", "other shape"],
+    ["oversized", "oversized"],
+  ];
+  const total = (name: keyof FaultsMet) => results.reduce((n, r) => n + (r.faults?.[name] ?? 0), 0);
+  return `faults met: ${names.map(([name, words]) => `${words} ×${total(name)}`).join(", ")}`;
 }
 
 /** The writes of an up, a replacing up and a destroy of the program, counted on a clean API. */
@@ -125,7 +142,7 @@ async function main() {
   }
   const failed = results.filter((r) => !r.reached || r.failures.length > 0);
   const by = (kill: string) => results.filter((r) => r.kill === kill).length;
-  const summary = `sweep: ${results.length} points (${o.hosts.length} hosts × ${o.modes.length} checkpoint modes × ${by("up") / (o.hosts.length * o.modes.length)} up, ${by("destroy") / (o.hosts.length * o.modes.length)} destroy, ${by("replace") / (o.hosts.length * o.modes.length)} replace), failures ${failed.length}; ${o.faults ? `seed ${o.seed}` : "no faults"}; ${Math.round((Date.now() - started) / 60_000)} min`;
+  const summary = `sweep: ${results.length} points (${o.hosts.length} hosts × ${o.modes.length} checkpoint modes × ${by("up") / (o.hosts.length * o.modes.length)} up, ${by("destroy") / (o.hosts.length * o.modes.length)} destroy, ${by("replace") / (o.hosts.length * o.modes.length)} replace), failures ${failed.length}; ${o.faults ? `seed ${o.seed}; ${faultsMet(results)}` : "no faults"}; ${Math.round((Date.now() - started) / 60_000)} min`;
   say(summary);
   await mkdir(dirname(o.out), { recursive: true });
   await writeFile(o.out, `${JSON.stringify({ summary, seed: o.faults ? o.seed : null, results }, null, 2)}\n`);

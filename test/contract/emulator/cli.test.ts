@@ -122,8 +122,8 @@ describe("pulumi-cdc-emulator CLI", () => {
   });
 
   it("applies fault flags", async () => {
-    const started = await startCli(["--port", "0", "--fail-rate", "1", "--fault-routes", "/sources", "--seed", "3"]);
-    expect(started.stdout()).toMatch(/faults: .*fail rate 1/);
+    const started = await startCli(["--port", "0", "--fail-rate", "1", "--fault-routes", "/sources", "--seed", "3", "--wrong-shape-rate", "0.5"]);
+    expect(started.stdout()).toMatch(/faults: .*fail rate 1, wrong shape rate 0.5/);
     const token = await call(started.url, "POST", "/auth/access-token", { body: { client_id: "cdc-local", secret: "cdc-local-secret" } });
     expect(token.status).toBe(200);
     expect((await call(started.url, "GET", "/sources", { token: token.body.accessToken })).status).toBe(503);
@@ -133,7 +133,7 @@ describe("pulumi-cdc-emulator CLI", () => {
   });
 
   it("exits 2 with a message on bad flags", async () => {
-    for (const args of [["--fail-rate", "2"], ["--host", "0.0.0.0"], ["--port", "http"], ["--bogus"], ["--token-ttl", "0"], ["--fault-routes", "sources"]]) {
+    for (const args of [["--fail-rate", "2"], ["--html-rate", "-1"], ["--oversized-bytes", "3"], ["--host", "0.0.0.0"], ["--port", "http"], ["--bogus"], ["--token-ttl", "0"], ["--fault-routes", "sources"]]) {
       const proc = run(args);
       expect(await proc.exited, args.join(" ")).toBe(2);
       expect(proc.output().stderr).toMatch(/pulumi-cdc-emulator: /);
@@ -160,7 +160,8 @@ describe("CLI argument defaults", () => {
     const parsed = parseCliArgs([
       "--port", "0", "--host", "127.0.0.1", "--client-id", "a", "--client-secret", "b", "--token-ttl", "60",
       "--refresh-token-ttl", "600", "--state", "/tmp/s.json", "--seed", "9", "--latency-ms", "15", "--rate-limit", "2.5",
-      "--fail-rate", "0.1", "--drop-rate", "0.05", "--fault-routes", "/sources, /auth",
+      "--fail-rate", "0.1", "--drop-rate", "0.05", "--lost-response-rate", "0.02", "--html-rate", "0.03", "--truncated-rate", "0.04",
+      "--wrong-shape-rate", "0.06", "--oversized-rate", "0.07", "--oversized-bytes", "1024", "--fault-routes", "/sources, /auth",
     ]);
     expect(parsed).toEqual({
       help: false,
@@ -171,7 +172,20 @@ describe("CLI argument defaults", () => {
         tokenTtlSeconds: 60,
         refreshTokenTtlSeconds: 600,
         statePath: "/tmp/s.json",
-        faults: { seed: 9, latencyMs: 15, rateLimit: 2.5, failRate: 0.1, dropRate: 0.05, routes: ["/sources", "/auth"] },
+        faults: {
+          seed: 9,
+          latencyMs: 15,
+          rateLimit: 2.5,
+          failRate: 0.1,
+          dropRate: 0.05,
+          lostResponseRate: 0.02,
+          htmlRate: 0.03,
+          truncatedRate: 0.04,
+          wrongShapeRate: 0.06,
+          oversizedRate: 0.07,
+          oversizedBytes: 1024,
+          routes: ["/sources", "/auth"],
+        },
       },
     });
   });

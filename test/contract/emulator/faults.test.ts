@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { WRITES, startEmulator, type RunningEmulator } from "../../../emulator/index.js";
+import { FAULTS_OFF, WRITES, startEmulator, type RunningEmulator } from "../../../emulator/index.js";
 import { call, expectDetail, manualClock, tokenFor } from "./helpers.js";
 
 const clock = manualClock();
@@ -11,7 +11,7 @@ beforeAll(async () => {
   token = (await tokenFor(emu)).accessToken;
 });
 afterEach(() => {
-  emu.setFaults({ latencyMs: 0, rateLimit: 0, failRate: 0, dropRate: 0, lostResponseRate: 0, routes: ["/"] });
+  emu.setFaults({ ...FAULTS_OFF, routes: ["/"] });
 });
 afterAll(async () => {
   await emu?.stop();
@@ -23,10 +23,11 @@ describe("fault injection", () => {
   it("is off by default", async () => {
     const fresh = await startEmulator({ port: 0 });
     try {
-      expect(fresh.getFaults()).toEqual({ latencyMs: 0, rateLimit: 0, failRate: 0, dropRate: 0, lostResponseRate: 0, seed: undefined, routes: ["/"], failNext: 0, loseNext: 0, deleteDelayReads: 0 });
+      expect(fresh.getFaults()).toEqual({ ...FAULTS_OFF, oversizedBytes: 64 * 1024 * 1024 + 1, seed: undefined, routes: ["/"], deleteDelayReads: 0 });
+      expect(FAULTS_OFF).toMatchObject({ failRate: 0, dropRate: 0, lostResponseRate: 0, htmlRate: 0, truncatedRate: 0, wrongShapeRate: 0, oversizedRate: 0, failNext: 0, loseNext: 0, htmlNext: 0, truncatedNext: 0, wrongShapeNext: 0, oversizedNext: 0 });
       const t = (await tokenFor(fresh)).accessToken;
       for (let i = 0; i < 20; i += 1) expect((await get("/sources", fresh, t)).status).toBe(200);
-      expect(fresh.stats().faults).toEqual({ delayed: 0, rateLimited: 0, failed: 0, dropped: 0, lost: 0 });
+      expect(fresh.stats().faults).toEqual({ delayed: 0, rateLimited: 0, failed: 0, dropped: 0, lost: 0, html: 0, truncated: 0, wrongShape: 0, oversized: 0 });
     } finally {
       await fresh.stop();
     }
@@ -221,6 +222,152 @@ describe("fault injection", () => {
     expect(() => emu.setFaults({ routes: ["sources"] })).toThrow(RangeError);
     await expect(startEmulator({ port: 0, faults: { latencyMs: -5 } })).rejects.toThrow(RangeError);
     expect(emu.getFaults().failRate).toBe(0);
+  });
+});
+
+describe("garbled answers", () => {
+  const tag = (name: string) => ({ name, description: "", type: ["sources"] });
+  const post = (em: RunningEmulator, tok: string, name: string) => call(em.url, "POST", "/tags", { token: tok, body: tag(name) });
+  const names = async (em: RunningEmulator, tok: string, prefix: string) =>
+    ((await get(`/tags?tag_name=${prefix}`, em, tok)).body.tags as Array<{ name: string }>).map((t) => t.name).sort();
+  const notJson = (text: string) => expect(() => JSON.parse(text)).toThrow();
+  let fresh: RunningEmulator;
+  let t: string;
+  beforeAll(async () => {
+    fresh = await startEmulator({ port: 0 });
+    t = (await tokenFor(fresh)).accessToken;
+  });
+  afterEach(() => fresh.setFaults({ ...FAULTS_OFF, routes: ["/"] }));
+  afterAll(async () => {
+    await fresh?.stop();
+  });
+
+  it("html: a load balancer answers 200 with a maintenance page, and the request is never handled", async () => {
+    fresh.setFaults({ htmlRate: 1, routes: ["/tags"] });
+    const page = await post(fresh, t, "html-write");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.headers.get("x-request-id")).toBeTruthy();
+    expect(page.text).toMatch(/^<!DOCTYPE html>/);
+    // Before authentication, as the other faults: the page needs no token.
+    expect((await get("/tags", fresh, null)).text).toMatch(/maintenance/);
+    expect(fresh.stats().faults.html).toBe(2);
+    fresh.setFaults({ htmlRate: 0 });
+    expect(await names(fresh, t, "html-")).toEqual([]);
+    // A hold does not count it as answered: nothing took effect.
+    fresh.setFaults({ htmlNext: 1 });
+    const hold = fresh.hold("POST /tags", 1);
+    expect((await post(fresh, t, "html-held-1")).text).toMatch(/maintenance/);
+    expect((await post(fresh, t, "html-held-2")).status).toBe(200);
+    expect(hold.answered()).toBe(1);
+    hold.release();
+    expect(await names(fresh, t, "html-")).toEqual(["html-held-2"]);
+  });
+
+  it("truncated: the request is handled and its JSON answer cut off halfway, content-length that of what is sent", async () => {
+    const whole = (await get("/tags", fresh, t)).text;
+    fresh.setFaults({ truncatedNext: 1 });
+    const cut = await get("/tags", fresh, t);
+    expect(cut.status).toBe(200);
+    expect(cut.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(Number(cut.headers.get("content-length"))).toBe(Buffer.byteLength(cut.text));
+    expect(cut.text.length).toBeGreaterThan(0);
+    expect(whole.startsWith(cut.text) && cut.text.length < whole.length).toBe(true);
+    notJson(cut.text);
+    // A write: handled, so the change is made though its answer cannot be read.
+    fresh.setFaults({ truncatedRate: 1, routes: ["/tags"] });
+    notJson((await post(fresh, t, "cut-write")).text);
+    fresh.setFaults({ truncatedRate: 0 });
+    expect(await names(fresh, t, "cut-")).toEqual(["cut-write"]);
+    expect(fresh.stats().faults.truncated).toBe(2);
+  });
+
+  it("wrong shape: a listing's items lose their fields; any other answer becomes {result: 'maintenance'}; the request is handled", async () => {
+    const whole = (await get("/tags", fresh, t)).body as { tags: unknown[] };
+    fresh.setFaults({ wrongShapeNext: 1 });
+    const listing = await get("/tags", fresh, t);
+    expect(listing.status).toBe(200);
+    expect(listing.body).toEqual({ ...whole, tags: whole.tags.map(() => ({})) });
+    // An empty listing is a true answer, so it is not "stripped": it becomes another shape.
+    fresh.setFaults({ wrongShapeNext: 1 });
+    expect((await get("/sources", fresh, t)).body).toEqual({ result: "maintenance" });
+    fresh.setFaults({ wrongShapeNext: 1 });
+    const written = await post(fresh, t, "shape-write");
+    expect([written.status, written.body]).toEqual([200, { result: "maintenance" }]);
+    expect(await names(fresh, t, "shape-")).toEqual(["shape-write"]);
+    expect(fresh.stats().faults.wrongShape).toBe(3);
+  });
+
+  it("oversized: a read's answer is a JSON array of oversizedBytes, streamed with its content-length; writes are never oversized", async () => {
+    fresh.setFaults({ oversizedRate: 1, oversizedBytes: 300_001, routes: ["/tags"] });
+    const big = await get("/tags", fresh, t);
+    expect(big.status).toBe(200);
+    expect(big.headers.get("content-length")).toBe("300001");
+    expect(Buffer.byteLength(big.text)).toBe(300_001);
+    expect(Array.isArray(big.body)).toBe(true);
+    expect((await post(fresh, t, "big-write")).body).toMatchObject({ name: "big-write" });
+    expect(fresh.stats().faults.oversized).toBe(1);
+    // The default, 64 MiB + 1: a client that stops reading after the first bytes ends the stream.
+    fresh.setFaults({ oversizedBytes: 64 * 1024 * 1024 + 1 });
+    const response = await fetch(`${fresh.url}/tags`, { headers: { authorization: `Bearer ${t}` } });
+    expect(response.headers.get("content-length")).toBe(String(64 * 1024 * 1024 + 1));
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value).startsWith("[")).toBe(true);
+    await reader.cancel();
+    fresh.setFaults({ oversizedRate: 0 });
+    expect((await get("/tags", fresh, t)).status).toBe(200);
+  });
+
+  it("garble only 2xx answers: an error answer is sent as it is, and is no decision (a ...Next count waits for a 2xx)", async () => {
+    fresh.setFaults({ truncatedNext: 1, wrongShapeNext: 1, oversizedNext: 1, oversizedBytes: 4096 });
+    const missing = await call(fresh.url, "PUT", "/tags/000000000000000000000000", { token: t, body: tag("none") });
+    expectDetail(missing, 404);
+    expect(fresh.getFaults()).toMatchObject({ truncatedNext: 1, wrongShapeNext: 1, oversizedNext: 1 });
+    notJson((await get("/tags", fresh, t)).text);
+    expect((await get("/tags", fresh, t)).body).toMatchObject({ tags: expect.arrayContaining([{}]) });
+    expect(Buffer.byteLength((await get("/tags", fresh, t)).text)).toBe(4096);
+    expect(fresh.getFaults()).toMatchObject({ truncatedNext: 0, wrongShapeNext: 0, oversizedNext: 0 });
+  });
+
+  it("are seeded like the other faults: the same seed, the same answers garbled", async () => {
+    const sample = async (seed: number) => {
+      fresh.setFaults({ seed, htmlRate: 0.2, truncatedRate: 0.2, wrongShapeRate: 0.2, oversizedRate: 0.2, oversizedBytes: 4096, routes: ["/tags"] });
+      const out: string[] = [];
+      for (let i = 0; i < 24; i += 1) {
+        const r = await get("/tags", fresh, t);
+        out.push(r.text.startsWith("<") ? "html" : r.text.length === 4096 ? "oversized" : r.text.includes("{}") ? "wrongShape" : /^\{.*\}$/.test(r.text) ? "ok" : "truncated");
+      }
+      return out;
+    };
+    const a = await sample(3);
+    expect(await sample(3)).toEqual(a);
+    expect(new Set(a)).toEqual(new Set(["ok", "html", "truncated", "wrongShape", "oversized"]));
+    expect(await sample(4)).not.toEqual(a);
+  });
+
+  it("fire each share within its first ceil(1/share) decisions after the faults are set, whatever the seed", async () => {
+    const kinds = [
+      ["htmlRate", "html"],
+      ["truncatedRate", "truncated"],
+      ["wrongShapeRate", "wrongShape"],
+      ["oversizedRate", "oversized"],
+    ] as const;
+    for (const [setting, counter] of kinds) {
+      for (let seed = 0; seed < 10; seed += 1) {
+        fresh.setFaults({ ...FAULTS_OFF, seed, [setting]: 0.25, oversizedBytes: 4096, routes: ["/tags"] });
+        const before = fresh.stats().faults[counter];
+        for (let i = 0; i < 4; i += 1) await get("/tags", fresh, t);
+        expect(fresh.stats().faults[counter] - before, `${setting}, seed ${seed}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("refuse invalid settings", () => {
+    expect(() => fresh.setFaults({ htmlRate: 2 })).toThrow(/htmlRate must be between 0 and 1/);
+    expect(() => fresh.setFaults({ wrongShapeRate: -1 })).toThrow(RangeError);
+    expect(() => fresh.setFaults({ truncatedNext: 0.5 })).toThrow(/truncatedNext must be a non-negative integer/);
+    expect(() => fresh.setFaults({ oversizedBytes: 3 })).toThrow(/oversizedBytes must be an integer of at least 4/);
+    expect(fresh.getFaults()).toMatchObject({ htmlRate: 0, wrongShapeRate: 0, truncatedNext: 0 });
   });
 });
 
