@@ -1,0 +1,69 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { provproto } from "../../../plugin/proto.js";
+import { DECLARATIONS, type KindSpec } from "../../../provider/kinds/index.js";
+import { FuzzTotals, inputsWith, inputsWithSeveral, prototypePolluted, runParameters, unwrapSecrets, validInputs, verdictProblems, withEngineValues } from "../../support/fuzz.js";
+import { engineCheckRequest, failuresOf, startPluginHarness, type PluginHarness } from "./harness.js";
+
+/**
+ * The plugin's Check RPC, over gRPC, fed arbitrary values for every property of every kind, with
+ * the engine's unknowns and secret wrappers anywhere and the bytes an engine may send that the
+ * generated classes cannot (own `__proto__` keys, NaN): it answers (no gRPC error from an
+ * exception), names a property in each failure, calls no API, and answers the next call.
+ */
+
+const totals = new FuzzTotals("plugin's Check");
+let h: PluginHarness;
+
+beforeAll(async () => {
+  h = await startPluginHarness();
+  h.emulator.resetStats();
+});
+afterAll(async () => {
+  console.log(totals.line());
+  await h?.close();
+});
+
+const check = (kind: KindSpec, news: Record<string, unknown>) =>
+  h.callBytes("Check", engineCheckRequest(kind.token, "fuzzed", news), provproto.CheckResponse) as Promise<{ getFailuresList(): unknown[] }>;
+
+async function checkCase(kind: KindSpec, news: Record<string, unknown>): Promise<void> {
+  totals.cases += 1;
+  let resp: Awaited<ReturnType<typeof check>>;
+  try {
+    resp = await check(kind, news);
+  } catch (err) {
+    totals.crashes += 1;
+    throw new Error(`Check failed over gRPC: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const calls = h.emulator.stats().total;
+  totals.apiCalls = calls;
+  expect(calls, "API requests made by Check").toBe(0);
+  expect(prototypePolluted()).toBeUndefined();
+  const failures = failuresOf(resp);
+  if (failures.length > 0) totals.refused += 1;
+  expect(verdictProblems(kind, unwrapSecrets(news) as Record<string, unknown>, failures)).toEqual([]);
+}
+
+/** The plugin still answers, and as before: a valid input passes. */
+async function stillServes(kind: KindSpec): Promise<void> {
+  for (const inputs of validInputs(kind)) expect(failuresOf(await check(kind, inputs))).toEqual([]);
+}
+
+describe.each(DECLARATIONS.map((d) => [d.name, d as KindSpec] as const))("%s: the plugin's Check of fuzzed inputs", (name, kind) => {
+  it.each(kind.inputs.map((p) => [p.name, p] as const))("answers for any %s, naming it when it refuses", async (property, spec) => {
+    try {
+      await fc.assert(fc.asyncProperty(withEngineValues(inputsWith(kind, [spec])), (news) => checkCase(kind, news)), runParameters(`plugin ${name}.${property}`));
+    } finally {
+      await stillServes(kind);
+    }
+  });
+
+  it("answers for several properties fuzzed at once", async () => {
+    try {
+      await fc.assert(fc.asyncProperty(withEngineValues(inputsWithSeveral(kind)), (news) => checkCase(kind, news)), runParameters(`plugin ${name} several`));
+    } finally {
+      await stillServes(kind);
+    }
+  });
+});
