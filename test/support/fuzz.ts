@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { OBJECT_TYPES, type KindSpec, type PropertySpec, type TypeSpec } from "../../provider/kinds/index.js";
+import { TYPED_TYPES, type TypedKind, type TypedToken } from "../../provider/typed/kinds.js";
 import { UNKNOWN } from "../../provider/normalize.js";
 import { SECRET_SIG, SIG_KEY } from "../../provider/secret-signature.js";
+import { requiredArgs } from "./catalogue-samples.js";
 import { enumValues, FULL_INPUTS } from "./kind-inputs.js";
 
 /**
@@ -137,8 +139,10 @@ export function ofType(type: TypeSpec, allowed: readonly string[] = []): fc.Arbi
     const props = OBJECT_TYPES[type.object].properties;
     return fc.record(Object.fromEntries(props.map((p) => [p.name, ofType(p.type)])), { requiredKeys: props.filter((p) => p.required).map((p) => p.name) });
   }
-  // The typed resources' references (cdc:sources:...) are no kind's inputs; any value then.
-  return wild;
+  const named = TYPED_TYPES[type.ref as TypedToken];
+  if (!named) return wild;
+  if ("enum" in named) return fc.oneof(fc.constantFrom(...named.enum.map((e) => e.value)), text);
+  return fc.record(Object.fromEntries(named.properties.map((p) => [p.name, ofType(p.type)])), { requiredKeys: named.properties.filter((p) => p.required).map((p) => p.name) });
 }
 
 // Paths -------------------------------------------------------------------------------------------
@@ -170,23 +174,43 @@ function insideOf(base: unknown): fc.Arbitrary<unknown> | undefined {
 
 // Inputs ------------------------------------------------------------------------------------------
 
-/** The values fuzzed for one property of a kind: of its type, anything, and its valid value spoiled inside. */
-export function propertyValues(kind: KindSpec, property: PropertySpec): fc.Arbitrary<unknown> {
-  const allowed = enumValues(kind.inputSchema.shape[property.name] as never);
-  const inside = insideOf(FULL_INPUTS[kind.name as keyof typeof FULL_INPUTS][property.name]);
-  return fc.oneof(ofType(property.type, allowed), wild, fc.constant(undefined), ...(inside ? [inside] : []));
+/** What is fuzzed of a resource type: a kind of the registry, or one of the plugin's typed resources. */
+export interface Fuzzed {
+  /** The kind's name, or the typed resource's token. */
+  name: string;
+  token: string;
+  inputs: readonly PropertySpec[];
+  /** Its valid inputs: all of them set (where known), and only the required ones. */
+  valid: Record<string, unknown>[];
+  /** The values a string property (or a list's items) allows, where its check lists them. */
+  allowed(property: PropertySpec): string[];
 }
 
-/** A kind's valid inputs: all of them set, and only the required ones. */
-export function validInputs(kind: KindSpec): Record<string, unknown>[] {
+export function fuzzedKind(kind: KindSpec): Fuzzed {
   const full = FULL_INPUTS[kind.name as keyof typeof FULL_INPUTS];
-  const minimal = Object.fromEntries(kind.inputs.filter((p) => p.required).map((p) => [p.name, full[p.name]]));
-  return [full, minimal];
+  return {
+    name: kind.name,
+    token: kind.token,
+    inputs: kind.inputs,
+    valid: [full, Object.fromEntries(kind.inputs.filter((p) => p.required).map((p) => [p.name, full[p.name]]))],
+    allowed: (p) => enumValues(kind.inputSchema.shape[p.name] as never),
+  };
+}
+
+/** A typed resource (`cdc:sources:Postgresql`): its connector's required settings as its valid inputs; its enums are its types'. */
+export function fuzzedTyped(typed: TypedKind): Fuzzed {
+  return { name: typed.token, token: typed.token, inputs: typed.inputs, valid: [requiredArgs(typed.spec)], allowed: () => [] };
+}
+
+/** The values fuzzed for one property: of its type, anything, unset, and its valid value spoiled inside. */
+function propertyValues(kind: Fuzzed, property: PropertySpec): fc.Arbitrary<unknown> {
+  const inside = insideOf(kind.valid[0]![property.name]);
+  return fc.oneof(ofType(property.type, kind.allowed(property)), wild, fc.constant(undefined), ...(inside ? [inside] : []));
 }
 
 /** Valid inputs of the kind with the given properties replaced by fuzzed values (`undefined`: left unset). */
-export function inputsWith(kind: KindSpec, properties: readonly PropertySpec[]): fc.Arbitrary<Record<string, unknown>> {
-  return fc.tuple(fc.constantFrom(...validInputs(kind)), fc.tuple(...properties.map((p) => propertyValues(kind, p)))).map(([base, values]) => {
+export function inputsWith(kind: Fuzzed, properties: readonly PropertySpec[]): fc.Arbitrary<Record<string, unknown>> {
+  return fc.tuple(fc.constantFrom(...kind.valid), fc.tuple(...properties.map((p) => propertyValues(kind, p)))).map(([base, values]) => {
     const out: Record<string, unknown> = { ...base };
     properties.forEach((p, i) => {
       if (values[i] === undefined) delete out[p.name];
@@ -197,8 +221,8 @@ export function inputsWith(kind: KindSpec, properties: readonly PropertySpec[]):
 }
 
 /** Valid inputs with two or three of the kind's properties replaced at once. */
-export function inputsWithSeveral(kind: KindSpec): fc.Arbitrary<Record<string, unknown>> {
-  return fc.subarray(kind.inputs, { minLength: Math.min(2, kind.inputs.length), maxLength: Math.min(3, kind.inputs.length) }).chain((props) => inputsWith(kind, props));
+export function inputsWithSeveral(kind: Fuzzed): fc.Arbitrary<Record<string, unknown>> {
+  return fc.subarray([...kind.inputs], { minLength: Math.min(2, kind.inputs.length), maxLength: Math.min(3, kind.inputs.length) }).chain((props) => inputsWith(kind, props));
 }
 
 /** Where a preview's unknowns and the engine's secrets go: a place in the inputs, and which. */
@@ -212,7 +236,8 @@ export function withEngineValues(inputs: fc.Arbitrary<Record<string, unknown>>, 
   return fc.tuple(inputs, marks).map(([value, picks]) => {
     let out: unknown = value;
     for (const { at, as } of picks) {
-      const paths = innerPaths(out);
+      // Never at or inside a wrapper already made: the engine wraps a value, not a wrapper or its keys.
+      const paths = innerPaths(out).filter((path) => !path.some((_, i) => isSecretWrapper(valueAt(out, path.slice(0, i + 1)))));
       if (paths.length === 0) break;
       out = replaceAt(out, paths[at % paths.length]!, (old) => (as === "unknown" ? UNKNOWN : { [SIG_KEY]: SECRET_SIG, value: old }));
     }
@@ -236,12 +261,14 @@ interface Failure {
 const topLevel = (property: string) => /^[^.[]*/.exec(property)![0];
 
 /**
- * What is wrong with a check's answer to `news` (secrets unwrapped), in sentences ([] when
- * nothing): each failure must name one of the kind's properties (its `property`, or failing that
- * its reason), and a property set to a known value of a type its declaration does not allow must
- * be refused by name.
+ * What is wrong with a check's answer to `news` (secrets unwrapped, as are the `checked` inputs it
+ * answered with), in sentences ([] when nothing). Each failure names one of the kind's properties
+ * (its `property`, or failing that its reason) and says why. A check that passes hands on every
+ * property the program set, of the type its declaration gives it (normalised as the kind
+ * normalises: a typed resource's `"true"` is `true`). When it refuses, it need not name every
+ * wrong value at once: a kind's own rules (a connector's catalogue) run once its schema passes.
  */
-export function verdictProblems(kind: KindSpec, news: Record<string, unknown>, failures: readonly Failure[]): string[] {
+export function verdictProblems(kind: Fuzzed, news: Record<string, unknown>, failures: readonly Failure[], checked: Record<string, unknown>): string[] {
   const names = kind.inputs.map((p) => p.name);
   const problems: string[] = [];
   for (const f of failures) {
@@ -249,11 +276,15 @@ export function verdictProblems(kind: KindSpec, news: Record<string, unknown>, f
     if (!named) problems.push(`a failure names no property: ${JSON.stringify(f).slice(0, 300)}`);
     if (typeof f.reason !== "string" || f.reason === "") problems.push(`a failure gives no reason: ${JSON.stringify(f).slice(0, 300)}`);
   }
-  const refused = new Set(failures.map((f) => topLevel(f.property)));
+  if (failures.length > 0) return problems;
   for (const p of kind.inputs) {
-    const value = Object.hasOwn(news, p.name) ? news[p.name] : undefined;
-    if (value === undefined || value === null || holdsUnknown(value) || conforms(p.type, value)) continue;
-    if (!refused.has(p.name)) problems.push(`${p.name} holds a value its type (${JSON.stringify(p.type)}) does not allow, and no failure names it: ${preview(value)}`);
+    const given = Object.hasOwn(news, p.name) ? news[p.name] : undefined;
+    // An empty map is a connector setting left unset (provider/check.ts, toWireConfig).
+    if (given === undefined || given === null || (plainObject(given) && Object.keys(given).length === 0)) continue;
+    if (!Object.hasOwn(checked, p.name)) problems.push(`check passed and dropped ${p.name}, which the program set: ${preview(given)}`);
+    else if (!holdsUnknown(checked[p.name]) && !conforms(p.type, checked[p.name])) {
+      problems.push(`check passed ${p.name} on as a value its type (${JSON.stringify(p.type)}) does not allow: ${preview(checked[p.name])}`);
+    }
   }
   return problems;
 }
@@ -265,6 +296,9 @@ const preview = (value: unknown) => {
     return String(value);
   }
 };
+
+const isSecretWrapper = (v: unknown) => v !== null && typeof v === "object" && (v as Record<string, unknown>)[SIG_KEY] === SECRET_SIG;
+const valueAt = (value: unknown, path: readonly Step[]) => path.reduce<unknown>((v, step) => (v as Record<Step, unknown>)[step], value);
 
 /** Whether a value is or holds a preview's unknown: the check judges it at `up`, when it is known. */
 function holdsUnknown(value: unknown): boolean {
@@ -278,7 +312,7 @@ export function unwrapSecrets(value: unknown): unknown {
   if (value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map(unwrapSecrets);
   const obj = value as Record<string, unknown>;
-  if (obj[SIG_KEY] === SECRET_SIG) return unwrapSecrets(obj.value);
+  if (isSecretWrapper(obj)) return unwrapSecrets(obj.value);
   return ownEntries(Object.keys(obj).map((k) => [k, unwrapSecrets(obj[k])] as const));
 }
 
@@ -288,7 +322,7 @@ const plainObject = (v: unknown): v is Record<string, unknown> => typeof v === "
 export function conforms(type: TypeSpec, v: unknown): boolean {
   if (type === "any") return true;
   if (type === "string") return typeof v === "string";
-  if (type === "integer") return Number.isSafeInteger(v);
+  if (type === "integer") return Number.isInteger(v);
   if (type === "number") return typeof v === "number" && Number.isFinite(v);
   if (type === "boolean") return typeof v === "boolean";
   if ("arrayOf" in type) return Array.isArray(v) && v.every((x) => conforms(type.arrayOf, x));

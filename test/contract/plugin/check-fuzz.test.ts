@@ -1,12 +1,14 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provproto } from "../../../plugin/proto.js";
-import { DECLARATIONS, type KindSpec } from "../../../provider/kinds/index.js";
-import { FuzzTotals, inputsWith, inputsWithSeveral, prototypePolluted, runParameters, unwrapSecrets, validInputs, verdictProblems, withEngineValues } from "../../support/fuzz.js";
-import { engineCheckRequest, failuresOf, startPluginHarness, type PluginHarness } from "./harness.js";
+import { DECLARATIONS } from "../../../provider/kinds/index.js";
+import { TYPED_KINDS } from "../../../provider/typed/kinds.js";
+import { fuzzedKind, fuzzedTyped, FuzzTotals, inputsWith, inputsWithSeveral, prototypePolluted, runParameters, unwrapSecrets, verdictProblems, withEngineValues, type Fuzzed } from "../../support/fuzz.js";
+import { engineCheckRequest, failuresOf, plain, startPluginHarness, type PluginHarness } from "./harness.js";
 
 /**
- * The plugin's Check RPC, over gRPC, fed arbitrary values for every property of every kind, with
+ * The plugin's Check RPC, over gRPC, fed arbitrary values for every property of every kind (and
+ * several properties at once of every typed resource, `cdc:sources:Postgresql`), with
  * the engine's unknowns and secret wrappers anywhere and the bytes an engine may send that the
  * generated classes cannot (own `__proto__` keys, NaN): it answers (no gRPC error from an
  * exception), names a property in each failure, calls no API, and answers the next call.
@@ -24,10 +26,10 @@ afterAll(async () => {
   await h?.close();
 });
 
-const check = (kind: KindSpec, news: Record<string, unknown>) =>
-  h.callBytes("Check", engineCheckRequest(kind.token, "fuzzed", news), provproto.CheckResponse) as Promise<{ getFailuresList(): unknown[] }>;
+const check = (kind: Fuzzed, news: Record<string, unknown>) =>
+  h.callBytes("Check", engineCheckRequest(kind.token, "fuzzed", news), provproto.CheckResponse) as Promise<{ getFailuresList(): unknown[]; getInputs(): { toJavaScript(): Record<string, unknown> } | undefined }>;
 
-async function checkCase(kind: KindSpec, news: Record<string, unknown>): Promise<void> {
+async function checkCase(kind: Fuzzed, news: Record<string, unknown>): Promise<void> {
   totals.cases += 1;
   let resp: Awaited<ReturnType<typeof check>>;
   try {
@@ -42,15 +44,16 @@ async function checkCase(kind: KindSpec, news: Record<string, unknown>): Promise
   expect(prototypePolluted()).toBeUndefined();
   const failures = failuresOf(resp);
   if (failures.length > 0) totals.refused += 1;
-  expect(verdictProblems(kind, unwrapSecrets(news) as Record<string, unknown>, failures)).toEqual([]);
+  const checked = unwrapSecrets(plain(resp.getInputs())) as Record<string, unknown>;
+  expect(verdictProblems(kind, unwrapSecrets(news) as Record<string, unknown>, failures, checked)).toEqual([]);
 }
 
 /** The plugin still answers, and as before: a valid input passes. */
-async function stillServes(kind: KindSpec): Promise<void> {
-  for (const inputs of validInputs(kind)) expect(failuresOf(await check(kind, inputs))).toEqual([]);
+async function stillServes(kind: Fuzzed): Promise<void> {
+  for (const inputs of kind.valid) expect(failuresOf(await check(kind, inputs))).toEqual([]);
 }
 
-describe.each(DECLARATIONS.map((d) => [d.name, d as KindSpec] as const))("%s: the plugin's Check of fuzzed inputs", (name, kind) => {
+describe.each(DECLARATIONS.map((d) => [d.name, fuzzedKind(d)] as const))("%s: the plugin's Check of fuzzed inputs", (name, kind) => {
   it.each(kind.inputs.map((p) => [p.name, p] as const))("answers for any %s, naming it when it refuses", async (property, spec) => {
     try {
       await fc.assert(fc.asyncProperty(withEngineValues(inputsWith(kind, [spec])), (news) => checkCase(kind, news)), runParameters(`plugin ${name}.${property}`));
@@ -62,6 +65,18 @@ describe.each(DECLARATIONS.map((d) => [d.name, d as KindSpec] as const))("%s: th
   it("answers for several properties fuzzed at once", async () => {
     try {
       await fc.assert(fc.asyncProperty(withEngineValues(inputsWithSeveral(kind)), (news) => checkCase(kind, news)), runParameters(`plugin ${name} several`));
+    } finally {
+      await stillServes(kind);
+    }
+  });
+});
+
+// A typed resource is its kind with the config spread into properties: the plugin maps them (provider/typed/props.ts).
+describe.each(Object.values(TYPED_KINDS).map((t) => [t.token, fuzzedTyped(t)] as const))("%s: the plugin's Check of fuzzed inputs", (token, kind) => {
+  it("answers for several properties fuzzed at once, naming them when it refuses", async () => {
+    await stillServes(kind);
+    try {
+      await fc.assert(fc.asyncProperty(withEngineValues(inputsWithSeveral(kind)), (news) => checkCase(kind, news)), runParameters(`plugin ${token} several`));
     } finally {
       await stillServes(kind);
     }

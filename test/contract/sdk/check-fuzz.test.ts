@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dynamicProvider } from "../../../provider/index.js";
-import { DECLARATIONS, type KindSpec } from "../../../provider/kinds/index.js";
+import { DECLARATIONS } from "../../../provider/kinds/index.js";
 import { providerText } from "../../../sdk/dynamic.js";
-import { FuzzTotals, inputsWith, inputsWithSeveral, prototypePolluted, runParameters, validInputs, verdictProblems, withUnknowns } from "../../support/fuzz.js";
+import { fuzzedKind, FuzzTotals, inputsWith, inputsWithSeveral, prototypePolluted, runParameters, verdictProblems, withUnknowns, type Fuzzed } from "../../support/fuzz.js";
 import { startHarness, type ProviderHarness } from "../provider/harness.js";
 
 /**
@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 /** One case: the news the dynamic class registers (its inputs, the resource's name, its provider text), checked. */
-async function checkCase(kind: KindSpec, inputs: Record<string, unknown>): Promise<void> {
+async function checkCase(kind: Fuzzed, inputs: Record<string, unknown>): Promise<void> {
   totals.cases += 1;
   const news = { ...inputs, logicalName: "fuzzed", __provider: providerText(kind.name as never) };
   let result: { inputs?: unknown; failures?: { property: string; reason: string }[] };
@@ -43,12 +43,12 @@ async function checkCase(kind: KindSpec, inputs: Record<string, unknown>): Promi
   expect(result.inputs, "check's inputs").toBeTypeOf("object");
   const failures = result.failures ?? [];
   if (failures.length > 0) totals.refused += 1;
-  expect(verdictProblems(kind, inputs, failures)).toEqual([]);
+  expect(verdictProblems(kind, inputs, failures, result.inputs as Record<string, unknown>)).toEqual([]);
 }
 
-describe.each(DECLARATIONS.map((d) => [d.name, d as KindSpec] as const))("%s: the dynamic providers' check of fuzzed inputs", (name, kind) => {
+describe.each(DECLARATIONS.map((d) => [d.name, fuzzedKind(d)] as const))("%s: the dynamic providers' check of fuzzed inputs", (name, kind) => {
   it("passes its valid inputs", async () => {
-    for (const inputs of validInputs(kind)) {
+    for (const inputs of kind.valid) {
       const result = (await dynamicProvider(name as never).check({} as never, { ...inputs, logicalName: "valid" } as never)) as { failures: unknown[] };
       expect(result.failures).toEqual([]);
     }
