@@ -225,6 +225,14 @@ export function inputsWithSeveral(kind: Fuzzed): fc.Arbitrary<Record<string, unk
   return fc.subarray([...kind.inputs], { minLength: Math.min(2, kind.inputs.length), maxLength: Math.min(3, kind.inputs.length) }).chain((props) => inputsWith(kind, props));
 }
 
+/**
+ * A case: the olds the engine sends with the news (none, on a first check; else the inputs the
+ * stack holds, of which the kind's valid ones stand for any) and the fuzzed news.
+ */
+export function withOlds(kind: Fuzzed, news: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<{ olds: Record<string, unknown>; news: Record<string, unknown> }> {
+  return fc.record({ olds: fc.constantFrom({}, ...kind.valid), news });
+}
+
 /** Where a preview's unknowns and the engine's secrets go: a place in the inputs, and which. */
 const engineMark = fc.record({ at: fc.nat(), as: fc.constantFrom("unknown", "secret") });
 
