@@ -226,11 +226,12 @@ export function inputsWithSeveral(kind: Fuzzed): fc.Arbitrary<Record<string, unk
 }
 
 /**
- * A case: the olds the engine sends with the news (none, on a first check; else the inputs the
- * stack holds, of which the kind's valid ones stand for any) and the fuzzed news.
+ * A case: the olds the engine sends with the news (none, on a first check; else what the stack
+ * holds: the kind's valid inputs, or inputs spoiled in one property, as a stack edited by hand or
+ * written by an older version may hold) and the fuzzed news.
  */
 export function withOlds(kind: Fuzzed, news: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<{ olds: Record<string, unknown>; news: Record<string, unknown> }> {
-  return fc.record({ olds: fc.constantFrom({}, ...kind.valid), news });
+  return fc.record({ olds: fc.oneof(fc.constantFrom({}, ...kind.valid), fc.constantFrom(...kind.inputs).chain((p) => inputsWith(kind, [p]))), news });
 }
 
 /** Where a preview's unknowns and the engine's secrets go: a place in the inputs, and which. */
