@@ -18,7 +18,7 @@ import { enumValues, FULL_INPUTS } from "./kind-inputs.js";
  */
 export const FUZZ = {
   seed: intFromEnv("FUZZ_SEED", 20260049),
-  runs: intFromEnv("FUZZ_RUNS", 20),
+  runs: intFromEnv("FUZZ_RUNS", 100),
 };
 
 function intFromEnv(name: string, fallback: number): number {
@@ -42,14 +42,19 @@ export function runParameters(name: string, runs = FUZZ.runs): fc.Parameters<unk
 /** What a suite counts, and prints when it ends (the report quotes these lines). */
 export class FuzzTotals {
   cases = 0;
-  /** Cases the check refused, each failure naming a property: failures as designed. */
+  /** Cases refused, as designed: a check's failures each naming a property, or the emulator's 4xx. */
   refused = 0;
-  /** Calls that threw, rejected, or left the host unable to answer. */
+  /** Calls that threw, rejected, or answered 5xx (shrinking's retries of a failing case included). */
   crashes = 0;
   apiCalls = 0;
-  constructor(readonly host: string) {}
+  /** `apiCalls`: whether the suite counts the calls its host made to the API (the emulator's is the API). */
+  constructor(
+    readonly host: string,
+    readonly countsApiCalls = true,
+  ) {}
   line(): string {
-    return `[fuzz] ${this.host}: seed ${FUZZ.seed}, ${FUZZ.runs} runs a property: ${this.cases} cases, ${this.refused} refused as designed, ${this.crashes} crashes, ${this.apiCalls} API calls`;
+    const calls = this.countsApiCalls ? `, ${this.apiCalls} API calls` : "";
+    return `[fuzz] ${this.host}: seed ${FUZZ.seed}, ${FUZZ.runs} runs a property: ${this.cases} cases, ${this.refused} refused as designed, ${this.crashes} crashes${calls}`;
   }
 }
 
@@ -223,6 +228,15 @@ export function inputsWith(kind: Fuzzed, properties: readonly PropertySpec[]): f
 /** Valid inputs with two or three of the kind's properties replaced at once. */
 export function inputsWithSeveral(kind: Fuzzed): fc.Arbitrary<Record<string, unknown>> {
   return fc.subarray([...kind.inputs], { minLength: Math.min(2, kind.inputs.length), maxLength: Math.min(3, kind.inputs.length) }).chain((props) => inputsWith(kind, props));
+}
+
+/**
+ * A case: the olds the engine sends with the news (none, on a first check; else what the stack
+ * holds: the kind's valid inputs, or inputs spoiled in one property, as a stack edited by hand or
+ * written by an older version may hold) and the fuzzed news.
+ */
+export function withOlds(kind: Fuzzed, news: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<{ olds: Record<string, unknown>; news: Record<string, unknown> }> {
+  return fc.record({ olds: fc.oneof(fc.constantFrom({}, ...kind.valid), fc.constantFrom(...kind.inputs).chain((p) => inputsWith(kind, [p]))), news });
 }
 
 /** Where a preview's unknowns and the engine's secrets go: a place in the inputs, and which. */

@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FuzzTotals, innerPaths, replaceAt, runParameters, text, wild } from "../../support/fuzz.js";
+import { FUZZ, FuzzTotals, innerPaths, replaceAt, runParameters, text, wild } from "../../support/fuzz.js";
 import { seedTenant, type SeededTenant } from "../../support/tenant-seed.js";
 import { webClient } from "../../support/web.js";
-import { expect422, openSession, type Reply, type Session } from "./helpers.js";
+import { expectApiError, openSession, type Reply, type Session } from "./helpers.js";
 
 /**
  * Every route of the emulator that takes a body, fed arbitrary bodies (JSON of any shape, the API's
@@ -13,7 +13,7 @@ import { expect422, openSession, type Reply, type Session } from "./helpers.js";
  * and the emulator keeps serving.
  */
 
-const totals = new FuzzTotals("emulator's routes");
+const totals = new FuzzTotals("emulator's routes", false);
 let s: Session;
 let tenant: SeededTenant;
 /** The API's own objects, by the first segment of the path they were listed at (`sources`): what bodies start from. */
@@ -90,7 +90,8 @@ function spoiled(route: string): fc.Arbitrary<unknown> {
   });
 }
 
-/** Text sent as `application/json` that is no JSON document. */
+/** Text sent as `application/json` that is no JSON document: one kind of body, so a quarter of the JSON ones' runs. */
+const TEXT_SHARE = 0.25;
 const garbage = fc.oneof(text.filter((t) => !isJson(t)), fc.constantFrom("{", "[1,", '{"a":}', "nul", "{'a': 1}", "\u0000", '{"a": 1} trailing', "NaN", "{\"a\": Infinity}"));
 
 function isJson(t: string): boolean {
@@ -126,21 +127,6 @@ async function send(route: string, raw: string): Promise<Reply> {
   expectApiError(reply);
   if (reply.status >= 400) totals.refused += 1;
   return reply;
-}
-
-/**
- * A 4xx in a shape the platform documents: 422 with pydantic's details, `{detail: "message"}`, or
- * the SMT chain's `{detail: {code, message, issues}}` (every 4xx of that area).
- */
-function expectApiError(reply: Reply): void {
-  if (reply.status < 400) return;
-  const detail = reply.body?.detail as unknown;
-  if (detail !== null && typeof detail === "object" && !Array.isArray(detail)) {
-    const coded = detail as { code?: unknown; message?: unknown; issues?: unknown };
-    expect([typeof coded.code, typeof coded.message], reply.text).toEqual(["string", "string"]);
-    if (coded.issues !== undefined) expect(Array.isArray(coded.issues), reply.text).toBe(true);
-  } else if (reply.status === 422) expect422(reply);
-  else expect(typeof detail, reply.text).toBe("string");
 }
 
 /** The emulator answers as before: a listing of tags. */
@@ -185,7 +171,7 @@ describe.each(["POST", "PUT", "PATCH"])("%s routes", (method) => {
             const reply = await send(route, raw);
             if (readsBody.has(route) && raw.trim() !== "") expect(reply.status, `${route} took ${raw.slice(0, 200)}: ${reply.text.slice(0, 300)}`).toBe(422);
           }),
-          runParameters(`emulator ${route} text`, Math.max(1, Math.ceil(FUZZ_TEXT_SHARE * runParameters(route).numRuns!))),
+          runParameters(`emulator ${route} text`, Math.ceil(FUZZ.runs * TEXT_SHARE)),
         );
       } finally {
         await stillServes();
@@ -193,6 +179,3 @@ describe.each(["POST", "PUT", "PATCH"])("%s routes", (method) => {
     }
   });
 });
-
-/** Non-JSON text is one kind of body: a fraction of the runs of the JSON ones. */
-const FUZZ_TEXT_SHARE = 0.25;

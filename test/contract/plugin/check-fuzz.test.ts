@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provproto } from "../../../plugin/proto.js";
 import { DECLARATIONS } from "../../../provider/kinds/index.js";
 import { TYPED_KINDS } from "../../../provider/typed/kinds.js";
-import { fuzzedKind, fuzzedTyped, FuzzTotals, inputsWith, inputsWithSeveral, prototypePolluted, runParameters, unwrapSecrets, verdictProblems, withEngineValues, type Fuzzed } from "../../support/fuzz.js";
+import { fuzzedKind, fuzzedTyped, FuzzTotals, inputsWith, inputsWithSeveral, prototypePolluted, runParameters, unwrapSecrets, verdictProblems, withEngineValues, withOlds, type Fuzzed } from "../../support/fuzz.js";
 import { engineCheckRequest, failuresOf, plain, startPluginHarness, type PluginHarness } from "./harness.js";
 
 /**
@@ -26,14 +26,14 @@ afterAll(async () => {
   await h?.close();
 });
 
-const check = (kind: Fuzzed, news: Record<string, unknown>) =>
-  h.callBytes("Check", engineCheckRequest(kind.token, "fuzzed", news), provproto.CheckResponse) as Promise<{ getFailuresList(): unknown[]; getInputs(): { toJavaScript(): Record<string, unknown> } | undefined }>;
+const check = (kind: Fuzzed, news: Record<string, unknown>, olds: Record<string, unknown> = {}) =>
+  h.callBytes("Check", engineCheckRequest(kind.token, "fuzzed", news, olds), provproto.CheckResponse) as Promise<{ getFailuresList(): unknown[]; getInputs(): { toJavaScript(): Record<string, unknown> } | undefined }>;
 
-async function checkCase(kind: Fuzzed, news: Record<string, unknown>): Promise<void> {
+async function checkCase(kind: Fuzzed, { olds, news }: { olds: Record<string, unknown>; news: Record<string, unknown> }): Promise<void> {
   totals.cases += 1;
   let resp: Awaited<ReturnType<typeof check>>;
   try {
-    resp = await check(kind, news);
+    resp = await check(kind, news, olds);
   } catch (err) {
     totals.crashes += 1;
     throw new Error(`Check failed over gRPC: ${err instanceof Error ? err.message : String(err)}`);
@@ -56,7 +56,7 @@ async function stillServes(kind: Fuzzed): Promise<void> {
 describe.each(DECLARATIONS.map((d) => [d.name, fuzzedKind(d)] as const))("%s: the plugin's Check of fuzzed inputs", (name, kind) => {
   it.each(kind.inputs.map((p) => [p.name, p] as const))("answers for any %s, naming it when it refuses", async (property, spec) => {
     try {
-      await fc.assert(fc.asyncProperty(withEngineValues(inputsWith(kind, [spec])), (news) => checkCase(kind, news)), runParameters(`plugin ${name}.${property}`));
+      await fc.assert(fc.asyncProperty(withOlds(kind, withEngineValues(inputsWith(kind, [spec]))), (c) => checkCase(kind, c)), runParameters(`plugin ${name}.${property}`));
     } finally {
       await stillServes(kind);
     }
@@ -64,7 +64,7 @@ describe.each(DECLARATIONS.map((d) => [d.name, fuzzedKind(d)] as const))("%s: th
 
   it("answers for several properties fuzzed at once", async () => {
     try {
-      await fc.assert(fc.asyncProperty(withEngineValues(inputsWithSeveral(kind)), (news) => checkCase(kind, news)), runParameters(`plugin ${name} several`));
+      await fc.assert(fc.asyncProperty(withOlds(kind, withEngineValues(inputsWithSeveral(kind))), (c) => checkCase(kind, c)), runParameters(`plugin ${name} several`));
     } finally {
       await stillServes(kind);
     }
@@ -76,7 +76,7 @@ describe.each(Object.values(TYPED_KINDS).map((t) => [t.token, fuzzedTyped(t)] as
   it("answers for several properties fuzzed at once, naming them when it refuses", async () => {
     await stillServes(kind);
     try {
-      await fc.assert(fc.asyncProperty(withEngineValues(inputsWithSeveral(kind)), (news) => checkCase(kind, news)), runParameters(`plugin ${token} several`));
+      await fc.assert(fc.asyncProperty(withOlds(kind, withEngineValues(inputsWithSeveral(kind))), (c) => checkCase(kind, c)), runParameters(`plugin ${token} several`));
     } finally {
       await stillServes(kind);
     }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dynamicProvider } from "../../../provider/index.js";
 import { DECLARATIONS } from "../../../provider/kinds/index.js";
 import { providerText } from "../../../sdk/dynamic.js";
-import { fuzzedKind, FuzzTotals, inputsWith, inputsWithSeveral, prototypePolluted, runParameters, verdictProblems, withUnknowns, type Fuzzed } from "../../support/fuzz.js";
+import { fuzzedKind, FuzzTotals, inputsWith, inputsWithSeveral, prototypePolluted, runParameters, verdictProblems, withOlds, withUnknowns, type Fuzzed } from "../../support/fuzz.js";
 import { startHarness, type ProviderHarness } from "../provider/harness.js";
 
 /**
@@ -26,12 +26,12 @@ afterAll(async () => {
 });
 
 /** One case: the news the dynamic class registers (its inputs, the resource's name, its provider text), checked. */
-async function checkCase(kind: Fuzzed, inputs: Record<string, unknown>): Promise<void> {
+async function checkCase(kind: Fuzzed, { olds, news: inputs }: { olds: Record<string, unknown>; news: Record<string, unknown> }): Promise<void> {
   totals.cases += 1;
   const news = { ...inputs, logicalName: "fuzzed", __provider: providerText(kind.name as never) };
   let result: { inputs?: unknown; failures?: { property: string; reason: string }[] };
   try {
-    result = (await dynamicProvider(kind.name as never).check({} as never, news as never)) as typeof result;
+    result = (await dynamicProvider(kind.name as never).check(olds as never, news as never)) as typeof result;
   } catch (err) {
     totals.crashes += 1;
     throw new Error(`check threw: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -55,10 +55,10 @@ describe.each(DECLARATIONS.map((d) => [d.name, fuzzedKind(d)] as const))("%s: th
   });
 
   it.each(kind.inputs.map((p) => [p.name, p] as const))("answers for any %s, naming it when it refuses", async (property, spec) => {
-    await fc.assert(fc.asyncProperty(withUnknowns(inputsWith(kind, [spec])), (inputs) => checkCase(kind, inputs)), runParameters(`dynamic ${name}.${property}`));
+    await fc.assert(fc.asyncProperty(withOlds(kind, withUnknowns(inputsWith(kind, [spec]))), (c) => checkCase(kind, c)), runParameters(`dynamic ${name}.${property}`));
   });
 
   it("answers for several properties fuzzed at once", async () => {
-    await fc.assert(fc.asyncProperty(withUnknowns(inputsWithSeveral(kind)), (inputs) => checkCase(kind, inputs)), runParameters(`dynamic ${name} several`));
+    await fc.assert(fc.asyncProperty(withOlds(kind, withUnknowns(inputsWithSeveral(kind))), (c) => checkCase(kind, c)), runParameters(`dynamic ${name} several`));
   });
 });
