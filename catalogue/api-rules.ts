@@ -9,10 +9,14 @@ import type { ConnectorSpec, FieldCondition, KeySpec, Normalization } from "./in
 
 type Config = Readonly<Record<string, unknown>>;
 
-/** A config value as the service compares condition values: `false`, `"false"` and `"False"` alike; unset or empty is undefined. */
+/**
+ * A config value as the service compares condition values: `false`, `"false"` and `"False"` alike;
+ * unset or empty is undefined. A list or a map as its JSON, which no condition holds for (the key's
+ * own check refuses it): String() of a map with its own `toString` key throws.
+ */
 function conditionText(value: unknown): string | undefined {
   if (value === null || value === undefined || value === "") return undefined;
-  const text = String(value).trim();
+  const text = typeof value === "object" ? JSON.stringify(value) : String(value).trim();
   return /^(true|false)$/i.test(text) ? text.toLowerCase() : text;
 }
 

@@ -14,6 +14,8 @@ export interface RunningEmulator {
   /** Base URL, `http://127.0.0.1:<port>`. */
   readonly url: string;
   readonly port: number;
+  /** Every route it serves, as `"METHOD /route/:pattern"` (as `stats().requests` names them): what a test of every route walks. */
+  readonly routes: readonly string[];
   /** Bootstrap credential (admin role). */
   readonly clientId: string;
   readonly clientSecret: string;
@@ -75,7 +77,7 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
   for (const tenant of store.tenants()) store.within(tenant, () => ensureSystemTags(store));
   store.flush();
 
-  const app = buildServer(ctx);
+  const { app, routes } = buildServer(ctx);
   await app.listen({ port: resolved.port, host: resolved.host });
   const port = (app.server.address() as AddressInfo).port;
 
@@ -83,6 +85,7 @@ export async function startEmulator(options: Partial<EmulatorOptions> = {}): Pro
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    routes,
     clientId: resolved.clientId,
     clientSecret: resolved.clientSecret,
     stop: () => {

@@ -77,7 +77,8 @@ function errorReply(reply: FastifyReply, status: number, detail: unknown, header
   return reply.code(status).send({ detail });
 }
 
-export function buildServer(ctx: EmulatorContext): FastifyInstance {
+/** The app, and every route it serves as `"METHOD /route/:pattern"` (the keys of `stats().requests`). */
+export function buildServer(ctx: EmulatorContext): { app: FastifyInstance; routes: readonly string[] } {
   const { store } = ctx;
   const app = fastify({
     logger: false,
@@ -87,9 +88,13 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   });
 
   const patterns: RoutePattern[] = [];
+  const routes: string[] = [];
   app.addHook("onRoute", (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    for (const method of methods) patterns.push({ method: String(method), regex: patternToRegex(route.url) });
+    for (const method of methods) {
+      patterns.push({ method: String(method), regex: patternToRegex(route.url) });
+      routes.push(`${String(method)} ${route.url}`);
+    }
     // Each handler runs, to its end, in the tenant its request acts on: `store.data` is that tenant's.
     const handler = route.handler;
     route.handler = function (this: FastifyInstance, request, reply) {
@@ -180,7 +185,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   registerSmtChainRoutes(app, ctx);
   registerKafkaUserRoutes(app, ctx);
 
-  return app;
+  return { app, routes };
 }
 
 /** Counts the request under its `"METHOD /route/:pattern"` key, which it returns. */

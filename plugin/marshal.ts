@@ -123,7 +123,10 @@ export function readStructFrom(r: Reader, end: number, secrets: PathSet): Record
       const i = order[n];
       if (n + 1 < order.length && keys[order[n + 1]] === keys[i]) continue;
       at.push(keys[i]);
-      out[keys[i]] = valueAt(starts[i], ends[i]);
+      const v = valueAt(starts[i], ends[i]);
+      // A key `__proto__` is the engine's key like any other: assigned, it would set the object's prototype instead.
+      if (keys[i] === "__proto__") Object.defineProperty(out, keys[i], { value: v, enumerable: true, writable: true, configurable: true });
+      else out[keys[i]] = v;
       at.pop();
     }
     r.pos = end;

@@ -97,7 +97,7 @@ export class ResourceProviderServer {
    */
   async getMapping(req: any) {
     // Loaded only when asked (pulumi convert): the vendor's schema is no part of an engine run's start.
-    const { TERRAFORM_PROVIDER, terraformConvertMapping } = await import("../cli/import/terraform/convert-mapping.js");
+    const { TERRAFORM_PROVIDER, terraformConvertMapping } = await import("../provider/terraform/convert-mapping.js");
     const resp = new provproto.GetMappingResponse();
     const provider = String(req.getProvider());
     if (req.getKey() === "terraform" && (provider === TERRAFORM_PROVIDER || provider === "")) {
@@ -111,7 +111,7 @@ export class ResourceProviderServer {
   }
 
   async getMappings(req: any) {
-    const { TERRAFORM_PROVIDER } = await import("../cli/import/terraform/convert-mapping.js");
+    const { TERRAFORM_PROVIDER } = await import("../provider/terraform/convert-mapping.js");
     const resp = new provproto.GetMappingsResponse();
     resp.setProvidersList(req.getKey() === "terraform" ? [TERRAFORM_PROVIDER] : []);
     return resp;

@@ -11,6 +11,7 @@ import { currentTuning, withBudget, type ConfigSource } from "./client/index.js"
 import { configure } from "./context.js";
 import { DECLARATIONS, KINDS, type DeclarationOf, type KindName } from "./kinds/index.js";
 import { tolerateUnknowns } from "./unknowns.js";
+import { refusingPrototypeKeys } from "./prototype-keys.js";
 import { carryingPlainSecrets } from "./plain-secrets.js";
 
 export { configure };
@@ -48,7 +49,7 @@ function lazyRules<K extends KindName>(kind: DeclarationOf<K>): Rules<K> {
   return { ...ops, replaceOnChange: kind.replaceOnChange } as unknown as Rules<K>;
 }
 
-const providers = Object.fromEntries(DECLARATIONS.map((d) => [d.name, budgeted(d.noun, tolerateUnknowns(lazyRules(d)))])) as unknown as { [K in KindName]: Rules<K> };
+const providers = Object.fromEntries(DECLARATIONS.map((d) => [d.name, budgeted(d.noun, refusingPrototypeKeys(tolerateUnknowns(lazyRules(d))))])) as unknown as { [K in KindName]: Rules<K> };
 
 export type ResourceKind = KindName;
 

@@ -100,10 +100,14 @@ export function alignLiveConfig(planned: ConfigMap, live: Record<string, unknown
   return out;
 }
 
-/** Keys whose normalised values differ between two config maps (added or removed keys included). */
+/**
+ * Keys whose normalised values differ between two config maps (added or removed keys included).
+ * What is no map (a stack edited by hand, or written by an older version) holds no key.
+ */
 export function changedConfigKeys(olds: ConfigMap | undefined, news: ConfigMap | undefined): string[] {
-  const a = olds ?? {};
-  const b = news ?? {};
+  const map = (c: ConfigMap | undefined): ConfigMap => (c !== null && typeof c === "object" && !Array.isArray(c) ? c : {});
+  const a = map(olds);
+  const b = map(news);
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   return [...keys].filter((k) => !(k in a) || !(k in b) || isUnknown(b[k]) || !sameConfigValue(a[k], b[k])).sort();
 }

@@ -82,6 +82,9 @@ const empty = (props: Record<string, unknown>) => Object.keys(props).every((k) =
  */
 function typedCore(typed: TypedKind, generic: CoreProvider): CoreProvider {
   const toCore = (props: Record<string, unknown>) => (empty(props) ? { ...props } : toCoreProps(typed, props));
+  // A program's inputs are the typed resource's even when it sets none (a webhook source has no
+  // required setting): they always name the connector, never "no recorded state".
+  const inputsToCore = (props: Record<string, unknown>) => toCoreProps(typed, props);
   /** A partial failure's recorded properties, typed as the engine keeps them. */
   const typedError = (err: unknown) => {
     const e = err as { properties?: Record<string, unknown> } | undefined;
@@ -91,17 +94,17 @@ function typedCore(typed: TypedKind, generic: CoreProvider): CoreProvider {
   return {
     async check(olds, news) {
       const unknown = unknownProperties(typed, news, [...HOST_ONLY_INPUTS, "autonamed"]);
-      const checked = await generic.check(toCore(olds), toCore(news));
+      const checked = await generic.check(toCore(olds), inputsToCore(news));
       return { inputs: fromCoreProps(typed, checked.inputs, "inputs"), failures: [...unknown, ...checked.failures.map((f) => typedFailure(typed, f))] };
     },
     async diff(id, olds, news) {
-      const result = await generic.diff(id, toCore(olds), toCore(news));
+      const result = await generic.diff(id, toCore(olds), inputsToCore(news));
       const paths = (list: string[] | undefined) => (list === undefined ? undefined : [...new Set(list.map((p) => typedPath(typed, p)))]);
       return { ...result, replaces: paths(result.replaces), diffs: paths(result.diffs) };
     },
     async create(inputs) {
       try {
-        const { id, outs } = await generic.create(toCore(inputs));
+        const { id, outs } = await generic.create(inputsToCore(inputs));
         return { id, outs: fromCoreProps(typed, outs, "outputs") };
       } catch (err) {
         throw typedError(err);
@@ -126,7 +129,7 @@ function typedCore(typed: TypedKind, generic: CoreProvider): CoreProvider {
     },
     async update(id, olds, news) {
       try {
-        const { outs } = await generic.update(id, toCore(olds), toCore(news));
+        const { outs } = await generic.update(id, toCore(olds), inputsToCore(news));
         return { outs: fromCoreProps(typed, outs, "outputs") };
       } catch (err) {
         throw typedError(err);

@@ -9,6 +9,8 @@
 //   node scripts/bundle-plugin.mjs                 # dist/plugin/pulumi-resource-cdc.js (npm run build runs this after tsc)
 //   node scripts/bundle-plugin.mjs --stage <dir> [--launcher posix|windows|none]
 //                                                  # the whole installed plugin in <dir>, for a tarball
+//   node scripts/bundle-plugin.mjs ... --metafile <file>
+//                                                  # and esbuild's record of the modules it bundled (the plugin's SBOM reads it)
 //
 // --stage writes everything `pulumi plugin install resource cdc <version> --file <tarball>` needs,
 // nothing else (no node_modules: the bundle holds its dependencies). It is the one list of what the
@@ -34,7 +36,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const { values } = parseArgs({ options: { stage: { type: "string" }, launcher: { type: "string", default: "posix" } } });
+const { values } = parseArgs({ options: { stage: { type: "string" }, launcher: { type: "string", default: "posix" }, metafile: { type: "string" } } });
 if (!["posix", "windows", "none"].includes(values.launcher)) throw new Error(`--launcher ${values.launcher}: posix, windows or none`);
 /** Where the bundle goes, under the repository or under a stage directory (and as the launchers name it). */
 const BUNDLE = "dist/plugin/pulumi-resource-cdc.js";
@@ -83,6 +85,7 @@ const result = await build({
   plugins: [protoFromSdk],
 });
 const bytes = Object.values(result.metafile.outputs).reduce((n, o) => n + o.bytes, 0);
+if (values.metafile) await writeFile(resolve(values.metafile), JSON.stringify(result.metafile));
 process.stderr.write(`[bundle-plugin] wrote ${outfile} (${(bytes / 1024 / 1024).toFixed(1)} MiB, ${Object.keys(result.metafile.inputs).length} modules)\n`);
 
 if (stage) {

@@ -18,6 +18,10 @@ CDC_PULUMI_YAML_VERSION=1.38.1
 CDC_MIN_NODE=22.19.0
 # actionlint, the linter of .github/workflows, built from its Go module (cdc_ensure_actionlint).
 CDC_ACTIONLINT_VERSION=1.7.12
+# The release's SBOM tools (cdc_ensure_sbom_tools): cyclonedx-bom from PyPI (its command is
+# cyclonedx-py) for the Python package, cyclonedx-gomod from its Go module for the Go SDK.
+CDC_CYCLONEDX_PY_VERSION=7.5.0
+CDC_CYCLONEDX_GOMOD_VERSION=1.10.0
 CDC_MIN_PULUMI=3.200.0
 
 CDC_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -435,6 +439,44 @@ cdc_ensure_python() {
     ) 9>"$CDC_CACHE/python.lock" || return 1
   fi
   export PULUMI_CDC_PYTHON="$py" PULUMI_CDC_WHEELHOUSE="$out"
+}
+
+# The release's SBOM tools, each in the cache at its pinned version (npm's own `npm sbom` needs
+# nothing). cyclonedx-py in a virtual environment of its own, so its dependencies never meet the
+# SDK's; cyclonedx-gomod by `go install module@version`, so the SBOMs it writes name its release
+# (built through a tools module, as actionlint is, it would call itself "(devel)").
+# Exports PULUMI_CDC_CYCLONEDX_PY and PULUMI_CDC_CYCLONEDX_GOMOD.
+cdc_ensure_sbom_tools() {
+  cdc_ensure_python || { cdc_die "cyclonedx-py needs the toolchain's Python 3.9+ (above)"; return 1; }
+  local py_tag venv gomod="$CDC_CACHE/cyclonedx-gomod-v$CDC_CYCLONEDX_GOMOD_VERSION"
+  py_tag="$("$PULUMI_CDC_PYTHON" -c 'import sys; print("cp%d%d" % sys.version_info[:2])')"
+  venv="$CDC_CACHE/cyclonedx-py-v$CDC_CYCLONEDX_PY_VERSION-$py_tag"
+  mkdir -p "$CDC_CACHE"
+  # A virtual environment's scripts name its path, so it is made where it stays, and counts once .complete is there.
+  if [ ! -f "$venv/.complete" ]; then
+    (
+      if command -v flock >/dev/null 2>&1; then flock 9; fi
+      [ -f "$venv/.complete" ] && exit 0
+      cdc_say "installing cyclonedx-bom $CDC_CYCLONEDX_PY_VERSION from PyPI into $venv (first run only)"
+      rm -rf "$venv" && "$PULUMI_CDC_PYTHON" -m venv "$venv" >&2 || exit 1
+      timeout 600 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --timeout 60 --retries 3 \
+        "cyclonedx-bom==$CDC_CYCLONEDX_PY_VERSION" >&2 || { cdc_die "could not install cyclonedx-bom==$CDC_CYCLONEDX_PY_VERSION from PyPI"; exit 1; }
+      touch "$venv/.complete"
+    ) 9>"$CDC_CACHE/cyclonedx-py.lock" || return 1
+  fi
+  if [ ! -x "$gomod/cyclonedx-gomod" ]; then
+    command -v go >/dev/null 2>&1 || { cdc_die "no Go toolchain to build cyclonedx-gomod: install Go >= 1.25 and run again"; return 1; }
+    (
+      if command -v flock >/dev/null 2>&1; then flock 9; fi
+      [ -x "$gomod/cyclonedx-gomod" ] && exit 0
+      cdc_say "building cyclonedx-gomod v$CDC_CYCLONEDX_GOMOD_VERSION from its Go module (first run only: under a minute)"
+      rm -rf "$gomod.tmp" && mkdir -p "$gomod.tmp" || exit 1
+      (cd "$CDC_CACHE" && GOWORK=off GOBIN="$gomod.tmp" timeout 900 go install "github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v$CDC_CYCLONEDX_GOMOD_VERSION") >&2 \
+        || { cdc_die "go install of cyclonedx-gomod v$CDC_CYCLONEDX_GOMOD_VERSION failed"; exit 1; }
+      rm -rf "$gomod" && mv "$gomod.tmp" "$gomod"
+    ) 9>"$CDC_CACHE/cyclonedx-gomod.lock" || return 1
+  fi
+  export PULUMI_CDC_CYCLONEDX_PY="$venv/bin/cyclonedx-py" PULUMI_CDC_CYCLONEDX_GOMOD="$gomod/cyclonedx-gomod"
 }
 
 # Offline engine settings; a user's own values win.

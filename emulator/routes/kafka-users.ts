@@ -1,4 +1,3 @@
-import { isIP } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { EmulatorContext } from "../context.js";
@@ -6,6 +5,7 @@ import { hashSecret } from "../crypto.js";
 import { conflict, notFound } from "../errors.js";
 import type { KafkaAclRecord, KafkaUserRecord, Store } from "../store.js";
 import { createdFromField, err, laxBool, pathId, resolveCreatedFrom, validateRequest, type ValidationDetail } from "../validation.js";
+import { isIpOrCidr } from "../../catalogue/ip.js";
 
 /**
  * Kafka access: broker users and their ACLs, as the platform's Terraform client uses them
@@ -58,17 +58,6 @@ const updateBody = z.object({
   is_create_schema_registry: laxBool().optional(),
 });
 const userPath = z.object({ username: pathId });
-
-/** An IPv4 or IPv6 address, or a CIDR range of one. */
-export function isIpOrCidr(entry: string): boolean {
-  const slash = entry.indexOf("/");
-  const address = slash < 0 ? entry : entry.slice(0, slash);
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (slash < 0) return true;
-  const bits = entry.slice(slash + 1);
-  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
-}
 
 /** Problems of a whitelist: each comma-separated entry must be an IP or CIDR range. */
 function whitelistErrors(value: string | null | undefined): ValidationDetail[] {

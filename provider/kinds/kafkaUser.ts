@@ -1,4 +1,3 @@
-import { isIP } from "node:net";
 import { z } from "zod";
 import { KAFKA_GROUP_OPERATIONS, KAFKA_OPERATIONS, KAFKA_PATTERN_TYPES, KAFKA_RESOURCES } from "../../catalogue/kind-values.js";
 import { knowable } from "../check.js";
@@ -9,6 +8,7 @@ import type { ImportContext } from "./imported.js";
 import { aclOf, whitelistOf, type LiveKafkaUser } from "../kafka/api.js";
 import type { KindSpec } from "./spec.js";
 import { tfString, tfStrings, type KindTerraform } from "./terraform.js";
+import { isIpOrCidr } from "../../catalogue/ip.js";
 
 
 /** The pattern types, by meaning: a rule names its topic exactly, or by prefix; and what a rule is on. */
@@ -19,17 +19,6 @@ const [ON_TOPIC, ON_GROUP] = KAFKA_RESOURCES;
 const USERNAME = /^[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9]$|^[a-zA-Z0-9]$/;
 /** The API's limit on the comma-separated whitelist. */
 export const WHITELIST_MAX = 1000;
-
-/** An IPv4 or IPv6 address, or a CIDR range of one. */
-export function isIpOrCidr(entry: string): boolean {
-  const slash = entry.indexOf("/");
-  const address = slash < 0 ? entry : entry.slice(0, slash);
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (slash < 0) return true;
-  const bits = entry.slice(slash + 1);
-  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
-}
 
 /** One of `values`, or unknown during a preview (checked again when known); the message names them all. */
 const oneOf = (values: readonly string[], message: string) =>

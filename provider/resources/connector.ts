@@ -247,8 +247,9 @@ export class ConnectorProvider {
     const config = apiSpec && configKnown ? withClearedSecrets(apiSpec, input.config, wire) : wire;
     // A connector change, or a change of a replace-on-change key, replaces the object, so an
     // autoname is renewed with it (the replacement is created before the original is deleted).
+    // A config unknown in a preview holds no key to compare: the check at `up` sees whether it replaces.
     const replacing =
-      olds.connector !== undefined && (olds.connector !== input.connector || replacedConfigKeys(entry, olds.config, config).length > 0);
+      olds.connector !== undefined && (olds.connector !== input.connector || (configKnown && replacedConfigKeys(entry, olds.config, config).length > 0));
     const naming = isUnknown(input.name) ? { name: input.name as string, autonamed: false } : resolveName(olds, input, replacing);
     const inputs: ConnectorInputs = {
       ...(input.logicalName !== undefined ? { logicalName: input.logicalName } : {}),

@@ -22,7 +22,6 @@ const [, PATTERN_PREFIX] = KAFKA_PATTERN_TYPES;
 const [ON_TOPIC] = KAFKA_RESOURCES;
 
 
-export { isIpOrCidr } from "../kinds/kafkaUser.js";
 
 export interface KafkaUserInputs {
   logicalName?: string;

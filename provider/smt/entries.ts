@@ -13,7 +13,8 @@ export type SmtEntry = { type: string; name: string; enabled: boolean } & Record
 
 const ENTRY_KEYS = ["type", "name", "enabled"];
 
-const describe = (v: unknown): string => (typeof v === "string" ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(describe).join(", ")}]` : String(v));
+// Never String() of an object: a program's map may hold its own `toString` key, and then String() throws.
+const describe = (v: unknown): string => (typeof v === "string" ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(describe).join(", ")}]` : v !== null && typeof v === "object" ? "a map" : String(v));
 const at = (i: number, name?: string) => `transforms[${i}]${name ? `.${name}` : ""}`;
 const fieldList = (type: SmtType) => type.fields.map((f) => f.name).join(", ");
 

@@ -1,9 +1,9 @@
-import { mapAttribute, PROVIDER_SCHEMA, terraformTypes } from "../../cli/import/terraform/mapping.js";
+import { mapAttribute, PROVIDER_SCHEMA, terraformTypes } from "../../provider/terraform/mapping.js";
 
 /**
  * generated/terraform-mapping.md: what each resource type of the vendor's Terraform provider,
  * and each attribute that is not a plain config key, becomes in pulumi-cdc, as the mapping of
- * `pulumi-cdc import --from-terraform` derives it (cli/import/terraform/mapping.ts).
+ * `pulumi-cdc import --from-terraform` derives it (provider/terraform/mapping.ts).
  * docs/migrating-from-terraform.md links to it.
  */
 export function renderTerraformTable(): string {

@@ -1,23 +1,27 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { arch } from "node:os";
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
+import { CHECKSUMS_FILE, checksumProblems, writeChecksums } from "./checksums.js";
 import { checkDotnetSdk } from "./dotnet-sdk.js";
 import { downloadProblems, engineDownloads } from "./download-url.js";
 import { must } from "../lib/process.js";
 import { checkGoSdk } from "./go-sdk.js";
 import { installPolicyPack, npmFileProblems, npmInstallCheck, npmPack, POLICY_DIR, policyFileProblems } from "./npm-package.js";
+import { packageSbom, pluginSbom, policySbom } from "./npm-sbom.js";
 import { goModuleTag, pluginAsset, type Platform } from "./platforms.js";
 import { installPlugin, pluginEntryProblems, tarEntries } from "./plugin-checks.js";
 import { buildPluginTarballs, type PluginTarball } from "./plugin-tarballs.js";
 import { buildPythonSdk } from "./python-sdk.js";
 import { runYamlQuickstart } from "./quickstart.js";
+import { SBOM_DIR, sbomFileProblems, type Sbom } from "./sbom.js";
 import { committedVersions, downloadUrlCopies, releaseVersion, versionProblems } from "./versions.js";
 import { lintWorkflows } from "./workflows.js";
 
 /**
  * `npm run release -- --dry-run [--tag vX.Y.Z]` (scripts/release/run.sh): builds every artefact
- * into artifacts/, checks each, writes artifacts/release.json (what the release workflow
- * publishes) and prints what would be published. It publishes nothing: the release workflow
+ * into artifacts/ with a CycloneDX SBOM per package (artifacts/sbom/), checks each, writes
+ * artifacts/release.json (what the release workflow publishes), then artifacts/SHA256SUMS over
+ * every file there, checks both, and prints what would be published. It publishes nothing: the release workflow
  * (.github/workflows/release.yml) does, on a tag, from the files this wrote. Every step is
  * bounded in time; a failed step does not stop the others, and any failure makes the exit code 1.
  */
@@ -60,6 +64,10 @@ async function main(root: string, argv: string[]): Promise<number> {
     process.stderr.write(`[release] ${name}: ${s.ok ? "ok" : "FAILED"} (${s.seconds.toFixed(0)} s)\n`);
   };
   const rel = (f: string) => relative(root, f);
+  const sbomDir = join(out, SBOM_DIR);
+  const pkg = (dir: string) => (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string }).name;
+  // Each package's SBOM, with what it must describe: written by the step that builds the package, checked at the end.
+  const sboms: Sbom[] = [];
   const size = (f: string) => `${(statSync(f).size / 1024 / 1024).toFixed(1)} MB`;
 
   await step("one version", async () => {
@@ -85,8 +93,10 @@ async function main(root: string, argv: string[]): Promise<number> {
       lines.push(`${rel(t.file)} (${size(t.file)}, ${entries.length} entries): contents checked, pulumi plugin install --file installs it`);
     }
     if (problems.length) throw new Error(problems.join("\n"));
+    const sbom = await pluginSbom(root, sbomDir);
+    sboms.push({ file: sbom, name: pkg(root), version });
     tarballsOk = true;
-    return lines;
+    return [...lines, `${rel(sbom)}: npm sbom of the repository's tree, narrowed to the packages the bundle holds`];
   });
 
   await step("plugin from the cache runs the YAML quickstart", async () => {
@@ -124,8 +134,10 @@ async function main(root: string, argv: string[]): Promise<number> {
     const problems = npmFileProblems(packed.files);
     if (problems.length) throw new Error(problems.join("\n"));
     const installed = await npmInstallCheck(root, packed.file, version);
+    const sbom = await packageSbom(root, sbomDir);
+    sboms.push({ file: sbom, name: pkg(root), version });
     npmFile = packed.file;
-    return [`${rel(packed.file)} (${size(packed.file)}, ${packed.files.length} files): file list checked`, ...installed];
+    return [`${rel(packed.file)} (${size(packed.file)}, ${packed.files.length} files): file list checked`, ...installed, `${rel(sbom)}: npm sbom`];
   });
 
   let policyFile = "";
@@ -135,23 +147,31 @@ async function main(root: string, argv: string[]): Promise<number> {
     const problems = policyFileProblems(packed.files);
     if (problems.length) throw new Error(problems.join("\n"));
     const installed = await installPolicyPack(root, npmFile, packed.file);
-    rmSync(installed.project, { recursive: true, force: true });
+    let sbom: string;
+    try {
+      sbom = await policySbom(root, installed.project, sbomDir);
+    } finally {
+      rmSync(installed.project, { recursive: true, force: true });
+    }
+    sboms.push({ file: sbom, name: pkg(join(root, POLICY_DIR)), version });
     policyFile = packed.file;
-    return [`${rel(packed.file)} (${size(packed.file)}, ${packed.files.length} files): file list checked`, ...installed.lines];
+    return [`${rel(packed.file)} (${size(packed.file)}, ${packed.files.length} files): file list checked`, ...installed.lines, `${rel(sbom)}: npm sbom of the tree it installed`];
   });
 
   let goOk = false;
   await step("Go SDK", async () => {
-    const lines = await checkGoSdk(root, version);
+    const r = await checkGoSdk(root, version, sbomDir);
+    sboms.push(r.sbom);
     goOk = true;
-    return lines;
+    return [...r.lines, `${rel(r.sbom.file)}: cyclonedx-gomod`];
   });
 
   let pythonFiles: string[] = [];
   await step("Python SDK", async () => {
-    const r = await buildPythonSdk(root, join(out, "python"), version);
+    const r = await buildPythonSdk(root, join(out, "python"), version, sbomDir);
+    sboms.push(r.sbom);
     pythonFiles = r.files;
-    return [...r.files.map((f) => `${rel(f)} (${size(f)})`), ...r.lines];
+    return [...r.files.map((f) => `${rel(f)} (${size(f)})`), ...r.lines, `${rel(r.sbom.file)}: cyclonedx-py over the environment the wheel installed into`];
   });
 
   let dotnetFiles: string[] = [];
@@ -159,7 +179,7 @@ async function main(root: string, argv: string[]): Promise<number> {
   await step(".NET SDK", async () => {
     const r = await checkDotnetSdk(root, join(out, "dotnet"), version);
     dotnetFiles = r.files;
-    notChecked.push(...r.notChecked.map((l) => `.NET: ${l}`));
+    notChecked.push(...r.notChecked.map((l) => `.NET: ${l}`), ".NET: no SBOM (CycloneDX's .NET tool is a dotnet tool, and there is no dotnet SDK here)");
     return [...r.checked, ...r.notChecked.map((l) => `NOT CHECKED HERE: ${l}`)];
   });
 
@@ -176,9 +196,23 @@ async function main(root: string, argv: string[]): Promise<number> {
     dotnetSources: dotnetFiles.filter((f) => !f.endsWith(".nupkg")).map(rel),
     nuget: dotnetFiles.filter((f) => f.endsWith(".nupkg")).map(rel),
     goModuleTag: goModuleTag(version),
+    sboms: sboms.map((s) => rel(s.file)),
+    checksums: rel(join(out, CHECKSUMS_FILE)),
     notChecked,
   };
+  // Before SHA256SUMS, which covers it as it does every file in artifacts/.
   writeFileSync(join(out, "release.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+
+  await step(`${CHECKSUMS_FILE} and the SBOMs`, async () => {
+    const sums = await writeChecksums(out);
+    // Read back from the disk, as a user's sha256sum -c would: every listed file there with its hash, none left out.
+    const problems = [...(await checksumProblems(out)), ...sboms.flatMap(sbomFileProblems)];
+    if (problems.length) throw new Error(problems.join("\n"));
+    return [
+      `${rel(join(out, CHECKSUMS_FILE))}: ${sums.length} files, each hashed again and matching, none in artifacts/ left out`,
+      ...sboms.map((s) => `${basename(s.file)}: CycloneDX JSON describing ${s.name} ${s.version}, with its components`),
+    ];
+  });
 
   const w = (s: string) => process.stdout.write(`${s}\n`);
   const failed = steps.filter((s) => !s.ok);
@@ -190,8 +224,8 @@ async function main(root: string, argv: string[]): Promise<number> {
   }
   w("");
   w(failed.length ? `Would publish, once the ${failed.length} failed check(s) above pass (the release workflow, on the tag):` : "Would publish (the release workflow, on the tag):");
-  w(`  GitHub release v${version} of github.com/pulumi-cdc/pulumi-cdc: ${manifest.githubReleaseAssets.length} plugin tarballs${tarballsOk ? "" : " (their check failed)"}`);
-  for (const a of manifest.githubReleaseAssets) w(`    ${a}`);
+  w(`  GitHub release v${version} of github.com/pulumi-cdc/pulumi-cdc: ${manifest.githubReleaseAssets.length} plugin tarballs${tarballsOk ? "" : " (their check failed)"}, ${CHECKSUMS_FILE} and ${manifest.sboms.length} SBOMs`);
+  for (const a of [...manifest.githubReleaseAssets, manifest.checksums, ...manifest.sboms]) w(`    ${a}`);
   w(`  npm: pulumi-cdc@${version} from ${manifest.npm ?? "(not built: its check failed)"}`);
   w(`  npm: pulumi-cdc-policy@${version} from ${manifest.npmPolicyPack ?? "(not built: its check failed)"}`);
   w(`  PyPI: pulumi_cdc ${version}: ${manifest.python.join(", ") || "(not built: its check failed)"}`);

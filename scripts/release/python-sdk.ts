@@ -2,6 +2,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { must } from "../lib/process.js";
+import { canonicalPythonName, pythonSbom } from "./python-sbom.js";
+import type { Sbom } from "./sbom.js";
 
 /** The toolchain's Python (cdc_ensure_python exports these): python3 and the cached wheels, so no step asks an index. */
 function pythonEnv(): { python: string; env: NodeJS.ProcessEnv } {
@@ -15,9 +17,10 @@ function pythonEnv(): { python: string; env: NodeJS.ProcessEnv } {
  * generated/sdks/python built as PyPI takes it: `python -m build` makes the sdist and, from it, the
  * wheel, into outDir; both must be named for the version (PEP 440's spelling of it), and the
  * wheel installs into a fresh virtual environment beside Pulumi's Python SDK (from the wheelhouse)
- * and imports, reporting the version and its pulumi-plugin.json.
+ * and imports, reporting the version and its pulumi-plugin.json. That environment, holding what
+ * the wheel's install brought and nothing else, is what its SBOM (into sbomDir) describes.
  */
-export async function buildPythonSdk(root: string, outDir: string, version: string): Promise<{ files: string[]; lines: string[] }> {
+export async function buildPythonSdk(root: string, outDir: string, version: string, sbomDir: string): Promise<{ files: string[]; lines: string[]; sbom: Sbom }> {
   const { python, env } = pythonEnv();
   const work = mkdtempSync(join(tmpdir(), "pulumi-cdc-release-py-"));
   try {
@@ -34,9 +37,10 @@ export async function buildPythonSdk(root: string, outDir: string, version: stri
     if (JSON.stringify(files) !== JSON.stringify(want)) throw new Error(`python -m build made ${files.join(", ")}, not ${want.join(", ")}`);
 
     const run = join(work, "venv");
-    await must(python, ["-m", "venv", run], { env, timeoutMs: 120_000 });
+    // No pip in it (the build environment's pip installs into it), so its SBOM lists no installer.
+    await must(python, ["-m", "venv", "--without-pip", run], { env, timeoutMs: 120_000 });
     const pulumiVersion = process.env.CDC_PULUMI_VERSION ?? "";
-    await must(join(run, "bin", "pip"), ["install", "--quiet", join(outDir, want[0]!), ...(pulumiVersion ? [`pulumi==${pulumiVersion}`] : [])], { env, timeoutMs: 600_000 });
+    await must(join(venv, "bin", "pip"), ["--python", join(run, "bin", "python"), "install", "--quiet", join(outDir, want[0]!), ...(pulumiVersion ? [`pulumi==${pulumiVersion}`] : [])], { env, timeoutMs: 600_000 });
     const probe = await must(
       join(run, "bin", "python"),
       ["-c", "import importlib.metadata as md, importlib.resources as r, json, pulumi_cdc; print(json.dumps({'version': md.version('pulumi_cdc'), 'plugin': json.loads(r.files('pulumi_cdc').joinpath('pulumi-plugin.json').read_text())}))"],
@@ -45,7 +49,12 @@ export async function buildPythonSdk(root: string, outDir: string, version: stri
     const got = JSON.parse(probe.stdout) as { version: string; plugin: { version?: string; server?: string } };
     if (got.version !== pep440) throw new Error(`the installed pulumi_cdc is ${got.version}, not ${pep440}`);
     if (got.plugin.version !== version) throw new Error(`the installed pulumi_cdc's pulumi-plugin.json says ${got.plugin.version}, not ${version}`);
-    return { files: want.map((f) => join(outDir, f)), lines: [`sdist and wheel at ${pep440}`, `the wheel installs beside pulumi ${pulumiVersion || "(any)"} and imports; pulumi-plugin.json ${got.plugin.version}, server ${got.plugin.server}`] };
+    const sbom = { file: await pythonSbom(run, sbomDir, "pulumi_cdc", env), name: canonicalPythonName("pulumi_cdc"), version: pep440 };
+    return {
+      files: want.map((f) => join(outDir, f)),
+      lines: [`sdist and wheel at ${pep440}`, `the wheel installs beside pulumi ${pulumiVersion || "(any)"} and imports; pulumi-plugin.json ${got.plugin.version}, server ${got.plugin.server}`],
+      sbom,
+    };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

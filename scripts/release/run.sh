@@ -2,7 +2,8 @@
 # `npm run release -- --dry-run [--tag vX.Y.Z]`: builds every release artefact into artifacts/ and
 # checks each (scripts/release/main.ts says which), then prints what the release workflow would
 # publish. Everything it needs comes from the toolchain: Node.js, the Pulumi CLI and the YAML
-# host, the npm dependencies, the Go tools (pulumi-cdc-plugin-url), actionlint, Python's wheels.
+# host, the npm dependencies, the Go tools (pulumi-cdc-plugin-url), actionlint, Python's wheels,
+# the SBOM tools (cyclonedx-py, cyclonedx-gomod).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=scripts/toolchain.sh
@@ -11,6 +12,7 @@ cdc_toolchain
 cdc_ensure_codegen
 cdc_ensure_actionlint
 cdc_ensure_python
+cdc_ensure_sbom_tools
 export CDC_PULUMI_VERSION
 # A clean build: nothing stale in dist/ reaches a package.
 rm -rf dist

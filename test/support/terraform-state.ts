@@ -1,4 +1,4 @@
-import { mapAttribute, PROVIDER_SCHEMA, terraformTypes } from "../../cli/import/terraform/mapping.js";
+import { mapAttribute, PROVIDER_SCHEMA, terraformTypes } from "../../provider/terraform/mapping.js";
 
 /**
  * Terraform states as the vendor's provider (beta.24) writes them, for tests that need no vendor

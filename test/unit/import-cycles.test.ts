@@ -113,4 +113,18 @@ describe("import cycles", () => {
     const unexpected = cycles(graph).filter((c) => !allowed.has(c.join(" ")));
     expect(unexpected, "modules that import each other, directly or through others: move what they share into a module both import").toEqual([]);
   });
+
+  it("leave the hosts thin: the plugin imports only the core (no cli/, sdk/ or emulator/), and nothing outside it imports the plugin", () => {
+    const graph = importGraph(DIRS.flatMap((d) => sources(join(root, d))));
+    const crossings = [...graph].flatMap(([from, tos]) =>
+      tos.flatMap((to) => {
+        const fromPlugin = from.startsWith("plugin/");
+        const toPlugin = to.startsWith("plugin/");
+        if (fromPlugin && /^(cli|sdk|emulator)\//.test(to)) return [`${from} → ${to}`];
+        if (!fromPlugin && toPlugin) return [`${from} → ${to}`];
+        return [];
+      }),
+    );
+    expect(crossings).toEqual([]);
+  });
 });

@@ -2,7 +2,7 @@ import { DECLARATIONS } from "../../../provider/kinds/index.js";
 import type { Kind } from "../kinds.js";
 import type { Selection } from "../model.js";
 import type { Tenant } from "../tenant.js";
-import { mapInstance, terraformTypes } from "./mapping.js";
+import { mapInstance, terraformTypes } from "../../../provider/terraform/mapping.js";
 import type { StateInstance } from "./state.js";
 
 /**

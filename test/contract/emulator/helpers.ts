@@ -101,6 +101,22 @@ export function expectDetail(reply: Reply, status: number, pattern?: RegExp): vo
   if (pattern) expect(reply.body.detail).toMatch(pattern);
 }
 
+/**
+ * An answer that, if it is a 4xx, is in a shape the platform documents: 422 with pydantic's
+ * details, `{detail: "message"}`, or the SMT chain's `{detail: {code, message, issues}}` (every
+ * 4xx of that area).
+ */
+export function expectApiError(reply: Reply): void {
+  if (reply.status < 400) return;
+  const detail = reply.body?.detail as unknown;
+  if (detail !== null && typeof detail === "object" && !Array.isArray(detail)) {
+    const coded = detail as { code?: unknown; message?: unknown; issues?: unknown };
+    expect([typeof coded.code, typeof coded.message], reply.text).toEqual(["string", "string"]);
+    if (coded.issues !== undefined) expect(Array.isArray(coded.issues), reply.text).toBe(true);
+  } else if (reply.status === 422) expect422(reply);
+  else expect(typeof detail, reply.text).toBe("string");
+}
+
 let counter = 0;
 /** Unique names per test so suites sharing an emulator do not collide on the unique-name rule. */
 export function uniqueName(prefix: string): string {

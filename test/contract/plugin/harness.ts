@@ -1,3 +1,4 @@
+import { Writer } from "protobufjs/minimal";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../../emulator/index.js";
 import { resetClients } from "../../../provider/client/index.js";
 import { grpc, provproto, provrpc, structproto } from "../../../plugin/proto.js";
@@ -26,6 +27,8 @@ export interface PluginHarness {
   newOperation(): Promise<void>;
   /** One unary RPC: resolves with the response, rejects with the gRPC ServiceError. */
   call<T = Message>(method: string, request: Message): Promise<T>;
+  /** One unary RPC whose request is the bytes given (engineCheckRequest), its response read as `response` reads it. */
+  callBytes<T>(rpc: string, request: Uint8Array, response: { deserializeBinary(bytes: Uint8Array): T }): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -61,6 +64,12 @@ export async function startPluginHarness(
   const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const call = <T = Message>(method: string, request: Message) =>
     new Promise<T>((resolve, reject) => client[method](request, (err: Error | null, resp: T) => (err ? reject(err) : resolve(resp))));
+  const callBytes = <T>(rpc: string, request: Uint8Array, response: { deserializeBinary(bytes: Uint8Array): T }) =>
+    new Promise<T>((resolve, reject) =>
+      client.makeUnaryRequest(`/pulumirpc.ResourceProvider/${rpc}`, (b: Uint8Array) => Buffer.from(b), (b: Buffer) => response.deserializeBinary(b), request, (err: Error | null, resp: T) =>
+        err ? reject(err) : resolve(resp),
+      ),
+    );
   const configureIt = () => call("configure", configureRequest({ ...emulator, url: options.apiUrl ?? emulator.url }, options.configure || {}));
   if (options.configure !== false) await configureIt();
   const console = webClient(emulator);
@@ -69,6 +78,7 @@ export async function startPluginHarness(
     console,
     client,
     call,
+    callBytes,
     async newOperation() {
       await resetClients();
       await configureIt();
@@ -90,6 +100,49 @@ export function checkRequest(type: string, name: string, news: Record<string, un
   req.setOlds(struct(olds));
   req.setNews(struct(news));
   return req;
+}
+
+/**
+ * A CheckRequest's bytes with the properties as an engine may send them and the generated classes
+ * cannot: every own key kept (they lose an own `__proto__` key) and every number as it is (the
+ * JSON of `struct()` makes NaN and the infinities null). Struct's wire form: plugin/marshal.ts.
+ */
+export function engineCheckRequest(type: string, name: string, news: Record<string, unknown>, olds: Record<string, unknown> = {}): Uint8Array {
+  const w = Writer.create();
+  w.uint32((1 << 3) | 2).string(urnOf(type, name));
+  for (const [field, props] of [[2, olds], [3, news]] as const) {
+    w.uint32((field << 3) | 2).fork();
+    engineFields(w, props);
+    w.ldelim();
+  }
+  return w.finish();
+}
+
+function engineFields(w: Writer, obj: object): void {
+  for (const key of Object.keys(obj)) {
+    w.uint32((1 << 3) | 2).fork().uint32((1 << 3) | 2).string(key).uint32((2 << 3) | 2).fork();
+    engineValue(w, (obj as Record<string, unknown>)[key]);
+    w.ldelim().ldelim();
+  }
+}
+
+function engineValue(w: Writer, v: unknown): void {
+  if (typeof v === "number") w.uint32((2 << 3) | 1).double(v);
+  else if (typeof v === "string") w.uint32((3 << 3) | 2).string(v);
+  else if (typeof v === "boolean") w.uint32((4 << 3) | 0).bool(v);
+  else if (Array.isArray(v)) {
+    w.uint32((6 << 3) | 2).fork();
+    for (const item of v) {
+      w.uint32((1 << 3) | 2).fork();
+      engineValue(w, item);
+      w.ldelim();
+    }
+    w.ldelim();
+  } else if (v !== null && typeof v === "object") {
+    w.uint32((5 << 3) | 2).fork();
+    engineFields(w, v);
+    w.ldelim();
+  } else w.uint32((1 << 3) | 0).int32(0);
 }
 
 export function createRequest(type: string, name: string, properties: Record<string, unknown>, preview = false): Message {

@@ -126,6 +126,16 @@ describe("typed resources over gRPC", () => {
     expect(marked.name).toBe(inputs.name);
   });
 
+  it("Check: a typed resource that needs no setting passes with none set, its connector the token's", async () => {
+    for (const token of ["cdc:sources:Webhook", "cdc:destinations:Weaviate"]) {
+      const { failures, inputs, requests } = await check(token, "hooks", {});
+      expect(failures, token).toEqual([]);
+      expect(requests).toBe(0);
+      expect(inputs, token).toMatchObject({ name: expect.stringMatching(/^hooks-[0-9a-f]{8}$/) });
+      expect(inputs, token).not.toHaveProperty("connector");
+    }
+  });
+
   it("Postgresql: a preview Create makes no API call; Create writes the platform's keys; Diff, Read, Update and Delete in typed names", async () => {
     const inputs = await checked(PG, "orders", pgProps);
     const before = h.emulator.stats().total;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aclOf, kafkaAclSchema, listKafkaUsers } from "../../../provider/kafka/api.js";
-import { isIpOrCidr, kafkaUserFindings, KafkaUserProvider, sameAcls, type KafkaUserInputs, type KafkaUserOutputs } from "../../../provider/resources/kafkaUser.js";
+import { isIpOrCidr } from "../../../catalogue/ip.js";
+import { kafkaUserFindings, KafkaUserProvider, sameAcls, type KafkaUserInputs, type KafkaUserOutputs } from "../../../provider/resources/kafkaUser.js";
 import { MASK } from "../../../provider/normalize.js";
 import { FAST_RETRIES, startHarness, type ProviderHarness } from "./harness.js";
 

@@ -40,6 +40,12 @@ describe("required when shown", () => {
     expect(fields("oauth")).toEqual(["client_id", "client_secret"]);
     expect(fields()).toEqual([]);
   });
+  it("a list or a map where a mode goes holds no condition, and never throws (a map with its own toString key)", () => {
+    const fields = (mode: unknown) => requiredWhenShown(spec("google_ads"), { auth_mode: mode }).map((c) => c.field);
+    expect(fields(JSON.parse('{"toString": false}'))).toEqual([]);
+    expect(fields(["oauth"])).toEqual([]);
+    expect(authMode(spec("google_ads"), { auth_mode: { oauth: true } })).toBe('{"oauth":true}');
+  });
   it("NetSuite: the passphrase is shown with the certificate but never required", () => {
     expect(isShown(spec("netsuite"), "private_key_passphrase", {})).toBe(true);
     expect(requiredWhenShown(spec("netsuite"), {}).map((c) => c.field)).not.toContain("private_key_passphrase");

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { terraformConvertMapping } from "../../../cli/import/terraform/convert-mapping.js";
-import { PROVIDER_SCHEMA } from "../../../cli/import/terraform/mapping.js";
+import { terraformConvertMapping } from "../../../provider/terraform/convert-mapping.js";
+import { PROVIDER_SCHEMA } from "../../../provider/terraform/mapping.js";
 
 // Issue 41: what the plugin answers to `pulumi convert --from terraform` (GetMapping "terraform"),
 // checked against the plugin's own schema: every token a resource of it, every name an input of it.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attributeName, mapAttribute, mapInstance, PROVIDER_SCHEMA, terraformTypes } from "../../../cli/import/terraform/mapping.js";
+import { attributeName, mapAttribute, mapInstance, PROVIDER_SCHEMA, terraformTypes } from "../../../provider/terraform/mapping.js";
 import { addressLabel, handover, stateTenant } from "../../../cli/import/terraform/tenant.js";
 import { parseTerraformState, TerraformInputError, withoutKeys } from "../../../cli/import/terraform/state.js";
 import { buildProgram } from "../../../cli/import/model.js";

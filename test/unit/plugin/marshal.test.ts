@@ -124,6 +124,15 @@ describe("decodeStruct", () => {
     expect(decodeStruct(undefined).secrets.size).toBe(0);
   });
 
+  it("reads a key `__proto__` as a key of its own, never as the object's prototype", () => {
+    const sent = JSON.parse('{"source": {"__proto__": {"id": "src-inherited"}}, "config": {"__proto__": "x", "a": 1}}') as Record<string, Record<string, unknown>>;
+    const { value } = decodeStruct(encodeStruct(sent)) as { value: Record<string, Record<string, unknown>> };
+    expect(Object.keys(value.source!)).toEqual(["__proto__"]);
+    expect(value.source!.id).toBeUndefined();
+    expect(Object.getPrototypeOf(value.source)).toBe(Object.prototype);
+    expect(Object.entries(value.config!)).toEqual([["__proto__", "x"], ["a", 1]]);
+  });
+
   it("round-trips a large property bag unchanged", () => {
     const big = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`topic.${String(i).padStart(3, "0")}`, { id: `t-${i}`, parts: [i, i / 3, `x${i}`], on: i % 2 === 0 }]));
     const secretPaths: Path[] = [["topic.007", "id"], ["topic.299", "parts", 2]];

@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { CATALOGUE } from "../../../catalogue/index.js";
 import { DESTINATION_STATES, LLM_PROVIDERS, REPLAY_WINDOWS, SOURCE_STATES, TAG_TYPES } from "../../../catalogue/kind-values.js";
 import { resolveSettings } from "../../../provider/client/settings.js";
 import { resolveTuning } from "../../../provider/client/tuning.js";
@@ -21,7 +20,7 @@ import { DestinationSmtChainProvider } from "../../../provider/resources/destina
 import { FUNCTIONS, INTERNAL_PROPERTIES, KINDS, OBJECT_TYPES, PROVIDER_CONFIG, type KindName, type TypeSpec } from "../../../provider/kinds/index.js";
 import { TYPED_TYPES, type TypedToken } from "../../../provider/typed/kinds.js";
 import { packageVersion, renderSchema, SCHEMA_PATH } from "../../../scripts/generate/schema.js";
-import { requiredConfig } from "../../support/catalogue-samples.js";
+import { enumValues, FULL_INPUTS as FULL } from "../../support/kind-inputs.js";
 
 const root = join(__dirname, "..", "..", "..");
 
@@ -50,68 +49,6 @@ const CORES: Record<KindName, { core: Core; zod: z.ZodObject }> = {
   DestinationSmtChain: { core: new DestinationSmtChainProvider() as unknown as Core, zod: KINDS.DestinationSmtChain.inputSchema },
 };
 
-const { "transforms.name": _name, ...mapFilterConfig } = requiredConfig(CATALOGUE.transform.map_filter!);
-
-/** A valid input per kind that sets every schema input. */
-const FULL: Record<KindName, Record<string, unknown>> = {
-  Source: { name: "orders-cdc", connector: "postgresql", config: requiredConfig(CATALOGUE.source.postgresql!), desiredState: "paused", adoptId: "src-1", tags: ["tag-1"] },
-  Destination: { name: "warehouse", connector: "snowflake", config: requiredConfig(CATALOGUE.destination.snowflake!), desiredState: "stopped", adoptId: "dst-1", tags: [] },
-  Tag: { name: "pii", description: "personal data", type: ["sources", "destinations"], adoptId: "tag-1" },
-  ClientCredential: { roleIds: ["role_viewer"], description: "dbt", serviceId: "svc-1", adoptId: "cred-1", secret: "cred-secret" },
-  HttpConnection: { name: "tickets", url: "https://tickets.example.com/api/v2", headers: { Authorization: "Bearer t0ken" }, adoptId: "http-1" },
-  LlmConnection: { name: "model", provider: "openai", model: "gpt-4o", apiKey: "sk-123", baseUrl: "https://llm.example.com", adoptId: "llm-1" },
-  Agent: { name: "triage", instructions: "Summarise logs.", description: "triage agent", llmConnectionId: "llm-1", httpConnectionIds: ["http-1"], deployed: false, adoptId: "agent-1" },
-  Pipeline: {
-    name: "orders-to-warehouse",
-    source: { id: "src-1", name: "orders-cdc", connector: "postgresql" },
-    destination: { id: "dst-1" },
-    sourceTopics: ["public.orders"],
-    transforms: [{ id: "tr-1", topics: ["clean.orders"] }],
-    snapshotNewTables: true,
-    tags: ["tag-1"],
-    adoptId: "pl-1",
-  },
-  Transform: {
-    name: "orders-clean",
-    transform: "map_filter",
-    config: mapFilterConfig,
-    implementation: { language: "JAVASCRIPT", value_transform: "function _stk(r) { return r; }" },
-    deploy: true,
-    deployTimeoutSec: 300,
-    replayWindow: "24h",
-    tags: ["tag-1"],
-    adoptId: "tr-1",
-  },
-  Topic: { topicId: "source_src-1.public.orders", partitionCount: 6, tags: ["tag-1"] },
-  TopicDestination: { topicId: "source_src-1.hubspot.contacts", destinationId: "dst-1" },
-  KafkaUser: {
-    username: "orders-reader",
-    password: "correct-horse-battery",
-    whitelistIps: ["10.0.0.0/8"],
-    isCreateSchemaRegistry: true,
-    kafkaAcls: [{ topicName: "orders", operation: "READ", resourcePatternType: "LITERAL", resource: "TOPIC" }],
-    adoptId: "orders-reader",
-  },
-  DestinationSmtChain: {
-    destination: "dst-1",
-    transforms: [
-      {
-        type: "mask_field",
-        name: "Mask email",
-        enabled: false,
-        fieldsInclude: ["orders.email"],
-        fieldsExclude: ["orders.id"],
-        maskFunction: "FIXED",
-        maskSalt: "pepper",
-        maskChar: "#",
-        maskFixedValue: "xxx",
-        replaceNullWithDefault: false,
-      },
-      { type: "regex_router", name: "Route", regex: "(.*)_orders", replacement: "$1" },
-    ],
-  },
-};
-
 const plainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Whether a value has the schema type the property declares. */
@@ -135,23 +72,6 @@ function conforms(type: TypeSpec, v: unknown): boolean {
     props.every((p) => !p.required || p.name in v) &&
     Object.entries(v).every(([k, x]) => props.some((p) => p.name === k && conforms(p.type, x)))
   );
-}
-
-/** The string values a zod field allows, when it is an enum (or a list of one); [] otherwise. */
-function enumValues(field: z.ZodType): string[] {
-  const def = (field as unknown as { _zod: { def: { type: string; innerType?: z.ZodType; options?: z.ZodType[]; element?: z.ZodType; entries?: Record<string, string> } } })._zod.def;
-  switch (def.type) {
-    case "enum":
-      return Object.values(def.entries ?? {});
-    case "optional":
-      return enumValues(def.innerType!);
-    case "union":
-      return (def.options ?? []).flatMap(enumValues);
-    case "array":
-      return enumValues(def.element!);
-    default:
-      return [];
-  }
 }
 
 /** Every property spec of the schema, with where it is. */

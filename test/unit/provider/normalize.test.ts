@@ -21,6 +21,9 @@ describe("changedConfigKeys", () => {
     expect(changedConfigKeys({ a: "1" }, { a: UNKNOWN })).toEqual(["a"]);
     expect(containsUnknown({ config: { a: UNKNOWN } })).toBe(true);
   });
+  it("reads a recorded config that is no map (a stack edited by hand) as holding no key", () => {
+    for (const recorded of [false, "", [], "text"]) expect(changedConfigKeys(recorded as never, { a: "1" })).toEqual(["a"]);
+  });
 });
 
 describe("alignLiveConfig", () => {

@@ -101,6 +101,13 @@ describe("a value unknown during a preview passes check, on every kind that take
     expect(checked.inputs.snapshotNewTables).toBe(false);
   });
 
+  it("plans an update of a connector whose whole config is unknown, its autoname kept until `up` knows whether it replaces", async () => {
+    const olds = (await core("Source").check({}, valid.Source!)).inputs;
+    const checked = await core("Source").check(olds, { ...valid.Source, config: UNKNOWN });
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs).toMatchObject({ config: UNKNOWN, name: olds.name });
+  });
+
   it("diffs a pending property as a change, and as a replacement where a change of it replaces", async () => {
     const olds = { roleIds: ["role_viewer"], clientId: "c-1", secret: "s" };
     // Roles change in place, a service replaces.

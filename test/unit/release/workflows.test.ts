@@ -42,12 +42,13 @@ describe("the GitHub workflows", () => {
     expect(ci).toMatch(/pull_request/);
   });
 
-  it("the release, on a tag, builds with the dry run and publishes to the GitHub release, npm, PyPI, NuGet and the Go module's tag", () => {
+  it("the release, on a tag, builds with the dry run and publishes to the GitHub release (with SHA256SUMS and the SBOMs), npm, PyPI, NuGet and the Go module's tag", () => {
     const release = read("release.yml");
     expect(release).toMatch(/tags: \["v/);
     expect(release).toContain('npm run release -- --dry-run --tag "$GITHUB_REF_NAME"');
     expect(release).toContain("gh release create");
-    expect(release).toContain("artifacts/plugin/*.tar.gz");
+    // Users verify a download against SHA256SUMS and read the SBOMs: both are the release's assets.
+    expect(release).toContain("artifacts/plugin/*.tar.gz artifacts/SHA256SUMS artifacts/sbom/*.cdx.json");
     // The package, then its policy pack: the tarballs the dry run packed, in that order.
     expect(release).toContain("for tarball in artifacts/npm/pulumi-cdc-[0-9]*.tgz artifacts/npm/pulumi-cdc-policy-[0-9]*.tgz; do");
     expect(release).toContain('npm publish --provenance --access public "$tarball"');

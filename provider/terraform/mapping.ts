@@ -1,9 +1,8 @@
-import schemaData = require("../../../catalogue/terraform-schema.json");
-import { CATALOGUE, type CatalogueKind, type ConnectorSpec, type KeySpec } from "../../../catalogue/index.js";
-import type { KindTerraform, TerraformAttributes } from "../../../provider/kinds/terraform.js";
-import { MASK } from "../../../provider/normalize.js";
-import { DECLARATIONS, type KindName } from "../../../provider/kinds/index.js";
-import { KIND_ORDER } from "../kinds.js";
+import schemaData = require("../../catalogue/terraform-schema.json");
+import { CATALOGUE, type CatalogueKind, type ConnectorSpec, type KeySpec } from "../../catalogue/index.js";
+import type { KindTerraform, TerraformAttributes } from "../kinds/terraform.js";
+import { MASK } from "../normalize.js";
+import { DECLARATIONS, type KindName } from "../kinds/index.js";
 
 /**
  * What each resource type of the vendor's Terraform provider, and each of its attributes,
@@ -15,7 +14,7 @@ import { KIND_ORDER } from "../kinds.js";
 
 export interface TerraformType {
   type: string;
-  /** The kind: one a program adopts (KIND_ORDER). */
+  /** The kind: one a program adopts (its declaration says how it is imported). */
   kind: KindName;
   terraform: KindTerraform;
   /** A catalogued kind's connector or transform type. */
@@ -56,7 +55,7 @@ export function terraformTypes(): ReadonlyMap<string, TerraformType> {
     const kind = declaration.name;
     const terraform = "terraform" in declaration ? (declaration.terraform as KindTerraform) : undefined;
     if (!terraform) continue;
-    if (!(KIND_ORDER as readonly string[]).includes(kind)) throw new Error(`${kind} declares terraform but no import of its objects (KindSpec.imported)`);
+    if (!("imported" in declaration)) throw new Error(`${kind} declares terraform but no import of its objects (KindSpec.imported)`);
     for (const type of terraform.types ?? []) out.set(type, { type, kind, terraform });
     const catalogue = "catalogue" in declaration ? (declaration.catalogue as { kind: CatalogueKind; nameKey?: string }) : undefined;
     if (catalogue) {

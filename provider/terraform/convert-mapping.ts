@@ -1,5 +1,5 @@
-import { KINDS, type PropertySpec } from "../../../provider/kinds/index.js";
-import { typedKindFor } from "../../../provider/typed/kinds.js";
+import { KINDS, type PropertySpec } from "../kinds/index.js";
+import { typedKindFor } from "../typed/kinds.js";
 import { mapAttribute, PROVIDER_SCHEMA, terraformTypes, type TerraformType } from "./mapping.js";
 
 /**
