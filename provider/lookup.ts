@@ -4,8 +4,7 @@ import {
   CdcApiError,
   isNotFound,
   connectorSchema,
-  DEFAULT_MAX_PAGES,
-  DEFAULT_PAGE_SIZE,
+  paginatePages,
   roleSchema,
   tagPageSchema,
   type CdcClient,
@@ -46,12 +45,9 @@ export function listRoles(api: CdcClient): Promise<Role[]> {
 
 export async function listTags(api: CdcClient, query: Record<string, string>): Promise<Tag[]> {
   const out: Tag[] = [];
-  for (let page = 1; page <= DEFAULT_MAX_PAGES; page++) {
-    const { tags, hasNext } = await api.get("/tags", { query: { ...query, page, page_size: DEFAULT_PAGE_SIZE }, schema: tagPageSchema });
-    out.push(...tags);
-    if (!hasNext || tags.length === 0) return out;
-  }
-  throw new Error(`GET /tags: pagination stopped after ${DEFAULT_MAX_PAGES} pages: the server kept reporting more results`);
+  const pages = paginatePages((page, pageSize) => api.get("/tags", { query: { ...query, page, page_size: pageSize }, schema: tagPageSchema }));
+  for await (const tag of pages) out.push(tag);
+  return out;
 }
 
 export async function findTagByName(api: CdcClient, name: string): Promise<Tag | undefined> {

@@ -243,19 +243,12 @@ export class HttpCore {
         limitBytes: this.opts.maxResponseBytes,
       };
     }
-    let data: unknown;
-    const text = res.body.trim();
-    if (text !== "") {
-      try {
-        data = JSON.parse(text);
-      } catch {
-        // Never handed on as a string: an HTML page served with a 200 is not the API's answer.
-        return { ok: false, reason: "not JSON", issues: [`body is not JSON (${describeText(res)})`] };
-      }
-    }
+    // Never handed on as a string: an HTML page served with a 200 is not the API's answer.
+    const json = jsonOf(res, "body");
+    if (!json.ok) return json;
     // A created credential's secret, say, must be masked if anything quotes it later.
-    registerSecretsIn(data);
-    const parsed = schema.safeParse(data);
+    registerSecretsIn(json.data);
+    const parsed = schema.safeParse(json.data);
     if (parsed.success) return { ok: true, data: parsed.data as z.output<S> };
     const issues = parsed.error.issues.map((i) => `${i.path.length > 0 ? i.path.join(".") : "(root)"}: ${i.message}`);
     return { ok: false, reason: "of another shape", issues: issues.slice(0, MAX_ISSUES) };
@@ -274,16 +267,22 @@ interface Garbled {
   limitBytes?: number;
 }
 
+/** The body as JSON (undefined when empty), or why it is not. */
+function jsonOf(res: RawResponse, what: string): { ok: true; data: unknown } | Garbled {
+  const text = res.body.trim();
+  if (text === "") return { ok: true, data: undefined };
+  try {
+    return { ok: true, data: JSON.parse(text) };
+  } catch {
+    return { ok: false, reason: "not JSON", issues: [`${what} is not JSON (${describeText(res)})`] };
+  }
+}
+
 /** A 404 whose body is not JSON (an HTML page): not the API saying the object is gone. */
 function notTheApis(res: RawResponse): Garbled | undefined {
-  const text = res.body.trim();
-  if (text === "" || res.oversized) return undefined;
-  try {
-    JSON.parse(text);
-    return undefined;
-  } catch {
-    return { ok: false, reason: "not JSON", issues: [`a 404 whose body is not the API's: not JSON (${describeText(res)})`] };
-  }
+  if (res.oversized) return undefined;
+  const json = jsonOf(res, "a 404 whose body is not the API's: its body");
+  return json.ok ? undefined : json;
 }
 
 function shapeError(init: ApiErrorInit, garbled: Garbled): ResponseShapeError {

@@ -158,7 +158,8 @@ export const tagPageSchema = z
     z.looseObject({ tags: z.array(tagSchema), has_next: looseBoolean.nullish() }),
     z.looseObject({ result: z.array(tagSchema), has_next: looseBoolean.nullish() }).transform((p) => ({ tags: p.result, has_next: p.has_next })),
   ])
-  .transform((p) => ({ tags: p.tags, hasNext: p.has_next === true }));
+  // In the list envelope's form, for paginatePages; a page that does not say there is more is the last.
+  .transform((p) => ({ result: p.tags, has_next: p.has_next === true }));
 
 export const configComparisonSchema = z.looseObject({
   has_changes: looseBoolean,

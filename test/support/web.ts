@@ -67,5 +67,5 @@ export async function consoleEdit(
 
 /** The tags of a `GET /tags` answer, read as the product reads them (every item a tag, or it throws). */
 export function tagItems(body: unknown): Tag[] {
-  return tagPageSchema.parse(body).tags;
+  return tagPageSchema.parse(body).result;
 }
